@@ -1,0 +1,40 @@
+// What every command starts from: the global options, the effective settings (embedded
+// default or file, then SANDBOX_* variables, then flags) and the plugin registry.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/settings.hpp"
+#include "plugins/registry.hpp"
+
+namespace sbx::cli {
+
+struct GlobalOptions {
+    std::string config_path;  // "" = SANDBOX_SETTINGS_YAML, else the embedded default
+    std::string data_dir;
+    std::vector<std::string> plugin_dirs;
+    std::string log_level;
+    bool json_logs = false;
+    std::string program_path;  // argv[0], to find the plugins built beside the binary
+};
+
+struct CliContext {
+    GlobalOptions options;
+    config::Settings settings;
+    // Scans the plugin directories on first use.
+    plugins::Registry &registry();
+
+  private:
+    std::unique_ptr<plugins::Registry> registry_;
+};
+
+// Loads settings and applies overrides; sets up logging. Throws InputError.
+CliContext make_context(const GlobalOptions &options);
+
+// Commands. `args` are the words after the command name. Each returns the exit code.
+int run_plugins_command(CliContext &context, const std::vector<std::string> &args);
+int run_run_command(CliContext &context, const std::vector<std::string> &args);
+
+}  // namespace sbx::cli

@@ -1,0 +1,90 @@
+// `plugins list | inspect ID | verify PATH`.
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_context.hpp"
+#include "plugins/registry.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::cli {
+namespace {
+
+using nlohmann::json;
+
+std::string abi_text(const plugins::Plugin &plugin) {
+    return std::to_string(plugin.abi().major) + "." + std::to_string(plugin.abi().minor);
+}
+
+json describe(const plugins::Plugin &plugin) {
+    const auto &d = plugin.descriptor();
+    return {{"id", d.id},           {"name", d.name},       {"version", d.version},
+            {"kind", d.kind},       {"abi", abi_text(plugin)}, {"path", plugin.path().string()},
+            {"description", d.description}, {"vendor", d.vendor}, {"url", d.url},
+            {"license", d.license}, {"config_schema", d.config_schema}};
+}
+
+int list(CliContext &context, bool as_json) {
+    auto &registry = context.registry();
+    if (as_json) {
+        json out{{"plugins", json::array()}, {"refused", json::array()}};
+        for (const auto &plugin : registry.plugins()) {
+            auto entry = describe(*plugin);
+            entry.erase("config_schema");
+            out["plugins"].push_back(entry);
+        }
+        for (const auto &refusal : registry.refused()) {
+            out["refused"].push_back({{"path", refusal.path.string()}, {"reason", refusal.reason}});
+        }
+        std::cout << out.dump(2) << '\n';
+        return kExitOk;
+    }
+    std::printf("%-18s %-10s %-9s %-4s %s\n", "ID", "KIND", "VERSION", "ABI", "PATH");
+    for (const auto &plugin : registry.plugins()) {
+        std::printf("%-18s %-10s %-9s %-4s %s\n", plugin->id().c_str(), plugin->kind().c_str(),
+                    plugin->descriptor().version.c_str(), abi_text(*plugin).c_str(),
+                    plugin->path().c_str());
+    }
+    for (const auto &refusal : registry.refused()) {
+        std::printf("refused: %s\n", refusal.reason.c_str());
+    }
+    return kExitOk;
+}
+
+int inspect(CliContext &context, const std::string &id) {
+    const auto plugin = context.registry().find(id);
+    if (!plugin) {
+        throw InputError("plugins inspect: no loaded plugin has the id '" + id +
+                         "'; `sandbox-runner plugins list` shows the ids");
+    }
+    std::cout << describe(*plugin).dump(2) << '\n';
+    return kExitOk;
+}
+
+int verify(const std::string &path) {
+    try {
+        const auto plugin = plugins::load_plugin(path);
+        std::cout << "ok: " << plugin->id() << ' ' << plugin->descriptor().version << " ("
+                  << plugin->kind() << ", ABI " << abi_text(*plugin) << ")\n";
+        return kExitOk;
+    } catch (const plugins::PluginError &e) {
+        std::cerr << e.what() << '\n';
+        return kExitBadInput;
+    }
+}
+
+}  // namespace
+
+int run_plugins_command(CliContext &context, const std::vector<std::string> &args) {
+    const std::string usage =
+        "; write `plugins list [--json]`, `plugins inspect ID` or `plugins verify PATH`";
+    if (args.empty()) throw InputError("plugins: missing subcommand" + usage);
+    const std::string &sub = args[0];
+    if (sub == "list" && args.size() == 1) return list(context, false);
+    if (sub == "list" && args.size() == 2 && args[1] == "--json") return list(context, true);
+    if (sub == "inspect" && args.size() == 2) return inspect(context, args[1]);
+    if (sub == "verify" && args.size() == 2) return verify(args[1]);
+    throw InputError("plugins: unexpected arguments" + usage);
+}
+
+}  // namespace sbx::cli

@@ -1,0 +1,150 @@
+// `run --workflow NAME`: the workflow under each preset, recorded and reported.
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+
+#include "cli_context.hpp"
+#include "engine/cell_runner.hpp"
+#include "engine/plugin_set.hpp"
+#include "presets/preset.hpp"
+#include "report.hpp"
+#include "store/store.hpp"
+#include "util/errors.hpp"
+
+namespace po = boost::program_options;
+
+namespace sbx::cli {
+namespace {
+
+struct RunOptions {
+    std::string workflow;
+    int runs = 1;
+    int64_t seed = -1;
+    std::vector<std::string> preset_files;
+    bool json = false;
+    bool keep_workspaces = false;
+};
+
+RunOptions parse(const std::vector<std::string> &args) {
+    RunOptions options;
+    po::options_description description("run options");
+    description.add_options()("workflow,w", po::value(&options.workflow), "workflow name or id")(
+        "runs", po::value(&options.runs), "runs per preset (default 1)")(
+        "seed", po::value(&options.seed), "seed for input generation")(
+        "preset-file", po::value(&options.preset_files)->composing(), "JSON preset file")(
+        "json", po::bool_switch(&options.json), "print the report as JSON")(
+        "keep-workspaces", po::bool_switch(&options.keep_workspaces),
+        "keep each run's workspace directory");
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(description).run(), vm);
+        po::notify(vm);
+    } catch (const po::error &e) {
+        throw InputError(std::string("run: ") + e.what() + "; run `sandbox-runner --help`");
+    }
+    if (options.runs < 1) {
+        throw InputError("run: --runs " + std::to_string(options.runs) +
+                         " must be at least 1");
+    }
+    return options;
+}
+
+std::vector<presets::Preset> choose_presets(const RunOptions &options,
+                                            const config::Settings &settings) {
+    std::vector<presets::Preset> chosen;
+    for (const auto &file : options.preset_files) {
+        for (auto &preset : presets::load_preset_file(file)) chosen.push_back(std::move(preset));
+    }
+    if (!chosen.empty()) return chosen;
+    if (const char *text = std::getenv("SANDBOX_ENV_PRESETS"); text && *text) {
+        return presets::parse_presets(text, "SANDBOX_ENV_PRESETS");
+    }
+    for (size_t i = 0; i < settings.presets.size(); ++i) {
+        const auto origin = i < settings.preset_locations.size() ? settings.preset_locations[i].str()
+                                                                 : settings.source;
+        chosen.push_back(presets::make_preset(settings.presets[i], origin, i));
+    }
+    if (chosen.empty()) {
+        chosen.push_back(presets::make_preset({{"SCENARIO_NAME", "normal"}}, "built-in", 0));
+    }
+    return chosen;
+}
+
+const config::Workflow &choose_workflow(const RunOptions &options,
+                                        const config::Settings &settings) {
+    if (options.workflow.empty()) {
+        if (settings.workflows.size() == 1) return settings.workflows.front();
+        throw InputError("run: --workflow is required when " + settings.source + " defines " +
+                         std::to_string(settings.workflows.size()) + " workflows");
+    }
+    if (const auto *workflow = settings.find_workflow(options.workflow)) return *workflow;
+    std::string names;
+    for (const auto &w : settings.workflows) names += (names.empty() ? "" : ", ") + w.name;
+    throw InputError("run: --workflow '" + options.workflow + "' is not defined in " +
+                     settings.source + "; defined workflows: " +
+                     (names.empty() ? std::string("none") : names));
+}
+
+}  // namespace
+
+int run_run_command(CliContext &context, const std::vector<std::string> &args) {
+    auto options = parse(args);
+    auto &settings = context.settings;
+    settings.keep_workspaces = settings.keep_workspaces || options.keep_workspaces;
+    const auto &workflow = choose_workflow(options, settings);
+    const auto presets = choose_presets(options, settings);
+    if (options.seed < 0) {
+        options.seed = static_cast<int64_t>(std::random_device{}() & 0x7fffffff);
+    }
+
+    engine::PluginSet plugins(settings, context.registry());
+    store::Store store(std::filesystem::path(settings.data_dir) / "metrics.db");
+    const int64_t session =
+        store.begin_session("run " + workflow.name, settings.source, options.seed);
+    std::vector<store::PluginRecord> used;
+    for (const auto &plugin : plugins.used()) {
+        used.push_back({plugin->id(), plugin->kind(), plugin->descriptor().version,
+                        std::to_string(plugin->abi().major) + "." +
+                            std::to_string(plugin->abi().minor),
+                        plugin->path().string()});
+    }
+    store.record_plugins(session, used);
+
+    engine::WorkflowRunner runner(plugins, settings, std::filesystem::current_path(),
+                                  (std::filesystem::path(settings.data_dir) / "state").string());
+    engine::CellRunner cells(plugins, runner, store, session);
+    std::vector<engine::CellSummary> summaries;
+    try {
+        for (const auto &preset : presets) {
+            summaries.push_back(cells.run(workflow, preset, {options.runs, options.seed, false}));
+        }
+    } catch (...) {
+        store.finish_session(session, "interrupted");
+        throw;
+    }
+    store.finish_session(session, "finished");
+
+    if (options.json) {
+        std::cout << nlohmann::json{{"workflow", workflow.name},
+                                    {"session", session},
+                                    {"seed", options.seed},
+                                    {"database", (std::filesystem::path(settings.data_dir) /
+                                                  "metrics.db")
+                                                     .string()},
+                                    {"cells", cells_to_json(summaries)}}
+                         .dump(2)
+                  << '\n';
+    } else {
+        print_cell_table(workflow.name, options.runs, summaries);
+        std::printf("\nrecorded as session %lld in %s (seed %lld)\n",
+                    static_cast<long long>(session),
+                    (std::filesystem::path(settings.data_dir) / "metrics.db").c_str(),
+                    static_cast<long long>(options.seed));
+    }
+    return kExitOk;
+}
+
+}  // namespace sbx::cli

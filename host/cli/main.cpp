@@ -1,0 +1,89 @@
+// sandbox-runner: parses the global options, picks the command, maps failures to exit
+// codes (2 bad input, 3 environment). No logic of its own.
+#include <csignal>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+#include <spdlog/spdlog.h>
+
+#include "cli_context.hpp"
+#include "engine/cell_runner.hpp"
+#include "plugins/plugin.hpp"
+#include "util/errors.hpp"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char *kUsage =
+    "usage: sandbox-runner [global options] COMMAND [command options]\n"
+    "\n"
+    "commands:\n"
+    "  run --workflow NAME [--runs N] [--seed S] [--preset-file F]... [--json]\n"
+    "  plugins list [--json] | plugins inspect ID | plugins verify PATH\n"
+    "\n"
+    "global options:\n";
+
+void on_stop_signal(int) { sbx::plugins::request_cancel(); }
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    po::options_description global("");
+    sbx::cli::GlobalOptions options;
+    options.program_path = argc > 0 ? argv[0] : "sandbox-runner";
+    global.add_options()("help,h", "show this help")(
+        "config", po::value(&options.config_path), "settings file (default: the embedded one)")(
+        "data-dir", po::value(&options.data_dir), "directory for metrics.db and exports")(
+        "plugin-dir", po::value(&options.plugin_dirs)->composing(),
+        "extra plugin directory (repeatable)")("log-level", po::value(&options.log_level),
+                                               "trace, debug, info, warn, error, off")(
+        "json-logs", po::bool_switch(&options.json_logs), "one JSON object per log line");
+    po::options_description hidden;
+    hidden.add_options()("command", po::value<std::string>())(
+        "args", po::value<std::vector<std::string>>());
+    po::options_description all;
+    all.add(global).add(hidden);
+    po::positional_options_description positional;
+    positional.add("command", 1).add("args", -1);
+
+    try {
+        const auto parsed = po::command_line_parser(argc, argv)
+                                .options(all)
+                                .positional(positional)
+                                .allow_unregistered()
+                                .run();
+        po::variables_map vm;
+        po::store(parsed, vm);
+        po::notify(vm);
+        if (vm.count("help") || !vm.count("command")) {
+            std::cout << kUsage << global;
+            return vm.count("help") ? sbx::kExitOk : sbx::kExitBadInput;
+        }
+        const std::string command = vm["command"].as<std::string>();
+        // Everything after the command name, including its own --options.
+        std::vector<std::string> args = po::collect_unrecognized(parsed.options, po::include_positional);
+        args.erase(args.begin());  // the command itself
+
+        std::signal(SIGINT, on_stop_signal);
+        std::signal(SIGTERM, on_stop_signal);
+        auto context = sbx::cli::make_context(options);
+        if (command == "plugins") return sbx::cli::run_plugins_command(context, args);
+        if (command == "run") return sbx::cli::run_run_command(context, args);
+        std::cerr << "sandbox-runner: unknown command '" << command
+                  << "'; run `sandbox-runner --help` for the list\n";
+        return sbx::kExitBadInput;
+    } catch (const po::error &e) {
+        std::cerr << "sandbox-runner: " << e.what() << "; run `sandbox-runner --help`\n";
+        return sbx::kExitBadInput;
+    } catch (const sbx::InputError &e) {
+        std::cerr << "sandbox-runner: " << e.what() << '\n';
+        return sbx::kExitBadInput;
+    } catch (const sbx::engine::Cancelled &e) {
+        std::cerr << "sandbox-runner: " << e.what() << '\n';
+        return sbx::kExitEnvironment;
+    } catch (const std::exception &e) {
+        std::cerr << "sandbox-runner: error: " << e.what() << '\n';
+        return sbx::kExitEnvironment;
+    }
+}

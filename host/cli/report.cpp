@@ -1,0 +1,74 @@
+// The `run` report.
+#include "report.hpp"
+
+#include <cstdio>
+
+namespace sbx::cli {
+
+using nlohmann::json;
+
+json cells_to_json(const std::vector<engine::CellSummary> &cells) {
+    json out = json::array();
+    for (const auto &cell : cells) {
+        json failures = json::object();
+        for (const auto &[reason, count] : cell.failures) failures[reason] = count;
+        out.push_back({{"workflow", cell.workflow},
+                       {"preset", cell.preset},
+                       {"flag", cell.flag},
+                       {"runs", cell.runs},
+                       {"passed", cell.passed},
+                       {"roi", cell.roi},
+                       {"metrics", cell.metrics},
+                       {"failures", failures},
+                       {"active_injectors", cell.active_injectors},
+                       {"forecast", cell.forecast}});
+    }
+    return out;
+}
+
+namespace {
+
+std::string forecast_text(const json &forecast) {
+    const auto &value = forecast.value("value", json());
+    if (!value.is_number()) return "-";
+    char text[96];
+    if (forecast.value("insufficient_data", true)) {
+        std::snprintf(text, sizeof(text), "%.3f (insufficient data)", value.get<double>());
+    } else {
+        std::snprintf(text, sizeof(text), "%.3f [%.3f, %.3f]", value.get<double>(),
+                      forecast["lower"].get<double>(), forecast["upper"].get<double>());
+    }
+    return text;
+}
+
+double metric(const engine::CellSummary &cell, const char *name) {
+    const auto found = cell.metrics.find(name);
+    return found == cell.metrics.end() ? 0.0 : found->second;
+}
+
+}  // namespace
+
+void print_cell_table(const std::string &workflow, int runs_per_cell,
+                      const std::vector<engine::CellSummary> &cells) {
+    std::printf("workflow %s: %d run(s) per preset\n\n", workflow.c_str(), runs_per_cell);
+    std::printf("%-18s %5s %6s %6s %9s %10s  %-14s %s\n", "PRESET", "RUNS", "PASSED", "ROI",
+                "WALL_MS", "MAX_RSS_KB", "INJECTORS", "NEXT ROI (ema forecast)");
+    for (const auto &cell : cells) {
+        std::string injectors;
+        for (const auto &id : cell.active_injectors) injectors += (injectors.empty() ? "" : ",") + id;
+        std::printf("%-18s %5d %6d %6.3f %9.1f %10.0f  %-14s %s\n", cell.preset.c_str(),
+                    cell.runs, cell.passed, cell.roi, metric(cell, "wall_s") * 1000.0,
+                    metric(cell, "max_rss_kb"), injectors.empty() ? "-" : injectors.c_str(),
+                    forecast_text(cell.forecast).c_str());
+    }
+    bool any_failure = false;
+    for (const auto &cell : cells) {
+        for (const auto &[reason, count] : cell.failures) {
+            if (!any_failure) std::printf("\nfailures:\n");
+            any_failure = true;
+            std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), reason.c_str(), count);
+        }
+    }
+}
+
+}  // namespace sbx::cli

@@ -1,0 +1,114 @@
+// SANDBOX_* environment variables over the loaded settings (see load_settings.hpp).
+#include <algorithm>
+
+#include "config/load_settings.hpp"
+#include "config/setting_values.hpp"
+#include "config/suggest.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::config {
+
+namespace {
+
+// One variable's value, or nullptr when it is unset or empty.
+class Environment {
+  public:
+    explicit Environment(const std::function<const char *(const char *)> &getenv)
+        : getenv_(getenv) {}
+
+    const char *get(const char *name) const {
+        const char *value = getenv_(name);
+        return (value == nullptr || *value == '\0') ? nullptr : value;
+    }
+
+  private:
+    const std::function<const char *(const char *)> &getenv_;
+};
+
+SourceLocation from_variable(const char *name) {
+    return {std::string("environment variable ") + name, 0, 0};
+}
+
+[[noreturn]] void fail(const char *name, const char *value, const std::string &problem,
+                       const std::string &hint) {
+    throw InputError(std::string("environment variable ") + name + "='" + value + "': " +
+                     problem + "; " + hint);
+}
+
+bool read_switch(const char *name, const char *value) {
+    auto parsed = parse_switch(value);
+    if (!parsed) {
+        fail(name, value, "not an on/off value",
+             std::string("set ") + name + " to 1 or true (on), or 0 or false (off)");
+    }
+    return *parsed;
+}
+
+// "a:b::c" -> {a, b, c}: an empty part (a doubled or trailing ':') is skipped.
+std::vector<std::string> split_path_list(const std::string &text) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t end = std::min(text.find(':', start), text.size());
+        if (end > start) {
+            parts.push_back(text.substr(start, end - start));
+        }
+        start = end + 1;
+    }
+    return parts;
+}
+
+}  // namespace
+
+void apply_environment(Settings &settings,
+                       const std::function<const char *(const char *)> &getenv) {
+    const Environment env(getenv);
+    if (const char *value = env.get("SANDBOX_DATA_DIR")) {
+        settings.data_dir = value;
+    }
+    std::vector<std::string> dirs;
+    if (const char *value = env.get("SANDBOX_PLUGIN_DIRS")) {
+        dirs = split_path_list(value);
+    }
+    std::vector<SourceLocation> dir_locations(dirs.size(), from_variable("SANDBOX_PLUGIN_DIRS"));
+    if (const char *value = env.get("SANDBOX_METRICS_PLUGIN_DIR")) {
+        dirs.emplace_back(value);
+        dir_locations.push_back(from_variable("SANDBOX_METRICS_PLUGIN_DIR"));
+    }
+    settings.plugin_dirs.insert(settings.plugin_dirs.begin(), dirs.begin(), dirs.end());
+    settings.plugin_dir_locations.insert(settings.plugin_dir_locations.begin(),
+                                         dir_locations.begin(), dir_locations.end());
+    if (const char *value = env.get("SANDBOX_EXECUTOR")) {
+        settings.executor = value;
+        settings.executor_where = from_variable("SANDBOX_EXECUTOR");
+    }
+    if (const char *value = env.get("SANDBOX_STUB_STRATEGY")) {
+        settings.stub_strategy = value;
+        settings.stub_strategy_where = from_variable("SANDBOX_STUB_STRATEGY");
+    }
+    if (const char *value = env.get("SANDBOX_WORKERS")) {
+        auto workers = parse_workers(value);
+        if (!workers) {
+            fail("SANDBOX_WORKERS", value,
+                 "not a whole number from 1 to " + std::to_string(kMaxWorkers) + " or auto",
+                 "set SANDBOX_WORKERS to a number such as 4, or to auto for one per core");
+        }
+        settings.workers = *workers;
+    }
+    if (const char *value = env.get("SANDBOX_LOG_LEVEL")) {
+        const auto &levels = log_levels();
+        if (std::find(levels.begin(), levels.end(), value) == levels.end()) {
+            fail("SANDBOX_LOG_LEVEL", value, "not a log level",
+                 did_you_mean(value, levels) + "set it to one of " + join(levels));
+        }
+        settings.log_level = value;
+    }
+    if (const char *value = env.get("SANDBOX_JSON_LOGS")) {
+        settings.json_logs = read_switch("SANDBOX_JSON_LOGS", value);
+    }
+    if (const char *value = env.get("SANDBOX_KEEP_WORKSPACES")) {
+        settings.keep_workspaces = read_switch("SANDBOX_KEEP_WORKSPACES", value);
+    }
+}
+
+}  // namespace sbx::config

@@ -1,0 +1,206 @@
+// The top level of sandbox_settings.yaml: parse the YAML, then read each known key.
+#include "config/load_settings.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "config/section_readers.hpp"
+#include "config/setting_values.hpp"
+#include "config/suggest.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::config {
+
+namespace {
+
+const std::vector<std::string> kTopLevelKeys = {
+    "plugin_dirs", "data_dir",  "executor",       "stub_strategy", "injectors", "metrics",
+    "predictor",   "workers",   "keep_workspaces", "log_level",    "json_logs", "plugins",
+    "presets",     "workflows", "targets",        "keyword_profiles", "scenarios"};
+
+YAML::Node parse_yaml(const std::string &yaml, const std::string &source_name) {
+    try {
+        std::vector<YAML::Node> documents = YAML::LoadAll(yaml);
+        if (documents.size() > 1) {
+            YamlReader reader(source_name);
+            reader.fail(reader.where(documents[1]), "the file holds more than one YAML document",
+                        "keep one document (remove the '---' line and what follows it)");
+        }
+        return documents.empty() ? YAML::Node() : documents.front();
+    } catch (const YAML::Exception &error) {
+        SourceLocation where{source_name, 1, 1};
+        if (!error.mark.is_null()) {
+            where = {source_name, error.mark.line + 1, error.mark.column + 1};
+        }
+        throw InputError(where.str() + ": this is not valid YAML (" + error.msg +
+                         "); fix the syntax here: indent with spaces, close every quote and "
+                         "bracket, and put a space after each ':'");
+    }
+}
+
+// A list of plugin ids, each once.
+std::vector<std::string> read_ids(const YamlReader &reader, const Field &field,
+                                  const std::string &example,
+                                  std::vector<SourceLocation> &locations) {
+    locations.clear();
+    std::vector<std::string> ids = reader.text_list(field, example, &locations);
+    std::set<std::string> seen;
+    for (size_t i = 0; i < ids.size(); ++i) {
+        if (ids[i].empty()) {
+            reader.fail(locations[i], "item " + std::to_string(i + 1) + " of " + field.key +
+                                          " is an empty string",
+                        "write a plugin id, e.g. " + example);
+        }
+        if (!seen.insert(ids[i]).second) {
+            reader.fail(locations[i], "'" + ids[i] + "' is listed twice in " + field.key,
+                        "list each plugin once");
+        }
+    }
+    return ids;
+}
+
+void read_keyword_profiles(const YamlReader &reader, const Field &field, Settings &settings) {
+    const std::string example = "keyword_profiles: {database: [high_latency_api, schema_drift]}";
+    for (const auto &entry : reader.entries(field, "keyword_profiles", example)) {
+        if (entry.key.empty()) {
+            reader.fail(reader.where(entry.key_node), "a keyword of keyword_profiles is empty",
+                        "write " + example);
+        }
+        settings.keyword_profiles[entry.key] = reader.text_list(
+            entry, entry.key + ": [high_latency_api, concurrency_spike]");
+    }
+}
+
+void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
+    const std::string &key = entry.key;
+    if (key == "plugin_dirs") {
+        s.plugin_dir_locations.clear();
+        s.plugin_dirs = reader.text_list(entry, "plugin_dirs: [plugins, /opt/sandbox/plugins]",
+                                         &s.plugin_dir_locations);
+        for (size_t i = 0; i < s.plugin_dirs.size(); ++i) {
+            if (s.plugin_dirs[i].empty()) {
+                reader.fail(s.plugin_dir_locations[i], "a directory in plugin_dirs is empty",
+                            "write a path, e.g. plugin_dirs: [plugins]");
+            }
+        }
+    } else if (key == "data_dir") {
+        s.data_dir = reader.non_empty_text(entry, "data_dir: sandbox_data");
+    } else if (key == "executor") {
+        s.executor = reader.non_empty_text(entry, "executor: local");
+        s.executor_where = reader.where(entry);
+    } else if (key == "stub_strategy") {
+        s.stub_strategy = reader.non_empty_text(entry, "stub_strategy: normal");
+        s.stub_strategy_where = reader.where(entry);
+    } else if (key == "predictor") {
+        s.predictor = reader.non_empty_text(entry, "predictor: ema");
+        s.predictor_where = reader.where(entry);
+    } else if (key == "injectors") {
+        s.injectors = read_ids(reader, entry, "injectors: [cpu_spike]", s.injector_locations);
+    } else if (key == "metrics") {
+        s.metrics = read_ids(reader, entry, "metrics: [process_metrics]", s.metric_locations);
+    } else if (key == "workers") {
+        const std::string text = reader.text(entry, "workers: 4 or workers: auto");
+        auto workers = parse_workers(text);
+        if (!workers) {
+            reader.fail(reader.where(entry),
+                        "workers must be a whole number from 1 to " + std::to_string(kMaxWorkers) +
+                            " or auto, not " + YamlReader::describe(entry.value),
+                        "write workers: 4, or workers: auto for one per core");
+        }
+        s.workers = *workers;
+    } else if (key == "keep_workspaces") {
+        s.keep_workspaces = reader.boolean(entry);
+    } else if (key == "json_logs") {
+        s.json_logs = reader.boolean(entry);
+    } else if (key == "log_level") {
+        s.log_level = reader.text(entry, "log_level: info");
+        const auto &levels = log_levels();
+        if (std::find(levels.begin(), levels.end(), s.log_level) == levels.end()) {
+            reader.fail(reader.where(entry), "log_level '" + s.log_level + "' is not a level",
+                        did_you_mean(s.log_level, levels) + "write one of " + join(levels));
+        }
+    } else if (key == "plugins") {
+        read_plugin_configs(reader, entry, s);
+    } else if (key == "presets") {
+        read_presets(reader, entry, s);
+    } else if (key == "scenarios") {
+        read_scenarios(reader, entry, s);
+    } else if (key == "workflows") {
+        s.workflows = read_workflows(reader, entry);
+    } else if (key == "targets") {
+        s.targets = reader.text_list(entry, "targets: [\"bin/*\"]");
+    } else if (key == "keyword_profiles") {
+        read_keyword_profiles(reader, entry, s);
+    }
+}
+
+}  // namespace
+
+void read_plugin_configs(const YamlReader &reader, const Field &field, Settings &settings) {
+    const std::string example = "plugins: {local: {default_timeout: 30s}}";
+    for (const auto &entry : reader.entries(field, "plugins", example)) {
+        if (entry.value.IsDefined() && !entry.value.IsNull() && !entry.value.IsMap()) {
+            reader.fail(reader.where(entry),
+                        "the configuration of plugin '" + entry.key + "' is " +
+                            YamlReader::describe(entry.value) + ", not a mapping",
+                        "write it as keys and values, e.g. " + example);
+        }
+        PluginConfig config;
+        config.key_where = reader.where(entry.key_node);
+        config.where = reader.where(entry);
+        if (entry.value.IsMap()) {
+            config.value = reader.json(entry.value, &config.locations);
+        } else {
+            config.locations[""] = config.where;
+        }
+        settings.plugins[entry.key] = std::move(config);
+    }
+}
+
+Settings load_settings_text(const std::string &yaml, const std::string &source_name) {
+    YamlReader reader(source_name);
+    Settings settings;
+    settings.source = source_name;
+    YAML::Node root = parse_yaml(yaml, source_name);
+    Field top{"the settings file", YAML::Node(), root};
+    if (root.IsDefined() && !root.IsNull() && !root.IsMap()) {
+        reader.fail(reader.where(root),
+                    "the settings file must be a mapping of settings, not " +
+                        YamlReader::describe(root),
+                    "write keys such as executor: local and workflows: [...] at the top level");
+    }
+    for (const auto &entry : reader.fields(top, kTopLevelKeys, "the top level",
+                                           "executor: local")) {
+        read_top_level(reader, entry, settings);
+    }
+    return settings;
+}
+
+Settings load_settings_file(const std::filesystem::path &path) {
+    std::error_code ignored;
+    if (std::filesystem::is_directory(path, ignored)) {
+        throw InputError(path.string() +
+                         ": is a directory, not a settings file; give the path of a YAML file "
+                         "such as config/sandbox_settings.yaml");
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        int error = errno;
+        throw InputError(path.string() + ": cannot read the settings file (" +
+                         std::strerror(error) + "); check the path given to --config");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        int error = errno;
+        throw InputError(path.string() + ": cannot read the settings file (" +
+                         std::strerror(error) + "); check that it is a readable file");
+    }
+    return load_settings_text(text.str(), path.string());
+}
+
+}  // namespace sbx::config

@@ -1,0 +1,32 @@
+// Loading sandbox_settings.yaml into the Settings model and applying SANDBOX_* overrides.
+// Every failure is an sbx::InputError "file:line:column: what is wrong; what to write".
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "config/settings.hpp"
+
+namespace sbx::config {
+
+// Reads and checks a settings file. Errors name the path as given.
+Settings load_settings_file(const std::filesystem::path &path);
+
+// Checks settings text; `source_name` is used in error messages and as Settings::source
+// (e.g. "config/sandbox_settings.yaml (embedded)"). An empty text gives the defaults.
+Settings load_settings_text(const std::string &yaml, const std::string &source_name);
+
+// Applies the SANDBOX_* environment variables over the loaded settings:
+//   SANDBOX_DATA_DIR, SANDBOX_EXECUTOR, SANDBOX_STUB_STRATEGY   replace the value
+//   SANDBOX_PLUGIN_DIRS (colon-separated), SANDBOX_METRICS_PLUGIN_DIR   are put before
+//                                      plugin_dirs, in that order
+//   SANDBOX_WORKERS (a number or auto), SANDBOX_LOG_LEVEL,
+//   SANDBOX_JSON_LOGS, SANDBOX_KEEP_WORKSPACES (1, 0, true, false)
+// A variable set to "" counts as unset. The location of an overridden value becomes
+// "environment variable SANDBOX_...". A bad value throws InputError naming the variable.
+void apply_environment(Settings &settings,
+                       const std::function<const char *(const char *)> &getenv = ::getenv);
+
+}  // namespace sbx::config

@@ -1,0 +1,35 @@
+// The loader's readers for the larger sections of sandbox_settings.yaml (internal to
+// config/): each turns one YAML section into the model or fails with file:line:column.
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/settings.hpp"
+#include "config/yaml_reader.hpp"
+
+namespace sbx::config {
+
+// `workflows:` -> workflows with unique names and ids, each with steps, baselines checked.
+std::vector<Workflow> read_workflows(const YamlReader &reader, const Field &field);
+
+// One step of a workflow (`what` names it in messages: "step 2 of workflow 'ci'").
+Step read_step(const YamlReader &reader, const Field &field, const std::string &what);
+
+// One entry of a step's `inputs:` (the key is the slot name) and a step's `expect:`.
+InputSlot read_input_slot(const YamlReader &reader, const Field &field, const std::string &what);
+Expectation read_expectation(const YamlReader &reader, const Field &field, const std::string &what);
+
+// One preset mapping: string keys (environment variable names) to scalars, FAILURE_MODES
+// may be a list; known unit-bearing keys are checked (see preset_checks.hpp).
+nlohmann::json read_preset(const YamlReader &reader, const Field &field, const std::string &what);
+
+// `presets:` (a list of preset mappings) and `scenarios:` (a list of {name, preset}).
+void read_presets(const YamlReader &reader, const Field &field, Settings &settings);
+void read_scenarios(const YamlReader &reader, const Field &field, Settings &settings);
+
+// `plugins:` -> per-plugin configuration sections with JSON-pointer locations.
+void read_plugin_configs(const YamlReader &reader, const Field &field, Settings &settings);
+
+}  // namespace sbx::config

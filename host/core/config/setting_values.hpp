@@ -1,0 +1,23 @@
+// The accepted values of scalar settings that both sandbox_settings.yaml and the SANDBOX_*
+// environment variables can set, so the two sources agree on what is valid.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sbx::config {
+
+// spdlog's level names, most verbose first.
+const std::vector<std::string> &log_levels();
+
+// Workers from "auto" (hardware concurrency, at least 1) or a whole number 1..kMaxWorkers;
+// nullopt for anything else.
+constexpr unsigned kMaxWorkers = 1024;
+std::optional<unsigned> parse_workers(std::string_view text);
+
+// An on/off switch from an environment variable: 1, 0, true, false (any case).
+std::optional<bool> parse_switch(std::string_view text);
+
+}  // namespace sbx::config

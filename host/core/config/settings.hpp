@@ -1,0 +1,118 @@
+// The settings model: what sandbox_settings.yaml (plus SANDBOX_* overrides) says, with the
+// file:line:column of each value the host checks later, so its errors can point at the YAML.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace sbx::config {
+
+// Where a value was written. line and column are 1-based; line 0 means "not from a line
+// of a file" (a built-in default, or an environment variable named in `file`).
+struct SourceLocation {
+    std::string file;
+    int line = 0;
+    int column = 0;
+    // "file:line:column"; just "file" when line is 0; "built-in default" when both are empty.
+    std::string str() const;
+};
+
+// One named input of a step, filled by a stub strategy and referenced as {{input.NAME}}.
+struct InputSlot {
+    std::string name;
+    // One of: string, int, float, bool, json, path, email, url, name, date, bytes, enum.
+    std::string type = "string";
+    nlohmann::json example;        // null when not given
+    nlohmann::json default_value;  // null when not given
+    std::optional<double> min, max;
+    std::vector<std::string> values;  // the choices of an enum slot (required for enum)
+    bool required = true;
+    SourceLocation where;
+};
+
+// What a step must do to pass.
+struct Expectation {
+    std::optional<int> exit_code = 0;  // nullopt: any exit code (written `exit_code: any`)
+    std::string status = "OK";         // OK, RE, SG, TO, OOM or XX
+    std::optional<std::string> stdout_contains;
+};
+
+// One command of a workflow. Strings in run, stdin_text, env values, files (paths and
+// contents) and expect.stdout_contains may hold {{input.NAME}} templates; every NAME is
+// declared in inputs (the loader checks).
+struct Step {
+    std::string name;               // "step1", "step2", ... when not given
+    std::vector<std::string> run;   // argv, never empty
+    std::optional<std::string> stdin_text;
+    std::map<std::string, std::string> env;
+    std::map<std::string, std::string> files;  // path relative to the workspace -> content
+    std::vector<InputSlot> inputs;             // in the order written
+    Expectation expect;
+    std::optional<double> timeout_s;
+    SourceLocation where;
+};
+
+struct Workflow {
+    int64_t id = 0;  // 0: no id given (ids written in YAML are positive)
+    std::string name;
+    std::string executor;  // "" = Settings::executor
+    SourceLocation executor_where;
+    std::string baseline;  // "" = none; otherwise the name of another workflow in the file
+    SourceLocation baseline_where;
+    std::string impact = "standard";  // experimental, low, standard or critical
+    std::vector<nlohmann::json> services;  // raw; interpreted by the engine
+    std::vector<Step> steps;               // never empty
+    SourceLocation where;
+};
+
+// A plugin's configuration section, validated later against the plugin's JSON Schema.
+struct PluginConfig {
+    nlohmann::json value = nlohmann::json::object();
+    SourceLocation where;      // of the value (the mapping)
+    SourceLocation key_where;  // of the plugin id key, for "not a loaded plugin" errors
+    // JSON pointer ("" for the section itself, "/default_timeout_ms", "/hosts/0") -> where
+    // that value was written.
+    std::map<std::string, SourceLocation> locations;
+};
+
+struct Settings {
+    std::string source;  // path of the file read, or e.g. "config/sandbox_settings.yaml (embedded)"
+    std::vector<std::string> plugin_dirs;  // searched in order; as written (relative paths stay)
+    std::vector<SourceLocation> plugin_dir_locations;  // parallel to plugin_dirs
+    std::string data_dir = "sandbox_data";
+    std::string executor = "local";
+    SourceLocation executor_where;
+    std::string stub_strategy = "normal";
+    SourceLocation stub_strategy_where;
+    std::vector<std::string> injectors;  // plugin ids applied around every run
+    std::vector<SourceLocation> injector_locations;  // parallel to injectors
+    std::vector<std::string> metrics = {"process_metrics"};
+    std::vector<SourceLocation> metric_locations = {{}};  // parallel to metrics
+    std::string predictor = "ema";
+    SourceLocation predictor_where;
+    unsigned workers = 1;  // `auto` = hardware concurrency (at least 1)
+    bool keep_workspaces = false;
+    std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
+    bool json_logs = false;
+    std::map<std::string, PluginConfig> plugins;  // per-plugin configuration by plugin id
+    // Inline presets: JSON objects of string keys to scalars (FAILURE_MODES may be a list).
+    std::vector<nlohmann::json> presets;
+    std::vector<SourceLocation> preset_locations;  // parallel to presets
+    // `scenarios:` replaces the default run-scenarios list: (name, preset) in order.
+    std::vector<std::pair<std::string, nlohmann::json>> scenarios;
+    std::vector<SourceLocation> scenario_locations;  // parallel to scenarios
+    std::vector<Workflow> workflows;
+    std::vector<std::string> targets;  // executables (globs) for section simulations
+    std::map<std::string, std::vector<std::string>> keyword_profiles;
+
+    // The workflow with this name, or else with this numeric id; nullptr when none.
+    const Workflow *find_workflow(const std::string &name_or_id) const;
+};
+
+}  // namespace sbx::config

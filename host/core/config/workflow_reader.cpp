@@ -1,0 +1,236 @@
+// Reads `workflows:`: names and ids unique, steps present, baselines naming a workflow.
+#include <algorithm>
+#include <map>
+
+#include "config/section_readers.hpp"
+#include "config/suggest.hpp"
+
+namespace sbx::config {
+
+namespace {
+
+constexpr const char *kWorkflowExample =
+    "workflows: [{name: import, steps: [{name: load, run: [./bin/kvtool, import]}]}]";
+const std::vector<std::string> kWorkflowKeys = {"id",     "name",  "executor", "baseline",
+                                                "impact", "steps", "services"};
+const std::vector<std::string> kImpacts = {"experimental", "low", "standard", "critical"};
+
+bool is_name_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '-' || c == '.';
+}
+
+// Workflow names become file names (scorecard_<name>.json) and CLI arguments.
+void check_workflow_name(const YamlReader &reader, const Field &field, const std::string &name) {
+    bool safe = name.front() != '.' && name.front() != '-';
+    bool digits_only = true;
+    for (char c : name) {
+        safe = safe && is_name_char(c);
+        digits_only = digits_only && c >= '0' && c <= '9';
+    }
+    if (!safe) {
+        reader.fail(reader.where(field), "workflow name '" + name + "' is not a plain name",
+                    "use letters, digits, '_', '-' and '.' (not first), since the name is used "
+                    "in file names; write e.g. name: kv-import");
+    }
+    if (digits_only) {
+        reader.fail(reader.where(field), "workflow name '" + name + "' is only digits",
+                    "a number would read as a workflow id; write id: " + name +
+                        " and a name such as name: workflow-" + name);
+    }
+}
+
+std::vector<Step> read_steps(const YamlReader &reader, const Field &field,
+                             const std::string &workflow) {
+    const std::string example = "steps: [{name: load, run: [./bin/kvtool, import]}]";
+    if (!field.value.IsSequence()) {
+        reader.fail(reader.where(field),
+                    "steps of " + workflow + " must be a list, not " +
+                        YamlReader::describe(field.value),
+                    "write " + example);
+    }
+    if (field.value.size() == 0) {
+        reader.fail(reader.where(field), workflow + " has an empty list of steps",
+                    "give it at least one step; write " + example);
+    }
+    std::vector<Step> steps;
+    std::map<std::string, int> lines;
+    size_t index = 0;
+    for (const auto &item : field.value) {
+        ++index;
+        Field step_field{"step " + std::to_string(index), field.value, item};
+        Step step = read_step(reader, step_field,
+                              "step " + std::to_string(index) + " of " + workflow);
+        if (step.name.empty()) {
+            step.name = "step" + std::to_string(index);
+        }
+        auto [first, inserted] = lines.emplace(step.name, step.where.line);
+        if (!inserted) {
+            reader.fail(step.where,
+                        "step name '" + step.name + "' is used twice in " + workflow +
+                            " (first at line " + std::to_string(first->second) + ")",
+                        "give each step of a workflow its own name");
+        }
+        steps.push_back(std::move(step));
+    }
+    return steps;
+}
+
+// Where a workflow's name and id were written, for duplicate checks.
+struct KeyLocations {
+    SourceLocation name;
+    SourceLocation id;
+};
+
+Workflow read_workflow(const YamlReader &reader, const Field &field, size_t index,
+                       KeyLocations &locations) {
+    Workflow workflow;
+    workflow.where = reader.where(field.value);
+    std::string what = "workflow " + std::to_string(index);
+    if (!field.value.IsMap()) {
+        reader.fail(reader.where(field),
+                    what + " is " + YamlReader::describe(field.value) + ", not a mapping",
+                    "write " + std::string(kWorkflowExample));
+    }
+    auto fields = reader.fields(field, kWorkflowKeys, what, kWorkflowExample);
+    // Read the name first so that every later message can say which workflow it is about.
+    for (const auto &entry : fields) {
+        if (entry.key == "name") {
+            workflow.name = reader.non_empty_text(entry, "name: kv-import");
+            locations.name = reader.where(entry);
+            check_workflow_name(reader, entry, workflow.name);
+            what = "workflow '" + workflow.name + "'";
+        }
+    }
+    if (workflow.name.empty()) {
+        reader.fail(workflow.where, what + " has no name", "add a line such as name: kv-import");
+    }
+    bool has_steps = false;
+    for (const auto &entry : fields) {
+        if (entry.key == "id") {
+            workflow.id = reader.integer(entry, "id: 42");
+            locations.id = reader.where(entry);
+            if (workflow.id <= 0) {
+                reader.fail(reader.where(entry), "workflow id " + std::to_string(workflow.id) +
+                                                     " is not positive",
+                            "write a positive whole number such as id: 42");
+            }
+        } else if (entry.key == "executor") {
+            workflow.executor = reader.non_empty_text(entry, "executor: local");
+            workflow.executor_where = reader.where(entry);
+        } else if (entry.key == "baseline") {
+            workflow.baseline = reader.non_empty_text(entry, "baseline: kv-import-v1");
+            workflow.baseline_where = reader.where(entry);
+        } else if (entry.key == "impact") {
+            workflow.impact = reader.non_empty_text(entry, "impact: standard");
+            if (std::find(kImpacts.begin(), kImpacts.end(), workflow.impact) == kImpacts.end()) {
+                reader.fail(reader.where(entry), "impact '" + workflow.impact + "' is not known",
+                            did_you_mean(workflow.impact, kImpacts) + "write one of " +
+                                join(kImpacts));
+            }
+        } else if (entry.key == "services") {
+            if (entry.value.IsDefined() && !entry.value.IsNull() && !entry.value.IsSequence()) {
+                reader.fail(reader.where(entry),
+                            "services must be a list, not " + YamlReader::describe(entry.value),
+                            "write services: [] or a list of service definitions");
+            }
+            for (const auto &service : entry.value) {
+                workflow.services.push_back(reader.json(service));
+            }
+        } else if (entry.key == "steps") {
+            has_steps = true;
+            workflow.steps = read_steps(reader, entry, what);
+        }
+    }
+    if (!has_steps) {
+        reader.fail(workflow.where, what + " has no steps",
+                    "add steps, e.g. steps: [{name: load, run: [./bin/kvtool, import]}]");
+    }
+    return workflow;
+}
+
+void check_unique(const YamlReader &reader, const std::vector<Workflow> &workflows,
+                  const std::vector<KeyLocations> &locations) {
+    std::map<std::string, size_t> names;
+    std::map<int64_t, size_t> ids;
+    for (size_t i = 0; i < workflows.size(); ++i) {
+        const Workflow &workflow = workflows[i];
+        auto [by_name, new_name] = names.emplace(workflow.name, i);
+        if (!new_name) {
+            reader.fail(locations[i].name,
+                        "workflow name '" + workflow.name + "' is used twice (first at line " +
+                            std::to_string(locations[by_name->second].name.line) + ")",
+                        "give each workflow its own name");
+        }
+        if (workflow.id == 0) {
+            continue;
+        }
+        auto [by_id, new_id] = ids.emplace(workflow.id, i);
+        if (!new_id) {
+            const Workflow &first = workflows[by_id->second];
+            reader.fail(locations[i].id,
+                        "workflow id " + std::to_string(workflow.id) + " of '" + workflow.name +
+                            "' is already the id of '" + first.name + "' (line " +
+                            std::to_string(locations[by_id->second].id.line) + ")",
+                        "give each workflow its own id");
+        }
+    }
+}
+
+void check_baselines(const YamlReader &reader, const std::vector<Workflow> &workflows) {
+    std::vector<std::string> names;
+    for (const auto &workflow : workflows) {
+        names.push_back(workflow.name);
+    }
+    for (const auto &workflow : workflows) {
+        if (workflow.baseline.empty()) {
+            continue;
+        }
+        bool found = false;
+        for (const auto &other : workflows) {
+            found = found || workflow.baseline == other.name ||
+                    (other.id != 0 && workflow.baseline == std::to_string(other.id));
+        }
+        if (!found) {
+            reader.fail(workflow.baseline_where,
+                        "baseline '" + workflow.baseline + "' of workflow '" + workflow.name +
+                            "' is not a workflow in this file",
+                        did_you_mean(workflow.baseline, names) + "name one of " + join(names));
+        }
+        if (workflow.baseline == workflow.name ||
+            (workflow.id != 0 && workflow.baseline == std::to_string(workflow.id))) {
+            reader.fail(workflow.baseline_where,
+                        "workflow '" + workflow.name + "' is its own baseline",
+                        "name the workflow to compare against (e.g. the old build's), or remove "
+                        "baseline");
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<Workflow> read_workflows(const YamlReader &reader, const Field &field) {
+    std::vector<Workflow> workflows;
+    if (!field.value.IsDefined() || field.value.IsNull()) {
+        return workflows;
+    }
+    if (!field.value.IsSequence()) {
+        reader.fail(reader.where(field),
+                    "workflows must be a list, not " + YamlReader::describe(field.value),
+                    "write " + std::string(kWorkflowExample));
+    }
+    std::vector<KeyLocations> locations;
+    size_t index = 0;
+    for (const auto &item : field.value) {
+        ++index;
+        locations.emplace_back();
+        workflows.push_back(read_workflow(
+            reader, {"workflow " + std::to_string(index), field.value, item}, index,
+            locations.back()));
+    }
+    check_unique(reader, workflows, locations);
+    check_baselines(reader, workflows);
+    return workflows;
+}
+
+}  // namespace sbx::config

@@ -1,0 +1,63 @@
+// A cell: one workflow under one preset, with one flag (on, or the off counterfactual),
+// run `runs` times. Produces inputs, runs, metrics, the cell's ROI and its forecast, and
+// commits each run to the store as soon as it finishes.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/workflow_runner.hpp"
+#include "store/store.hpp"
+
+namespace sbx::engine {
+
+// The host was asked to stop (SIGINT/SIGTERM); completed runs are already committed.
+class Cancelled : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+struct CellOptions {
+    int runs = 1;
+    int64_t seed = 0;
+    bool counterfactual = false;
+};
+
+struct CellSummary {
+    std::string workflow;
+    std::string preset;
+    std::string flag;
+    int runs = 0;
+    int passed = 0;
+    double roi = 0;  // passed / runs
+    std::map<std::string, double> metrics;  // mean over the runs
+    std::map<std::string, int> failures;    // "step: reason" -> count
+    std::vector<std::string> active_injectors;
+    nlohmann::json forecast;  // the predictor's answer for the next ROI of this cell
+    int64_t cell_id = 0;
+};
+
+class CellRunner {
+  public:
+    CellRunner(PluginSet &plugins, WorkflowRunner &runner, store::Store &store,
+               int64_t session_id);
+
+    CellSummary run(const config::Workflow &workflow, const presets::Preset &preset,
+                    const CellOptions &options);
+
+  private:
+    nlohmann::json input_sets(const config::Workflow &workflow, const presets::Preset &preset,
+                              const CellOptions &options);
+    std::map<std::string, double> collect(const nlohmann::json &request);
+
+    PluginSet &plugins_;
+    WorkflowRunner &runner_;
+    store::Store &store_;
+    int64_t session_id_;
+};
+
+}  // namespace sbx::engine

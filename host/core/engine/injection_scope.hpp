@@ -1,0 +1,41 @@
+// The failure injectors active around one executor call. Teardown is tied to scope:
+// every injector that prepared successfully is torn down, in reverse order, however the
+// scope is left (result, exception, cancellation).
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "plugins/plugin.hpp"
+
+namespace sbx::engine {
+
+class InjectionScope {
+  public:
+    // Calls prepare() on each injector in order, threading the run spec through them.
+    InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &injectors,
+                   const nlohmann::json &preset, nlohmann::json spec,
+                   const std::string &state_dir);
+    ~InjectionScope();
+    InjectionScope(const InjectionScope &) = delete;
+    InjectionScope &operator=(const InjectionScope &) = delete;
+
+    // The run spec after every injector changed it.
+    [[nodiscard]] const nlohmann::json &spec() const { return spec_; }
+    // Ids of the injectors that said they are active for this preset.
+    [[nodiscard]] const std::vector<std::string> &active() const { return active_; }
+
+  private:
+    void teardown_all() noexcept;
+    struct Prepared {
+        plugins::Instance *injector;
+        std::string state;
+    };
+    nlohmann::json spec_;
+    std::vector<Prepared> prepared_;
+    std::vector<std::string> active_;
+};
+
+}  // namespace sbx::engine

@@ -1,0 +1,66 @@
+// Creating the configured plugin instances, with configuration errors mapped to YAML.
+#include "engine/plugin_set.hpp"
+
+namespace sbx::engine {
+
+PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &registry)
+    : settings_(settings), registry_(registry) {
+    // Each "where" is the YAML position of the id, so a typo points at its line.
+    const auto at = [&](const config::SourceLocation &where, const std::string &key) {
+        return where.line > 0 ? where.str() : settings.source + " (" + key + ")";
+    };
+    executor_ = make(settings.executor, SBX_KIND_EXECUTOR, at(settings.executor_where, "executor"));
+    for (size_t i = 0; i < settings.injectors.size(); ++i) {
+        const auto where = i < settings.injector_locations.size() ? settings.injector_locations[i]
+                                                                  : config::SourceLocation{};
+        injectors_.push_back(make(settings.injectors[i], SBX_KIND_INJECTOR, at(where, "injectors")));
+    }
+    for (size_t i = 0; i < settings.metrics.size(); ++i) {
+        const auto where = i < settings.metric_locations.size() ? settings.metric_locations[i]
+                                                                : config::SourceLocation{};
+        collectors_.push_back(make(settings.metrics[i], SBX_KIND_METRICS, at(where, "metrics")));
+    }
+    predictor_ = make(settings.predictor, SBX_KIND_PREDICTOR, at(settings.predictor_where, "predictor"));
+    stub(settings.stub_strategy, at(settings.stub_strategy_where, "stub_strategy"));
+}
+
+plugins::Instance &PluginSet::stub(const std::string &id, const std::string &where) {
+    auto found = stubs_.find(id);
+    if (found == stubs_.end()) {
+        found = stubs_.emplace(id, make(id, SBX_KIND_STUB, where)).first;
+    }
+    return *found->second;
+}
+
+std::unique_ptr<plugins::Instance> PluginSet::make(const std::string &id, const std::string &kind,
+                                                   const std::string &where) {
+    const auto plugin = registry_.require(id, kind, where);
+    const auto section = settings_.plugins.find(id);
+    nlohmann::json config = nlohmann::json::object();
+    plugins::ConfigLocator locate;
+    if (section != settings_.plugins.end()) {
+        config = section->second.value;
+        const auto &plugin_config = section->second;
+        locate = [&plugin_config](const std::string &pointer) {
+            const auto at = plugin_config.locations.find(pointer);
+            return at != plugin_config.locations.end() ? at->second.str()
+                                                       : plugin_config.where.str();
+        };
+    }
+    return plugins::create_instance(*plugin, config, locate);
+}
+
+std::vector<std::shared_ptr<const plugins::Plugin>> PluginSet::used() const {
+    std::vector<std::shared_ptr<const plugins::Plugin>> all;
+    const auto add = [&](const plugins::Instance &instance) {
+        all.push_back(instance.plugin().shared_from_this());
+    };
+    add(*executor_);
+    for (const auto &i : injectors_) add(*i);
+    for (const auto &i : collectors_) add(*i);
+    add(*predictor_);
+    for (const auto &[id, instance] : stubs_) add(*instance);
+    return all;
+}
+
+}  // namespace sbx::engine

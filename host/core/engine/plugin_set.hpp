@@ -1,0 +1,44 @@
+// The plugin instances one command works with, created from the settings: the executor,
+// the injectors, the stub strategies, the metrics collectors and the predictor.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/settings.hpp"
+#include "plugins/registry.hpp"
+
+namespace sbx::engine {
+
+class PluginSet {
+  public:
+    // Resolves every plugin the settings name (InputError with file:line:column when one
+    // is missing or its configuration breaks its schema) and creates instances.
+    PluginSet(const config::Settings &settings, const plugins::Registry &registry);
+
+    plugins::Instance &executor() { return *executor_; }
+    std::vector<std::unique_ptr<plugins::Instance>> &injectors() { return injectors_; }
+    std::vector<std::unique_ptr<plugins::Instance>> &collectors() { return collectors_; }
+    plugins::Instance &predictor() { return *predictor_; }
+    // The stub strategy `id`, created on first use (presets choose it per run).
+    plugins::Instance &stub(const std::string &id, const std::string &where);
+    [[nodiscard]] const std::string &default_stub() const { return settings_.stub_strategy; }
+    // Every instance's plugin, for the session record.
+    [[nodiscard]] std::vector<std::shared_ptr<const plugins::Plugin>> used() const;
+
+  private:
+    std::unique_ptr<plugins::Instance> make(const std::string &id, const std::string &kind,
+                                            const std::string &where);
+
+    const config::Settings &settings_;
+    const plugins::Registry &registry_;
+    std::unique_ptr<plugins::Instance> executor_;
+    std::vector<std::unique_ptr<plugins::Instance>> injectors_;
+    std::vector<std::unique_ptr<plugins::Instance>> collectors_;
+    std::unique_ptr<plugins::Instance> predictor_;
+    std::map<std::string, std::unique_ptr<plugins::Instance>> stubs_;
+};
+
+}  // namespace sbx::engine

@@ -1,0 +1,13 @@
+// `{{input.NAME}}` templates in argv, stdin, env and files: replaced by the input set's
+// value — strings as they are, everything else as compact JSON.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace sbx::engine {
+
+// Throws InputError when a template names a slot missing from `inputs`.
+std::string expand_template(const std::string &text, const nlohmann::json &inputs);
+
+}  // namespace sbx::engine

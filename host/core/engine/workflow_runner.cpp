@@ -1,0 +1,138 @@
+// One run of a workflow: spec building, injection, execution, judgement.
+#include "engine/workflow_runner.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "engine/injection_scope.hpp"
+#include "engine/template.hpp"
+#include "util/temp_dir.hpp"
+
+namespace sbx::engine {
+
+using nlohmann::json;
+
+bool meets_expectation(const config::Expectation &expect, const json &result,
+                       std::string &reason) {
+    const std::string status = result.value("status", "XX");
+    if (status != expect.status) {
+        reason = "status " + status + ", expected " + expect.status;
+        if (result.contains("error") && !result["error"].get<std::string>().empty()) {
+            reason += " (" + result["error"].get<std::string>() + ")";
+        }
+        return false;
+    }
+    if (expect.exit_code && result.value("exit_code", -1) != *expect.exit_code) {
+        reason = "exit code " + std::to_string(result.value("exit_code", -1)) + ", expected " +
+                 std::to_string(*expect.exit_code);
+        return false;
+    }
+    if (expect.stdout_contains &&
+        result.value("stdout", "").find(*expect.stdout_contains) == std::string::npos) {
+        reason = "stdout lacks '" + *expect.stdout_contains + "'";
+        return false;
+    }
+    return true;
+}
+
+WorkflowRunner::WorkflowRunner(PluginSet &plugins, const config::Settings &settings,
+                               std::filesystem::path invocation_dir, std::string state_dir)
+    : plugins_(plugins),
+      settings_(settings),
+      invocation_dir_(std::move(invocation_dir)),
+      state_dir_(std::move(state_dir)) {}
+
+json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset &preset,
+                                const presets::Limits &limits, const json &inputs,
+                                const std::filesystem::path &workspace, bool counterfactual) {
+    json argv = json::array();
+    if (counterfactual) {
+        argv.push_back("true");  // the environment alone: same executor, no workflow
+    } else {
+        for (const auto &word : step.run) {
+            argv.push_back(expand_template(word, inputs));
+        }
+        // A relative program path means "relative to where sandbox-runner was started";
+        // the target itself runs inside its workspace.
+        const std::string program = argv[0].get<std::string>();
+        if (program.find('/') != std::string::npos && program.front() != '/') {
+            argv[0] = (invocation_dir_ / program).lexically_normal().string();
+        }
+    }
+    json env = json::object();
+    for (const auto &[key, value] : presets::passthrough_environment(preset)) {
+        env[key] = value;
+    }
+    for (const auto &[key, value] : step.env) {
+        env[key] = expand_template(value, inputs);
+    }
+    json files = json::object();
+    if (!counterfactual) {
+        for (const auto &[path, content] : step.files) {
+            files[path] = expand_template(content, inputs);
+        }
+    }
+    int64_t timeout_ms = limits.timeout_ms;
+    if (step.timeout_s) {
+        const auto step_ms = static_cast<int64_t>(*step.timeout_s * 1000.0);
+        timeout_ms = timeout_ms == 0 ? step_ms : std::min(timeout_ms, step_ms);
+    }
+    return json{
+        {"run_id", std::to_string(getpid()) + "-" + std::to_string(++run_counter_)},
+        {"argv", argv},
+        {"env", env},
+        {"stdin", step.stdin_text && !counterfactual ? expand_template(*step.stdin_text, inputs)
+                                                     : std::string()},
+        {"files", files},
+        {"workspace", workspace.string()},
+        {"keep_workspace", settings_.keep_workspaces},
+        {"limits",
+         {{"timeout_ms", timeout_ms},
+          {"cpu_time_s", limits.cpu_time_s},
+          {"memory_bytes", limits.memory_bytes},
+          {"disk_bytes", limits.disk_bytes},
+          {"pids", limits.pids}}}};
+}
+
+RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
+                               const json &inputs, bool counterfactual) {
+    const auto limits = presets::resolve_limits(preset);
+    const auto started = std::chrono::steady_clock::now();
+    TempDir workspace(std::filesystem::temp_directory_path() / "sandbox-runner", "run-");
+    if (settings_.keep_workspaces) {
+        workspace.release();
+    }
+    RunOutcome outcome;
+    for (const auto &step : workflow.steps) {
+        StepOutcome step_outcome{step.name, false, "", json::object()};
+        {
+            InjectionScope injection(
+                plugins_.injectors(), preset.body,
+                build_spec(step, preset, limits, inputs, workspace.path(), counterfactual),
+                state_dir_);
+            for (const auto &id : injection.active()) {
+                if (std::find(outcome.active_injectors.begin(), outcome.active_injectors.end(),
+                              id) == outcome.active_injectors.end()) {
+                    outcome.active_injectors.push_back(id);
+                }
+            }
+            step_outcome.result = json::parse(plugins_.executor().run(injection.spec().dump()));
+        }
+        step_outcome.passed =
+            counterfactual
+                ? step_outcome.result.value("status", "XX") == "OK"
+                : meets_expectation(step.expect, step_outcome.result, step_outcome.reason);
+        outcome.steps.push_back(step_outcome);
+        if (!step_outcome.passed) {
+            outcome.failed_step = step.name;
+            break;
+        }
+    }
+    outcome.passed = outcome.failed_step.empty();
+    outcome.wall_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return outcome;
+}
+
+}  // namespace sbx::engine

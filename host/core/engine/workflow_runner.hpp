@@ -1,0 +1,59 @@
+// Executes one run: a workflow's steps in order, under one preset and one input set, each
+// step through the injectors and the executor, judged against its expectation.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "config/settings.hpp"
+#include "engine/plugin_set.hpp"
+#include "presets/preset.hpp"
+
+namespace sbx::engine {
+
+struct StepOutcome {
+    std::string name;
+    bool passed = false;
+    std::string reason;     // why it failed, "" when it passed
+    nlohmann::json result;  // the executor's result
+};
+
+struct RunOutcome {
+    bool passed = false;
+    std::string failed_step;
+    double wall_s = 0;
+    std::vector<StepOutcome> steps;
+    std::vector<std::string> active_injectors;
+};
+
+// Whether a step's result meets its expectation; fills `reason` when not.
+bool meets_expectation(const config::Expectation &expect, const nlohmann::json &result,
+                       std::string &reason);
+
+class WorkflowRunner {
+  public:
+    // `invocation_dir` resolves relative program paths in `run:`; `state_dir` is where
+    // injectors record what a crashed host would leave behind.
+    WorkflowRunner(PluginSet &plugins, const config::Settings &settings,
+                   std::filesystem::path invocation_dir, std::string state_dir);
+
+    // Runs every step in one fresh workspace, stopping at the first failed step.
+    // `counterfactual` replaces each step's command by a no-op through the same executor.
+    RunOutcome run(const config::Workflow &workflow, const presets::Preset &preset,
+                   const nlohmann::json &inputs, bool counterfactual);
+
+  private:
+    nlohmann::json build_spec(const config::Step &step, const presets::Preset &preset,
+                              const presets::Limits &limits, const nlohmann::json &inputs,
+                              const std::filesystem::path &workspace, bool counterfactual);
+
+    PluginSet &plugins_;
+    const config::Settings &settings_;
+    std::filesystem::path invocation_dir_;
+    std::string state_dir_;
+    uint64_t run_counter_ = 0;
+};
+
+}  // namespace sbx::engine

@@ -1,0 +1,73 @@
+// spdlog setup: the text format for people, the JSON-lines format for log collectors.
+#include "logging/logging.hpp"
+
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_sinks.h>
+
+#include <memory>
+
+#include "util/errors.hpp"
+
+namespace sbx::logging {
+namespace {
+
+// %*: the message as a JSON string body (quotes, backslashes, control bytes escaped).
+class JsonEscapedMessage final : public spdlog::custom_flag_formatter {
+  public:
+    void format(const spdlog::details::log_msg &msg, const std::tm &,
+                spdlog::memory_buf_t &dest) override {
+        static constexpr char kHex[] = "0123456789abcdef";
+        for (const char c : msg.payload) {
+            switch (c) {
+                case '"': dest.append(std::string_view("\\\"")); break;
+                case '\\': dest.append(std::string_view("\\\\")); break;
+                case '\n': dest.append(std::string_view("\\n")); break;
+                case '\t': dest.append(std::string_view("\\t")); break;
+                case '\r': dest.append(std::string_view("\\r")); break;
+                default:
+                    if (static_cast<unsigned char>(c) < 0x20) {
+                        const char escaped[] = {'\\', 'u', '0', '0', kHex[(c >> 4) & 0xf],
+                                                kHex[c & 0xf]};
+                        dest.append(escaped, escaped + sizeof(escaped));
+                    } else {
+                        dest.push_back(c);
+                    }
+            }
+        }
+    }
+    [[nodiscard]] std::unique_ptr<custom_flag_formatter> clone() const override {
+        return std::make_unique<JsonEscapedMessage>();
+    }
+};
+
+}  // namespace
+
+spdlog::level::level_enum parse_level(const std::string &text, const std::string &origin) {
+    if (text == "warning") {
+        return spdlog::level::warn;
+    }
+    const auto level = spdlog::level::from_str(text);
+    // from_str maps unknown names to "off"; only accept "off" when it was written.
+    if (level == spdlog::level::off && text != "off") {
+        throw InputError(origin + ": log level '" + text +
+                         "' is unknown; write one of trace, debug, info, warn, error, off");
+    }
+    return level;
+}
+
+void setup(spdlog::level::level_enum level, bool json_lines) {
+    auto logger = std::make_shared<spdlog::logger>(
+        "sandbox-runner", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+    auto formatter = std::make_unique<spdlog::pattern_formatter>();
+    if (json_lines) {
+        formatter->add_flag<JsonEscapedMessage>('*').set_pattern(
+            R"({"time":"%Y-%m-%dT%H:%M:%S.%e%z","level":"%l","msg":"%*"})");
+    } else {
+        formatter->set_pattern("[%H:%M:%S.%e] [%^%l%$] %v");
+    }
+    logger->set_formatter(std::move(formatter));
+    logger->set_level(level);
+    spdlog::set_default_logger(std::move(logger));
+}
+
+}  // namespace sbx::logging

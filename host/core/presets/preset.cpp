@@ -1,0 +1,170 @@
+// Preset loading and the translation of resource keys into limits.
+#include "presets/preset.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include "util/errors.hpp"
+#include "util/units.hpp"
+
+namespace sbx::presets {
+namespace {
+
+using nlohmann::json;
+
+// "line:column" of a byte offset, for JSON parse errors.
+std::string line_column(const std::string &text, size_t offset) {
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(column);
+}
+
+std::string as_text(const json &value) {
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_array()) {
+        std::string joined;
+        for (const auto &item : value) {
+            joined += (joined.empty() ? "" : ",") + as_text(item);
+        }
+        return joined;
+    }
+    return value.dump();
+}
+
+[[noreturn]] void bad_value(const Preset &preset, const std::string &key, const std::string &why) {
+    throw InputError(preset.origin + ": preset '" + preset.name + "': " + key + ": " + why);
+}
+
+}  // namespace
+
+bool is_known_key(const std::string &key) {
+    static const std::set<std::string> known = {
+        "SCENARIO_NAME",    "CPU_LIMIT",          "CPU_TIME_LIMIT",  "MEMORY_LIMIT",
+        "DISK_LIMIT",       "DISK_IO_THROTTLE",   "TIMEOUT",         "PIDS_LIMIT",
+        "NETWORK_LATENCY_MS", "NETWORK_JITTER_MS", "PACKET_LOSS",    "PACKET_DUPLICATION",
+        "BANDWIDTH_LIMIT",  "MIN_BANDWIDTH",      "MAX_BANDWIDTH",   "API_LATENCY_MS",
+        "UPSTREAM_FAILURES", "UPSTREAM_REQUESTS", "SCHEMA_MISMATCHES", "SCHEMA_CHECKS",
+        "CONCURRENCY_LEVEL", "THREAD_BURST",      "ASYNC_TASK_BURST", "MAX_THREADS",
+        "CPU_SPIKE",        "SECURITY_LEVEL",     "THREAT_INTENSITY", "FAILURE_MODES",
+        "SANDBOX_STUB_STRATEGY", "BROKEN_AUTH",   "CORRUPT_PAYLOAD", "GPU_LIMIT",
+        "OS_TYPE",          "CONTAINER_IMAGE",    "VM_SETTINGS"};
+    return known.count(key) != 0;
+}
+
+Preset make_preset(json body, std::string origin, size_t index) {
+    Preset preset{"preset" + std::to_string(index), std::move(body), std::move(origin)};
+    if (!preset.body.is_object()) {
+        throw InputError(preset.origin + ": a preset must be a JSON object of KEY: value, e.g. "
+                                         "{\"SCENARIO_NAME\": \"tight\", \"MEMORY_LIMIT\": "
+                                         "\"64Mi\"}");
+    }
+    if (preset.body.contains("SCENARIO_NAME")) {
+        preset.name = as_text(preset.body["SCENARIO_NAME"]);
+    }
+    resolve_limits(preset);  // reject bad units when the preset is read, not mid-matrix
+    return preset;
+}
+
+std::vector<Preset> parse_presets(const std::string &text, const std::string &origin) {
+    json parsed;
+    try {
+        parsed = json::parse(text);
+    } catch (const json::parse_error &e) {
+        throw InputError(origin + ":" + line_column(text, e.byte == 0 ? 0 : e.byte - 1) +
+                         ": presets are not valid JSON (" + e.what() +
+                         "); write an object or a list of objects");
+    }
+    std::vector<Preset> presets;
+    if (parsed.is_array()) {
+        for (size_t i = 0; i < parsed.size(); ++i) {
+            presets.push_back(make_preset(parsed[i], origin + "[" + std::to_string(i) + "]", i));
+        }
+    } else {
+        presets.push_back(make_preset(parsed, origin, 0));
+    }
+    return presets;
+}
+
+std::vector<Preset> load_preset_file(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) {
+        throw InputError(path + ": cannot read preset file; check the --preset-file path");
+    }
+    return parse_presets({std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()},
+                         path);
+}
+
+Limits resolve_limits(const Preset &preset) {
+    Limits limits;
+    const json &body = preset.body;
+    const auto text_of = [&](const char *key) { return as_text(body[key]); };
+    try {
+        if (body.contains("TIMEOUT")) {
+            limits.timeout_ms =
+                std::llround(parse_duration_seconds(text_of("TIMEOUT")) * 1000.0);
+            if (limits.timeout_ms < 1) limits.timeout_ms = 1;
+        }
+        if (body.contains("CPU_TIME_LIMIT")) {
+            limits.cpu_time_s = parse_duration_seconds(text_of("CPU_TIME_LIMIT"));
+        }
+        if (body.contains("MEMORY_LIMIT")) {
+            limits.memory_bytes = static_cast<int64_t>(parse_size_bytes(text_of("MEMORY_LIMIT")));
+        }
+        if (body.contains("DISK_LIMIT")) {
+            limits.disk_bytes = static_cast<int64_t>(parse_size_bytes(text_of("DISK_LIMIT")));
+        }
+    } catch (const std::invalid_argument &e) {
+        bad_value(preset, "a limit", e.what());
+    }
+    if (body.contains("PIDS_LIMIT")) {
+        try {
+            const auto text = text_of("PIDS_LIMIT");
+            size_t used = 0;
+            limits.pids = std::stoll(text, &used);
+            if (used != text.size() || limits.pids < 1) throw std::invalid_argument(text);
+        } catch (const std::exception &) {
+            bad_value(preset, "PIDS_LIMIT", "'" + text_of("PIDS_LIMIT") +
+                                                "' is not a positive whole number of processes");
+        }
+    }
+    if (body.contains("CPU_LIMIT")) {
+        try {
+            const double cores = std::stod(text_of("CPU_LIMIT"));
+            if (!(cores > 0)) throw std::invalid_argument("not positive");
+        } catch (const std::exception &) {
+            bad_value(preset, "CPU_LIMIT", "'" + text_of("CPU_LIMIT") +
+                                               "' is not a positive share of cores like 0.5 or 2");
+        }
+    }
+    for (const char *key : {"PACKET_LOSS", "PACKET_DUPLICATION"}) {
+        if (body.contains(key)) {
+            try {
+                parse_fraction(text_of(key));
+            } catch (const std::invalid_argument &e) {
+                bad_value(preset, key, e.what());
+            }
+        }
+    }
+    return limits;
+}
+
+std::map<std::string, std::string> passthrough_environment(const Preset &preset) {
+    std::map<std::string, std::string> environment;
+    for (const auto &[key, value] : preset.body.items()) {
+        if (!is_known_key(key) || key == "SCENARIO_NAME") {
+            environment[key] = as_text(value);
+        }
+    }
+    return environment;
+}
+
+}  // namespace sbx::presets

@@ -1,0 +1,125 @@
+// Schema migrations. docs/sqlite-schema.md describes every table and column.
+#include "store/migrations.hpp"
+
+#include <string>
+#include <vector>
+
+#include "util/errors.hpp"
+
+namespace sbx::store {
+namespace {
+
+const std::vector<const char *> &migrations() {
+    static const std::vector<const char *> steps = {
+        // 1: sessions, plugins, presets, runs, steps, cells, metrics, predictions.
+        R"sql(
+        CREATE TABLE sessions(
+            id INTEGER PRIMARY KEY,
+            command TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            status TEXT NOT NULL DEFAULT 'running',
+            seed INTEGER,
+            settings_source TEXT NOT NULL,
+            host_version TEXT NOT NULL);
+        CREATE TABLE plugins_used(
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            plugin_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            version TEXT NOT NULL,
+            abi TEXT NOT NULL,
+            path TEXT NOT NULL,
+            PRIMARY KEY(session_id, plugin_id));
+        CREATE TABLE presets(
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            body TEXT NOT NULL UNIQUE);
+        CREATE TABLE runs(
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            workflow TEXT NOT NULL,
+            preset_id INTEGER NOT NULL REFERENCES presets(id),
+            flag TEXT NOT NULL,
+            repetition INTEGER NOT NULL,
+            inputs TEXT NOT NULL,
+            passed INTEGER NOT NULL,
+            failed_step TEXT,
+            started_at TEXT NOT NULL,
+            wall_s REAL NOT NULL);
+        CREATE INDEX runs_by_workflow ON runs(workflow, preset_id);
+        CREATE TABLE steps(
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            status TEXT NOT NULL,
+            passed INTEGER NOT NULL,
+            exit_code INTEGER,
+            signal INTEGER,
+            wall_s REAL,
+            cpu_user_s REAL,
+            cpu_sys_s REAL,
+            max_rss_kb INTEGER,
+            stdout_bytes INTEGER,
+            stderr_bytes INTEGER,
+            result TEXT NOT NULL,
+            PRIMARY KEY(run_id, position));
+        CREATE TABLE cells(
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            workflow TEXT NOT NULL,
+            preset_id INTEGER NOT NULL REFERENCES presets(id),
+            flag TEXT NOT NULL,
+            runs INTEGER NOT NULL,
+            passed INTEGER NOT NULL,
+            roi REAL NOT NULL,
+            finished_at TEXT NOT NULL);
+        CREATE INDEX cells_by_subject ON cells(workflow, preset_id, flag);
+        CREATE TABLE metrics(
+            run_id INTEGER REFERENCES runs(id),
+            cell_id INTEGER REFERENCES cells(id),
+            name TEXT NOT NULL,
+            value REAL NOT NULL,
+            CHECK ((run_id IS NULL) <> (cell_id IS NULL)));
+        CREATE INDEX metrics_by_run ON metrics(run_id);
+        CREATE TABLE predictions(
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            subject TEXT NOT NULL,
+            method TEXT NOT NULL,
+            value REAL,
+            lower REAL,
+            upper REAL,
+            points INTEGER NOT NULL,
+            created_at TEXT NOT NULL);
+        )sql",
+    };
+    return steps;
+}
+
+int current_version(Connection &connection) {
+    Statement query(connection.get(), "PRAGMA user_version");
+    query.step();
+    return static_cast<int>(query.column_int(0));
+}
+
+}  // namespace
+
+int latest_schema_version() { return static_cast<int>(migrations().size()); }
+
+void migrate(Connection &connection) {
+    const int found = current_version(connection);
+    if (found > latest_schema_version()) {
+        throw EnvironmentError(connection.path() + " has schema version " +
+                               std::to_string(found) + " but this sandbox-runner knows only " +
+                               std::to_string(latest_schema_version()) +
+                               "; use a newer sandbox-runner or another --data-dir");
+    }
+    for (int version = found + 1; version <= latest_schema_version(); ++version) {
+        Transaction transaction(connection);
+        connection.exec(migrations()[static_cast<size_t>(version - 1)]);
+        connection.exec("PRAGMA user_version = " + std::to_string(version));
+        transaction.commit();
+    }
+}
+
+}  // namespace sbx::store

@@ -1,0 +1,217 @@
+// The results database: sessions, runs with their steps and metrics, cells, predictions.
+#include "store/store.hpp"
+
+#include <chrono>
+#include <ctime>
+
+#include "store/migrations.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::store {
+namespace {
+
+std::string open_path(const std::filesystem::path &db_path) {
+    std::error_code ec;
+    if (db_path.has_parent_path()) {
+        std::filesystem::create_directories(db_path.parent_path(), ec);
+        if (ec) {
+            throw EnvironmentError("cannot create data directory " +
+                                   db_path.parent_path().string() + ": " + ec.message());
+        }
+    }
+    return db_path.string();
+}
+
+void bind_optional(Statement &statement, int index, const std::optional<double> &value) {
+    if (value) {
+        statement.bind(index, *value);
+    } else {
+        statement.bind_null(index);
+    }
+}
+
+}  // namespace
+
+std::string utc_now() {
+    const auto now = std::chrono::system_clock::now();
+    const auto seconds = std::chrono::system_clock::to_time_t(now);
+    const auto millis =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() %
+        1000;
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[40];
+    const size_t length = std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", &utc);
+    return std::string(text, length) + "." + (millis < 100 ? (millis < 10 ? "00" : "0") : "") +
+           std::to_string(millis) + "Z";
+}
+
+Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_path)) {
+    // WAL: readers (dashboards, tests) never block the writer. synchronous=NORMAL: a
+    // commit survives a crash or SIGKILL of the host (not a power cut), at a fraction of
+    // the cost of FULL — the right trade for per-run commits.
+    connection_.exec("PRAGMA journal_mode=WAL");
+    connection_.exec("PRAGMA synchronous=NORMAL");
+    connection_.exec("PRAGMA foreign_keys=ON");
+    migrate(connection_);
+}
+
+int Store::schema_version() {
+    Statement query(connection_.get(), "PRAGMA user_version");
+    query.step();
+    return static_cast<int>(query.column_int(0));
+}
+
+int64_t Store::begin_session(const std::string &command, const std::string &settings_source,
+                             std::optional<int64_t> seed) {
+    Statement insert(connection_.get(),
+                     "INSERT INTO sessions(command, started_at, seed, settings_source, "
+                     "host_version) VALUES(?, ?, ?, ?, ?)");
+    insert.bind(1, command).bind(2, utc_now()).bind(4, settings_source).bind(5, SBX_VERSION);
+    if (seed) {
+        insert.bind(3, *seed);
+    } else {
+        insert.bind_null(3);
+    }
+    insert.run();
+    return sqlite3_last_insert_rowid(connection_.get());
+}
+
+void Store::finish_session(int64_t session_id, const std::string &status) {
+    Statement update(connection_.get(),
+                     "UPDATE sessions SET finished_at = ?, status = ? WHERE id = ?");
+    update.bind(1, utc_now()).bind(2, status).bind(3, session_id).run();
+}
+
+void Store::record_plugins(int64_t session_id, const std::vector<PluginRecord> &plugins) {
+    Transaction transaction(connection_);
+    Statement insert(connection_.get(),
+                     "INSERT OR REPLACE INTO plugins_used VALUES(?, ?, ?, ?, ?, ?)");
+    for (const auto &plugin : plugins) {
+        insert.bind(1, session_id)
+            .bind(2, plugin.id)
+            .bind(3, plugin.kind)
+            .bind(4, plugin.version)
+            .bind(5, plugin.abi)
+            .bind(6, plugin.path)
+            .run();
+    }
+    transaction.commit();
+}
+
+int64_t Store::preset_id(const std::string &name, const nlohmann::json &body) {
+    const std::string canonical = body.dump();  // nlohmann orders object keys: canonical
+    Statement find(connection_.get(), "SELECT id FROM presets WHERE body = ?");
+    find.bind(1, canonical);
+    if (find.step()) {
+        return find.column_int(0);
+    }
+    Statement insert(connection_.get(), "INSERT INTO presets(name, body) VALUES(?, ?)");
+    insert.bind(1, name).bind(2, canonical).run();
+    return sqlite3_last_insert_rowid(connection_.get());
+}
+
+int64_t Store::record_run(const RunRecord &run) {
+    Transaction transaction(connection_);
+    Statement insert(connection_.get(),
+                     "INSERT INTO runs(session_id, workflow, preset_id, flag, repetition, "
+                     "inputs, passed, failed_step, started_at, wall_s) "
+                     "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    insert.bind(1, run.session_id)
+        .bind(2, run.workflow)
+        .bind(3, run.preset_id)
+        .bind(4, run.flag)
+        .bind(5, int64_t{run.repetition})
+        .bind(6, run.inputs.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+        .bind(7, int64_t{run.passed ? 1 : 0})
+        .bind(9, run.started_at)
+        .bind(10, run.wall_s);
+    if (run.failed_step.empty()) {
+        insert.bind_null(8);
+    } else {
+        insert.bind(8, run.failed_step);
+    }
+    insert.run();
+    const int64_t run_id = sqlite3_last_insert_rowid(connection_.get());
+
+    Statement step(connection_.get(),
+                   "INSERT INTO steps VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    int position = 0;
+    for (const auto &record : run.steps) {
+        const auto &r = record.result;
+        step.bind(1, run_id)
+            .bind(2, int64_t{position++})
+            .bind(3, record.name)
+            .bind(4, r.value("status", std::string("XX")))
+            .bind(5, int64_t{record.passed ? 1 : 0})
+            .bind(6, r.value("exit_code", int64_t{0}))
+            .bind(7, r.value("signal", int64_t{0}))
+            .bind(8, r.value("wall_s", 0.0))
+            .bind(9, r.value("cpu_user_s", 0.0))
+            .bind(10, r.value("cpu_sys_s", 0.0))
+            .bind(11, r.value("max_rss_kb", int64_t{0}))
+            .bind(12, r.value("stdout_bytes", int64_t{0}))
+            .bind(13, r.value("stderr_bytes", int64_t{0}))
+            .bind(14, r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+            .run();
+    }
+    Statement metric(connection_.get(),
+                     "INSERT INTO metrics(run_id, name, value) VALUES(?, ?, ?)");
+    for (const auto &[name, value] : run.metrics) {
+        metric.bind(1, run_id).bind(2, name).bind(3, value).run();
+    }
+    transaction.commit();
+    return run_id;
+}
+
+int64_t Store::record_cell(const CellRecord &cell) {
+    Transaction transaction(connection_);
+    Statement insert(connection_.get(),
+                     "INSERT INTO cells(session_id, workflow, preset_id, flag, runs, passed, "
+                     "roi, finished_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
+    insert.bind(1, cell.session_id)
+        .bind(2, cell.workflow)
+        .bind(3, cell.preset_id)
+        .bind(4, cell.flag)
+        .bind(5, int64_t{cell.runs})
+        .bind(6, int64_t{cell.passed})
+        .bind(7, cell.roi)
+        .bind(8, utc_now())
+        .run();
+    const int64_t cell_id = sqlite3_last_insert_rowid(connection_.get());
+    Statement metric(connection_.get(),
+                     "INSERT INTO metrics(cell_id, name, value) VALUES(?, ?, ?)");
+    for (const auto &[name, value] : cell.metrics) {
+        metric.bind(1, cell_id).bind(2, name).bind(3, value).run();
+    }
+    transaction.commit();
+    return cell_id;
+}
+
+void Store::record_prediction(const PredictionRecord &prediction) {
+    Statement insert(connection_.get(),
+                     "INSERT INTO predictions(session_id, subject, method, value, lower, upper, "
+                     "points, created_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
+    insert.bind(1, prediction.session_id).bind(2, prediction.subject).bind(3, prediction.method);
+    bind_optional(insert, 4, prediction.value);
+    bind_optional(insert, 5, prediction.lower);
+    bind_optional(insert, 6, prediction.upper);
+    insert.bind(7, int64_t{prediction.points}).bind(8, utc_now()).run();
+}
+
+std::vector<double> Store::roi_history(const std::string &workflow,
+                                       const std::string &preset_name,
+                                       const std::string &flag) {
+    Statement query(connection_.get(),
+                    "SELECT cells.roi FROM cells JOIN presets ON presets.id = cells.preset_id "
+                    "WHERE cells.workflow = ? AND presets.name = ? AND cells.flag = ? "
+                    "ORDER BY cells.id");
+    query.bind(1, workflow).bind(2, preset_name).bind(3, flag);
+    std::vector<double> history;
+    while (query.step()) {
+        history.push_back(query.column_double(0));
+    }
+    return history;
+}
+
+}  // namespace sbx::store

@@ -1,0 +1,88 @@
+// The results database (<data_dir>/metrics.db, SQLite in WAL mode). One writer; every
+// run is committed when it finishes, so a killed host loses at most the run in flight.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/sqlite_handle.hpp"
+
+namespace sbx::store {
+
+struct PluginRecord {
+    std::string id, kind, version, abi, path;
+};
+
+struct StepRecord {
+    std::string name;
+    bool passed = false;
+    nlohmann::json result;  // the executor's result object, verbatim
+};
+
+struct RunRecord {
+    int64_t session_id = 0;
+    std::string workflow;
+    int64_t preset_id = 0;
+    std::string flag = "on";  // "on" | "off" (the counterfactual)
+    int repetition = 0;
+    nlohmann::json inputs = nlohmann::json::object();
+    bool passed = false;
+    std::string failed_step;
+    std::string started_at;  // ISO 8601 UTC
+    double wall_s = 0;
+    std::vector<StepRecord> steps;
+    std::map<std::string, double> metrics;
+};
+
+struct CellRecord {
+    int64_t session_id = 0;
+    std::string workflow;
+    int64_t preset_id = 0;
+    std::string flag = "on";
+    int runs = 0;
+    int passed = 0;
+    double roi = 0;
+    std::map<std::string, double> metrics;
+};
+
+struct PredictionRecord {
+    int64_t session_id = 0;
+    std::string subject;  // e.g. "roi:demo-kv:normal"
+    std::string method;
+    std::optional<double> value, lower, upper;
+    int points = 0;
+};
+
+class Store {
+  public:
+    // Opens (creating directories and file) and migrates. Throws EnvironmentError.
+    explicit Store(const std::filesystem::path &db_path);
+
+    int64_t begin_session(const std::string &command, const std::string &settings_source,
+                          std::optional<int64_t> seed);
+    void finish_session(int64_t session_id, const std::string &status);
+    void record_plugins(int64_t session_id, const std::vector<PluginRecord> &plugins);
+    // Returns the id of the preset with this canonical body, inserting it when new.
+    int64_t preset_id(const std::string &name, const nlohmann::json &body);
+    // One transaction: the run, its steps and its metrics.
+    int64_t record_run(const RunRecord &run);
+    int64_t record_cell(const CellRecord &cell);
+    void record_prediction(const PredictionRecord &prediction);
+    // ROI of every finished cell for (workflow, preset name, flag), oldest first.
+    std::vector<double> roi_history(const std::string &workflow, const std::string &preset_name,
+                                    const std::string &flag);
+    [[nodiscard]] int schema_version();
+    [[nodiscard]] Connection &connection() { return connection_; }
+
+  private:
+    Connection connection_;
+};
+
+// Current time as ISO 8601 UTC with milliseconds.
+std::string utc_now();
+
+}  // namespace sbx::store

@@ -1,0 +1,295 @@
+// Strict unit parsers: a number, then a unit from a short fixed list, nothing else.
+#include "util/units.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <utility>
+
+namespace sbx {
+
+UnitError::UnitError(std::string problem, std::string hint)
+    : std::invalid_argument(problem + ": " + hint),
+      problem_(std::move(problem)),
+      hint_(std::move(hint)) {}
+
+namespace {
+
+constexpr const char *kSizeHint =
+    "write a number with a unit such as 64Ki, 512Mi, 1Gi (binary), 512M/512mb/1g (also "
+    "binary, as Docker reads them) or a bare number of bytes";
+constexpr const char *kDurationHint =
+    "write a number with a unit such as 250ms, 30s, 5m or 1h, or a bare number of seconds";
+constexpr const char *kBandwidthHint =
+    "write a number with a unit such as 500kbps, 10mbps or 1gbps (bits per second, decimal), "
+    "or a bare number of bits per second";
+constexpr const char *kFractionHint =
+    "write a fraction between 0 and 1 such as 0.05, or a percentage such as 5%";
+
+std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+// "12.5Mi" -> {"12", "5", "Mi"}: digits, optional '.' and digits, then the unit.
+struct Quantity {
+    std::string_view whole;
+    std::string_view fraction;  // digits after the point; empty when there is none
+    std::string_view unit;
+};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::optional<Quantity> split_quantity(std::string_view text) {
+    size_t i = 0;
+    while (i < text.size() && is_digit(text[i])) {
+        ++i;
+    }
+    if (i == 0) {
+        return std::nullopt;
+    }
+    Quantity q;
+    q.whole = text.substr(0, i);
+    if (i < text.size() && text[i] == '.') {
+        size_t start = ++i;
+        while (i < text.size() && is_digit(text[i])) {
+            ++i;
+        }
+        if (i == start) {
+            return std::nullopt;  // "1." or "1.Gi"
+        }
+        q.fraction = text.substr(start, i - start);
+    }
+    q.unit = text.substr(i);
+    return q;
+}
+
+double to_double(const Quantity &q) {
+    std::string number(q.whole);
+    if (!q.fraction.empty()) {
+        number += '.';
+        number += q.fraction;
+    }
+    double value = 0;
+    std::from_chars(number.data(), number.data() + number.size(), value);
+    return value;
+}
+
+bool starts_negative(std::string_view text) { return !text.empty() && text.front() == '-'; }
+
+// The parsed number for the duration, bandwidth and fraction parsers: a non-negative
+// finite decimal followed by a unit, or nullopt when the text has another shape.
+std::optional<std::pair<double, std::string_view>> number_and_unit(std::string_view text) {
+    auto q = split_quantity(text);
+    if (!q) {
+        return std::nullopt;
+    }
+    double value = to_double(*q);
+    if (!std::isfinite(value)) {
+        return std::nullopt;
+    }
+    return std::make_pair(value, q->unit);
+}
+
+std::optional<uint64_t> size_multiplier(std::string_view unit) {
+    std::string lower;
+    for (char c : unit) {
+        lower += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    if (lower.empty() || lower == "b") {
+        return 1;
+    }
+    // Docker reads every one of these as a power of 1024; so does Kubernetes for "Ki".
+    static const std::array<std::pair<char, int>, 4> prefixes = {
+        {{'k', 10}, {'m', 20}, {'g', 30}, {'t', 40}}};
+    for (const auto &[letter, shift] : prefixes) {
+        if (lower[0] != letter) {
+            continue;
+        }
+        std::string_view rest = std::string_view(lower).substr(1);
+        if (rest.empty() || rest == "b" || rest == "i" || rest == "ib") {
+            return uint64_t{1} << shift;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string format_decimal(double value, int max_decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", max_decimals, value);
+    std::string text(buffer);
+    if (text.find('.') != std::string::npos) {
+        while (text.back() == '0') {
+            text.pop_back();
+        }
+        if (text.back() == '.') {
+            text.pop_back();
+        }
+    }
+    return text;
+}
+
+}  // namespace
+
+uint64_t parse_size_bytes(std::string_view text) {
+    if (text.empty()) {
+        throw UnitError("an empty value is not a size", kSizeHint);
+    }
+    if (starts_negative(text)) {
+        throw UnitError(quoted(text) + " is a negative size", kSizeHint);
+    }
+    auto q = split_quantity(text);
+    std::optional<uint64_t> multiplier;
+    if (q) {
+        multiplier = size_multiplier(q->unit);
+    }
+    if (!q || !multiplier) {
+        throw UnitError(quoted(text) + " is not a size", kSizeHint);
+    }
+    if (*multiplier == 1 && !q->fraction.empty() && q->fraction.find_first_not_of('0') !=
+                                                        std::string_view::npos) {
+        throw UnitError(quoted(text) + " is not a whole number of bytes",
+                        "write a whole number of bytes, or use a unit such as 1.5Ki or 1.5Gi");
+    }
+    const std::string too_large = quoted(text) + " is too large for a size";
+    const char *too_large_hint = "write a size below 16Ei (2^64 bytes), such as 512Gi or 4Ti";
+    uint64_t whole = 0;
+    auto [end, error] = std::from_chars(q->whole.data(), q->whole.data() + q->whole.size(), whole);
+    (void)end;
+    if (error == std::errc::result_out_of_range) {
+        throw UnitError(too_large, too_large_hint);
+    }
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(whole, *multiplier, &bytes)) {
+        throw UnitError(too_large, too_large_hint);
+    }
+    if (!q->fraction.empty() && *multiplier > 1) {
+        // 18 digits are far below a byte even at Ti; more would only overflow the integer.
+        std::string_view digits = q->fraction.substr(0, 18);
+        uint64_t numerator = 0;
+        std::from_chars(digits.data(), digits.data() + digits.size(), numerator);
+        long double fraction = static_cast<long double>(numerator);
+        for (size_t i = 0; i < digits.size(); ++i) {
+            fraction /= 10;
+        }
+        auto extra = static_cast<uint64_t>(fraction * static_cast<long double>(*multiplier));
+        if (__builtin_add_overflow(bytes, extra, &bytes)) {
+            throw UnitError(too_large, too_large_hint);
+        }
+    }
+    return bytes;
+}
+
+double parse_duration_seconds(std::string_view text) {
+    if (text.empty()) {
+        throw UnitError("an empty value is not a duration", kDurationHint);
+    }
+    if (starts_negative(text)) {
+        throw UnitError(quoted(text) + " is a negative duration", kDurationHint);
+    }
+    auto parsed = number_and_unit(text);
+    if (parsed) {
+        auto [value, unit] = *parsed;
+        if (unit.empty() || unit == "s") {
+            return value;
+        }
+        if (unit == "ms") {
+            return value / 1000.0;
+        }
+        if (unit == "m") {
+            return value * 60.0;
+        }
+        if (unit == "h") {
+            return value * 3600.0;
+        }
+    }
+    throw UnitError(quoted(text) + " is not a duration", kDurationHint);
+}
+
+double parse_bandwidth_bits_per_second(std::string_view text) {
+    if (text.empty()) {
+        throw UnitError("an empty value is not a bandwidth", kBandwidthHint);
+    }
+    if (starts_negative(text)) {
+        throw UnitError(quoted(text) + " is a negative bandwidth", kBandwidthHint);
+    }
+    auto parsed = number_and_unit(text);
+    if (parsed) {
+        auto [value, unit] = *parsed;
+        if (unit.empty() || unit == "bps") {
+            return value;
+        }
+        if (unit == "kbps" || unit == "Kbps") {
+            return value * 1e3;
+        }
+        if (unit == "mbps" || unit == "Mbps") {
+            return value * 1e6;
+        }
+        if (unit == "gbps" || unit == "Gbps") {
+            return value * 1e9;
+        }
+    }
+    throw UnitError(quoted(text) + " is not a bandwidth", kBandwidthHint);
+}
+
+double parse_fraction(std::string_view text) {
+    if (text.empty()) {
+        throw UnitError("an empty value is not a fraction", kFractionHint);
+    }
+    if (starts_negative(text)) {
+        throw UnitError(quoted(text) + " is a negative fraction", kFractionHint);
+    }
+    auto parsed = number_and_unit(text);
+    if (parsed) {
+        auto [value, unit] = *parsed;
+        if (unit == "%") {
+            value /= 100.0;
+        } else if (!unit.empty()) {
+            throw UnitError(quoted(text) + " is not a fraction", kFractionHint);
+        }
+        if (value > 1.0) {
+            throw UnitError(quoted(text) + " is more than 1 (100%)", kFractionHint);
+        }
+        return value;
+    }
+    throw UnitError(quoted(text) + " is not a fraction", kFractionHint);
+}
+
+std::string format_size(uint64_t bytes) {
+    static const std::array<const char *, 4> units = {"Ki", "Mi", "Gi", "Ti"};
+    if (bytes < 1024) {
+        return std::to_string(bytes) + "B";
+    }
+    size_t index = 0;
+    uint64_t scale = 1024;
+    while (index + 1 < units.size() && bytes / scale >= 1024) {
+        scale *= 1024;
+        ++index;
+    }
+    if (bytes % scale == 0) {
+        return std::to_string(bytes / scale) + units[index];
+    }
+    return format_decimal(static_cast<double>(bytes) / static_cast<double>(scale), 2) +
+           units[index];
+}
+
+std::string format_duration(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0) {
+        return format_decimal(seconds, 3) + "s";
+    }
+    if (seconds == 0) {
+        return "0s";
+    }
+    if (seconds < 1) {
+        return format_decimal(seconds * 1000.0, 3) + "ms";
+    }
+    if (seconds >= 3600 && std::fmod(seconds, 3600.0) == 0) {
+        return format_decimal(seconds / 3600.0, 0) + "h";
+    }
+    if (seconds >= 60 && std::fmod(seconds, 60.0) == 0) {
+        return format_decimal(seconds / 60.0, 0) + "m";
+    }
+    return format_decimal(seconds, 3) + "s";
+}
+
+}  // namespace sbx

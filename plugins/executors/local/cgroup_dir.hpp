@@ -1,0 +1,45 @@
+// CgroupDir: one cgroup folder made for one run, of either cgroup version, removed when it
+// goes out of scope after killing whatever is still inside.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "unique_fd.hpp"
+
+namespace sbx::local {
+
+class CgroupDir {
+  public:
+    // mkdir <parent>/<name> (creating <parent> when missing). nullptr, with a debug log
+    // naming the path and errno, when that is not possible.
+    static std::unique_ptr<CgroupDir> create(const std::string &parent, const std::string &name);
+    ~CgroupDir();
+    CgroupDir(const CgroupDir &) = delete;
+    CgroupDir &operator=(const CgroupDir &) = delete;
+
+    [[nodiscard]] const std::string &path() const { return path_; }
+    [[nodiscard]] bool has(const char *file) const;
+    // Writes `value` into <path>/<file>; false (logged) on failure.
+    bool write(const char *file, const std::string &value) const;
+    [[nodiscard]] std::optional<std::string> read(const char *file) const;
+    // cgroup.procs opened for writing: the child writes "0" into it to join.
+    [[nodiscard]] UniqueFd open_procs() const;
+
+  private:
+    explicit CgroupDir(std::string path) : path_(std::move(path)) {}
+    void kill_members() const;
+    std::string path_;
+};
+
+// The number after `key` in a "key value" per line file (memory.events, pids.events,
+// memory.oom_control), or 0.
+std::uint64_t keyed_counter(std::string_view text, std::string_view key);
+
+// True when `folder` exists and we may create cgroups in it.
+bool writable_folder(const std::string &folder);
+
+}  // namespace sbx::local

@@ -1,0 +1,68 @@
+// Parsing of the local executor's configuration. The host has already validated it against
+// kConfigSchema; checking again keeps the plugin safe under a host that did not.
+#include "config.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "json_fields.hpp"
+
+namespace sbx::local {
+namespace {
+
+std::string default_workspace_root() {
+    const char *tmpdir = std::getenv("TMPDIR");
+    const std::string base = tmpdir != nullptr && tmpdir[0] == '/' ? tmpdir : "/tmp";
+    return base + "/sandbox-runner";
+}
+
+}  // namespace
+
+ExecutorConfig parse_config(const std::string &config_json) {
+    nlohmann::json config;
+    try {
+        config = config_json.empty() ? nlohmann::json::object()
+                                     : nlohmann::json::parse(config_json);
+    } catch (const nlohmann::json::parse_error &e) {
+        invalid("local executor configuration", std::string("is not JSON: ") + e.what());
+    }
+    if (config.is_null()) {
+        config = nlohmann::json::object();
+    }
+    if (!config.is_object()) {
+        invalid("local executor configuration", "must be an object, got " + config.dump());
+    }
+
+    ExecutorConfig result;
+    for (const auto &[key, value] : config.items()) {
+        const std::string where = "local executor configuration: " + key;
+        if (key == "workspace_root") {
+            result.workspace_root = read_c_string(value, where);
+        } else if (key == "output_bytes") {
+            result.output_bytes = read_count(value, where);
+        } else if (key == "default_timeout_ms") {
+            result.default_timeout_ms = read_count(value, where);
+        } else if (key == "inherit_env") {
+            result.inherit_env = read_bool(value, where);
+        } else if (key == "cgroups") {
+            const std::string mode = read_string(value, where);
+            if (mode != "auto" && mode != "off") {
+                invalid(where, "must be \"auto\" or \"off\", got \"" + mode + "\"");
+            }
+            result.use_cgroups = mode == "auto";
+        } else {
+            invalid("local executor configuration",
+                    "unknown key '" + key +
+                        "'; known keys: workspace_root, output_bytes, default_timeout_ms, "
+                        "inherit_env, cgroups");
+        }
+    }
+    // A relative root would move with the host's working directory; pin it now.
+    result.workspace_root = result.workspace_root.empty()
+                                ? default_workspace_root()
+                                : std::filesystem::absolute(result.workspace_root).string();
+    return result;
+}
+
+}  // namespace sbx::local

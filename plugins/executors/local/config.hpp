@@ -1,0 +1,62 @@
+// The local executor's configuration: the JSON Schema it publishes in its descriptor, and the
+// validated settings every run of an instance starts from.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace sbx::local {
+
+// JSON Schema (draft 7) of the plugin's section in sandbox_settings.yaml.
+inline constexpr const char kConfigSchema[] = R"json({
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "local executor",
+  "description": "Runs each command as a child process of the host, in a fresh workspace folder and its own PID namespace.",
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "workspace_root": {
+      "type": "string",
+      "default": "",
+      "description": "Folder in which per-run workspaces (run-*) are made. Empty: a sandbox-runner folder in $TMPDIR, or in /tmp."
+    },
+    "output_bytes": {
+      "type": "integer",
+      "minimum": 0,
+      "default": 1048576,
+      "description": "Bytes of stdout and of stderr kept per run, each; the rest is counted and discarded. A run spec's limits.output_bytes (when > 0) overrides it."
+    },
+    "default_timeout_ms": {
+      "type": "integer",
+      "minimum": 0,
+      "default": 0,
+      "description": "Wall-clock limit in milliseconds for runs whose spec has no limits.timeout_ms; 0 means no limit."
+    },
+    "inherit_env": {
+      "type": "boolean",
+      "default": false,
+      "description": "false: the target sees only PATH, HOME and TMPDIR (the workspace), LANG=C.UTF-8 and the spec's env. true: the host's environment plus the spec's env."
+    },
+    "cgroups": {
+      "type": "string",
+      "enum": ["auto", "off"],
+      "default": "auto",
+      "description": "auto: enforce memory and pids limits with a per-run cgroup when one can be made, else with rlimits. off: rlimits only."
+    }
+  }
+})json";
+
+struct ExecutorConfig {
+    // Absolute folder that holds the per-run workspaces.
+    std::string workspace_root;
+    std::uint64_t output_bytes = 1048576;
+    std::uint64_t default_timeout_ms = 0;
+    bool inherit_env = false;
+    bool use_cgroups = true;
+};
+
+// Parses and validates a configuration object ("" or null mean all defaults). Throws
+// sbx::Error(SBX_INVALID) naming the offending key.
+ExecutorConfig parse_config(const std::string &config_json);
+
+}  // namespace sbx::local

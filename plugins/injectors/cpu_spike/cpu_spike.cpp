@@ -1,0 +1,134 @@
+// The `cpu_spike` injector: while a run executes, competing processes burn CPU. Active
+// when the preset sets CPU_SPIKE or lists cpu_spike in FAILURE_MODES.
+#include <sbx/plugin.hpp>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "burner.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+// FAILURE_MODES is a list or a comma-separated string.
+bool lists_mode(const json &modes, const std::string &wanted) {
+    if (modes.is_array()) {
+        for (const auto &mode : modes) {
+            if (mode.is_string() && mode.get<std::string>() == wanted) return true;
+        }
+        return false;
+    }
+    if (!modes.is_string()) return false;
+    std::istringstream parts(modes.get<std::string>());
+    for (std::string part; std::getline(parts, part, ',');) {
+        const auto first = part.find_first_not_of(' ');
+        const auto last = part.find_last_not_of(' ');
+        if (first != std::string::npos && part.substr(first, last - first + 1) == wanted) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// CPU_SPIKE may be a flag ("1", true) or a number of burners ("3").
+unsigned burners_requested(const json &preset, unsigned fallback) {
+    const json value = preset.value("CPU_SPIKE", json());
+    unsigned count = 0;
+    if (value.is_number_unsigned() || value.is_number_integer()) {
+        count = static_cast<unsigned>(std::max<long long>(0, value.get<long long>()));
+    } else if (value.is_boolean()) {
+        count = value.get<bool>() ? fallback : 0;
+    } else if (value.is_string()) {
+        const auto text = value.get<std::string>();
+        if (text == "true" || text == "yes") {
+            count = fallback;
+        } else {
+            try {
+                count = static_cast<unsigned>(std::max(0, std::stoi(text)));
+            } catch (const std::exception &) {
+                throw sbx::Error(SBX_INVALID, "CPU_SPIKE '" + text +
+                                                  "' is neither a flag nor a number of burners");
+            }
+        }
+    }
+    // "1" as a flag means "use the configured number of burners".
+    if (count == 1) count = fallback;
+    if (count == 0 && lists_mode(preset.value("FAILURE_MODES", json()), "cpu_spike")) {
+        count = fallback;
+    }
+    return count;
+}
+
+class CpuSpike final : public sbx::Injector {
+  public:
+    static constexpr sbx::About about{
+        "cpu_spike", "CPU spike", "1.0.0",
+        "Runs competing CPU burner processes for the duration of each run when the preset "
+        "sets CPU_SPIKE or lists cpu_spike in FAILURE_MODES.",
+        R"json({"type":"object","additionalProperties":false,"properties":{
+              "burners":{"type":"integer","minimum":1,"maximum":64,
+                         "description":"burners per run when CPU_SPIKE is a flag; default: cores"}}})json",
+        "sandbox-runner", "https://example.invalid/sandbox-runner", "Apache-2.0"};
+
+    explicit CpuSpike(const std::string &config_json) {
+        const json config = json::parse(config_json);
+        default_burners_ =
+            config.value("burners", std::max(1u, std::thread::hardware_concurrency()));
+    }
+
+    std::string prepare(const std::string &request_json) override {
+        const json request = json::parse(request_json);
+        json spec = request.value("spec", json::object());
+        const unsigned count =
+            burners_requested(request.value("preset", json::object()), default_burners_);
+        if (count == 0) {
+            return json{{"active", false}, {"spec", spec}, {"state", nullptr}}.dump();
+        }
+        const std::filesystem::path state_dir =
+            request.contains("state_dir")
+                ? std::filesystem::path(request["state_dir"].get<std::string>()) / "cpu_spike"
+                : std::filesystem::path();
+        json state = json::array();
+        std::string pids;
+        try {
+            for (unsigned i = 0; i < count; ++i) {
+                const auto burner = cpu_spike::start_burner(state_dir);
+                state.push_back({{"pid", burner.pid},
+                                 {"start_time", burner.start_time},
+                                 {"pid_file", burner.pid_file.string()}});
+                pids += (pids.empty() ? "" : ",") + std::to_string(burner.pid);
+            }
+        } catch (...) {
+            teardown(state.dump());  // a half-made spike must not outlive a failed prepare
+            throw;
+        }
+        spec["env"]["SANDBOX_CPU_SPIKE_PIDS"] = pids;
+        return json{{"active", true}, {"spec", spec}, {"state", state}}.dump();
+    }
+
+    void teardown(const std::string &state_json) override {
+        const json state = json::parse(state_json);
+        if (!state.is_array()) return;
+        for (const auto &entry : state) {
+            cpu_spike::stop_burner({entry.value("pid", 0), entry.value("start_time", 0ULL),
+                                    entry.value("pid_file", std::string())});
+        }
+    }
+
+    std::string sweep(const std::string &request_json) override {
+        const json request = json::parse(request_json);
+        if (!request.contains("state_dir")) return json{{"removed", json::array()}}.dump();
+        const auto removed = cpu_spike::sweep_burners(
+            std::filesystem::path(request["state_dir"].get<std::string>()) / "cpu_spike");
+        return json{{"removed", removed}}.dump();
+    }
+
+  private:
+    unsigned default_burners_ = 1;
+};
+
+}  // namespace
+
+SBX_PLUGIN(CpuSpike);

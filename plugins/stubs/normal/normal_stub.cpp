@@ -1,0 +1,65 @@
+// The `normal` stub strategy: the inputs a workflow expects on a good day — each slot's
+// example, else its default, else a plain valid value of its type.
+#include <sbx/plugin.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+using nlohmann::json;
+
+// A valid, unremarkable value for a slot that declares neither example nor default.
+json plain_value(const json &slot) {
+    const std::string type = slot.value("type", "string");
+    if (type == "int") return slot.contains("min") ? json(slot["min"]) : json(0);
+    if (type == "float") return slot.contains("min") ? json(slot["min"]) : json(0.0);
+    if (type == "bool") return false;
+    if (type == "json") return json::object();
+    if (type == "path") return "input.txt";
+    if (type == "email") return "user@example.com";
+    if (type == "url") return "https://example.com/";
+    if (type == "name") return "Alex Example";
+    if (type == "date") return "2024-01-01";
+    if (type == "enum" && slot.contains("values") && !slot["values"].empty()) {
+        return slot["values"][0];
+    }
+    return "";
+}
+
+class NormalStub final : public sbx::StubStrategy {
+  public:
+    static constexpr sbx::About about{
+        "normal", "Normal inputs", "1.0.0",
+        "Fills every input slot from its example, else its default, else a plain valid "
+        "value of its type.",
+        R"({"type":"object","additionalProperties":false,"properties":{}})",
+        "sandbox-runner", "https://example.invalid/sandbox-runner", "Apache-2.0"};
+
+    explicit NormalStub(const std::string & /*config*/) {}
+
+    std::string generate(const std::string &request_json) override {
+        const json request = json::parse(request_json);
+        const json slots = request.value("slots", json::object());
+        const auto count = request.value("count", 1);
+        if (count < 0) {
+            throw sbx::Error(SBX_INVALID, "count must not be negative");
+        }
+        json input_set = json::object();
+        for (const auto &[name, slot] : slots.items()) {
+            if (slot.contains("example")) {
+                input_set[name] = slot["example"];
+            } else if (slot.contains("default")) {
+                input_set[name] = slot["default"];
+            } else {
+                input_set[name] = plain_value(slot);
+            }
+        }
+        // Every set is the same: normal inputs do not vary, so repetitions measure the
+        // environment, not the inputs.
+        return json{{"input_sets", json::array_t(static_cast<size_t>(count), input_set)}}.dump();
+    }
+};
+
+}  // namespace
+
+SBX_PLUGIN(NormalStub);

@@ -1,0 +1,31 @@
+# sbx_add_plugin(<id> KIND <kind> SOURCES <files...>)
+# Builds one plugin .so exactly as a third-party author would: only the SDK headers, one
+# exported symbol (a version script hides everything else), no undefined symbols.
+# Output: ${SBX_PLUGIN_OUTPUT_DIR}/<kind>/<id>.so (SBX_PLUGIN_OUTPUT_DIR defaults to
+# ${CMAKE_BINARY_DIR}/plugins).
+# Cached so the function works from any directory of the including project.
+set(SBX_PLUGIN_VERSION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/sbx_plugin.map CACHE INTERNAL "")
+get_filename_component(_sbx_sdk_include ${CMAKE_CURRENT_LIST_DIR}/../include ABSOLUTE)
+set(SBX_SDK_INCLUDE_DIR ${_sbx_sdk_include} CACHE INTERNAL "")
+
+function(sbx_add_plugin id)
+  cmake_parse_arguments(PLUGIN "" "KIND;TARGET" "SOURCES" ${ARGN})
+  if(NOT PLUGIN_KIND OR NOT PLUGIN_SOURCES)
+    message(FATAL_ERROR "sbx_add_plugin(${id}) needs KIND and SOURCES")
+  endif()
+  if(NOT SBX_PLUGIN_OUTPUT_DIR)
+    set(SBX_PLUGIN_OUTPUT_DIR ${CMAKE_BINARY_DIR}/plugins)
+  endif()
+  if(NOT PLUGIN_TARGET)
+    set(PLUGIN_TARGET sbx_plugin_${id})
+  endif()
+  add_library(${PLUGIN_TARGET} MODULE ${PLUGIN_SOURCES})
+  target_include_directories(${PLUGIN_TARGET} PRIVATE ${SBX_SDK_INCLUDE_DIR})
+  set_target_properties(${PLUGIN_TARGET} PROPERTIES
+    PREFIX "" OUTPUT_NAME ${id}
+    LIBRARY_OUTPUT_DIRECTORY ${SBX_PLUGIN_OUTPUT_DIR}/${PLUGIN_KIND}
+    C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  target_link_options(${PLUGIN_TARGET} PRIVATE
+    -Wl,--version-script=${SBX_PLUGIN_VERSION_SCRIPT} -Wl,-z,defs)
+  set(SBX_LAST_PLUGIN_TARGET ${PLUGIN_TARGET} PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,176 @@
+// Sizes, durations, bandwidths and fractions: what parses, to what, and what is rejected
+// with a message that says what to write instead.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+
+#include "util/units.hpp"
+
+namespace sbx {
+namespace {
+
+constexpr uint64_t kKi = 1024;
+constexpr uint64_t kMi = kKi * 1024;
+constexpr uint64_t kGi = kMi * 1024;
+constexpr uint64_t kTi = kGi * 1024;
+
+std::string size_error(const std::string &text) {
+    try {
+        parse_size_bytes(text);
+    } catch (const UnitError &error) {
+        return error.what();
+    }
+    return "(accepted)";
+}
+
+TEST(ParseSize, BinaryIecUnits) {
+    EXPECT_EQ(parse_size_bytes("64Ki"), 64 * kKi);
+    EXPECT_EQ(parse_size_bytes("512Mi"), 512 * kMi);
+    EXPECT_EQ(parse_size_bytes("1Gi"), kGi);
+    EXPECT_EQ(parse_size_bytes("2Ti"), 2 * kTi);
+    EXPECT_EQ(parse_size_bytes("512MiB"), 512 * kMi);
+}
+
+TEST(ParseSize, DockerStyleUnitsAreBinaryToo) {
+    EXPECT_EQ(parse_size_bytes("512mb"), 512 * kMi);  // the original turned this into 0
+    EXPECT_EQ(parse_size_bytes("512MB"), 512 * kMi);
+    EXPECT_EQ(parse_size_bytes("512M"), 512 * kMi);
+    EXPECT_EQ(parse_size_bytes("512m"), 512 * kMi);
+    EXPECT_EQ(parse_size_bytes("1g"), kGi);
+    EXPECT_EQ(parse_size_bytes("1G"), kGi);
+    EXPECT_EQ(parse_size_bytes("1gb"), kGi);
+    EXPECT_EQ(parse_size_bytes("64k"), 64 * kKi);
+    EXPECT_EQ(parse_size_bytes("64K"), 64 * kKi);
+    EXPECT_EQ(parse_size_bytes("64kb"), 64 * kKi);
+    EXPECT_EQ(parse_size_bytes("64KB"), 64 * kKi);
+    EXPECT_EQ(parse_size_bytes("1T"), kTi);
+}
+
+TEST(ParseSize, BareNumbersAreBytes) {
+    EXPECT_EQ(parse_size_bytes("0"), 0u);
+    EXPECT_EQ(parse_size_bytes("4096"), 4096u);
+    EXPECT_EQ(parse_size_bytes("100B"), 100u);
+    EXPECT_EQ(parse_size_bytes("18446744073709551615"), std::numeric_limits<uint64_t>::max());
+}
+
+TEST(ParseSize, DecimalsWithAUnit) {
+    EXPECT_EQ(parse_size_bytes("1.5Gi"), kGi + kGi / 2);
+    EXPECT_EQ(parse_size_bytes("0.5Mi"), kMi / 2);
+    EXPECT_EQ(parse_size_bytes("0.1Ki"), 102u);  // the fraction of a byte is dropped
+    EXPECT_EQ(parse_size_bytes("2.0"), 2u);
+}
+
+TEST(ParseSize, RejectsWithAHint) {
+    EXPECT_EQ(size_error("512XB"),
+              "'512XB' is not a size: write a number with a unit such as 64Ki, 512Mi, 1Gi "
+              "(binary), 512M/512mb/1g (also binary, as Docker reads them) or a bare number of "
+              "bytes");
+    for (const char *bad : {"", "Mi", "-1Gi", "-5", "1.5", "1.", ".5Mi", "1 Gi", " 1Gi", "1Gi ",
+                            "1e3", "+1Gi", "1Pi", "1Gib2", "0x10", "1,5Gi", "inf", "nan"}) {
+        EXPECT_THROW(parse_size_bytes(bad), UnitError) << "'" << bad << "'";
+    }
+    EXPECT_NE(size_error("-1Gi").find("negative"), std::string::npos);
+    EXPECT_NE(size_error("").find("empty"), std::string::npos);
+    EXPECT_NE(size_error("1.5").find("whole number of bytes"), std::string::npos);
+}
+
+TEST(ParseSize, RejectsOverflow) {
+    EXPECT_NE(size_error("18446744073709551616").find("too large"), std::string::npos);
+    EXPECT_NE(size_error("16777216Ti").find("too large"), std::string::npos);
+    EXPECT_EQ(parse_size_bytes("16777215Ti"), 16777215 * kTi);
+}
+
+TEST(ParseSize, ErrorSplitsIntoProblemAndHint) {
+    try {
+        parse_size_bytes("512XB");
+        FAIL() << "accepted 512XB";
+    } catch (const UnitError &error) {
+        EXPECT_EQ(error.problem(), "'512XB' is not a size");
+        EXPECT_EQ(error.hint().rfind("write a number with a unit", 0), 0u);
+    }
+    // UnitError is an invalid_argument, so generic callers can catch it as one.
+    EXPECT_THROW(parse_size_bytes("x"), std::invalid_argument);
+}
+
+TEST(ParseDuration, Units) {
+    EXPECT_DOUBLE_EQ(parse_duration_seconds("250ms"), 0.25);
+    EXPECT_DOUBLE_EQ(parse_duration_seconds("30s"), 30.0);
+    EXPECT_DOUBLE_EQ(parse_duration_seconds("5m"), 300.0);
+    EXPECT_DOUBLE_EQ(parse_duration_seconds("1h"), 3600.0);
+    EXPECT_DOUBLE_EQ(parse_duration_seconds("1.5s"), 1.5);
+    EXPECT_DOUBLE_EQ(parse_duration_seconds("0.5h"), 1800.0);
+    EXPECT_DOUBLE_EQ(parse_duration_seconds("45"), 45.0);
+    EXPECT_DOUBLE_EQ(parse_duration_seconds("0"), 0.0);
+}
+
+TEST(ParseDuration, RejectsWithAHint) {
+    for (const char *bad : {"", "10xs", "s", "-1s", "1S", "1 s", "1d", "1m30s", "1.s", "abc"}) {
+        EXPECT_THROW(parse_duration_seconds(bad), UnitError) << "'" << bad << "'";
+    }
+    try {
+        parse_duration_seconds("10xs");
+    } catch (const UnitError &error) {
+        EXPECT_STREQ(error.what(),
+                     "'10xs' is not a duration: write a number with a unit such as 250ms, 30s, "
+                     "5m or 1h, or a bare number of seconds");
+    }
+}
+
+TEST(ParseBandwidth, DecimalBits) {
+    EXPECT_DOUBLE_EQ(parse_bandwidth_bits_per_second("500kbps"), 500e3);
+    EXPECT_DOUBLE_EQ(parse_bandwidth_bits_per_second("10mbps"), 10e6);
+    EXPECT_DOUBLE_EQ(parse_bandwidth_bits_per_second("10Mbps"), 10e6);
+    EXPECT_DOUBLE_EQ(parse_bandwidth_bits_per_second("1gbps"), 1e9);
+    EXPECT_DOUBLE_EQ(parse_bandwidth_bits_per_second("1.5mbps"), 1.5e6);
+    EXPECT_DOUBLE_EQ(parse_bandwidth_bits_per_second("9600"), 9600.0);
+    for (const char *bad : {"", "10MBps", "10mb", "-1mbps", "fast", "10 mbps"}) {
+        EXPECT_THROW(parse_bandwidth_bits_per_second(bad), UnitError) << "'" << bad << "'";
+    }
+}
+
+TEST(ParseFraction, PlainAndPercent) {
+    EXPECT_DOUBLE_EQ(parse_fraction("0.05"), 0.05);
+    EXPECT_DOUBLE_EQ(parse_fraction("5%"), 0.05);
+    EXPECT_DOUBLE_EQ(parse_fraction("0"), 0.0);
+    EXPECT_DOUBLE_EQ(parse_fraction("1"), 1.0);
+    EXPECT_DOUBLE_EQ(parse_fraction("100%"), 1.0);
+    EXPECT_DOUBLE_EQ(parse_fraction("12.5%"), 0.125);
+    for (const char *bad : {"", "1.5", "150%", "-0.1", "5 %", "half", "0.5x"}) {
+        EXPECT_THROW(parse_fraction(bad), UnitError) << "'" << bad << "'";
+    }
+}
+
+TEST(FormatSize, LargestBinaryUnit) {
+    EXPECT_EQ(format_size(0), "0B");
+    EXPECT_EQ(format_size(100), "100B");
+    EXPECT_EQ(format_size(64 * kKi), "64Ki");
+    EXPECT_EQ(format_size(512 * kMi), "512Mi");
+    EXPECT_EQ(format_size(kGi + kGi / 2), "1.5Gi");
+    EXPECT_EQ(format_size(2048 * kTi), "2048Ti");
+    EXPECT_EQ(format_size(1500), "1.46Ki");
+}
+
+TEST(FormatSize, RoundTrips) {
+    for (uint64_t bytes : {uint64_t{0}, uint64_t{1}, 64 * kKi, 512 * kMi, 3 * kGi, kGi / 2 * 3,
+                           7 * kTi}) {
+        EXPECT_EQ(parse_size_bytes(format_size(bytes)), bytes) << format_size(bytes);
+    }
+}
+
+TEST(FormatDuration, LargestEvenUnit) {
+    EXPECT_EQ(format_duration(0), "0s");
+    EXPECT_EQ(format_duration(0.25), "250ms");
+    EXPECT_EQ(format_duration(1.5), "1.5s");
+    EXPECT_EQ(format_duration(30), "30s");
+    EXPECT_EQ(format_duration(90), "90s");
+    EXPECT_EQ(format_duration(300), "5m");
+    EXPECT_EQ(format_duration(3600), "1h");
+    EXPECT_EQ(format_duration(7200), "2h");
+    for (double seconds : {0.25, 1.5, 30.0, 90.0, 300.0, 3600.0}) {
+        EXPECT_DOUBLE_EQ(parse_duration_seconds(format_duration(seconds)), seconds);
+    }
+}
+
+}  // namespace
+}  // namespace sbx
