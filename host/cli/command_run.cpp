@@ -40,7 +40,11 @@ RunOptions parse(const std::vector<std::string> &args) {
         "keep each run's workspace directory");
     po::variables_map vm;
     try {
-        po::store(po::command_line_parser(args).options(description).run(), vm);
+        po::store(po::command_line_parser(args)
+                      .options(description)
+                      .style(po::command_line_style::default_style &
+                             ~po::command_line_style::allow_guessing)
+                      .run(), vm);
         po::notify(vm);
     } catch (const po::error &e) {
         throw InputError(std::string("run: ") + e.what() + "; run `sandbox-runner --help`");

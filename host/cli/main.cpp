@@ -51,6 +51,9 @@ int main(int argc, char **argv) {
         const auto parsed = po::command_line_parser(argc, argv)
                                 .options(all)
                                 .positional(positional)
+                                // No prefix guessing: `--json` must not become `--json-logs`.
+                                .style(po::command_line_style::default_style &
+                                       ~po::command_line_style::allow_guessing)
                                 .allow_unregistered()
                                 .run();
         po::variables_map vm;

@@ -102,7 +102,7 @@ InputSlot read_input_slot(const YamlReader &reader, const Field &field, const st
         if (!problem.empty()) {
             reader.fail(reader.where(entry),
                         "the " + key + " " + value.dump() + " of " + slot_what + " " + problem,
-                        "write a " + key + " of type " + slot.type);
+                        "write a value of type " + slot.type + " (or remove " + key + ")");
         }
     }
     return slot;

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -22,6 +23,25 @@ const std::vector<std::string> kTopLevelKeys = {
     "predictor",   "workers",   "keep_workspaces", "log_level",    "json_logs", "plugins",
     "presets",     "workflows", "targets",        "keyword_profiles", "scenarios"};
 
+// YAML forbids tabs in indentation, and yaml-cpp reports them as some other error further
+// on; find the first indenting tab up to the line of that error, if any.
+std::optional<SourceLocation> indenting_tab(const std::string &yaml, int last_line,
+                                            const std::string &source_name) {
+    int line = 1;
+    size_t start = 0;
+    while (start < yaml.size() && line <= last_line) {
+        size_t end = std::min(yaml.find('\n', start), yaml.size());
+        for (size_t i = start; i < end && (yaml[i] == ' ' || yaml[i] == '\t'); ++i) {
+            if (yaml[i] == '\t') {
+                return SourceLocation{source_name, line, static_cast<int>(i - start) + 1};
+            }
+        }
+        start = end + 1;
+        ++line;
+    }
+    return std::nullopt;
+}
+
 YAML::Node parse_yaml(const std::string &yaml, const std::string &source_name) {
     try {
         std::vector<YAML::Node> documents = YAML::LoadAll(yaml);
@@ -35,6 +55,11 @@ YAML::Node parse_yaml(const std::string &yaml, const std::string &source_name) {
         SourceLocation where{source_name, 1, 1};
         if (!error.mark.is_null()) {
             where = {source_name, error.mark.line + 1, error.mark.column + 1};
+        }
+        if (auto tab = indenting_tab(yaml, where.line, source_name)) {
+            throw InputError(tab->str() +
+                             ": a tab is used for indentation, which YAML does not allow; "
+                             "indent with spaces");
         }
         throw InputError(where.str() + ": this is not valid YAML (" + error.msg +
                          "); fix the syntax here: indent with spaces, close every quote and "

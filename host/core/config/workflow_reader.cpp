@@ -40,6 +40,18 @@ void check_workflow_name(const YamlReader &reader, const Field &field, const std
     }
 }
 
+// The name a workflow or step mapping gives itself, before its keys are checked, so that
+// messages about its other keys can already say which one it is ("" when there is none).
+std::string written_name(const YAML::Node &item) {
+    if (item.IsMap()) {
+        YAML::Node name = item["name"];
+        if (name.IsDefined() && name.IsScalar() && !name.Scalar().empty()) {
+            return name.Scalar();
+        }
+    }
+    return "";
+}
+
 std::vector<Step> read_steps(const YamlReader &reader, const Field &field,
                              const std::string &workflow) {
     const std::string example = "steps: [{name: load, run: [./bin/kvtool, import]}]";
@@ -59,8 +71,11 @@ std::vector<Step> read_steps(const YamlReader &reader, const Field &field,
     for (const auto &item : field.value) {
         ++index;
         Field step_field{"step " + std::to_string(index), field.value, item};
+        std::string name = written_name(item);
         Step step = read_step(reader, step_field,
-                              "step " + std::to_string(index) + " of " + workflow);
+                              (name.empty() ? "step " + std::to_string(index)
+                                            : "step '" + name + "'") +
+                                  " of " + workflow);
         if (step.name.empty()) {
             step.name = "step" + std::to_string(index);
         }
@@ -91,6 +106,9 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
         reader.fail(reader.where(field),
                     what + " is " + YamlReader::describe(field.value) + ", not a mapping",
                     "write " + std::string(kWorkflowExample));
+    }
+    if (!written_name(field.value).empty()) {
+        what = "workflow '" + written_name(field.value) + "'";
     }
     auto fields = reader.fields(field, kWorkflowKeys, what, kWorkflowExample);
     // Read the name first so that every later message can say which workflow it is about.

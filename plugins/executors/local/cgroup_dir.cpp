@@ -17,13 +17,20 @@
 
 namespace sbx::local {
 
+bool CgroupDir::make_folder(const std::string &path) {
+    if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+        host::log(SBX_LOG_DEBUG, "cannot create cgroup " + path + ": " + errno_text(errno));
+        return false;
+    }
+    return true;
+}
+
 std::unique_ptr<CgroupDir> CgroupDir::create(const std::string &parent, const std::string &name) {
-    if (::mkdir(parent.c_str(), 0755) != 0 && errno != EEXIST) {
-        host::log(SBX_LOG_DEBUG, "cannot create cgroup " + parent + ": " + errno_text(errno));
+    if (!make_folder(parent)) {
         return nullptr;
     }
     const std::string path = parent + "/" + name;
-    if (::mkdir(path.c_str(), 0755) != 0) {
+    if (::mkdir(path.c_str(), 0755) != 0) {  // EEXIST too: the name must be ours alone
         host::log(SBX_LOG_DEBUG, "cannot create cgroup " + path + ": " + errno_text(errno));
         return nullptr;
     }
@@ -52,19 +59,27 @@ bool CgroupDir::has(const char *file) const {
 }
 
 bool CgroupDir::write(const char *file, const std::string &value) const {
-    const std::string target = path_ + "/" + file;
-    UniqueFd fd(::open(target.c_str(), O_WRONLY | O_CLOEXEC));
+    return write_file(path_ + "/" + file, value);
+}
+
+std::optional<std::string> CgroupDir::read(const char *file) const {
+    return read_file(path_ + "/" + file);
+}
+
+bool CgroupDir::write_file(const std::string &path, const std::string &value) {
+    // One write() call: cgroup files take a value per write, not a stream.
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
     if (!fd.valid() ||
         ::write(fd.get(), value.data(), value.size()) != static_cast<ssize_t>(value.size())) {
-        host::log(SBX_LOG_DEBUG, "cannot write '" + value + "' to " + target + ": " +
-                                     errno_text(errno));
+        host::log(SBX_LOG_DEBUG,
+                  "cannot write '" + value + "' to " + path + ": " + errno_text(errno));
         return false;
     }
     return true;
 }
 
-std::optional<std::string> CgroupDir::read(const char *file) const {
-    std::ifstream in(path_ + "/" + file);
+std::optional<std::string> CgroupDir::read_file(const std::string &path) {
+    std::ifstream in(path);
     if (!in) {
         return std::nullopt;
     }

@@ -29,6 +29,11 @@ class CgroupDir {
     // cgroup.procs opened for writing: the child writes "0" into it to join.
     [[nodiscard]] UniqueFd open_procs() const;
 
+    // mkdir that accepts an existing folder; false (logged) otherwise.
+    static bool make_folder(const std::string &path);
+    static bool write_file(const std::string &path, const std::string &value);
+    static std::optional<std::string> read_file(const std::string &path);
+
   private:
     explicit CgroupDir(std::string path) : path_(std::move(path)) {}
     void kill_members() const;

@@ -1,5 +1,6 @@
 // cgroup v2: one folder under /sys/fs/cgroup/sandbox-runner holding memory.max and pids.max.
 // Untestable on the build machines (v2 has no controllers there), so kept small and obvious.
+#include <sstream>
 #include <string>
 
 #include "cgroup_dir.hpp"
@@ -36,10 +37,16 @@ class CgroupsV2 final : public RunCgroups {
     }
 };
 
-// True when the unified hierarchy is mounted at kRoot and offers `controller`.
+// True when `controller` is one of the words of cgroup.controllers.
 bool offers(const std::string &controllers, const std::string &controller) {
-    return (" " + controllers + " ").find(" " + controller + " ") != std::string::npos ||
-           (" " + controllers).find(" " + controller + "\n") != std::string::npos;
+    std::istringstream words(controllers);
+    std::string word;
+    while (words >> word) {
+        if (word == controller) {
+            return true;
+        }
+    }
+    return false;
 }
 
 }  // namespace
@@ -60,12 +67,15 @@ std::unique_ptr<RunCgroups> make_cgroups_v2(const CgroupRequest &request) {
                                (want_pids ? "+pids" : "");
     const std::string parent = std::string(kRoot) + "/sandbox-runner";
     CgroupDir::write_file(std::string(kRoot) + "/cgroup.subtree_control", enable);
+    if (!CgroupDir::make_folder(parent)) {
+        return nullptr;
+    }
+    CgroupDir::write_file(parent + "/cgroup.subtree_control", enable);
     auto cgroups = std::make_unique<CgroupsV2>();
     cgroups->dir = CgroupDir::create(parent, request.name);
     if (!cgroups->dir) {
         return nullptr;
     }
-    CgroupDir::write_file(parent + "/cgroup.subtree_control", enable);
     const std::string bytes = std::to_string(request.memory_bytes);
     cgroups->memory = want_memory && cgroups->dir->write("memory.max", bytes) &&
                       (!cgroups->dir->has("memory.swap.max") ||

@@ -1,0 +1,205 @@
+// Running one spec. Resources are declared in the order they must be released in reverse:
+// workspace (removed last), cgroups (emptied and removed), stdio, then the target process.
+#include "execute.hpp"
+
+#include <sbx/plugin.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <memory>
+
+#include "cgroups.hpp"
+#include "classify.hpp"
+#include "output_capture.hpp"
+#include "rlimits.hpp"
+#include "spawn.hpp"
+#include "supervise.hpp"
+#include "sys_error.hpp"
+#include "target_command.hpp"
+#include "target_stdio.hpp"
+#include "utf8.hpp"
+#include "workspace.hpp"
+
+namespace sbx::local {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(const timeval &time) {
+    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
+}
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// How each requested limit is enforced, so a reader of the result knows what it was worth.
+nlohmann::json enforcement(const RunLimits &limits, const RunCgroups *cgroups) {
+    nlohmann::json report = nlohmann::json::object();
+    if (limits.timeout_ms > 0) {
+        report["timeout"] = "wall_clock";
+    }
+    if (limits.cpu_time_s > 0) {
+        report["cpu_time"] = "rlimit_cpu";
+    }
+    if (limits.disk_bytes > 0) {
+        report["disk"] = "rlimit_fsize";
+    }
+    if (limits.memory_bytes > 0) {
+        report["memory"] = cgroups && cgroups->limits_memory() ? cgroups->version() : "rlimit_as";
+    }
+    if (limits.pids > 0) {
+        // RLIMIT_NPROC counts every process of the user, and does not bind root at all.
+        report["pids"] = cgroups && cgroups->limits_pids() ? cgroups->version()
+                         : ::geteuid() == 0         ? "none (rlimit_nproc does not bind root)"
+                                                    : "rlimit_nproc";
+    }
+    return report;
+}
+
+// Fields every result has, zeroed, so a failed start reads like any other result.
+nlohmann::json empty_result(const RunSpec &spec) {
+    return nlohmann::json{{"run_id", spec.run_id},
+                          {"status", "XX"},
+                          {"exit_code", 127},
+                          {"signal", 0},
+                          {"wall_s", 0.0},
+                          {"cpu_user_s", 0.0},
+                          {"cpu_sys_s", 0.0},
+                          {"max_rss_kb", 0},
+                          {"stdout", ""},
+                          {"stderr", ""},
+                          {"stdout_bytes", 0},
+                          {"stderr_bytes", 0},
+                          {"stdout_truncated", false},
+                          {"stderr_truncated", false},
+                          {"limit", ""},
+                          {"limits_hit", nlohmann::json::array()},
+                          {"error", ""}};
+}
+
+void put_output(nlohmann::json &result, const char *name, const OutputCapture &capture,
+                std::uint64_t cap) {
+    const std::string field(name);
+    result[field] = sanitize_utf8(capture.kept(), static_cast<std::size_t>(cap));
+    result[field + "_bytes"] = capture.total_bytes();
+    result[field + "_truncated"] = capture.truncated();
+}
+
+}  // namespace
+
+nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
+    const Clock::time_point started = Clock::now();
+    nlohmann::json result = empty_result(spec);
+
+    Workspace workspace = spec.workspace.empty()
+                              ? Workspace::create_fresh(config.workspace_root, spec.run_id)
+                              : Workspace::use_existing(spec.workspace);
+    if (spec.keep_workspace) {
+        workspace.keep();
+    }
+    workspace.write_files(spec.files);
+    if (workspace.survives()) {
+        result["workspace"] = workspace.path();
+    }
+
+    const RunLimits &limits = spec.limits;
+    std::unique_ptr<RunCgroups> cgroups;
+    if (config.use_cgroups) {
+        cgroups = make_run_cgroups({next_cgroup_name(), limits.memory_bytes, limits.pids});
+    }
+    result["enforcement"] = enforcement(limits, cgroups.get());
+
+    const std::vector<std::string> environment =
+        target_environment(spec, config.inherit_env, workspace.path());
+    const ProgramLookup program = find_program(spec.argv.front(), environment, workspace.path());
+    if (program.error != 0) {
+        result["error"] = "cannot execute '" + spec.argv.front() + "': " +
+                          errno_text(program.error) + "; searched PATH=" + program.searched;
+        result["wall_s"] = seconds_since(started);
+        return result;
+    }
+
+    TargetStdio stdio = make_target_stdio(spec.stdin_text);
+    const CStringArray argv(spec.argv);
+    const CStringArray envp(environment);
+    SpawnRequest request;
+    request.program = program.path.c_str();
+    request.argv = argv.data();
+    request.envp = envp.data();
+    request.workdir = workspace.path().c_str();
+    request.stdin_fd = stdio.stdin_file.get();
+    request.stdout_fd = stdio.stdout_write.get();
+    request.stderr_fd = stdio.stderr_write.get();
+    if (cgroups) {
+        request.cgroup_procs_fds = cgroups->join_fds();
+    }
+    request.limits = target_rlimits(limits, cgroups && cgroups->limits_memory(),
+                                    cgroups && cgroups->limits_pids());
+
+    SpawnOutcome spawned = spawn_target(request);
+    stdio.close_child_ends();
+    if (!spawned.target) {
+        const std::string &step = spawned.failed_step;
+        result["error"] =
+            step == "execve"
+                ? "cannot execute '" + spec.argv.front() + "' (" + program.path +
+                      "): " + errno_text(spawned.failed_errno)
+                : "cannot prepare the target (" + step + "): " + errno_text(spawned.failed_errno);
+        result["wall_s"] = seconds_since(started);
+        return result;
+    }
+    Target &target = *spawned.target;
+    result["isolation"] = isolation_name(target.isolation());
+
+    OutputCapture out(std::move(stdio.stdout_read), limits.output_bytes);
+    OutputCapture err(std::move(stdio.stderr_read), limits.output_bytes);
+    std::optional<Clock::time_point> deadline;
+    if (limits.timeout_ms > 0) {
+        deadline = started + std::chrono::milliseconds(limits.timeout_ms);
+    }
+    const Supervised run = supervise(target, out, err, deadline);
+    const double wall_s = seconds_since(started);
+    if (run.cancelled) {
+        throw Error(SBX_CANCELLED, "run cancelled by the host after " + std::to_string(wall_s) +
+                                       " s; the target was killed");
+    }
+
+    Evidence evidence;
+    evidence.wait_status = run.exit.wait_status;
+    evidence.wall_timeout = run.timed_out;
+    evidence.cpu_soft_limit_s = cpu_soft_limit_s(limits);
+    evidence.cpu_used_s = seconds(run.exit.usage.ru_utime) + seconds(run.exit.usage.ru_stime);
+    if (cgroups) {
+        const CgroupCounters counters = cgroups->counters();
+        evidence.oom_kills = counters.oom_kills;
+        evidence.pids_refused = counters.pids_refused;
+        if (counters.memory_peak_bytes) {
+            result["memory_peak_bytes"] = *counters.memory_peak_bytes;
+        }
+    }
+    const bool exited_cleanly =
+        WIFEXITED(run.exit.wait_status) && WEXITSTATUS(run.exit.wait_status) == 0;
+    if (limits.disk_bytes > 0 && !exited_cleanly) {
+        evidence.file_size_reached = workspace.has_file_of_at_least(limits.disk_bytes);
+    }
+    const Verdict verdict = classify(evidence);
+
+    result["status"] = verdict.status;
+    result["exit_code"] = verdict.exit_code;
+    result["signal"] = verdict.signal;
+    result["limit"] = verdict.limit;
+    result["limits_hit"] = verdict.limits_hit;
+    result["wall_s"] = wall_s;
+    result["cpu_user_s"] = seconds(run.exit.usage.ru_utime);
+    result["cpu_sys_s"] = seconds(run.exit.usage.ru_stime);
+    // Caveat: the kernel carries the spawning process's peak RSS into the target at execve
+    // (true of posix_spawn and fork too), so this is never below the host's own peak.
+    result["max_rss_kb"] = run.exit.usage.ru_maxrss;
+    put_output(result, "stdout", out, limits.output_bytes);
+    put_output(result, "stderr", err, limits.output_bytes);
+    return result;
+}
+
+}  // namespace sbx::local

@@ -1,0 +1,39 @@
+// Computing the target's rlimits. They are per process (a forking target gets them afresh in
+// each child), which is why memory and pids prefer cgroups.
+#include "rlimits.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sbx::local {
+namespace {
+
+ResourceLimit both(int resource, rlim_t value) { return ResourceLimit{resource, {value, value}}; }
+
+}  // namespace
+
+double cpu_soft_limit_s(const RunLimits &limits) {
+    return limits.cpu_time_s > 0 ? std::max(1.0, std::ceil(limits.cpu_time_s)) : 0.0;
+}
+
+std::vector<ResourceLimit> target_rlimits(const RunLimits &limits, bool memory_in_cgroup,
+                                          bool pids_in_cgroup) {
+    std::vector<ResourceLimit> result;
+    result.push_back(both(RLIMIT_CORE, 0));  // a crashing target must not fill the disk
+    if (limits.cpu_time_s > 0) {
+        const auto soft = static_cast<rlim_t>(cpu_soft_limit_s(limits));
+        result.push_back(ResourceLimit{RLIMIT_CPU, {soft, soft + 1}});
+    }
+    if (limits.disk_bytes > 0) {
+        result.push_back(both(RLIMIT_FSIZE, static_cast<rlim_t>(limits.disk_bytes)));
+    }
+    if (limits.memory_bytes > 0 && !memory_in_cgroup) {
+        result.push_back(both(RLIMIT_AS, static_cast<rlim_t>(limits.memory_bytes)));
+    }
+    if (limits.pids > 0 && !pids_in_cgroup) {
+        result.push_back(both(RLIMIT_NPROC, static_cast<rlim_t>(limits.pids)));
+    }
+    return result;
+}
+
+}  // namespace sbx::local

@@ -1,0 +1,42 @@
+// The ABI's layout is frozen: these numbers may only grow at the end of a struct. If one
+// of them changes, the change is an ABI break and needs a new interface id or major.
+#include <gtest/gtest.h>
+#include <sbx/plugin.h>
+#include <sbx/plugin.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+extern "C" int sbx_header_compiles_as_c(void);
+
+static_assert(std::is_standard_layout_v<sbx_plugin_entry>);
+static_assert(std::is_standard_layout_v<sbx_descriptor>);
+static_assert(std::is_standard_layout_v<sbx_host>);
+static_assert(sizeof(sbx_version) == 8);
+static_assert(offsetof(sbx_plugin_entry, abi) == 4);
+static_assert(offsetof(sbx_plugin_entry, descriptor) == 16);
+static_assert(offsetof(sbx_plugin_entry, get_interface) == 64);
+static_assert(sizeof(sbx_plugin_entry) == 72);
+static_assert(offsetof(sbx_descriptor, id) == 8);
+static_assert(offsetof(sbx_descriptor, config_schema) == 72);
+static_assert(sizeof(sbx_descriptor) == 80);
+static_assert(offsetof(sbx_host, ctx) == 16);
+static_assert(offsetof(sbx_host, get_service) == 48);
+static_assert(sizeof(sbx_host) == 56);
+static_assert(sizeof(sbx_sink) == 24);
+static_assert(sizeof(sbx_executor_v1) == 16);
+static_assert(sizeof(sbx_injector_v1) == 32);
+static_assert(sizeof(sbx_stub_v1) == 16);
+static_assert(sizeof(sbx_metrics_v1) == 16);
+static_assert(sizeof(sbx_predictor_v1) == 16);
+
+TEST(AbiHeader, CompilesAsCAndCxx) { EXPECT_EQ(sbx_header_compiles_as_c(), SBX_ABI_MAJOR); }
+
+TEST(AbiHeader, StatusCodesAreStable) {
+    EXPECT_EQ(SBX_OK, 0);
+    EXPECT_EQ(SBX_ERROR, 1);
+    EXPECT_EQ(SBX_TIMEOUT, 2);
+    EXPECT_EQ(SBX_UNSUPPORTED, 3);
+    EXPECT_EQ(SBX_CANCELLED, 4);
+    EXPECT_EQ(SBX_INVALID, 5);
+}

@@ -1,0 +1,118 @@
+// The loader against real .so files: `plugins verify` refuses each bad kind of file with
+// exit 2 and a one-line reason; a plugin that throws everywhere cannot take the host down.
+#include <gtest/gtest.h>
+
+#include "command.hpp"
+#include "plugins/plugin.hpp"
+#include "plugins/registry.hpp"
+
+namespace {
+
+using sbx::test::run_command;
+
+std::string fixture(const std::string &id) {
+    return std::string(SBX_FIXTURE_DIR) + "/" + id + ".so";
+}
+
+struct Refusal {
+    std::string file;
+    std::string expected;  // a substring of the one-line reason
+};
+
+class VerifyRefuses : public ::testing::TestWithParam<Refusal> {};
+
+TEST_P(VerifyRefuses, WithExitCode2AndReason) {
+    const auto &[file, expected] = GetParam();
+    const auto result = run_command({SBX_BINARY, "plugins", "verify", file});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find(file), std::string::npos) << "names the file: " << result.err;
+    // One line: the reason, then the newline.
+    EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << result.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryKindOfBadFile, VerifyRefuses,
+    ::testing::Values(
+        Refusal{SBX_NOT_A_PLUGIN, "is not an ELF file"},
+        Refusal{"/bin/true", "has no entry symbol 'sbx_entry'"},
+        Refusal{fixture("no_entry"), "has no entry symbol 'sbx_entry'"},
+        Refusal{fixture("abi_major_mismatch"), "built for plugin ABI 2.0 but this host speaks ABI 1.0"},
+        Refusal{fixture("abi_newer_minor"), "needs plugin ABI 1.1, newer than this host's ABI 1.0"},
+        Refusal{fixture("no_description"), "missing the mandatory field 'description'"},
+        Refusal{fixture("init_fails"), "init() failed: fixture refuses to start"}));
+
+TEST(Verify, AcceptsAGoodPlugin) {
+    const auto result = run_command({SBX_BINARY, "plugins", "verify", fixture("good")});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("ok: good 0.1.0 (predictor, ABI 1.0)"), std::string::npos)
+        << result.out;
+}
+
+TEST(Registry, RefusesTheSecondPluginWithTheSameIdNamingBothFiles) {
+    sbx::plugins::Registry registry;
+    registry.scan({SBX_TWINS_DIR});
+    ASSERT_EQ(registry.plugins().size(), 1u);
+    ASSERT_EQ(registry.refused().size(), 1u);
+    const auto &reason = registry.refused()[0].reason;
+    EXPECT_NE(reason.find("twin"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("a/twin_a.so"), std::string::npos) << reason;
+    EXPECT_NE(registry.refused()[0].path.string().find("b/twin_b.so"), std::string::npos);
+}
+
+TEST(Registry, ListShowsRefusalsAsJson) {
+    const auto result = run_command(
+        {SBX_BINARY, "--plugin-dir", SBX_TWINS_DIR, "plugins", "list", "--json"});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    const auto listed = nlohmann::json::parse(result.out);
+    ASSERT_EQ(listed["refused"].size(), 1u);
+    EXPECT_NE(listed["refused"][0]["reason"].get<std::string>().find("already provided by"),
+              std::string::npos);
+}
+
+TEST(ThrowingPlugin, EveryExceptionBecomesAnErrorAndTheHostSurvives) {
+    const auto plugin = sbx::plugins::load_plugin(fixture("thrower"));
+    try {
+        (void)plugin->create({{"fail_create", true}});
+        FAIL() << "create() should have failed";
+    } catch (const sbx::plugins::PluginCallError &e) {
+        EXPECT_EQ(e.status(), SBX_ERROR);
+        EXPECT_NE(std::string(e.what()).find("create exploded"), std::string::npos) << e.what();
+    }
+    auto instance = plugin->create(nlohmann::json::object());
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        try {
+            (void)instance->run("{}");
+            FAIL() << "run() should have failed";
+        } catch (const sbx::plugins::PluginCallError &e) {
+            EXPECT_EQ(e.status(), SBX_ERROR);
+            EXPECT_NE(std::string(e.what()).find("run exploded"), std::string::npos);
+        }
+    }
+    // A kind interface the plugin lacks is refused by the host, not crashed into.
+    EXPECT_THROW((void)instance->predict("{}"), sbx::plugins::PluginCallError);
+}
+
+TEST(ConfigSchema, ViolationsNameThePluginKeyAndLocation) {
+    const auto plugin = sbx::plugins::load_plugin(SBX_EMA_PLUGIN);
+    try {
+        (void)sbx::plugins::create_instance(*plugin, {{"alpha", "high"}},
+                                            [](const std::string &pointer) {
+                                                return pointer == "/alpha" ? "s.yaml:7:12" : "";
+                                            });
+        FAIL() << "a string alpha must be refused";
+    } catch (const sbx::InputError &e) {
+        const std::string message = e.what();
+        EXPECT_EQ(message.rfind("s.yaml:7:12: plugins.ema/alpha:", 0), 0u) << message;
+    }
+    EXPECT_NO_THROW((void)sbx::plugins::create_instance(*plugin, {{"alpha", 0.5}}, nullptr));
+}
+
+TEST(Predictor, AnswersThroughTheAbi) {
+    const auto plugin = sbx::plugins::load_plugin(fixture("good"));
+    auto instance = plugin->create(nlohmann::json::object());
+    const auto answer = nlohmann::json::parse(instance->predict(R"({"series":[1,2]})"));
+    EXPECT_DOUBLE_EQ(answer["value"].get<double>(), 0.5);
+}
+
+}  // namespace
