@@ -69,7 +69,7 @@ TEST_F(FullSettings, PluginConfigsKeepJsonTypesAndLocations) {
     EXPECT_EQ(local.where.str(), at(15, 5));
     EXPECT_EQ(local.locations.at("").str(), at(15, 5));
     EXPECT_EQ(local.locations.at("/default_timeout_ms").str(), at(15, 25));
-    EXPECT_EQ(local.locations.at("/limits/pids").str(), at(16, 36));
+    EXPECT_EQ(local.locations.at("/limits/pids").str(), at(16, 35));
     EXPECT_EQ(local.locations.at("/mounts/1").str(), at(17, 20));
     EXPECT_EQ(s().plugins.at("netem").value, nlohmann::json::object());
 }

@@ -18,6 +18,11 @@ CommandResult run_command(const std::vector<std::string> &argv,
                           const std::map<std::string, std::string> &env = {},
                           const std::string &working_dir = "");
 
+// Starts argv in the background with stdout/stderr sent to `log_path`; returns its pid.
+int spawn_background(const std::vector<std::string> &argv,
+                     const std::map<std::string, std::string> &env, const std::string &working_dir,
+                     const std::string &log_path);
+
 // A fresh directory under the test's temp dir, removed by the caller's fixture.
 std::string make_temp_dir(const std::string &prefix);
 

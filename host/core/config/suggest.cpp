@@ -54,10 +54,20 @@ std::optional<std::string> closest_match(std::string_view word,
         }
     }
     size_t allowed = std::max<size_t>(2, word.size() / 3);
-    if (winner == nullptr || best > allowed || best >= word.size()) {
-        return std::nullopt;
+    if (winner != nullptr && best <= allowed && best < word.size()) {
+        return *winner;
     }
-    return *winner;
+    // A longer or shorter form of a name ("warning" for "warn", "err" for "error").
+    for (const auto &candidate : candidates) {
+        const std::string lower = lowercase(candidate);
+        const bool word_is_shorter = needle.size() < lower.size();
+        const std::string &shorter = word_is_shorter ? needle : lower;
+        const std::string &longer = word_is_shorter ? lower : needle;
+        if (shorter.size() >= 3 && longer.compare(0, shorter.size(), shorter) == 0) {
+            return candidate;
+        }
+    }
+    return std::nullopt;
 }
 
 std::string join(const std::vector<std::string> &items, std::string_view separator) {

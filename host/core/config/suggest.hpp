@@ -13,7 +13,8 @@ namespace sbx::config {
 size_t edit_distance(std::string_view a, std::string_view b);
 
 // The candidate closest to `word` when it is close enough to be a likely typo (at most
-// max(2, length/3) edits, case ignored); nullopt otherwise.
+// max(2, length/3) edits, case ignored), else one that `word` starts or is the start of
+// (at least 3 letters: "warning" -> "warn"); nullopt otherwise.
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string> &candidates);
 

@@ -1,0 +1,60 @@
+// CliTest helpers.
+#include "cli_fixture.hpp"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace sbx::test {
+
+void CliTest::SetUp() { dir_ = make_temp_dir("sbx-cli-"); }
+
+void CliTest::TearDown() { std::filesystem::remove_all(dir_); }
+
+std::string CliTest::write_file(const std::string &name, const std::string &content) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << content;
+    return path;
+}
+
+std::string CliTest::write_settings(const std::string &yaml) {
+    settings_ = write_file("settings.yaml", yaml);
+    return settings_;
+}
+
+CommandResult CliTest::runner(const std::vector<std::string> &args) {
+    std::vector<std::string> argv = {SBX_BINARY, "--config", settings_, "--data-dir",
+                                     dir_ + "/data"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_command(argv, {}, dir_);
+}
+
+std::vector<std::vector<std::string>> CliTest::query(const std::string &sql) {
+    sqlite3 *db = nullptr;
+    std::vector<std::vector<std::string>> rows;
+    if (sqlite3_open_v2(db_path().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        ADD_FAILURE() << "cannot open " << db_path();
+        return rows;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    sqlite3_stmt *stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+        ADD_FAILURE() << sqlite3_errmsg(db) << " in " << sql;
+    } else {
+        while (sqlite3_step(stmt) == SQLITE_ROW) {
+            std::vector<std::string> row;
+            for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
+                const auto *text = sqlite3_column_text(stmt, i);
+                row.emplace_back(text ? reinterpret_cast<const char *>(text) : "");
+            }
+            rows.push_back(row);
+        }
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return rows;
+}
+
+}  // namespace sbx::test

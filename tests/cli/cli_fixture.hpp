@@ -1,0 +1,31 @@
+// A scratch directory with a settings file, for tests that drive the real binary, and a
+// read-only view of the SQLite file it writes.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+
+namespace sbx::test {
+
+class CliTest : public ::testing::Test {
+  protected:
+    void SetUp() override;
+    void TearDown() override;
+    // Writes settings.yaml into the scratch dir and returns its path.
+    std::string write_settings(const std::string &yaml);
+    std::string write_file(const std::string &name, const std::string &content);
+    // sandbox-runner --config <settings> --data-dir <dir>/data ARGS...
+    CommandResult runner(const std::vector<std::string> &args);
+    // Runs one SQL query on <dir>/data/metrics.db; rows of columns as text.
+    std::vector<std::vector<std::string>> query(const std::string &sql);
+    std::string db_path() const { return dir_ + "/data/metrics.db"; }
+
+    std::string dir_;
+    std::string settings_;
+};
+
+}  // namespace sbx::test

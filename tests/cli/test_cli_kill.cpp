@@ -1,0 +1,63 @@
+// The store survives SIGKILL of the host mid-matrix: every completed run is there, whole,
+// and the database passes its integrity check; the next run appends to it.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+class KilledHost : public sbx::test::CliTest {};
+
+TEST_F(KilledHost, LeavesAnIntactDatabaseWithEveryCompletedRun) {
+    write_settings(R"(
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: short
+    steps:
+      - run: [/bin/sh, -c, "sleep 0.02; echo done"]
+        expect: {stdout_contains: done}
+)");
+    const int pid = sbx::test::spawn_background(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run", "--runs", "200"},
+        {}, dir_, dir_ + "/host.log");
+    // Wait until about half the runs are committed, then kill the host without warning.
+    int64_t seen = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (seen < 100 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (std::filesystem::exists(db_path())) {
+            const auto rows = query("SELECT count(*) FROM runs");
+            if (!rows.empty()) seen = std::stoll(rows[0][0]);
+        }
+    }
+    ASSERT_GE(seen, 100) << "the host did not get half way in 60 s";
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status));
+
+    EXPECT_EQ(query("PRAGMA integrity_check")[0][0], "ok");
+    const int64_t runs = std::stoll(query("SELECT count(*) FROM runs")[0][0]);
+    EXPECT_GE(runs, seen) << "a committed run was lost";
+    EXPECT_LT(runs, 200) << "the kill came too late to prove anything";
+    // Whole runs only: each has its step and its metrics.
+    EXPECT_EQ(query("SELECT count(*) FROM runs WHERE id NOT IN (SELECT run_id FROM steps)")[0][0],
+              "0");
+    EXPECT_EQ(query("SELECT count(*) FROM runs WHERE id NOT IN "
+                    "(SELECT run_id FROM metrics WHERE run_id IS NOT NULL)")[0][0],
+              "0");
+    EXPECT_EQ(query("SELECT count(*) FROM runs WHERE passed = 1")[0][0], std::to_string(runs));
+    EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "running");
+
+    // The next host opens the same database and appends.
+    const auto again = runner({"run", "--runs", "3"});
+    EXPECT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_EQ(std::stoll(query("SELECT count(*) FROM runs")[0][0]), runs + 3);
+}
+
+}  // namespace

@@ -1,0 +1,129 @@
+// `sandbox-runner run` end to end: settings → plugins → local executor → injector, stub,
+// collector and predictor all taking part → SQLite → report.
+#include <signal.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+class RunCommand : public sbx::test::CliTest {
+  protected:
+    void SetUp() override {
+        CliTest::SetUp();
+        // No plugin_dirs: the binary finds the plugins built beside it.
+        write_settings(std::string(R"(
+injectors: [cpu_spike]
+plugins:
+  cpu_spike: {burners: 2}
+presets:
+  - {SCENARIO_NAME: normal, GREETING: hello}
+  - {SCENARIO_NAME: spike, CPU_SPIKE: "1"}
+  - {SCENARIO_NAME: tight_memory, MEMORY_LIMIT: 16Mi}
+workflows:
+  - id: 7
+    name: kv
+    steps:
+      - name: put
+        run: [)" + SBX_DEMO_KV + R"(, put, "{{input.key}}"]
+        stdin: "{{input.record}}"
+        inputs:
+          key: {type: string, example: alpha}
+          record: {type: json, example: {id: 1, name: Ada}}
+        expect: {exit_code: 0, stdout_contains: stored}
+      - name: get
+        run: [)" + SBX_DEMO_KV + R"(, get, "{{input.key}}"]
+        inputs: {key: {type: string, example: alpha}}
+        expect: {stdout_contains: Ada}
+  - name: spike-probe
+    steps:
+      - name: probe
+        run: [/bin/sh, -c, 'echo "pids=$SANDBOX_CPU_SPIKE_PIDS greeting=$GREETING"; for p in $(echo "$SANDBOX_CPU_SPIKE_PIDS" | tr , " "); do test -d /proc/$p || exit 9; done']
+)");
+    }
+};
+
+TEST_F(RunCommand, RunsEveryPresetRecordsEverythingAndReports) {
+    const auto result = runner({"run", "--workflow", "kv", "--runs", "2", "--seed", "5", "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const json report = json::parse(result.out);
+    ASSERT_EQ(report["cells"].size(), 3u);
+    const auto &normal = report["cells"][0];
+    EXPECT_EQ(normal["preset"], "normal");
+    EXPECT_EQ(normal["runs"], 2);
+    EXPECT_DOUBLE_EQ(normal["roi"].get<double>(), 1.0);
+    EXPECT_GT(normal["metrics"]["max_rss_kb"].get<double>(), 20000) << "the kv tool warms 24 MiB";
+    EXPECT_EQ(normal["forecast"]["method"], "ema");
+    EXPECT_TRUE(normal["forecast"]["insufficient_data"].get<bool>());
+    const auto &spike = report["cells"][1];
+    EXPECT_EQ(spike["active_injectors"], json::array({"cpu_spike"}));
+    const auto &tight = report["cells"][2];
+    EXPECT_DOUBLE_EQ(tight["roi"].get<double>(), 0.0) << tight.dump();
+
+    // Everything is in SQLite: 3 presets x 2 runs, their steps, metrics, cells, forecasts.
+    EXPECT_EQ(query("SELECT count(*) FROM runs")[0][0], "6");
+    EXPECT_EQ(query("SELECT count(*) FROM cells")[0][0], "3");
+    EXPECT_EQ(query("SELECT count(*) FROM predictions")[0][0], "3");
+    EXPECT_EQ(query("SELECT count(*) FROM runs WHERE passed = 1")[0][0], "4");
+    EXPECT_EQ(query("SELECT DISTINCT status FROM steps JOIN runs ON runs.id = steps.run_id "
+                    "JOIN presets ON presets.id = runs.preset_id WHERE presets.name = "
+                    "'tight_memory'")[0][0],
+              "OOM");
+    const auto kinds = query("SELECT kind FROM plugins_used ORDER BY kind");
+    std::vector<std::string> used;
+    for (const auto &row : kinds) used.push_back(row[0]);
+    EXPECT_EQ(used, (std::vector<std::string>{"executor", "injector", "metrics", "predictor",
+                                              "stub"}));
+    EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "finished");
+    EXPECT_EQ(query("PRAGMA integrity_check")[0][0], "ok");
+}
+
+TEST_F(RunCommand, TheCpuSpikeBurnsDuringTheRunAndIsGoneAfterwards) {
+    const auto result = runner({"run", "--workflow", "spike-probe", "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const json report = json::parse(result.out);
+    EXPECT_DOUBLE_EQ(report["cells"][1]["roi"].get<double>(), 1.0)
+        << "the target saw the burners alive: " << report.dump();
+    const auto rows = query(
+        "SELECT steps.result FROM steps JOIN runs ON runs.id = steps.run_id JOIN presets ON "
+        "presets.id = runs.preset_id WHERE presets.name = 'spike'");
+    ASSERT_EQ(rows.size(), 1u);
+    const std::string out = json::parse(rows[0][0])["stdout"];
+    const auto start = out.find("pids=") + 5;
+    const std::string pids = out.substr(start, out.find(' ', start) - start);
+    ASSERT_FALSE(pids.empty()) << out;
+    for (size_t begin = 0; begin < pids.size();) {
+        const size_t end = std::min(pids.find(',', begin), pids.size());
+        const int pid = std::stoi(pids.substr(begin, end - begin));
+        EXPECT_NE(kill(pid, 0), 0) << "burner " << pid << " survived its teardown";
+        begin = end + 1;
+    }
+    // Unknown preset keys reach the target's environment unchanged.
+    const auto normal = query(
+        "SELECT steps.result FROM steps JOIN runs ON runs.id = steps.run_id JOIN presets ON "
+        "presets.id = runs.preset_id WHERE presets.name = 'normal'");
+    EXPECT_NE(json::parse(normal[0][0])["stdout"].get<std::string>().find("greeting=hello"),
+              std::string::npos);
+}
+
+TEST_F(RunCommand, PrintsAReadableTableAndForecastsFromHistory) {
+    for (int i = 0; i < 4; ++i) {
+        ASSERT_EQ(runner({"run", "--workflow", "7", "--preset-file",
+                          write_file("p.json", R"({"SCENARIO_NAME": "only"})")})
+                      .exit_code,
+                  0);
+    }
+    const auto result = runner({"run", "--workflow", "kv", "--preset-file",
+                                write_file("p.json", R"({"SCENARIO_NAME": "only"})")});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("PRESET"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("only"), std::string::npos) << result.out;
+    // Five cells of history: the ema predictor now gives an interval.
+    EXPECT_NE(result.out.find("1.000 [1.000, 1.000]"), std::string::npos) << result.out;
+    EXPECT_EQ(query("SELECT count(*) FROM sessions")[0][0], "5");
+}
+
+}  // namespace

@@ -1,0 +1,163 @@
+// Misbehaving target programs for the local executor tests, one mode per behaviour: memory
+// hog, busy loop, daemonizing grandchild, fork bomb, file writer, segfault.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+int usage() {
+    std::fprintf(stderr,
+                 "usage: sbx_test_target hog | busy | segv | daemonize PIDFILE | forkbomb TOKEN"
+                 " | write FILE BYTES\n");
+    return 2;
+}
+
+// Touches memory 1 MiB at a time. Stops at 1 GiB so a missing limit fails the test, not
+// the machine.
+int hog() {
+    constexpr std::size_t kStep = 1 << 20;
+    std::vector<char *> blocks;
+    for (int i = 0; i < 1024; ++i) {
+        auto *block = static_cast<char *>(std::malloc(kStep));
+        if (block == nullptr) {
+            std::printf("malloc failed after %d MiB\n", i);
+            return 4;
+        }
+        std::memset(block, i & 0xff, kStep);
+        blocks.push_back(block);
+    }
+    std::printf("allocated 1 GiB without being stopped\n");
+    return 3;
+}
+
+int busy() {
+    volatile unsigned long counter = 0;
+    for (;;) {
+        counter = counter + 1;
+    }
+}
+
+int segv() {
+    volatile int *nowhere = nullptr;
+    return *nowhere;
+}
+
+// The host PID: /proc is the host's mount, so /proc/self names us in the host's namespace
+// even when getpid() says 1 or 3.
+std::string host_pid() {
+    char buffer[32] = {};
+    const ssize_t length = ::readlink("/proc/self", buffer, sizeof(buffer) - 1);
+    return length > 0 ? std::string(buffer, static_cast<std::size_t>(length)) : "?";
+}
+
+// Double fork with setsid in between: the classic daemon that escapes its parent and its
+// process group. The grandchild records its host PID, then sleeps forever.
+int daemonize(const char *pid_file) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::setsid();
+        if (::fork() == 0) {
+            const std::string temporary = std::string(pid_file) + ".tmp";
+            std::ofstream(temporary) << host_pid() << "\n";
+            ::rename(temporary.c_str(), pid_file);
+            for (;;) {
+                ::pause();
+            }
+        }
+        ::_exit(0);
+    }
+    ::waitpid(child, nullptr, 0);
+    for (int i = 0; i < 500 && ::access(pid_file, F_OK) != 0; ++i) {
+        ::usleep(10000);
+    }
+    std::ifstream in(pid_file);
+    std::string pid;
+    in >> pid;
+    std::printf("grandchild %s\n", pid.c_str());
+    return pid.empty() ? 1 : 0;
+}
+
+// Refuses to run outside a sandbox-runner pids cgroup: a broken limit must fail the test,
+// not take the machine down.
+int forkbomb() {
+    std::ifstream cgroups("/proc/self/cgroup");
+    std::string line;
+    bool contained = false;
+    while (std::getline(cgroups, line)) {
+        contained = contained || (line.find("pids") != std::string::npos &&
+                                  line.find("sandbox-runner") != std::string::npos) ||
+                    (line.rfind("0::", 0) == 0 && line.find("sandbox-runner") != std::string::npos);
+    }
+    if (!contained) {
+        std::printf("not in a sandbox-runner pids cgroup; refusing to fork-bomb\n");
+        return 2;
+    }
+    for (;;) {
+        ::fork();  // children loop too; at pids.max fork fails with EAGAIN and we spin
+    }
+}
+
+int write_file(const char *path, long long bytes) {
+    const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        std::printf("open failed %s\n", strerrorname_np(errno));
+        return 1;
+    }
+    static char chunk[64 * 1024];
+    long long written = 0;
+    int error = 0;
+    while (written < bytes) {
+        const auto want = static_cast<std::size_t>(
+            std::min<long long>(static_cast<long long>(sizeof(chunk)), bytes - written));
+        const ssize_t got = ::write(fd, chunk, want);
+        if (got <= 0) {
+            error = got < 0 ? errno : EIO;
+            break;
+        }
+        written += got;
+    }
+    ::close(fd);
+    std::printf("wrote %lld\n", written);
+    if (error != 0) {
+        std::printf("error %s\n", strerrorname_np(error));
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        return usage();
+    }
+    const std::string mode = argv[1];
+    if (mode == "hog") {
+        return hog();
+    }
+    if (mode == "busy") {
+        return busy();
+    }
+    if (mode == "segv") {
+        return segv();
+    }
+    if (mode == "daemonize" && argc == 3) {
+        return daemonize(argv[2]);
+    }
+    if (mode == "forkbomb" && argc == 3) {
+        return forkbomb();
+    }
+    if (mode == "write" && argc == 4) {
+        return write_file(argv[2], std::atoll(argv[3]));
+    }
+    return usage();
+}

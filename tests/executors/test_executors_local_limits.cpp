@@ -1,0 +1,75 @@
+// The local executor's limits, with real processes: memory (OOM), wall-clock timeout, CPU
+// time, pids (a fork bomb) and file size, each ending or hurting the run as documented.
+#include "local_executor_fixture.hpp"
+
+namespace sbx::executors_test {
+namespace {
+
+constexpr std::uint64_t kMiB = 1024 * 1024;
+
+TEST_F(LocalExecutorTest, MemoryHogOverLimitEndsAsOom) {
+    const json result = run({{"argv", {helper(), "hog"}},
+                             {"limits", {{"memory_bytes", 64 * kMiB}, {"timeout_ms", 20000}}}});
+    EXPECT_EQ(result["status"], "OOM") << result.dump(2);
+    EXPECT_EQ(result["limit"], "memory");
+    EXPECT_EQ(result["signal"], SIGKILL);
+    EXPECT_EQ(result["enforcement"]["memory"], "cgroup_v1") << "no memory cgroup could be made";
+    EXPECT_EQ(result["stdout"], "") << "the hog got further than it should";
+}
+
+TEST_F(LocalExecutorTest, SleeperOverWallClockLimitEndsAsTimeoutWithinTwoSeconds) {
+    double seconds = 0;
+    const json result = run_timed({{"argv", {"sleep", "30"}}, {"limits", {{"timeout_ms", 1000}}}},
+                                  seconds);
+    EXPECT_EQ(result["status"], "TO") << result.dump(2);
+    EXPECT_EQ(result["limit"], "timeout");
+    EXPECT_GE(seconds, 0.95);
+    EXPECT_LT(seconds, 2.0);
+    EXPECT_GE(result["wall_s"].get<double>(), 0.95);
+}
+
+TEST_F(LocalExecutorTest, DefaultTimeoutFromConfigAppliesWhenSpecHasNone) {
+    double seconds = 0;
+    const json result = run_timed({{"argv", {"sleep", "30"}}}, seconds,
+                                  {{"default_timeout_ms", 300}});
+    EXPECT_EQ(result["status"], "TO") << result.dump(2);
+    EXPECT_LT(seconds, 2.0);
+}
+
+TEST_F(LocalExecutorTest, BusyLoopOverCpuTimeEndsAsTimeoutWithCpuTimeLimit) {
+    const json result = run({{"argv", {helper(), "busy"}},
+                             {"limits", {{"cpu_time_s", 1}, {"timeout_ms", 10000}}}});
+    EXPECT_EQ(result["status"], "TO") << result.dump(2);
+    EXPECT_EQ(result["limit"], "cpu_time");
+    EXPECT_GE(result["cpu_user_s"].get<double>() + result["cpu_sys_s"].get<double>(), 0.95);
+    // PID 1 ignores SIGXCPU, so the hard limit (soft + 1 s) ends it.
+    EXPECT_LT(result["wall_s"].get<double>(), 5.0);
+}
+
+TEST_F(LocalExecutorTest, ForkBombUnderPidsLimitIsContainedAndLeavesNothing) {
+    const std::string token = unique_token("forkbomb");
+    const json result = run({{"argv", {helper(), "forkbomb", token}},
+                             {"limits", {{"pids", 32}, {"timeout_ms", 1000}}}});
+    EXPECT_EQ(result["status"], "TO") << result.dump(2);
+    EXPECT_EQ(result["limit"], "timeout");
+    EXPECT_TRUE(contains(result["limits_hit"], "pids")) << result.dump(2);
+    EXPECT_EQ(result["enforcement"]["pids"], "cgroup_v1");
+
+    // The machine, and this process, are still responsive.
+    double seconds = 0;
+    const json after = run_timed({{"argv", {"/bin/true"}}}, seconds);
+    EXPECT_EQ(after["status"], "OK");
+    EXPECT_LT(seconds, 0.5);
+    EXPECT_TRUE(processes_with(token).empty()) << "fork bomb processes survived the run";
+}
+
+TEST_F(LocalExecutorTest, WritingPastDiskLimitFails) {
+    const json result = run({{"argv", {helper(), "write", "big.bin", std::to_string(kMiB)}},
+                             {"limits", {{"disk_bytes", 64 * 1024}}}});
+    EXPECT_EQ(result["status"], "RE") << result.dump(2);
+    EXPECT_EQ(result["stdout"], "wrote 65536\nerror EFBIG\n");
+    EXPECT_EQ(result["limit"], "disk");
+}
+
+}  // namespace
+}  // namespace sbx::executors_test

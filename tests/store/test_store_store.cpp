@@ -1,0 +1,87 @@
+// The results database on a real SQLite file: schema, WAL, a run with its steps and
+// metrics in one transaction, ROI history, and refusal of a newer schema.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "command.hpp"
+#include "store/migrations.hpp"
+#include "store/store.hpp"
+#include "util/errors.hpp"
+
+namespace {
+
+using sbx::store::Store;
+
+class StoreTest : public ::testing::Test {
+  protected:
+    void SetUp() override { dir_ = sbx::test::make_temp_dir("sbx-store-"); }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+    std::filesystem::path db() const { return std::filesystem::path(dir_) / "data" / "metrics.db"; }
+    std::string dir_;
+};
+
+int64_t count(Store &store, const std::string &table) {
+    sbx::store::Statement query(store.connection().get(), "SELECT count(*) FROM " + table);
+    query.step();
+    return query.column_int(0);
+}
+
+TEST_F(StoreTest, CreatesTheFileInWalModeAtTheLatestSchema) {
+    Store store(db());
+    EXPECT_TRUE(std::filesystem::exists(db()));
+    EXPECT_EQ(store.schema_version(), sbx::store::latest_schema_version());
+    sbx::store::Statement mode(store.connection().get(), "PRAGMA journal_mode");
+    mode.step();
+    EXPECT_EQ(mode.column_text(0), "wal");
+}
+
+TEST_F(StoreTest, RecordsARunWithItsStepsAndMetrics) {
+    Store store(db());
+    const auto session = store.begin_session("run demo", "test.yaml", 7);
+    const auto preset = store.preset_id("normal", {{"SCENARIO_NAME", "normal"}});
+    EXPECT_EQ(store.preset_id("normal", {{"SCENARIO_NAME", "normal"}}), preset);
+    sbx::store::RunRecord run;
+    run.session_id = session;
+    run.workflow = "demo";
+    run.preset_id = preset;
+    run.passed = false;
+    run.failed_step = "get";
+    run.started_at = sbx::store::utc_now();
+    run.steps = {{"put", true, {{"status", "OK"}, {"exit_code", 0}, {"wall_s", 0.01}}},
+                 {"get", false, {{"status", "RE"}, {"exit_code", 4}, {"stdout", "\xff bad utf8"}}}};
+    run.metrics = {{"success", 0.0}, {"wall_s", 0.02}};
+    store.record_run(run);
+    EXPECT_EQ(count(store, "runs"), 1);
+    EXPECT_EQ(count(store, "steps"), 2);
+    EXPECT_EQ(count(store, "metrics"), 2);
+    sbx::store::Statement step(store.connection().get(),
+                               "SELECT status, exit_code FROM steps WHERE position = 1");
+    ASSERT_TRUE(step.step());
+    EXPECT_EQ(step.column_text(0), "RE");
+    EXPECT_EQ(step.column_int(1), 4);
+}
+
+TEST_F(StoreTest, RoiHistoryFollowsCellsInOrder) {
+    Store store(db());
+    const auto session = store.begin_session("run demo", "test.yaml", std::nullopt);
+    const auto preset = store.preset_id("tight", {{"SCENARIO_NAME", "tight"}});
+    for (double roi : {1.0, 0.5, 0.75}) {
+        store.record_cell({session, "demo", preset, "on", 4, static_cast<int>(roi * 4), roi, {}});
+    }
+    store.record_cell({session, "demo", preset, "off", 4, 4, 1.0, {}});
+    EXPECT_EQ(store.roi_history("demo", "tight", "on"), (std::vector<double>{1.0, 0.5, 0.75}));
+    EXPECT_TRUE(store.roi_history("demo", "normal", "on").empty());
+}
+
+TEST_F(StoreTest, RefusesADatabaseFromANewerSandboxRunner) {
+    { Store store(db()); store.connection().exec("PRAGMA user_version = 99"); }
+    try {
+        Store again(db());
+        FAIL() << "a newer schema must be refused";
+    } catch (const sbx::EnvironmentError &e) {
+        EXPECT_NE(std::string(e.what()).find("schema version 99"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
