@@ -42,7 +42,38 @@ std::optional<SourceLocation> indenting_tab(const std::string &yaml, int last_li
     return std::nullopt;
 }
 
+// The position of the first byte that is not part of valid UTF-8 (JSON, which carries the
+// settings to plugins, cannot hold it), or nullopt.
+std::optional<SourceLocation> invalid_utf8(const std::string &text,
+                                           const std::string &source_name) {
+    int line = 1;
+    size_t line_start = 0;
+    size_t i = 0;
+    while (i < text.size()) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3
+                                      : (byte >> 3) == 0x1E ? 4 : 0;
+        bool valid = length != 0 && i + length <= text.size();
+        for (size_t k = 1; valid && k < length; ++k) {
+            valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+        }
+        if (!valid) {
+            return SourceLocation{source_name, line, static_cast<int>(i - line_start) + 1};
+        }
+        if (byte == '\n') {
+            ++line;
+            line_start = i + 1;
+        }
+        i += length;
+    }
+    return std::nullopt;
+}
+
 YAML::Node parse_yaml(const std::string &yaml, const std::string &source_name) {
+    if (auto bad = invalid_utf8(yaml, source_name)) {
+        throw InputError(bad->str() +
+                         ": this byte is not valid UTF-8; save the file as UTF-8 text");
+    }
     try {
         std::vector<YAML::Node> documents = YAML::LoadAll(yaml);
         if (documents.size() > 1) {

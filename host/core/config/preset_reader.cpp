@@ -32,7 +32,9 @@ nlohmann::json read_preset(const YamlReader &reader, const Field &field, const s
                 value.push_back(mode);
             }
         } else {
-            reader.text(entry, entry.key + ": <value>, such as MEMORY_LIMIT: 512Mi");
+            reader.text(entry, entry.key == "FAILURE_MODES"
+                                   ? "FAILURE_MODES: [network_partition, cpu_spike]"
+                                   : entry.key + ": <one value>, as in MEMORY_LIMIT: 512Mi");
             value = scalar_to_json(entry.value);
         }
         try {

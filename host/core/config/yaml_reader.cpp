@@ -89,6 +89,11 @@ std::string YamlReader::describe(const YAML::Node &node) {
 
 std::vector<Field> YamlReader::entries(const Field &field, const std::string &what,
                                        const std::string &example) const {
+    return entries_at(field, what, example, 0);
+}
+
+std::vector<Field> YamlReader::entries_at(const Field &field, const std::string &what,
+                                          const std::string &example, int depth) const {
     std::vector<Field> out;
     if (is_null(field.value)) {
         return out;
@@ -97,13 +102,40 @@ std::vector<Field> YamlReader::entries(const Field &field, const std::string &wh
         fail(where(field), what + " must be a mapping, not " + describe(field.value),
              "write " + example);
     }
+    if (depth > kMaxNesting) {
+        fail(where(field), "merge keys (<<) are nested more than " +
+                               std::to_string(kMaxNesting) + " deep",
+             "remove a merge that refers to itself");
+    }
     std::map<std::string, SourceLocation> seen;
+    std::vector<Field> merged;  // from `<<: *anchor`; keys written here take precedence
     for (const auto &pair : field.value) {
         if (!pair.first.IsScalar()) {
             fail(where(pair.first), "a key in " + what + " is " + describe(pair.first),
                  "keys must be plain names; write " + example + unquoted_template_hint(pair.first));
         }
         const std::string key = pair.first.Scalar();
+        if (key == "<<" && pair.first.Tag() == "?") {
+            // YAML merge key: a mapping or a list of mappings (earlier ones win).
+            const std::string hint = "write <<: *defaults or <<: [*defaults, *more]";
+            std::vector<YAML::Node> sources;
+            if (pair.second.IsSequence()) {
+                sources.assign(pair.second.begin(), pair.second.end());
+            } else {
+                sources.push_back(pair.second);
+            }
+            for (const auto &source : sources) {
+                if (!source.IsMap()) {
+                    fail(where(source.IsDefined() && !source.IsNull() ? source : pair.first),
+                         "a merge key (<<) in " + what + " is given " + describe(source) +
+                             ", not a mapping",
+                         hint);
+                }
+                auto from_source = entries_at({key, pair.first, source}, what, example, depth + 1);
+                merged.insert(merged.end(), from_source.begin(), from_source.end());
+            }
+            continue;
+        }
         auto [previous, inserted] = seen.emplace(key, where(pair.first));
         if (!inserted) {
             fail(where(pair.first),
@@ -112,6 +144,11 @@ std::vector<Field> YamlReader::entries(const Field &field, const std::string &wh
                  "keep one of them");
         }
         out.push_back({key, pair.first, pair.second});
+    }
+    for (auto &entry : merged) {
+        if (seen.emplace(entry.key, where(entry.key_node)).second) {
+            out.push_back(std::move(entry));
+        }
     }
     return out;
 }

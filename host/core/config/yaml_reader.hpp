@@ -44,7 +44,8 @@ class YamlReader {
     std::vector<Field> fields(const Field &field, const std::vector<std::string> &known_keys,
                               const std::string &what, const std::string &example) const;
     // The entries of a mapping with free-form keys (env, files, inputs, plugins): only checks
-    // that it is a mapping of scalar keys, each written once.
+    // that it is a mapping of scalar keys, each written once. YAML merge keys
+    // (`<<: *defaults`) are expanded; keys written beside them take precedence.
     std::vector<Field> entries(const Field &field, const std::string &what,
                                const std::string &example) const;
 
@@ -67,6 +68,8 @@ class YamlReader {
     static std::string describe(const YAML::Node &node);
 
   private:
+    std::vector<Field> entries_at(const Field &field, const std::string &what,
+                                  const std::string &example, int depth) const;
     void check_scalar(const Field &field, const std::string &kind,
                       const std::string &example) const;
     nlohmann::json json_at(const YAML::Node &node, const std::string &pointer, int depth,

@@ -1,0 +1,42 @@
+// The plugin-author path of docs/plugin-authors.md, for real: compile the example with
+// only the SDK headers, drop the .so into a directory, and the host lists and uses it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+
+namespace {
+
+using sbx::test::run_command;
+
+TEST(ThirdPartyPlugin, BuildsWithOnlyTheSdkAndIsLoadedFromADroppedInDirectory) {
+    const std::string dir = sbx::test::make_temp_dir("sbx-third-party-");
+    const std::string so = dir + "/last_value.so";
+    const auto build = run_command({SBX_CXX, "-std=c++17", "-shared", "-fPIC",
+                                    "-fvisibility=hidden", "-Wall", "-Werror", "-I",
+                                    SBX_SDK_INCLUDE, SBX_EXAMPLE, "-o", so});
+    ASSERT_EQ(build.exit_code, 0) << build.err;
+
+    const auto verify = run_command({SBX_BINARY, "plugins", "verify", so});
+    EXPECT_EQ(verify.exit_code, 0) << verify.err;
+    EXPECT_NE(verify.out.find("ok: last_value 1.0.0 (predictor, ABI 1.0)"), std::string::npos);
+
+    const auto list = run_command({SBX_BINARY, "--plugin-dir", dir, "plugins", "list", "--json"});
+    ASSERT_EQ(list.exit_code, 0) << list.err;
+    bool found = false;
+    const auto listed = nlohmann::json::parse(list.out);
+    for (const auto &plugin : listed["plugins"]) {
+        found = found || (plugin["id"] == "last_value" && plugin["path"] == so);
+    }
+    EXPECT_TRUE(found) << list.out;
+
+    const auto inspect =
+        run_command({SBX_BINARY, "--plugin-dir", dir, "plugins", "inspect", "last_value"});
+    EXPECT_EQ(inspect.exit_code, 0) << inspect.err;
+    EXPECT_EQ(nlohmann::json::parse(inspect.out)["vendor"], "Example Corp");
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
