@@ -120,7 +120,9 @@ std::vector<Field> YamlReader::entries_at(const Field &field, const std::string 
             const std::string hint = "write <<: *defaults or <<: [*defaults, *more]";
             std::vector<YAML::Node> sources;
             if (pair.second.IsSequence()) {
-                sources.assign(pair.second.begin(), pair.second.end());
+                for (const auto &item : pair.second) {
+                    sources.push_back(item);
+                }
             } else {
                 sources.push_back(pair.second);
             }
