@@ -15,7 +15,7 @@ class RunCommand : public sbx::test::CliTest {
     void SetUp() override {
         CliTest::SetUp();
         // No plugin_dirs: the binary finds the plugins built beside it.
-        write_settings(std::string(R"(
+        write_settings(std::string() + R"(
 injectors: [cpu_spike]
 plugins:
   cpu_spike: {burners: 2}

@@ -16,7 +16,7 @@
 namespace sbx::config {
 namespace {
 
-const std::filesystem::path kBadDir = SBX_CONFIG_BAD_DIR;
+const char *const kBadDir = SBX_CONFIG_BAD_DIR;
 
 struct BadFile {
     std::string file;
@@ -28,7 +28,7 @@ struct BadFile {
 
 std::vector<BadFile> read_table() {
     std::vector<BadFile> rows;
-    std::ifstream in(kBadDir / "expected_errors.tsv");
+    std::ifstream in(std::filesystem::path(kBadDir) / "expected_errors.tsv");
     std::string text;
     while (std::getline(in, text)) {
         if (text.empty() || text[0] == '#') {
@@ -58,7 +58,7 @@ class BadSettingsFile : public ::testing::TestWithParam<BadFile> {};
 
 TEST_P(BadSettingsFile, FailsAtTheExactPlaceWithAHint) {
     const BadFile &bad = GetParam();
-    const std::string path = (kBadDir / bad.file).string();
+    const std::string path = (std::filesystem::path(kBadDir) / bad.file).string();
     std::string message;
     try {
         load_settings_file(path);
@@ -68,8 +68,8 @@ TEST_P(BadSettingsFile, FailsAtTheExactPlaceWithAHint) {
     }
     const std::string prefix =
         path + ":" + std::to_string(bad.line) + ":" + std::to_string(bad.column) + ": ";
-    EXPECT_EQ(message.rfind(prefix, 0), 0u) << "expected the message to start with\n  " << prefix
-                                            << "\nbut it is\n  " << message;
+    EXPECT_EQ(message.rfind(prefix, 0), 0u)
+        << "expected the message to start with\n  " << prefix << "\nbut it is\n  " << message;
     const size_t split = message.find("; ", prefix.size());
     ASSERT_NE(split, std::string::npos) << "no '; <hint>' in: " << message;
     const std::string problem = message.substr(0, split);

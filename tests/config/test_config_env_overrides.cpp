@@ -105,8 +105,11 @@ TEST(ApplyEnvironment, BadValuesNameTheVariableAndWhatToWrite) {
     EXPECT_EQ(error_of({{"SANDBOX_WORKERS", "0"}}),
               "environment variable SANDBOX_WORKERS='0': not a whole number from 1 to 1024 or "
               "auto; set SANDBOX_WORKERS to a number such as 4, or to auto for one per core");
-    EXPECT_EQ(error_of({{"SANDBOX_WORKERS", "four"}}).rfind("environment variable SANDBOX_WORKERS='four': ", 0), 0u);
-    EXPECT_EQ(error_of({{"SANDBOX_WORKERS", "-2"}}).rfind("environment variable SANDBOX_WORKERS", 0), 0u);
+    EXPECT_EQ(error_of({{"SANDBOX_WORKERS", "four"}})
+                  .rfind("environment variable SANDBOX_WORKERS='four': ", 0),
+              0u);
+    EXPECT_EQ(
+        error_of({{"SANDBOX_WORKERS", "-2"}}).rfind("environment variable SANDBOX_WORKERS", 0), 0u);
     EXPECT_EQ(error_of({{"SANDBOX_JSON_LOGS", "yes please"}}),
               "environment variable SANDBOX_JSON_LOGS='yes please': not an on/off value; set "
               "SANDBOX_JSON_LOGS to 1 or true (on), or 0 or false (off)");

@@ -10,16 +10,17 @@
 namespace sbx::config {
 namespace {
 
-const std::filesystem::path kFullFile = std::filesystem::path(SBX_CONFIG_GOOD_DIR) /
-                                        "full_settings.yaml";
+std::string full_file() {
+    return SBX_CONFIG_GOOD_DIR "/full_settings.yaml";
+}
 
 std::string at(int line, int column) {
-    return kFullFile.string() + ":" + std::to_string(line) + ":" + std::to_string(column);
+    return full_file() + ":" + std::to_string(line) + ":" + std::to_string(column);
 }
 
 class FullSettings : public ::testing::Test {
   protected:
-    static void SetUpTestSuite() { settings_ = new Settings(load_settings_file(kFullFile)); }
+    static void SetUpTestSuite() { settings_ = new Settings(load_settings_file(full_file())); }
     static void TearDownTestSuite() {
         delete settings_;
         settings_ = nullptr;
@@ -33,7 +34,7 @@ class FullSettings : public ::testing::Test {
 Settings *FullSettings::settings_ = nullptr;
 
 TEST_F(FullSettings, TopLevelScalars) {
-    EXPECT_EQ(s().source, kFullFile.string());
+    EXPECT_EQ(s().source, full_file());
     EXPECT_EQ(s().plugin_dirs, (std::vector<std::string>{"plugins", "/opt/sandbox/plugins"}));
     ASSERT_EQ(s().plugin_dir_locations.size(), 2u);
     EXPECT_EQ(s().plugin_dir_locations[1].str(), at(2, 24));
@@ -81,8 +82,7 @@ TEST_F(FullSettings, PresetsAreJsonObjects) {
     EXPECT_EQ(tight.at("CPU_LIMIT"), 0.5);
     EXPECT_EQ(tight.at("PIDS_LIMIT"), 64);
     EXPECT_EQ(tight.at("PACKET_LOSS"), "5%");
-    EXPECT_EQ(tight.at("FAILURE_MODES"),
-              nlohmann::json::array({"network_partition", "cpu_spike"}));
+    EXPECT_EQ(tight.at("FAILURE_MODES"), nlohmann::json::array({"network_partition", "cpu_spike"}));
     EXPECT_EQ(tight.at("BROKEN_AUTH"), true);
     EXPECT_EQ(tight.at("CUSTOM_FLAG"), "yes");  // quoted: stays a string
     EXPECT_EQ(s().presets[1].at("NETWORK_LATENCY_MS"), 200);
@@ -96,8 +96,9 @@ TEST_F(FullSettings, Scenarios) {
     EXPECT_EQ(s().scenarios[0].first, "normal");
     EXPECT_EQ(s().scenarios[0].second, nlohmann::json::object());
     EXPECT_EQ(s().scenarios[1].first, "tight_memory");
-    EXPECT_EQ(s().scenarios[1].second,
-              nlohmann::json::parse(R"({"MEMORY_LIMIT": "256Mi", "FAILURE_MODES": "memory,timeout"})"));
+    EXPECT_EQ(
+        s().scenarios[1].second,
+        nlohmann::json::parse(R"({"MEMORY_LIMIT": "256Mi", "FAILURE_MODES": "memory,timeout"})"));
     EXPECT_EQ(s().scenario_locations[1].str(), at(35, 5));
 }
 
@@ -131,10 +132,10 @@ TEST_F(FullSettings, StepWithEverything) {
     EXPECT_EQ(step.run, (std::vector<std::string>{"./bin/kvtool", "import", "{{input.file}}",
                                                   "--retries", "3"}));
     EXPECT_EQ(step.stdin_text, "{{input.payload}}");
-    EXPECT_EQ(step.env, (std::map<std::string, std::string>{{"MODE", "{{ input.mode }}"},
-                                                            {"LANG", "C"}}));
-    EXPECT_EQ(step.files, (std::map<std::string, std::string>{
-                              {"data/{{input.file}}", "{{input.payload}}"}}));
+    EXPECT_EQ(step.env,
+              (std::map<std::string, std::string>{{"MODE", "{{input.mode}}"}, {"LANG", "C"}}));
+    EXPECT_EQ(step.files,
+              (std::map<std::string, std::string>{{"data/{{input.file}}", "{{input.payload}}"}}));
     EXPECT_EQ(step.expect.exit_code, 0);
     EXPECT_EQ(step.expect.status, "OK");
     EXPECT_EQ(step.expect.stdout_contains, "imported");
@@ -231,6 +232,32 @@ TEST(LoadSettingsText, UnquotedTemplateGetsAQuotingHint) {
         EXPECT_NE(std::string(error.what()).find("t.yaml:4:21:"), std::string::npos)
             << error.what();
         EXPECT_NE(std::string(error.what()).find("a template must be quoted"), std::string::npos)
+            << error.what();
+    }
+}
+
+TEST(LoadSettingsText, MergeKeysReuseAnchoredMappings) {
+    const char *text =
+        "workflows:\n"
+        "  - name: a\n"
+        "    steps:\n"
+        "      - &defaults {run: [./tool], timeout: 5s, expect: {status: OK}}\n"
+        "      - {<<: *defaults, name: fast, timeout: 1s}\n";
+    Settings s = load_settings_text(text, "t.yaml");
+    const Step &fast = s.workflows.at(0).steps.at(1);
+    EXPECT_EQ(fast.name, "fast");
+    EXPECT_EQ(fast.run, std::vector<std::string>{"./tool"});
+    EXPECT_DOUBLE_EQ(fast.timeout_s.value(), 1.0);  // written beside the merge: wins
+}
+
+TEST(LoadSettingsText, Utf8IsKeptAndInvalidBytesAreRejected) {
+    EXPECT_EQ(load_settings_text("data_dir: /srv/café\n", "t.yaml").data_dir, "/srv/café");
+    try {
+        load_settings_text("data_dir: é/\xff\n", "t.yaml");
+        FAIL() << "accepted a byte that is not UTF-8";
+    } catch (const InputError &error) {
+        EXPECT_EQ(std::string(error.what()).rfind("t.yaml:1:13: this byte is not valid UTF-8", 0),
+                  0u)
             << error.what();
     }
 }

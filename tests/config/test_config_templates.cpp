@@ -11,30 +11,43 @@ namespace sbx::config {
 namespace {
 
 TEST(FindInputTemplates, FindsEachWithItsSpan) {
-    auto refs = find_input_templates("--in={{input.file}} {{ input.mode }}!");
+    auto refs = find_input_templates("--in={{input.file}} {{input.mode_2}}!");
     ASSERT_EQ(refs.size(), 2u);
     EXPECT_EQ(refs[0].slot, "file");
     EXPECT_EQ(refs[0].offset, 5u);
     EXPECT_EQ(refs[0].length, 14u);
-    EXPECT_EQ(refs[1].slot, "mode");
+    EXPECT_EQ(refs[1].slot, "mode_2");
     EXPECT_EQ(refs[1].offset, 20u);
     EXPECT_EQ(refs[1].length, 16u);
 }
 
 TEST(FindInputTemplates, LeavesOtherBracesAlone) {
     EXPECT_TRUE(find_input_templates("{{.Names}} {\"a\": 1} {{ env.HOME }} {{").empty());
+    EXPECT_TRUE(find_input_templates("{{inputs}} {{input}}").empty());
 }
 
 TEST(FindInputTemplates, RejectsMalformedInputTemplates) {
-    for (const char *bad : {"{{input.}}", "{{input.a b}}", "{{input.1x}}", "{{input.file",
-                            "{{input.file}", "{{input.a-b}}"}) {
+    for (const char *bad :
+         {"{{input.}}", "{{input.a b}}", "{{input.1x}}", "{{input.file", "{{input.file}",
+          "{{input.a-b}}", "{{ input.a }}", "{{input.a }}", "{{ input.a}}"}) {
         EXPECT_THROW(find_input_templates(bad), std::invalid_argument) << bad;
+    }
+}
+
+TEST(FindInputTemplates, SpacedTemplateSaysToRemoveTheSpaces) {
+    try {
+        find_input_templates("{{ input.mode }}");
+        FAIL() << "accepted a spaced template";
+    } catch (const std::invalid_argument &error) {
+        EXPECT_STREQ(error.what(),
+                     "the template '{{ input.mode }}' has spaces inside the braces; write "
+                     "{{input.mode}} without spaces");
     }
 }
 
 TEST(ExpandInputTemplates, ReplacesEveryTemplate) {
     auto value_of = [](const std::string &slot) { return "<" + slot + ">"; };
-    EXPECT_EQ(expand_input_templates("a {{input.x}} b {{ input.y }}{{input.x}}", value_of),
+    EXPECT_EQ(expand_input_templates("a {{input.x}} b {{input.y}}{{input.x}}", value_of),
               "a <x> b <y><x>");
     EXPECT_EQ(expand_input_templates("no templates {{here}}", value_of), "no templates {{here}}");
 }

@@ -22,8 +22,12 @@ namespace sbx::executors_test {
 using nlohmann::json;
 
 // Paths from the build (tests/executors/CMakeLists.txt).
-inline const char *local_executor_path() { return SBX_LOCAL_EXECUTOR_PATH; }
-inline std::string helper() { return SBX_TEST_TARGET_PATH; }
+inline const char *local_executor_path() {
+    return SBX_LOCAL_EXECUTOR_PATH;
+}
+inline std::string helper() {
+    return SBX_TEST_TARGET_PATH;
+}
 
 inline std::shared_ptr<plugins::Plugin> local_plugin() {
     static const std::shared_ptr<plugins::Plugin> plugin =
@@ -40,8 +44,7 @@ class LocalExecutorTest : public ::testing::Test {
     }
 
     // Same, also measuring the wall time of the whole call in seconds.
-    static json run_timed(const json &spec, double &seconds,
-                          const json &config = json::object()) {
+    static json run_timed(const json &spec, double &seconds, const json &config = json::object()) {
         const auto start = std::chrono::steady_clock::now();
         json result = run(spec, config);
         seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -11,8 +11,8 @@ constexpr std::uint64_t kGiB = 1024ULL * 1024 * 1024;
 
 TEST_F(LocalExecutorTest, OutputFloodIsCappedWithoutGrowingHostMemory) {
     const long peak_before_kb = self_status_kb("VmHWM");
-    const json result = run({{"argv", {"head", "-c", "1G", "/dev/zero"}},
-                             {"limits", {{"timeout_ms", 20000}}}});
+    const json result =
+        run({{"argv", {"head", "-c", "1G", "/dev/zero"}}, {"limits", {{"timeout_ms", 20000}}}});
     const long peak_after_kb = self_status_kb("VmHWM");
     ASSERT_EQ(result["status"], "OK") << result["error"];
     EXPECT_LE(result["stdout"].get<std::string>().size(), 1048576u);
@@ -59,7 +59,8 @@ TEST_F(LocalExecutorTest, EnvReachesTheTargetAndHostEnvDoesNot) {
 
 TEST_F(LocalExecutorTest, InheritEnvPassesTheHostEnvironment) {
     ASSERT_EQ(::setenv("SBX_TEST_HOST_SECRET", "shared", 1), 0);
-    const json result = run({{"argv", {"env"}}, {"env", {{"FOO", "bar"}}}}, {{"inherit_env", true}});
+    const json result =
+        run({{"argv", {"env"}}, {"env", {{"FOO", "bar"}}}}, {{"inherit_env", true}});
     const std::string env = result["stdout"];
     EXPECT_NE(env.find("SBX_TEST_HOST_SECRET=shared\n"), std::string::npos) << env;
     EXPECT_NE(env.find("FOO=bar\n"), std::string::npos) << env;

@@ -5,7 +5,7 @@
 namespace sbx::executors_test {
 namespace {
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+constexpr std::uint64_t kMiB = std::uint64_t{1024} * 1024;
 
 TEST_F(LocalExecutorTest, MemoryHogOverLimitEndsAsOom) {
     const json result = run({{"argv", {helper(), "hog"}},
@@ -19,8 +19,8 @@ TEST_F(LocalExecutorTest, MemoryHogOverLimitEndsAsOom) {
 
 TEST_F(LocalExecutorTest, SleeperOverWallClockLimitEndsAsTimeoutWithinTwoSeconds) {
     double seconds = 0;
-    const json result = run_timed({{"argv", {"sleep", "30"}}, {"limits", {{"timeout_ms", 1000}}}},
-                                  seconds);
+    const json result =
+        run_timed({{"argv", {"sleep", "30"}}, {"limits", {{"timeout_ms", 1000}}}}, seconds);
     EXPECT_EQ(result["status"], "TO") << result.dump(2);
     EXPECT_EQ(result["limit"], "timeout");
     EXPECT_GE(seconds, 0.95);
@@ -30,15 +30,15 @@ TEST_F(LocalExecutorTest, SleeperOverWallClockLimitEndsAsTimeoutWithinTwoSeconds
 
 TEST_F(LocalExecutorTest, DefaultTimeoutFromConfigAppliesWhenSpecHasNone) {
     double seconds = 0;
-    const json result = run_timed({{"argv", {"sleep", "30"}}}, seconds,
-                                  {{"default_timeout_ms", 300}});
+    const json result =
+        run_timed({{"argv", {"sleep", "30"}}}, seconds, {{"default_timeout_ms", 300}});
     EXPECT_EQ(result["status"], "TO") << result.dump(2);
     EXPECT_LT(seconds, 2.0);
 }
 
 TEST_F(LocalExecutorTest, BusyLoopOverCpuTimeEndsAsTimeoutWithCpuTimeLimit) {
-    const json result = run({{"argv", {helper(), "busy"}},
-                             {"limits", {{"cpu_time_s", 1}, {"timeout_ms", 10000}}}});
+    const json result =
+        run({{"argv", {helper(), "busy"}}, {"limits", {{"cpu_time_s", 1}, {"timeout_ms", 10000}}}});
     EXPECT_EQ(result["status"], "TO") << result.dump(2);
     EXPECT_EQ(result["limit"], "cpu_time");
     EXPECT_GE(result["cpu_user_s"].get<double>() + result["cpu_sys_s"].get<double>(), 0.95);

@@ -152,8 +152,8 @@ TEST(FormatSize, LargestBinaryUnit) {
 }
 
 TEST(FormatSize, RoundTrips) {
-    for (uint64_t bytes : {uint64_t{0}, uint64_t{1}, 64 * kKi, 512 * kMi, 3 * kGi, kGi / 2 * 3,
-                           7 * kTi}) {
+    for (uint64_t bytes :
+         {uint64_t{0}, uint64_t{1}, 64 * kKi, 512 * kMi, 3 * kGi, kGi / 2 * 3, 7 * kTi}) {
         EXPECT_EQ(parse_size_bytes(format_size(bytes)), bytes) << format_size(bytes);
     }
 }

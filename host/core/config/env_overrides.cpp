@@ -31,8 +31,8 @@ SourceLocation from_variable(const char *name) {
 
 [[noreturn]] void fail(const char *name, const char *value, const std::string &problem,
                        const std::string &hint) {
-    throw InputError(std::string("environment variable ") + name + "='" + value + "': " +
-                     problem + "; " + hint);
+    throw InputError(std::string("environment variable ") + name + "='" + value + "': " + problem +
+                     "; " + hint);
 }
 
 bool read_switch(const char *name, const char *value) {

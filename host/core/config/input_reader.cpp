@@ -11,10 +11,18 @@ namespace sbx::config {
 
 namespace {
 
-const std::vector<std::string> kSlotKeys = {"type", "example", "default", "min",
-                                            "max",  "values",  "required"};
-const std::vector<std::string> kSlotTypes = {"string", "int",  "float", "bool",  "json", "path",
-                                             "email",  "url",  "name",  "date",  "bytes", "enum"};
+const std::vector<std::string> &slot_keys() {
+    static const std::vector<std::string> values = {"type", "example", "default", "min",
+                                                    "max",  "values",  "required"};
+    return values;
+}
+
+const std::vector<std::string> &slot_types() {
+    static const std::vector<std::string> values = {"string", "int",  "float", "bool",
+                                                    "json",   "path", "email", "url",
+                                                    "name",   "date", "bytes", "enum"};
+    return values;
+}
 
 // Whether `value` (an example or default) fits the slot; the message part when it does not.
 std::string mismatch(const InputSlot &slot, const nlohmann::json &value) {
@@ -44,6 +52,18 @@ std::string mismatch(const InputSlot &slot, const nlohmann::json &value) {
     return "";
 }
 
+// Fails when the example or default (`key`) does not fit the slot.
+void check_fits(const YamlReader &reader, const InputSlot &slot, const std::string &slot_what,
+                const std::string &key, const Field &entry) {
+    const nlohmann::json &value = key == "example" ? slot.example : slot.default_value;
+    std::string problem = mismatch(slot, value);
+    if (!problem.empty()) {
+        reader.fail(reader.where(entry),
+                    "the " + key + " " + value.dump() + " of " + slot_what + " " + problem,
+                    "write a value of type " + slot.type + " (or remove " + key + ")");
+    }
+}
+
 }  // namespace
 
 InputSlot read_input_slot(const YamlReader &reader, const Field &field, const std::string &what) {
@@ -52,21 +72,24 @@ InputSlot read_input_slot(const YamlReader &reader, const Field &field, const st
     slot.name = field.key;
     slot.where = reader.where(field.key_node);
     if (!is_slot_name(slot.name)) {
-        reader.fail(slot.where, "input name '" + slot.name + "' of " + what + " is not a plain name",
+        reader.fail(slot.where,
+                    "input name '" + slot.name + "' of " + what + " is not a plain name",
                     "use letters, digits and '_', not starting with a digit, since it is "
-                    "written as {{input." + slot.name + "}}");
+                    "written as {{input." +
+                        slot.name + "}}");
     }
     const std::string slot_what = "input '" + slot.name + "' of " + what;
     SourceLocation max_where, values_where;
     std::vector<std::pair<std::string, Field>> checked_values;
-    for (const auto &entry : reader.fields(field, kSlotKeys, slot_what, example)) {
+    for (const auto &entry : reader.fields(field, slot_keys(), slot_what, example)) {
         if (entry.key == "type") {
             slot.type = reader.non_empty_text(entry, "type: string");
-            if (std::find(kSlotTypes.begin(), kSlotTypes.end(), slot.type) == kSlotTypes.end()) {
-                reader.fail(reader.where(entry),
-                            "type '" + slot.type + "' of " + slot_what + " is not an input type",
-                            did_you_mean(slot.type, kSlotTypes) + "write one of " +
-                                join(kSlotTypes));
+            if (std::find(slot_types().begin(), slot_types().end(), slot.type) ==
+                slot_types().end()) {
+                reader.fail(
+                    reader.where(entry),
+                    "type '" + slot.type + "' of " + slot_what + " is not an input type",
+                    did_you_mean(slot.type, slot_types()) + "write one of " + join(slot_types()));
             }
         } else if (entry.key == "example" || entry.key == "default") {
             (entry.key == "example" ? slot.example : slot.default_value) = reader.json(entry.value);
@@ -92,18 +115,12 @@ InputSlot read_input_slot(const YamlReader &reader, const Field &field, const st
                     "list the choices, e.g. " + slot.name + ": {type: enum, values: [red, green]}");
     }
     if (slot.type != "enum" && !slot.values.empty()) {
-        reader.fail(values_where, "values are only for enum inputs, and " + slot_what +
-                                      " has type " + slot.type,
+        reader.fail(values_where,
+                    "values are only for enum inputs, and " + slot_what + " has type " + slot.type,
                     "write type: enum, or remove values");
     }
     for (const auto &[key, entry] : checked_values) {
-        const nlohmann::json &value = key == "example" ? slot.example : slot.default_value;
-        std::string problem = mismatch(slot, value);
-        if (!problem.empty()) {
-            reader.fail(reader.where(entry),
-                        "the " + key + " " + value.dump() + " of " + slot_what + " " + problem,
-                        "write a value of type " + slot.type + " (or remove " + key + ")");
-        }
+        check_fits(reader, slot, slot_what, key, entry);
     }
     return slot;
 }

@@ -5,97 +5,25 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <optional>
 #include <set>
 #include <sstream>
 
 #include "config/section_readers.hpp"
 #include "config/setting_values.hpp"
 #include "config/suggest.hpp"
+#include "config/yaml_document.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::config {
 
 namespace {
 
-const std::vector<std::string> kTopLevelKeys = {
-    "plugin_dirs", "data_dir",  "executor",       "stub_strategy", "injectors", "metrics",
-    "predictor",   "workers",   "keep_workspaces", "log_level",    "json_logs", "plugins",
-    "presets",     "workflows", "targets",        "keyword_profiles", "scenarios"};
-
-// YAML forbids tabs in indentation, and yaml-cpp reports them as some other error further
-// on; find the first indenting tab up to the line of that error, if any.
-std::optional<SourceLocation> indenting_tab(const std::string &yaml, int last_line,
-                                            const std::string &source_name) {
-    int line = 1;
-    size_t start = 0;
-    while (start < yaml.size() && line <= last_line) {
-        size_t end = std::min(yaml.find('\n', start), yaml.size());
-        for (size_t i = start; i < end && (yaml[i] == ' ' || yaml[i] == '\t'); ++i) {
-            if (yaml[i] == '\t') {
-                return SourceLocation{source_name, line, static_cast<int>(i - start) + 1};
-            }
-        }
-        start = end + 1;
-        ++line;
-    }
-    return std::nullopt;
-}
-
-// The position of the first byte that is not part of valid UTF-8 (JSON, which carries the
-// settings to plugins, cannot hold it), or nullopt.
-std::optional<SourceLocation> invalid_utf8(const std::string &text,
-                                           const std::string &source_name) {
-    int line = 1;
-    size_t line_start = 0;
-    size_t i = 0;
-    while (i < text.size()) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3
-                                      : (byte >> 3) == 0x1E ? 4 : 0;
-        bool valid = length != 0 && i + length <= text.size();
-        for (size_t k = 1; valid && k < length; ++k) {
-            valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
-        }
-        if (!valid) {
-            return SourceLocation{source_name, line, static_cast<int>(i - line_start) + 1};
-        }
-        if (byte == '\n') {
-            ++line;
-            line_start = i + 1;
-        }
-        i += length;
-    }
-    return std::nullopt;
-}
-
-YAML::Node parse_yaml(const std::string &yaml, const std::string &source_name) {
-    if (auto bad = invalid_utf8(yaml, source_name)) {
-        throw InputError(bad->str() +
-                         ": this byte is not valid UTF-8; save the file as UTF-8 text");
-    }
-    try {
-        std::vector<YAML::Node> documents = YAML::LoadAll(yaml);
-        if (documents.size() > 1) {
-            YamlReader reader(source_name);
-            reader.fail(reader.where(documents[1]), "the file holds more than one YAML document",
-                        "keep one document (remove the '---' line and what follows it)");
-        }
-        return documents.empty() ? YAML::Node() : documents.front();
-    } catch (const YAML::Exception &error) {
-        SourceLocation where{source_name, 1, 1};
-        if (!error.mark.is_null()) {
-            where = {source_name, error.mark.line + 1, error.mark.column + 1};
-        }
-        if (auto tab = indenting_tab(yaml, where.line, source_name)) {
-            throw InputError(tab->str() +
-                             ": a tab is used for indentation, which YAML does not allow; "
-                             "indent with spaces");
-        }
-        throw InputError(where.str() + ": this is not valid YAML (" + error.msg +
-                         "); fix the syntax here: indent with spaces, close every quote and "
-                         "bracket, and put a space after each ':'");
-    }
+const std::vector<std::string> &top_level_keys() {
+    static const std::vector<std::string> values = {
+        "plugin_dirs", "data_dir",  "executor",        "stub_strategy",    "injectors", "metrics",
+        "predictor",   "workers",   "keep_workspaces", "log_level",        "json_logs", "plugins",
+        "presets",     "workflows", "targets",         "keyword_profiles", "scenarios"};
+    return values;
 }
 
 // A list of plugin ids, each once.
@@ -107,9 +35,10 @@ std::vector<std::string> read_ids(const YamlReader &reader, const Field &field,
     std::set<std::string> seen;
     for (size_t i = 0; i < ids.size(); ++i) {
         if (ids[i].empty()) {
-            reader.fail(locations[i], "item " + std::to_string(i + 1) + " of " + field.key +
-                                          " is an empty string",
-                        "write a plugin id, e.g. " + example);
+            reader.fail(
+                locations[i],
+                "item " + std::to_string(i + 1) + " of " + field.key + " is an empty string",
+                "write a plugin id, e.g. " + example);
         }
         if (!seen.insert(ids[i]).second) {
             reader.fail(locations[i], "'" + ids[i] + "' is listed twice in " + field.key,
@@ -126,8 +55,8 @@ void read_keyword_profiles(const YamlReader &reader, const Field &field, Setting
             reader.fail(reader.where(entry.key_node), "a keyword of keyword_profiles is empty",
                         "write " + example);
         }
-        settings.keyword_profiles[entry.key] = reader.text_list(
-            entry, entry.key + ": [high_latency_api, concurrency_spike]");
+        settings.keyword_profiles[entry.key] =
+            reader.text_list(entry, entry.key + ": [high_latency_api, concurrency_spike]");
     }
 }
 
@@ -196,41 +125,20 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
 
 }  // namespace
 
-void read_plugin_configs(const YamlReader &reader, const Field &field, Settings &settings) {
-    const std::string example = "plugins: {local: {default_timeout: 30s}}";
-    for (const auto &entry : reader.entries(field, "plugins", example)) {
-        if (entry.value.IsDefined() && !entry.value.IsNull() && !entry.value.IsMap()) {
-            reader.fail(reader.where(entry),
-                        "the configuration of plugin '" + entry.key + "' is " +
-                            YamlReader::describe(entry.value) + ", not a mapping",
-                        "write it as keys and values, e.g. " + example);
-        }
-        PluginConfig config;
-        config.key_where = reader.where(entry.key_node);
-        config.where = reader.where(entry);
-        if (entry.value.IsMap()) {
-            config.value = reader.json(entry.value, &config.locations);
-        } else {
-            config.locations[""] = config.where;
-        }
-        settings.plugins[entry.key] = std::move(config);
-    }
-}
-
 Settings load_settings_text(const std::string &yaml, const std::string &source_name) {
     YamlReader reader(source_name);
     Settings settings;
     settings.source = source_name;
-    YAML::Node root = parse_yaml(yaml, source_name);
+    YAML::Node root = parse_settings_yaml(yaml, source_name);
     Field top{"the settings file", YAML::Node(), root};
     if (root.IsDefined() && !root.IsNull() && !root.IsMap()) {
-        reader.fail(reader.where(root),
-                    "the settings file must be a mapping of settings, not " +
-                        YamlReader::describe(root),
-                    "write keys such as executor: local and workflows: [...] at the top level");
+        reader.fail(
+            reader.where(root),
+            "the settings file must be a mapping of settings, not " + YamlReader::describe(root),
+            "write keys such as executor: local and workflows: [...] at the top level");
     }
-    for (const auto &entry : reader.fields(top, kTopLevelKeys, "the top level",
-                                           "executor: local")) {
+    for (const auto &entry :
+         reader.fields(top, top_level_keys(), "the top level", "executor: local")) {
         read_top_level(reader, entry, settings);
     }
     return settings;

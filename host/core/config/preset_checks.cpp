@@ -25,7 +25,7 @@ std::optional<double> as_number(const std::string &text) {
     return value;
 }
 
-Rule number_rule(bool positive, bool whole, std::string example) {
+Rule number_rule(bool positive, bool whole, const std::string &example) {
     return [=](const std::string &text) {
         auto value = as_number(text);
         bool ok = value && (positive ? *value > 0 : *value >= 0) &&

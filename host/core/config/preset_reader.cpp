@@ -12,7 +12,9 @@ namespace {
 
 constexpr const char *kPresetExample = "{SCENARIO_NAME: tight, MEMORY_LIMIT: 512Mi, TIMEOUT: 30s}";
 
-bool is_environment_name(const std::string &name) { return is_slot_name(name); }
+bool is_environment_name(const std::string &name) {
+    return is_slot_name(name);
+}
 
 }  // namespace
 
@@ -27,8 +29,8 @@ nlohmann::json read_preset(const YamlReader &reader, const Field &field, const s
         nlohmann::json value;
         if (entry.key == "FAILURE_MODES" && entry.value.IsSequence()) {
             value = nlohmann::json::array();
-            for (const auto &mode : reader.text_list(
-                     entry, "FAILURE_MODES: [network_partition, cpu_spike]")) {
+            for (const auto &mode :
+                 reader.text_list(entry, "FAILURE_MODES: [network_partition, cpu_spike]")) {
                 value.push_back(mode);
             }
         } else {

@@ -9,7 +9,7 @@
 namespace sbx::config {
 
 const std::vector<std::string> &log_levels() {
-    static const std::vector<std::string> levels = {"trace", "debug", "info",    "warn",
+    static const std::vector<std::string> levels = {"trace", "debug",    "info", "warn",
                                                     "error", "critical", "off"};
     return levels;
 }

@@ -47,8 +47,8 @@ struct Expectation {
 // contents) and expect.stdout_contains may hold {{input.NAME}} templates; every NAME is
 // declared in inputs (the loader checks).
 struct Step {
-    std::string name;               // "step1", "step2", ... when not given
-    std::vector<std::string> run;   // argv, never empty
+    std::string name;              // "step1", "step2", ... when not given
+    std::vector<std::string> run;  // argv, never empty
     std::optional<std::string> stdin_text;
     std::map<std::string, std::string> env;
     std::map<std::string, std::string> files;  // path relative to the workspace -> content
@@ -65,7 +65,7 @@ struct Workflow {
     SourceLocation executor_where;
     std::string baseline;  // "" = none; otherwise the name of another workflow in the file
     SourceLocation baseline_where;
-    std::string impact = "standard";  // experimental, low, standard or critical
+    std::string impact = "standard";       // experimental, low, standard or critical
     std::vector<nlohmann::json> services;  // raw; interpreted by the engine
     std::vector<Step> steps;               // never empty
     SourceLocation where;
@@ -90,7 +90,7 @@ struct Settings {
     SourceLocation executor_where;
     std::string stub_strategy = "normal";
     SourceLocation stub_strategy_where;
-    std::vector<std::string> injectors;  // plugin ids applied around every run
+    std::vector<std::string> injectors;              // plugin ids applied around every run
     std::vector<SourceLocation> injector_locations;  // parallel to injectors
     std::vector<std::string> metrics = {"process_metrics"};
     std::vector<SourceLocation> metric_locations = {{}};  // parallel to metrics

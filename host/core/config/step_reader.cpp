@@ -14,10 +14,22 @@ namespace sbx::config {
 namespace {
 
 constexpr const char *kRunExample = "run: [prog, arg1, arg2]";
-const std::vector<std::string> kStepKeys = {"name",   "run",    "stdin",  "env",
-                                            "files",  "inputs", "expect", "timeout"};
-const std::vector<std::string> kExpectKeys = {"exit_code", "status", "stdout_contains"};
-const std::vector<std::string> kStatuses = {"OK", "RE", "SG", "TO", "OOM", "XX"};
+const std::vector<std::string> &step_keys() {
+    static const std::vector<std::string> values = {"name",  "run",    "stdin",  "env",
+                                                    "files", "inputs", "expect", "timeout"};
+    return values;
+}
+
+const std::vector<std::string> &expect_keys() {
+    static const std::vector<std::string> values = {"exit_code", "status", "stdout_contains"};
+    return values;
+}
+
+// The executor result statuses (ARCHITECTURE.md, "Plugin kinds").
+const std::vector<std::string> &statuses() {
+    static const std::vector<std::string> values = {"OK", "RE", "SG", "TO", "OOM", "XX"};
+    return values;
+}
 
 // A string of the step that may hold templates, and where it was written.
 struct TemplateSite {
@@ -63,12 +75,11 @@ void check_templates(const YamlReader &reader, const Step &step, const std::stri
             if (std::find(declared.begin(), declared.end(), ref.slot) != declared.end()) {
                 continue;
             }
-            reader.fail(site.where,
-                        what + " uses {{input." + ref.slot + "}} but declares no input '" +
-                            ref.slot + "'",
-                        did_you_mean(ref.slot, declared) + "declare it, e.g. inputs: {" +
-                            ref.slot + ": {type: string}} (declared inputs: " + join(declared) +
-                            ")");
+            reader.fail(
+                site.where,
+                what + " uses {{input." + ref.slot + "}} but declares no input '" + ref.slot + "'",
+                did_you_mean(ref.slot, declared) + "declare it, e.g. inputs: {" + ref.slot +
+                    ": {type: string}} (declared inputs: " + join(declared) + ")");
         }
     }
 }
@@ -79,7 +90,7 @@ Expectation read_expectation(const YamlReader &reader, const Field &field,
                              const std::string &what) {
     const std::string example = "expect: {exit_code: 0, status: OK, stdout_contains: done}";
     Expectation expect;
-    for (const auto &entry : reader.fields(field, kExpectKeys, "expect of " + what, example)) {
+    for (const auto &entry : reader.fields(field, expect_keys(), "expect of " + what, example)) {
         if (entry.key == "exit_code") {
             if (entry.value.IsNull() || (entry.value.IsScalar() && entry.value.Scalar() == "any")) {
                 expect.exit_code.reset();
@@ -94,12 +105,13 @@ Expectation read_expectation(const YamlReader &reader, const Field &field,
             expect.exit_code = static_cast<int>(code);
         } else if (entry.key == "status") {
             expect.status = reader.non_empty_text(entry, "status: OK");
-            if (std::find(kStatuses.begin(), kStatuses.end(), expect.status) == kStatuses.end()) {
-                reader.fail(reader.where(entry), "status '" + expect.status + "' is not a run status",
-                            did_you_mean(expect.status, kStatuses) + "write one of " +
-                                join(kStatuses) +
-                                " (ok, runtime error, signal, timeout, out of memory, internal "
-                                "error)");
+            if (std::find(statuses().begin(), statuses().end(), expect.status) ==
+                statuses().end()) {
+                reader.fail(
+                    reader.where(entry), "status '" + expect.status + "' is not a run status",
+                    did_you_mean(expect.status, statuses()) + "write one of " + join(statuses()) +
+                        " (ok, runtime error, signal, timeout, out of memory, internal "
+                        "error)");
             }
         } else if (entry.key == "stdout_contains") {
             expect.stdout_contains = reader.text(entry, "stdout_contains: imported");
@@ -113,13 +125,13 @@ Step read_step(const YamlReader &reader, const Field &field, const std::string &
     Step step;
     step.where = reader.where(field);
     if (!field.value.IsMap()) {
-        reader.fail(step.where, what + " is " + YamlReader::describe(field.value) +
-                                    ", not a mapping",
+        reader.fail(step.where,
+                    what + " is " + YamlReader::describe(field.value) + ", not a mapping",
                     "write a step such as " + example);
     }
     std::vector<TemplateSite> sites;
     bool has_run = false;
-    for (const auto &entry : reader.fields(field, kStepKeys, what, example)) {
+    for (const auto &entry : reader.fields(field, step_keys(), what, example)) {
         if (entry.key == "name") {
             step.name = reader.non_empty_text(entry, "name: load");
         } else if (entry.key == "run") {
@@ -127,9 +139,9 @@ Step read_step(const YamlReader &reader, const Field &field, const std::string &
             std::vector<SourceLocation> locations;
             step.run = reader.text_list(entry, kRunExample, &locations);
             if (step.run.empty()) {
-                reader.fail(reader.where(entry), "run of " + what + " is empty",
-                            "write the program and its arguments, e.g. " +
-                                std::string(kRunExample));
+                reader.fail(
+                    reader.where(entry), "run of " + what + " is empty",
+                    "write the program and its arguments, e.g. " + std::string(kRunExample));
             }
             if (step.run.front().empty()) {
                 reader.fail(locations.front(), "the program of " + what + " is an empty string",
@@ -168,8 +180,8 @@ Step read_step(const YamlReader &reader, const Field &field, const std::string &
         } else if (entry.key == "expect") {
             step.expect = read_expectation(reader, entry, what);
             if (step.expect.stdout_contains) {
-                sites.push_back({*step.expect.stdout_contains,
-                                 reader.where(entry.value["stdout_contains"])});
+                sites.push_back(
+                    {*step.expect.stdout_contains, reader.where(entry.value["stdout_contains"])});
             }
         } else if (entry.key == "timeout") {
             const std::string text = reader.non_empty_text(entry, "timeout: 30s");

@@ -7,8 +7,12 @@ namespace sbx::config {
 
 namespace {
 
-bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
+bool is_name_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool is_name_char(char c) {
+    return is_name_start(c) || (c >= '0' && c <= '9');
+}
 
 size_t skip_spaces(std::string_view text, size_t i) {
     while (i < text.size() && text[i] == ' ') {
@@ -46,9 +50,8 @@ std::vector<TemplateRef> find_input_templates(std::string_view text) {
             continue;
         }
         size_t close = text.find("}}", start);
-        std::string written(text.substr(open, close == std::string_view::npos
-                                                    ? std::string_view::npos
-                                                    : close + 2 - open));
+        std::string written(text.substr(
+            open, close == std::string_view::npos ? std::string_view::npos : close + 2 - open));
         if (close == std::string_view::npos) {
             throw std::invalid_argument("the template '" + written +
                                         "' has no closing '}}'; write {{input.NAME}}");
@@ -59,7 +62,14 @@ std::vector<TemplateRef> find_input_templates(std::string_view text) {
             ++name_end;
         }
         std::string_view name = text.substr(name_begin, name_end - name_begin);
-        if (!is_slot_name(name) || skip_spaces(text, name_end) != close) {
+        if (start != open + 2 ||
+            (is_slot_name(name) && skip_spaces(text, name_end) == close && name_end != close)) {
+            // The engine expands only the exact form; a spaced one would reach the target as is.
+            throw std::invalid_argument("the template '" + written +
+                                        "' has spaces inside the braces; write {{input." +
+                                        std::string(name) + "}} without spaces");
+        }
+        if (!is_slot_name(name) || name_end != close) {
             throw std::invalid_argument(
                 "the template '" + written +
                 "' does not name an input; write {{input.NAME}} where NAME is a declared input "

@@ -9,18 +9,18 @@
 
 namespace sbx::config {
 
-// One template in a string: `{{input.NAME}}`, spaces allowed inside the braces
-// (`{{ input.NAME }}`). NAME is a letter or '_' followed by letters, digits and '_'.
+// One template in a string: exactly `{{input.NAME}}`, no spaces inside the braces. NAME is
+// a letter or '_' followed by letters, digits and '_'.
 struct TemplateRef {
-    std::string slot;  // NAME
+    std::string slot;   // NAME
     size_t offset = 0;  // of the opening "{{"
     size_t length = 0;  // up to and including the closing "}}"
 };
 
-// The templates in `text`, in order. Braces that do not start with "{{" + optional spaces
-// + "input." are left alone (other tools' templates pass through); a malformed input
-// template ("{{input.}}", "{{input.a b}}", no closing "}}") throws std::invalid_argument
-// whose message says what is wrong and how to write it.
+// The templates in `text`, in order. Braces that do not hold "input." are left alone
+// (other tools' templates pass through); a malformed input template ("{{input.}}",
+// "{{input.a b}}", "{{ input.a }}", no closing "}}") throws std::invalid_argument whose
+// message says what is wrong and how to write it.
 std::vector<TemplateRef> find_input_templates(std::string_view text);
 
 // `text` with every template replaced by value_of(NAME).

@@ -11,13 +11,21 @@ namespace {
 
 constexpr const char *kWorkflowExample =
     "workflows: [{name: import, steps: [{name: load, run: [./bin/kvtool, import]}]}]";
-const std::vector<std::string> kWorkflowKeys = {"id",     "name",  "executor", "baseline",
-                                                "impact", "steps", "services"};
-const std::vector<std::string> kImpacts = {"experimental", "low", "standard", "critical"};
+const std::vector<std::string> &workflow_keys() {
+    static const std::vector<std::string> values = {"id",     "name",  "executor", "baseline",
+                                                    "impact", "steps", "services"};
+    return values;
+}
+
+// The workflow types that set the RAROI impact (SEMANTICS.md, "Tracker").
+const std::vector<std::string> &impacts() {
+    static const std::vector<std::string> values = {"experimental", "low", "standard", "critical"};
+    return values;
+}
 
 bool is_name_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '-' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
 }
 
 // Workflow names become file names (scorecard_<name>.json) and CLI arguments.
@@ -52,14 +60,21 @@ std::string written_name(const YAML::Node &item) {
     return "";
 }
 
+// "step 2 of workflow 'ci'", or "step 'build' of workflow 'ci'" when it has a name.
+std::string step_label(size_t index, const YAML::Node &item, const std::string &workflow) {
+    std::string name = written_name(item);
+    std::string label = name.empty() ? "step " + std::to_string(index) : "step '" + name + "'";
+    return label + " of " + workflow;
+}
+
 std::vector<Step> read_steps(const YamlReader &reader, const Field &field,
                              const std::string &workflow) {
     const std::string example = "steps: [{name: load, run: [./bin/kvtool, import]}]";
     if (!field.value.IsSequence()) {
-        reader.fail(reader.where(field),
-                    "steps of " + workflow + " must be a list, not " +
-                        YamlReader::describe(field.value),
-                    "write " + example);
+        reader.fail(
+            reader.where(field),
+            "steps of " + workflow + " must be a list, not " + YamlReader::describe(field.value),
+            "write " + example);
     }
     if (field.value.size() == 0) {
         reader.fail(reader.where(field), workflow + " has an empty list of steps",
@@ -71,11 +86,7 @@ std::vector<Step> read_steps(const YamlReader &reader, const Field &field,
     for (const auto &item : field.value) {
         ++index;
         Field step_field{"step " + std::to_string(index), field.value, item};
-        std::string name = written_name(item);
-        Step step = read_step(reader, step_field,
-                              (name.empty() ? "step " + std::to_string(index)
-                                            : "step '" + name + "'") +
-                                  " of " + workflow);
+        Step step = read_step(reader, step_field, step_label(index, item, workflow));
         if (step.name.empty()) {
             step.name = "step" + std::to_string(index);
         }
@@ -110,7 +121,7 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
     if (!written_name(field.value).empty()) {
         what = "workflow '" + written_name(field.value) + "'";
     }
-    auto fields = reader.fields(field, kWorkflowKeys, what, kWorkflowExample);
+    auto fields = reader.fields(field, workflow_keys(), what, kWorkflowExample);
     // Read the name first so that every later message can say which workflow it is about.
     for (const auto &entry : fields) {
         if (entry.key == "name") {
@@ -129,8 +140,8 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
             workflow.id = reader.integer(entry, "id: 42");
             locations.id = reader.where(entry);
             if (workflow.id <= 0) {
-                reader.fail(reader.where(entry), "workflow id " + std::to_string(workflow.id) +
-                                                     " is not positive",
+                reader.fail(reader.where(entry),
+                            "workflow id " + std::to_string(workflow.id) + " is not positive",
                             "write a positive whole number such as id: 42");
             }
         } else if (entry.key == "executor") {
@@ -141,10 +152,10 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
             workflow.baseline_where = reader.where(entry);
         } else if (entry.key == "impact") {
             workflow.impact = reader.non_empty_text(entry, "impact: standard");
-            if (std::find(kImpacts.begin(), kImpacts.end(), workflow.impact) == kImpacts.end()) {
-                reader.fail(reader.where(entry), "impact '" + workflow.impact + "' is not known",
-                            did_you_mean(workflow.impact, kImpacts) + "write one of " +
-                                join(kImpacts));
+            if (std::find(impacts().begin(), impacts().end(), workflow.impact) == impacts().end()) {
+                reader.fail(
+                    reader.where(entry), "impact '" + workflow.impact + "' is not known",
+                    did_you_mean(workflow.impact, impacts()) + "write one of " + join(impacts()));
             }
         } else if (entry.key == "services") {
             if (entry.value.IsDefined() && !entry.value.IsNull() && !entry.value.IsSequence()) {
@@ -197,6 +208,7 @@ void check_unique(const YamlReader &reader, const std::vector<Workflow> &workflo
 
 void check_baselines(const YamlReader &reader, const std::vector<Workflow> &workflows) {
     std::vector<std::string> names;
+    names.reserve(workflows.size());
     for (const auto &workflow : workflows) {
         names.push_back(workflow.name);
     }
@@ -242,9 +254,9 @@ std::vector<Workflow> read_workflows(const YamlReader &reader, const Field &fiel
     for (const auto &item : field.value) {
         ++index;
         locations.emplace_back();
-        workflows.push_back(read_workflow(
-            reader, {"workflow " + std::to_string(index), field.value, item}, index,
-            locations.back()));
+        workflows.push_back(read_workflow(reader,
+                                          {"workflow " + std::to_string(index), field.value, item},
+                                          index, locations.back()));
     }
     check_unique(reader, workflows, locations);
     check_baselines(reader, workflows);

@@ -15,7 +15,9 @@ namespace {
 
 constexpr int kMaxNesting = 64;
 
-bool is_null(const YAML::Node &node) { return !node.IsDefined() || node.IsNull(); }
+bool is_null(const YAML::Node &node) {
+    return !node.IsDefined() || node.IsNull();
+}
 
 // `{{input.x}}` written without quotes is a YAML flow mapping inside a flow mapping.
 std::string unquoted_template_hint(const YAML::Node &node) {
@@ -46,6 +48,12 @@ bool parse_whole(const std::string &text, Number &value) {
     const char *end = text.data() + text.size();
     auto [stop, error] = std::from_chars(begin, end, value);
     return begin != end && error == std::errc() && stop == end;
+}
+
+std::string written_twice(const std::string &key, const std::string &what,
+                          const SourceLocation &first) {
+    return "key '" + key + "' is written twice in " + what + " (first at line " +
+           std::to_string(first.line) + ")";
 }
 
 }  // namespace
@@ -103,8 +111,8 @@ std::vector<Field> YamlReader::entries_at(const Field &field, const std::string 
              "write " + example);
     }
     if (depth > kMaxNesting) {
-        fail(where(field), "merge keys (<<) are nested more than " +
-                               std::to_string(kMaxNesting) + " deep",
+        fail(where(field),
+             "merge keys (<<) are nested more than " + std::to_string(kMaxNesting) + " deep",
              "remove a merge that refers to itself");
     }
     std::map<std::string, SourceLocation> seen;
@@ -140,10 +148,7 @@ std::vector<Field> YamlReader::entries_at(const Field &field, const std::string 
         }
         auto [previous, inserted] = seen.emplace(key, where(pair.first));
         if (!inserted) {
-            fail(where(pair.first),
-                 "key '" + key + "' is written twice in " + what + " (first at line " +
-                     std::to_string(previous->second.line) + ")",
-                 "keep one of them");
+            fail(where(pair.first), written_twice(key, what, previous->second), "keep one of them");
         }
         out.push_back({key, pair.first, pair.second});
     }
@@ -155,7 +160,8 @@ std::vector<Field> YamlReader::entries_at(const Field &field, const std::string 
     return out;
 }
 
-std::vector<Field> YamlReader::fields(const Field &field, const std::vector<std::string> &known_keys,
+std::vector<Field> YamlReader::fields(const Field &field,
+                                      const std::vector<std::string> &known_keys,
                                       const std::string &what, const std::string &example) const {
     std::vector<Field> out = entries(field, what, example);
     const std::set<std::string> known(known_keys.begin(), known_keys.end());
@@ -312,8 +318,7 @@ nlohmann::json scalar_to_json(const YAML::Node &scalar) {
         return false;
     }
     static const std::regex integer_pattern("[-+]?[0-9]+");
-    static const std::regex float_pattern(
-        "[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+    static const std::regex float_pattern("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
     if (std::regex_match(text, integer_pattern)) {
         int64_t value = 0;
         if (parse_whole(text, value)) {

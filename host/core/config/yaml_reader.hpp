@@ -6,14 +6,15 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include "config/settings.hpp"
 
 namespace sbx::config {
 
 // One key of a mapping and its value.
+// NOLINTNEXTLINE(bugprone-exception-escape): yaml-cpp's Node has no noexcept move.
 struct Field {
     std::string key;
     YAML::Node key_node;
@@ -61,8 +62,8 @@ class YamlReader {
 
     // Any YAML value as JSON; scalars typed by the YAML 1.2 core schema (quoted scalars
     // stay strings). `locations` (when given) receives a JSON pointer -> where entry per value.
-    nlohmann::json json(const YAML::Node &node, std::map<std::string, SourceLocation> *locations =
-                                                    nullptr) const;
+    nlohmann::json json(const YAML::Node &node,
+                        std::map<std::string, SourceLocation> *locations = nullptr) const;
 
     // "a list", "a mapping", "empty", "the text 'abc'": what the user wrote, for messages.
     static std::string describe(const YAML::Node &node);

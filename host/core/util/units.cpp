@@ -29,7 +29,9 @@ constexpr const char *kBandwidthHint =
 constexpr const char *kFractionHint =
     "write a fraction between 0 and 1 such as 0.05, or a percentage such as 5%";
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string quoted(std::string_view text) {
+    return "'" + std::string(text) + "'";
+}
 
 // "12.5Mi" -> {"12", "5", "Mi"}: digits, optional '.' and digits, then the unit.
 struct Quantity {
@@ -38,7 +40,9 @@ struct Quantity {
     std::string_view unit;
 };
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 std::optional<Quantity> split_quantity(std::string_view text) {
     size_t i = 0;
@@ -75,7 +79,9 @@ double to_double(const Quantity &q) {
     return value;
 }
 
-bool starts_negative(std::string_view text) { return !text.empty() && text.front() == '-'; }
+bool starts_negative(std::string_view text) {
+    return !text.empty() && text.front() == '-';
+}
 
 // The parsed number for the duration, bandwidth and fraction parsers: a non-negative
 // finite decimal followed by a unit, or nullopt when the text has another shape.
@@ -146,8 +152,8 @@ uint64_t parse_size_bytes(std::string_view text) {
     if (!q || !multiplier) {
         throw UnitError(quoted(text) + " is not a size", kSizeHint);
     }
-    if (*multiplier == 1 && !q->fraction.empty() && q->fraction.find_first_not_of('0') !=
-                                                        std::string_view::npos) {
+    if (*multiplier == 1 && !q->fraction.empty() &&
+        q->fraction.find_first_not_of('0') != std::string_view::npos) {
         throw UnitError(quoted(text) + " is not a whole number of bytes",
                         "write a whole number of bytes, or use a unit such as 1.5Ki or 1.5Gi");
     }

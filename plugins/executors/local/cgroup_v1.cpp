@@ -1,6 +1,7 @@
 // cgroup v1: a folder under /sys/fs/cgroup/memory and one under /sys/fs/cgroup/pids, each in
 // a sandbox-runner parent. OOM kills come from memory.oom_control, refused forks from pids.events.
 #include <string>
+#include <utility>
 
 #include "cgroup_dir.hpp"
 #include "cgroups.hpp"
@@ -35,8 +36,8 @@ class CgroupsV1 final : public RunCgroups {
         CgroupCounters counters;
         if (memory) {
             // oom_kill appeared in 4.13; failcnt alone would also count reclaim that worked.
-            counters.oom_kills = keyed_counter(memory->read("memory.oom_control").value_or(""),
-                                               "oom_kill");
+            counters.oom_kills =
+                keyed_counter(memory->read("memory.oom_control").value_or(""), "oom_kill");
             const auto peak = memory->read("memory.max_usage_in_bytes");
             if (peak) {
                 try {

@@ -63,8 +63,8 @@ std::unique_ptr<RunCgroups> make_cgroups_v2(const CgroupRequest &request) {
         return nullptr;
     }
     // Controllers reach a cgroup only when every ancestor enables them for its children.
-    const std::string enable = std::string(want_memory ? "+memory " : "") +
-                               (want_pids ? "+pids" : "");
+    const std::string enable =
+        std::string(want_memory ? "+memory " : "") + (want_pids ? "+pids" : "");
     const std::string parent = std::string(kRoot) + "/sandbox-runner";
     CgroupDir::write_file(std::string(kRoot) + "/cgroup.subtree_control", enable);
     if (!CgroupDir::make_folder(parent)) {
@@ -77,9 +77,9 @@ std::unique_ptr<RunCgroups> make_cgroups_v2(const CgroupRequest &request) {
         return nullptr;
     }
     const std::string bytes = std::to_string(request.memory_bytes);
-    cgroups->memory = want_memory && cgroups->dir->write("memory.max", bytes) &&
-                      (!cgroups->dir->has("memory.swap.max") ||
-                       cgroups->dir->write("memory.swap.max", "0"));
+    cgroups->memory =
+        want_memory && cgroups->dir->write("memory.max", bytes) &&
+        (!cgroups->dir->has("memory.swap.max") || cgroups->dir->write("memory.swap.max", "0"));
     cgroups->pids = want_pids && cgroups->dir->write("pids.max", std::to_string(request.pids));
     cgroups->procs = cgroups->dir->open_procs();
     if ((!cgroups->memory && !cgroups->pids) || !cgroups->procs.valid()) {

@@ -11,14 +11,14 @@
 namespace sbx::local {
 
 struct CgroupRequest {
-    std::string name;  // run-<host pid>-<counter>, under a sandbox-runner folder
+    std::string name;                // run-<host pid>-<counter>, under a sandbox-runner folder
     std::uint64_t memory_bytes = 0;  // 0: no memory cgroup wanted
     std::uint64_t pids = 0;          // 0: no pids cgroup wanted
 };
 
 struct CgroupCounters {
-    std::uint64_t oom_kills = 0;     // processes the memory controller killed
-    std::uint64_t pids_refused = 0;  // forks refused at pids.max
+    std::uint64_t oom_kills = 0;                     // processes the memory controller killed
+    std::uint64_t pids_refused = 0;                  // forks refused at pids.max
     std::optional<std::uint64_t> memory_peak_bytes;  // when the kernel reports it
 };
 

@@ -22,8 +22,8 @@ std::string default_workspace_root() {
 ExecutorConfig parse_config(const std::string &config_json) {
     nlohmann::json config;
     try {
-        config = config_json.empty() ? nlohmann::json::object()
-                                     : nlohmann::json::parse(config_json);
+        config =
+            config_json.empty() ? nlohmann::json::object() : nlohmann::json::parse(config_json);
     } catch (const nlohmann::json::parse_error &e) {
         invalid("local executor configuration", std::string("is not JSON: ") + e.what());
     }

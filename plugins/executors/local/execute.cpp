@@ -4,10 +4,12 @@
 
 #include <sbx/plugin.hpp>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <memory>
+#include <utility>
 
 #include "cgroups.hpp"
 #include "classify.hpp"
@@ -52,8 +54,8 @@ nlohmann::json enforcement(const RunLimits &limits, const RunCgroups *cgroups) {
     if (limits.pids > 0) {
         // RLIMIT_NPROC counts every process of the user, and does not bind root at all.
         report["pids"] = cgroups && cgroups->limits_pids() ? cgroups->version()
-                         : ::geteuid() == 0         ? "none (rlimit_nproc does not bind root)"
-                                                    : "rlimit_nproc";
+                         : ::geteuid() == 0 ? "none (rlimit_nproc does not bind root)"
+                                            : "rlimit_nproc";
     }
     return report;
 }
@@ -90,7 +92,9 @@ void put_output(nlohmann::json &result, const char *name, const OutputCapture &c
 }  // namespace
 
 nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
-    const Clock::time_point started = Clock::now();
+    if (host::cancelled()) {
+        throw Error(SBX_CANCELLED, "run not started: the host is cancelling");
+    }
     nlohmann::json result = empty_result(spec);
 
     Workspace workspace = spec.workspace.empty()
@@ -115,8 +119,8 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
         target_environment(spec, config.inherit_env, workspace.path());
     const ProgramLookup program = find_program(spec.argv.front(), environment, workspace.path());
     if (program.error != 0) {
-        result["error"] = "cannot execute '" + spec.argv.front() + "': " +
-                          errno_text(program.error) + "; searched PATH=" + program.searched;
+        result["error"] = "cannot execute '" + spec.argv.front() +
+                          "': " + errno_text(program.error) + "; searched PATH=" + program.searched;
         result["wall_s"] = seconds_since(started);
         return result;
     }

@@ -27,7 +27,8 @@ class LocalExecutor final : public Executor {
     std::string run(const std::string &spec_json) override {
         const RunSpec spec = parse_run_spec(spec_json, config_);
         // Replace, never throw, on bytes that are not UTF-8 (env values, paths in errors).
-        return execute(spec, config_).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        return execute(spec, config_)
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
 
   private:

@@ -12,7 +12,7 @@ namespace sbx::local {
 void OutputCapture::read_available() {
     // 16 reads of a 64 KiB pipe buffer per wakeup: enough to keep up with a flood
     // (~2 GB/s measured), small enough that the other stream gets its turn.
-    constexpr std::size_t kChunk = 64 * 1024;
+    constexpr std::size_t kChunk = std::size_t{64} * 1024;
     constexpr int kReadsPerCall = 16;
     if (!fd_.valid()) {
         return;

@@ -8,7 +8,9 @@
 namespace sbx::local {
 namespace {
 
-ResourceLimit both(int resource, rlim_t value) { return ResourceLimit{resource, {value, value}}; }
+ResourceLimit both(int resource, rlim_t value) {
+    return ResourceLimit{resource, {value, value}};
+}
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -60,7 +61,10 @@ std::vector<std::pair<std::string, std::string>> parse_string_map(const nlohmann
         if (key.find('\0') != std::string::npos) {
             invalid(where, "a key contains a NUL byte");
         }
-        result.emplace_back(key, read_string(value, where + "." + key));
+        std::string field = where;
+        field += '.';
+        field += key;
+        result.emplace_back(key, read_string(value, field));
     }
     return result;
 }
@@ -158,8 +162,8 @@ RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &confi
     if (spec.contains("keep_workspace") && !spec["keep_workspace"].is_null()) {
         result.keep_workspace = read_bool(spec["keep_workspace"], "run spec: keep_workspace");
     }
-    result.limits = parse_limits(spec.contains("limits") ? spec["limits"] : nlohmann::json(),
-                                 config);
+    result.limits =
+        parse_limits(spec.contains("limits") ? spec["limits"] : nlohmann::json(), config);
     return result;
 }
 

@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <utility>
 
 #include "sys_error.hpp"
 
@@ -125,7 +126,7 @@ int child_main(void *argument) {
 // The child's stack: small, because the child only makes a handful of system calls.
 class ChildStack {
   public:
-    static constexpr std::size_t kSize = 64 * 1024;
+    static constexpr std::size_t kSize = std::size_t{64} * 1024;
     ChildStack()
         : base_(::mmap(nullptr, kSize, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0)) {

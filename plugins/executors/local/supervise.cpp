@@ -4,6 +4,7 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "sys_error.hpp"
@@ -29,8 +30,8 @@ timespec to_timespec(Clock::duration duration) {
 
 // Waits until one of `fds` is ready or `wait` has passed. Returns the number ready.
 int wait_for(pollfd *fds, nfds_t count, Clock::duration wait) {
-    const timespec timeout = to_timespec(wait < Clock::duration::zero() ? Clock::duration::zero()
-                                                                        : wait);
+    const timespec timeout =
+        to_timespec(wait < Clock::duration::zero() ? Clock::duration::zero() : wait);
     const int ready = ::ppoll(fds, count, &timeout, nullptr);
     if (ready < 0 && errno != EINTR) {
         throw_system_error("poll on the target's pipes", errno);

@@ -5,9 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <map>
+#include <utility>
 
 extern char **environ;  // NOLINT: POSIX global
 
@@ -63,7 +65,10 @@ std::vector<std::string> target_environment(const RunSpec &spec, bool inherit_en
     std::vector<std::string> result;
     result.reserve(variables.size());
     for (const auto &[name, value] : variables) {
-        result.push_back(name + "=" + value);
+        std::string entry = name;
+        entry += '=';
+        entry += value;
+        result.push_back(std::move(entry));
     }
     return result;
 }
@@ -91,9 +96,11 @@ ProgramLookup find_program(const std::string &name, const std::vector<std::strin
             folder = ".";  // POSIX: an empty PATH entry is the current folder
         }
         if (folder.front() != '/') {
-            folder = workspace + "/" + folder;
+            folder.insert(0, workspace + "/");
         }
-        const std::string candidate = folder + "/" + name;
+        std::string candidate = std::move(folder);
+        candidate += '/';
+        candidate += name;
         if (is_executable_file(candidate, lookup.error)) {
             lookup.path = candidate;
             lookup.error = 0;

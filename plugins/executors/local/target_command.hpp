@@ -29,8 +29,8 @@ std::vector<std::string> target_environment(const RunSpec &spec, bool inherit_en
                                             const std::string &workspace);
 
 struct ProgramLookup {
-    std::string path;  // what to pass to execve
-    int error = 0;     // errno when nothing executable was found (ENOENT, EACCES)
+    std::string path;      // what to pass to execve
+    int error = 0;         // errno when nothing executable was found (ENOENT, EACCES)
     std::string searched;  // the PATH that was searched, for the error message
 };
 

@@ -55,7 +55,8 @@ UniqueFd make_stdin(const std::string &text) {
     }
     // Sealed: the target can read its stdin but not change what a later reader of the same
     // file would see. Best effort: sealing is not needed for correctness.
-    (void)::fcntl(file.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+    (void)::fcntl(file.get(), F_ADD_SEALS,
+                  F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
     if (::lseek(file.get(), 0, SEEK_SET) != 0) {
         throw_system_error("cannot rewind the stdin memfd", errno);
     }

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include "sys_error.hpp"
 #include "unique_fd.hpp"
@@ -53,7 +54,8 @@ UniqueFd open_child_folder(int parent, const std::string &name, const std::strin
     if (::mkdirat(parent, name.c_str(), 0755) != 0 && errno != EEXIST) {
         throw_system_error("cannot create folder " + shown, errno);
     }
-    UniqueFd folder(::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    UniqueFd folder(
+        ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!folder.valid()) {
         throw_system_error("cannot open folder " + shown, errno);
     }
@@ -86,7 +88,9 @@ Workspace Workspace::create_fresh(const std::string &root, const std::string &ru
     return Workspace(pattern, true);
 }
 
-Workspace Workspace::use_existing(const std::string &path) { return Workspace(path, false); }
+Workspace Workspace::use_existing(const std::string &path) {
+    return Workspace(path, false);
+}
 
 Workspace::Workspace(Workspace &&other) noexcept
     : path_(std::move(other.path_)), remove_at_end_(other.remove_at_end_) {
@@ -143,9 +147,10 @@ bool Workspace::has_file_of_at_least(std::uint64_t bytes) const {
     int seen = 0;
     for (; !error && it != std::filesystem::recursive_directory_iterator() && seen < kMaxEntries;
          it.increment(error), ++seen) {
+        // symlink_status: a link to a big file elsewhere says nothing about this run.
         std::error_code entry_error;
-        if (it->is_regular_file(entry_error) && it->file_size(entry_error) >= bytes &&
-            !entry_error) {
+        if (std::filesystem::is_regular_file(it->symlink_status(entry_error)) &&
+            it->file_size(entry_error) >= bytes && !entry_error) {
             return true;
         }
     }
