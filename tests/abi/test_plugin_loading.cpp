@@ -2,6 +2,10 @@
 // exit 2 and a one-line reason; a plugin that throws everywhere cannot take the host down.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "command.hpp"
 #include "plugins/plugin.hpp"
 #include "plugins/registry.hpp"
@@ -113,6 +117,50 @@ TEST(Predictor, AnswersThroughTheAbi) {
     auto instance = plugin->create(nlohmann::json::object());
     const auto answer = nlohmann::json::parse(instance->predict(R"({"series":[1,2]})"));
     EXPECT_DOUBLE_EQ(answer["value"].get<double>(), 0.5);
+}
+
+}  // namespace
+
+namespace {
+
+// Hostile plugin files: damaged copies of a real plugin must be refused with exit 2,
+// never crash the host.
+TEST(DamagedPluginFiles, AreRefusedWithoutCrashing) {
+    const std::string dir = sbx::test::make_temp_dir("sbx-damaged-");
+    std::ifstream in(fixture("good"), std::ios::binary);
+    const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_GT(original.size(), 4096u);
+    const auto write = [&](const std::string &name, const std::string &bytes) {
+        std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+        return dir + "/" + name;
+    };
+    std::vector<std::string> damaged;
+    damaged.push_back(write("truncated.so", original.substr(0, 4096)));
+    damaged.push_back(write("header_only.so", original.substr(0, 64)));
+    std::string far_sections = original;
+    for (int i = 0; i < 8; ++i) far_sections[0x28 + i] = '\x7f';  // e_shoff far past the end
+    damaged.push_back(write("far_sections.so", far_sections));
+    std::string garbage_tail = original.substr(0, 64);
+    for (int i = 0; i < 4096; ++i) garbage_tail.push_back(static_cast<char>((i * 131) & 0xff));
+    damaged.push_back(write("garbage_tail.so", garbage_tail));
+    for (const auto &file : damaged) {
+        const auto result = run_command({SBX_BINARY, "plugins", "verify", file});
+        EXPECT_EQ(result.exit_code, 2) << file << ": " << result.err;
+        EXPECT_NE(result.err.find(file), std::string::npos) << result.err;
+    }
+    // A section count far too large is read within bounds: the loader reaches .dynsym
+    // before the count runs past the file, and the dynamic loader ignores section headers.
+    std::string many_sections = original;
+    many_sections[0x3c] = '\xff';  // e_shnum = 65535
+    many_sections[0x3d] = '\xff';
+    const auto odd = run_command({SBX_BINARY, "plugins", "verify", write("odd.so", many_sections)});
+    EXPECT_TRUE(odd.exit_code == 0 || odd.exit_code == 2) << "crashed: " << odd.exit_code;
+    std::filesystem::remove(dir + "/odd.so");
+    // A directory full of them does not stop the host from loading good plugins.
+    const auto list = run_command({SBX_BINARY, "--plugin-dir", dir, "plugins", "list", "--json"});
+    EXPECT_EQ(list.exit_code, 0) << list.err;
+    EXPECT_EQ(nlohmann::json::parse(list.out)["refused"].size(), damaged.size());
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

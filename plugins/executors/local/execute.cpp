@@ -121,7 +121,6 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     if (program.error != 0) {
         result["error"] = "cannot execute '" + spec.argv.front() +
                           "': " + errno_text(program.error) + "; searched PATH=" + program.searched;
-        result["wall_s"] = seconds_since(started);
         return result;
     }
 
@@ -142,6 +141,8 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     request.limits = target_rlimits(limits, cgroups && cgroups->limits_memory(),
                                     cgroups && cgroups->limits_pids());
 
+    // The wall clock (and the timeout) covers the target, not the preparation before it.
+    const Clock::time_point started = Clock::now();
     SpawnOutcome spawned = spawn_target(request);
     stdio.close_child_ends();
     if (!spawned.target) {

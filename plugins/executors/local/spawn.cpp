@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <utility>
 
 #include "sys_error.hpp"
@@ -144,20 +145,22 @@ class ChildStack {
 };
 
 // Blocks every signal in this thread for the clone: a handler must not run in the child
-// while it shares our memory, nor see a half-built child.
+// while it shares our memory. The raw system call, as in glibc's posix_spawn, because
+// sigfillset/pthread_sigmask leave out glibc's internal signals (SIGCANCEL, SIGSETXID).
 class BlockAllSignals {
   public:
     BlockAllSignals() {
-        sigset_t all;
-        ::sigfillset(&all);
-        ::pthread_sigmask(SIG_BLOCK, &all, &saved_);
+        const std::uint64_t all = ~std::uint64_t{0};
+        ::syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &saved_, sizeof(saved_));
     }
-    ~BlockAllSignals() { ::pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+    ~BlockAllSignals() {
+        ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved_, nullptr, sizeof(saved_));
+    }
     BlockAllSignals(const BlockAllSignals &) = delete;
     BlockAllSignals &operator=(const BlockAllSignals &) = delete;
 
   private:
-    sigset_t saved_{};
+    std::uint64_t saved_ = 0;  // the kernel's sigset_t: one bit per signal 1..64
 };
 
 // Set once CLONE_NEWPID was refused; later runs go straight to the fallback.
