@@ -55,10 +55,10 @@ CliContext make_context(const GlobalOptions &options) {
             path = from_env;
         }
     }
-    context.settings = path.empty() ? config::load_settings_text(
-                                          kEmbeddedSettings,
-                                          "config/sandbox_settings.yaml (embedded)")
-                                    : config::load_settings_file(path);
+    context.settings = path.empty()
+                           ? config::load_settings_text(kEmbeddedSettings,
+                                                        "config/sandbox_settings.yaml (embedded)")
+                           : config::load_settings_file(path);
     config::apply_environment(context.settings);
     auto &settings = context.settings;
     if (!options.data_dir.empty()) {

@@ -18,10 +18,17 @@ std::string abi_text(const plugins::Plugin &plugin) {
 
 json describe(const plugins::Plugin &plugin) {
     const auto &d = plugin.descriptor();
-    return {{"id", d.id},           {"name", d.name},       {"version", d.version},
-            {"kind", d.kind},       {"abi", abi_text(plugin)}, {"path", plugin.path().string()},
-            {"description", d.description}, {"vendor", d.vendor}, {"url", d.url},
-            {"license", d.license}, {"config_schema", d.config_schema}};
+    return {{"id", d.id},
+            {"name", d.name},
+            {"version", d.version},
+            {"kind", d.kind},
+            {"abi", abi_text(plugin)},
+            {"path", plugin.path().string()},
+            {"description", d.description},
+            {"vendor", d.vendor},
+            {"url", d.url},
+            {"license", d.license},
+            {"config_schema", d.config_schema}};
 }
 
 int list(CliContext &context, bool as_json) {
@@ -78,12 +85,17 @@ int verify(const std::string &path) {
 int run_plugins_command(CliContext &context, const std::vector<std::string> &args) {
     const std::string usage =
         "; write `plugins list [--json]`, `plugins inspect ID` or `plugins verify PATH`";
-    if (args.empty()) throw InputError("plugins: missing subcommand" + usage);
+    if (args.empty())
+        throw InputError("plugins: missing subcommand" + usage);
     const std::string &sub = args[0];
-    if (sub == "list" && args.size() == 1) return list(context, false);
-    if (sub == "list" && args.size() == 2 && args[1] == "--json") return list(context, true);
-    if (sub == "inspect" && args.size() == 2) return inspect(context, args[1]);
-    if (sub == "verify" && args.size() == 2) return verify(args[1]);
+    if (sub == "list" && args.size() == 1)
+        return list(context, false);
+    if (sub == "list" && args.size() == 2 && args[1] == "--json")
+        return list(context, true);
+    if (sub == "inspect" && args.size() == 2)
+        return inspect(context, args[1]);
+    if (sub == "verify" && args.size() == 2)
+        return verify(args[1]);
     throw InputError("plugins: unexpected arguments" + usage);
 }
 

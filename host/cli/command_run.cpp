@@ -44,14 +44,14 @@ RunOptions parse(const std::vector<std::string> &args) {
                       .options(description)
                       .style(po::command_line_style::default_style &
                              ~po::command_line_style::allow_guessing)
-                      .run(), vm);
+                      .run(),
+                  vm);
         po::notify(vm);
     } catch (const po::error &e) {
         throw InputError(std::string("run: ") + e.what() + "; run `sandbox-runner --help`");
     }
     if (options.runs < 1) {
-        throw InputError("run: --runs " + std::to_string(options.runs) +
-                         " must be at least 1");
+        throw InputError("run: --runs " + std::to_string(options.runs) + " must be at least 1");
     }
     return options;
 }
@@ -62,13 +62,15 @@ std::vector<presets::Preset> choose_presets(const RunOptions &options,
     for (const auto &file : options.preset_files) {
         for (auto &preset : presets::load_preset_file(file)) chosen.push_back(std::move(preset));
     }
-    if (!chosen.empty()) return chosen;
+    if (!chosen.empty())
+        return chosen;
     if (const char *text = std::getenv("SANDBOX_ENV_PRESETS"); text && *text) {
         return presets::parse_presets(text, "SANDBOX_ENV_PRESETS");
     }
     for (size_t i = 0; i < settings.presets.size(); ++i) {
-        const auto origin = i < settings.preset_locations.size() ? settings.preset_locations[i].str()
-                                                                 : settings.source;
+        const auto origin = i < settings.preset_locations.size()
+                                ? settings.preset_locations[i].str()
+                                : settings.source;
         chosen.push_back(presets::make_preset(settings.presets[i], origin, i));
     }
     if (chosen.empty()) {
@@ -80,16 +82,18 @@ std::vector<presets::Preset> choose_presets(const RunOptions &options,
 const config::Workflow &choose_workflow(const RunOptions &options,
                                         const config::Settings &settings) {
     if (options.workflow.empty()) {
-        if (settings.workflows.size() == 1) return settings.workflows.front();
+        if (settings.workflows.size() == 1)
+            return settings.workflows.front();
         throw InputError("run: --workflow is required when " + settings.source + " defines " +
                          std::to_string(settings.workflows.size()) + " workflows");
     }
-    if (const auto *workflow = settings.find_workflow(options.workflow)) return *workflow;
+    if (const auto *workflow = settings.find_workflow(options.workflow))
+        return *workflow;
     std::string names;
     for (const auto &w : settings.workflows) names += (names.empty() ? "" : ", ") + w.name;
     throw InputError("run: --workflow '" + options.workflow + "' is not defined in " +
-                     settings.source + "; defined workflows: " +
-                     (names.empty() ? std::string("none") : names));
+                     settings.source +
+                     "; defined workflows: " + (names.empty() ? std::string("none") : names));
 }
 
 }  // namespace
@@ -110,10 +114,10 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
         store.begin_session("run " + workflow.name, settings.source, options.seed);
     std::vector<store::PluginRecord> used;
     for (const auto &plugin : plugins.used()) {
-        used.push_back({plugin->id(), plugin->kind(), plugin->descriptor().version,
-                        std::to_string(plugin->abi().major) + "." +
-                            std::to_string(plugin->abi().minor),
-                        plugin->path().string()});
+        used.push_back(
+            {plugin->id(), plugin->kind(), plugin->descriptor().version,
+             std::to_string(plugin->abi().major) + "." + std::to_string(plugin->abi().minor),
+             plugin->path().string()});
     }
     store.record_plugins(session, used);
 
@@ -132,15 +136,15 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     store.finish_session(session, "finished");
 
     if (options.json) {
-        std::cout << nlohmann::json{{"workflow", workflow.name},
-                                    {"session", session},
-                                    {"seed", options.seed},
-                                    {"database", (std::filesystem::path(settings.data_dir) /
-                                                  "metrics.db")
-                                                     .string()},
-                                    {"cells", cells_to_json(summaries)}}
-                         .dump(2)
-                  << '\n';
+        std::cout
+            << nlohmann::json{{"workflow", workflow.name},
+                              {"session", session},
+                              {"seed", options.seed},
+                              {"database",
+                               (std::filesystem::path(settings.data_dir) / "metrics.db").string()},
+                              {"cells", cells_to_json(summaries)}}
+                   .dump(2)
+            << '\n';
     } else {
         print_cell_table(workflow.name, options.runs, summaries);
         std::printf("\nrecorded as session %lld in %s (seed %lld)\n",

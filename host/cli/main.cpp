@@ -3,8 +3,8 @@
 #include <csignal>
 #include <iostream>
 
-#include <boost/program_options.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/program_options.hpp>
 
 #include "cli_context.hpp"
 #include "engine/cell_runner.hpp"
@@ -24,7 +24,9 @@ constexpr const char *kUsage =
     "\n"
     "global options:\n";
 
-void on_stop_signal(int) { sbx::plugins::request_cancel(); }
+void on_stop_signal(int) {
+    sbx::plugins::request_cancel();
+}
 
 }  // namespace
 
@@ -32,8 +34,8 @@ int main(int argc, char **argv) {
     po::options_description global("");
     sbx::cli::GlobalOptions options;
     options.program_path = argc > 0 ? argv[0] : "sandbox-runner";
-    global.add_options()("help,h", "show this help")(
-        "config", po::value(&options.config_path), "settings file (default: the embedded one)")(
+    global.add_options()("help,h", "show this help")("config", po::value(&options.config_path),
+                                                     "settings file (default: the embedded one)")(
         "data-dir", po::value(&options.data_dir), "directory for metrics.db and exports")(
         "plugin-dir", po::value(&options.plugin_dirs)->composing(),
         "extra plugin directory (repeatable)")("log-level", po::value(&options.log_level),
@@ -65,14 +67,17 @@ int main(int argc, char **argv) {
         }
         const std::string command = vm["command"].as<std::string>();
         // Everything after the command name, including its own --options.
-        std::vector<std::string> args = po::collect_unrecognized(parsed.options, po::include_positional);
+        std::vector<std::string> args =
+            po::collect_unrecognized(parsed.options, po::include_positional);
         args.erase(args.begin());  // the command itself
 
         std::signal(SIGINT, on_stop_signal);
         std::signal(SIGTERM, on_stop_signal);
         auto context = sbx::cli::make_context(options);
-        if (command == "plugins") return sbx::cli::run_plugins_command(context, args);
-        if (command == "run") return sbx::cli::run_run_command(context, args);
+        if (command == "plugins")
+            return sbx::cli::run_plugins_command(context, args);
+        if (command == "run")
+            return sbx::cli::run_run_command(context, args);
         std::cerr << "sandbox-runner: unknown command '" << command
                   << "'; run `sandbox-runner --help` for the list\n";
         return sbx::kExitBadInput;

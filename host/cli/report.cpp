@@ -30,7 +30,8 @@ namespace {
 
 std::string forecast_text(const json &forecast) {
     const auto &value = forecast.value("value", json());
-    if (!value.is_number()) return "-";
+    if (!value.is_number())
+        return "-";
     char text[96];
     if (forecast.value("insufficient_data", true)) {
         std::snprintf(text, sizeof(text), "%.3f (insufficient data)", value.get<double>());
@@ -55,16 +56,18 @@ void print_cell_table(const std::string &workflow, int runs_per_cell,
                 "WALL_MS", "MAX_RSS_KB", "INJECTORS", "NEXT ROI (ema forecast)");
     for (const auto &cell : cells) {
         std::string injectors;
-        for (const auto &id : cell.active_injectors) injectors += (injectors.empty() ? "" : ",") + id;
-        std::printf("%-18s %5d %6d %6.3f %9.1f %10.0f  %-14s %s\n", cell.preset.c_str(),
-                    cell.runs, cell.passed, cell.roi, metric(cell, "wall_s") * 1000.0,
+        for (const auto &id : cell.active_injectors)
+            injectors += (injectors.empty() ? "" : ",") + id;
+        std::printf("%-18s %5d %6d %6.3f %9.1f %10.0f  %-14s %s\n", cell.preset.c_str(), cell.runs,
+                    cell.passed, cell.roi, metric(cell, "wall_s") * 1000.0,
                     metric(cell, "max_rss_kb"), injectors.empty() ? "-" : injectors.c_str(),
                     forecast_text(cell.forecast).c_str());
     }
     bool any_failure = false;
     for (const auto &cell : cells) {
         for (const auto &[reason, count] : cell.failures) {
-            if (!any_failure) std::printf("\nfailures:\n");
+            if (!any_failure)
+                std::printf("\nfailures:\n");
             any_failure = true;
             std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), reason.c_str(), count);
         }

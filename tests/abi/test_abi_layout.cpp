@@ -30,7 +30,9 @@ static_assert(sizeof(sbx_stub_v1) == 16);
 static_assert(sizeof(sbx_metrics_v1) == 16);
 static_assert(sizeof(sbx_predictor_v1) == 16);
 
-TEST(AbiHeader, CompilesAsCAndCxx) { EXPECT_EQ(sbx_header_compiles_as_c(), SBX_ABI_MAJOR); }
+TEST(AbiHeader, CompilesAsCAndCxx) {
+    EXPECT_EQ(sbx_header_compiles_as_c(), SBX_ABI_MAJOR);
+}
 
 TEST(AbiHeader, StatusCodesAreStable) {
     EXPECT_EQ(SBX_OK, 0);

@@ -41,7 +41,8 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{SBX_NOT_A_PLUGIN, "is not an ELF file"},
         Refusal{"/bin/true", "has no entry symbol 'sbx_entry'"},
         Refusal{fixture("no_entry"), "has no entry symbol 'sbx_entry'"},
-        Refusal{fixture("abi_major_mismatch"), "built for plugin ABI 2.0 but this host speaks ABI 1.0"},
+        Refusal{fixture("abi_major_mismatch"),
+                "built for plugin ABI 2.0 but this host speaks ABI 1.0"},
         Refusal{fixture("abi_newer_minor"), "needs plugin ABI 1.1, newer than this host's ABI 1.0"},
         Refusal{fixture("no_description"), "missing the mandatory field 'description'"},
         Refusal{fixture("init_fails"), "init() failed: fixture refuses to start"}));
@@ -65,8 +66,8 @@ TEST(Registry, RefusesTheSecondPluginWithTheSameIdNamingBothFiles) {
 }
 
 TEST(Registry, ListShowsRefusalsAsJson) {
-    const auto result = run_command(
-        {SBX_BINARY, "--plugin-dir", SBX_TWINS_DIR, "plugins", "list", "--json"});
+    const auto result =
+        run_command({SBX_BINARY, "--plugin-dir", SBX_TWINS_DIR, "plugins", "list", "--json"});
     EXPECT_EQ(result.exit_code, 0) << result.err;
     const auto listed = nlohmann::json::parse(result.out);
     ASSERT_EQ(listed["refused"].size(), 1u);
@@ -100,10 +101,9 @@ TEST(ThrowingPlugin, EveryExceptionBecomesAnErrorAndTheHostSurvives) {
 TEST(ConfigSchema, ViolationsNameThePluginKeyAndLocation) {
     const auto plugin = sbx::plugins::load_plugin(SBX_EMA_PLUGIN);
     try {
-        (void)sbx::plugins::create_instance(*plugin, {{"alpha", "high"}},
-                                            [](const std::string &pointer) {
-                                                return pointer == "/alpha" ? "s.yaml:7:12" : "";
-                                            });
+        (void)sbx::plugins::create_instance(
+            *plugin, {{"alpha", "high"}},
+            [](const std::string &pointer) { return pointer == "/alpha" ? "s.yaml:7:12" : ""; });
         FAIL() << "a string alpha must be refused";
     } catch (const sbx::InputError &e) {
         const std::string message = e.what();
@@ -128,7 +128,8 @@ namespace {
 TEST(DamagedPluginFiles, AreRefusedWithoutCrashing) {
     const std::string dir = sbx::test::make_temp_dir("sbx-damaged-");
     std::ifstream in(fixture("good"), std::ios::binary);
-    const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string original((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
     ASSERT_GT(original.size(), 4096u);
     const auto write = [&](const std::string &name, const std::string &bytes) {
         std::ofstream(dir + "/" + name, std::ios::binary) << bytes;

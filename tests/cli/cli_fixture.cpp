@@ -8,9 +8,13 @@
 
 namespace sbx::test {
 
-void CliTest::SetUp() { dir_ = make_temp_dir("sbx-cli-"); }
+void CliTest::SetUp() {
+    dir_ = make_temp_dir("sbx-cli-");
+}
 
-void CliTest::TearDown() { std::filesystem::remove_all(dir_); }
+void CliTest::TearDown() {
+    std::filesystem::remove_all(dir_);
+}
 
 std::string CliTest::write_file(const std::string &name, const std::string &content) {
     const std::string path = dir_ + "/" + name;

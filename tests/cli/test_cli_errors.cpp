@@ -20,7 +20,8 @@ std::vector<BadFile> bad_files() {
     std::vector<BadFile> files;
     std::ifstream table(std::string(SBX_BAD_CONFIG_DIR) + "/expected_errors.tsv");
     for (std::string row; std::getline(table, row);) {
-        if (row.empty() || row[0] == '#') continue;
+        if (row.empty() || row[0] == '#')
+            continue;
         std::istringstream fields(row);
         BadFile bad;
         std::getline(fields, bad.file, '\t');
@@ -84,7 +85,8 @@ TEST_F(CliErrors, MalformedPresetFileNamesLineAndColumn) {
 }
 
 TEST_F(CliErrors, PresetWithABadUnitIsRefusedBeforeAnythingRuns) {
-    const auto file = write_file("bad.json", R"([{"SCENARIO_NAME": "big", "MEMORY_LIMIT": "512XB"}])");
+    const auto file =
+        write_file("bad.json", R"([{"SCENARIO_NAME": "big", "MEMORY_LIMIT": "512XB"}])");
     const auto result = runner({"run", "--preset-file", file});
     EXPECT_EQ(result.exit_code, 2);
     EXPECT_NE(result.err.find("512XB"), std::string::npos) << result.err;
@@ -93,7 +95,8 @@ TEST_F(CliErrors, PresetWithABadUnitIsRefusedBeforeAnythingRuns) {
 }
 
 TEST_F(CliErrors, UnknownExecutorNamesItsLineAndTheLoadedOnes) {
-    write_settings("executor: dockr\nworkflows:\n  - name: ok\n    steps:\n      - run: [/bin/true]\n");
+    write_settings(
+        "executor: dockr\nworkflows:\n  - name: ok\n    steps:\n      - run: [/bin/true]\n");
     const auto result = runner({"run"});
     EXPECT_EQ(result.exit_code, 2);
     EXPECT_NE(result.err.find(settings_ + ":1:11: executor 'dockr' is not a loaded plugin"),
@@ -103,8 +106,9 @@ TEST_F(CliErrors, UnknownExecutorNamesItsLineAndTheLoadedOnes) {
 }
 
 TEST_F(CliErrors, PluginConfigBreakingItsSchemaPointsAtTheYaml) {
-    write_settings("plugins:\n  ema:\n    alpha: high\nworkflows:\n  - name: ok\n    steps:\n"
-                   "      - run: [/bin/true]\n");
+    write_settings(
+        "plugins:\n  ema:\n    alpha: high\nworkflows:\n  - name: ok\n    steps:\n"
+        "      - run: [/bin/true]\n");
     const auto result = runner({"run"});
     EXPECT_EQ(result.exit_code, 2);
     EXPECT_NE(result.err.find(settings_ + ":3:12: plugins.ema/alpha"), std::string::npos)

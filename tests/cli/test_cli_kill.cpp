@@ -33,7 +33,8 @@ workflows:
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         if (std::filesystem::exists(db_path())) {
             const auto rows = query("SELECT count(*) FROM runs");
-            if (!rows.empty()) seen = std::stoll(rows[0][0]);
+            if (!rows.empty())
+                seen = std::stoll(rows[0][0]);
         }
     }
     ASSERT_GE(seen, 100) << "the host did not get half way in 60 s";

@@ -28,14 +28,16 @@ workflows:
     name: kv
     steps:
       - name: put
-        run: [)" + SBX_DEMO_KV + R"(, put, "{{input.key}}"]
+        run: [)" + SBX_DEMO_KV +
+                       R"(, put, "{{input.key}}"]
         stdin: "{{input.record}}"
         inputs:
           key: {type: string, example: alpha}
           record: {type: json, example: {id: 1, name: Ada}}
         expect: {exit_code: 0, stdout_contains: stored}
       - name: get
-        run: [)" + SBX_DEMO_KV + R"(, get, "{{input.key}}"]
+        run: [)" + SBX_DEMO_KV +
+                       R"(, get, "{{input.key}}"]
         inputs: {key: {type: string, example: alpha}}
         expect: {stdout_contains: Ada}
   - name: spike-probe
@@ -75,8 +77,8 @@ TEST_F(RunCommand, RunsEveryPresetRecordsEverythingAndReports) {
     const auto kinds = query("SELECT kind FROM plugins_used ORDER BY kind");
     std::vector<std::string> used;
     for (const auto &row : kinds) used.push_back(row[0]);
-    EXPECT_EQ(used, (std::vector<std::string>{"executor", "injector", "metrics", "predictor",
-                                              "stub"}));
+    EXPECT_EQ(used,
+              (std::vector<std::string>{"executor", "injector", "metrics", "predictor", "stub"}));
     EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "finished");
     EXPECT_EQ(query("PRAGMA integrity_check")[0][0], "ok");
 }

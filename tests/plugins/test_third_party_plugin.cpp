@@ -14,9 +14,9 @@ using sbx::test::run_command;
 TEST(ThirdPartyPlugin, BuildsWithOnlyTheSdkAndIsLoadedFromADroppedInDirectory) {
     const std::string dir = sbx::test::make_temp_dir("sbx-third-party-");
     const std::string so = dir + "/last_value.so";
-    const auto build = run_command({SBX_CXX, "-std=c++17", "-shared", "-fPIC",
-                                    "-fvisibility=hidden", "-Wall", "-Werror", "-I",
-                                    SBX_SDK_INCLUDE, SBX_EXAMPLE, "-o", so});
+    const auto build =
+        run_command({SBX_CXX, "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall",
+                     "-Werror", "-I", SBX_SDK_INCLUDE, SBX_EXAMPLE, "-o", so});
     ASSERT_EQ(build.exit_code, 0) << build.err;
 
     const auto verify = run_command({SBX_BINARY, "plugins", "verify", so});

@@ -75,7 +75,10 @@ TEST_F(StoreTest, RoiHistoryFollowsCellsInOrder) {
 }
 
 TEST_F(StoreTest, RefusesADatabaseFromANewerSandboxRunner) {
-    { Store store(db()); store.connection().exec("PRAGMA user_version = 99"); }
+    {
+        Store store(db());
+        store.connection().exec("PRAGMA user_version = 99");
+    }
     try {
         Store again(db());
         FAIL() << "a newer schema must be refused";

@@ -35,13 +35,15 @@ int spawn_background(const std::vector<std::string> &argv,
                      const std::map<std::string, std::string> &env, const std::string &working_dir,
                      const std::string &log_path) {
     const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid < 0)
+        throw std::runtime_error("fork failed");
     if (pid == 0) {
         const int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         dup2(log, 1);
         dup2(log, 2);
         for (const auto &[key, value] : env) setenv(key.c_str(), value.c_str(), 1);
-        if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(126);
+        if (!working_dir.empty() && chdir(working_dir.c_str()) != 0)
+            _exit(126);
         std::vector<char *> args;
         for (const auto &arg : argv) args.push_back(const_cast<char *>(arg.c_str()));
         args.push_back(nullptr);
@@ -57,14 +59,16 @@ CommandResult run_command(const std::vector<std::string> &argv,
     const std::string dir = make_temp_dir("sbx-cmd-");
     const std::string out_path = dir + "/out", err_path = dir + "/err";
     const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid < 0)
+        throw std::runtime_error("fork failed");
     if (pid == 0) {
         const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         dup2(out, 1);
         dup2(err, 2);
         for (const auto &[key, value] : env) setenv(key.c_str(), value.c_str(), 1);
-        if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(126);
+        if (!working_dir.empty() && chdir(working_dir.c_str()) != 0)
+            _exit(126);
         std::vector<char *> args;
         for (const auto &arg : argv) args.push_back(const_cast<char *>(arg.c_str()));
         args.push_back(nullptr);

@@ -19,7 +19,8 @@ constexpr const char *kStore = "kv.json";
 
 json load_store() {
     std::ifstream in(kStore);
-    if (!in) return json::object();
+    if (!in)
+        return json::object();
     return json::parse(in, nullptr, /*allow_exceptions=*/true);
 }
 

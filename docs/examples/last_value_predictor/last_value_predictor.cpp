@@ -11,9 +11,12 @@ namespace {
 class LastValuePredictor final : public sbx::Predictor {
   public:
     static constexpr sbx::About about{
-        "last_value", "Last value", "1.0.0",
+        "last_value",
+        "Last value",
+        "1.0.0",
         "Forecasts that the next value equals the last one (a naive baseline).",
-        R"({"type":"object","additionalProperties":false,"properties":{}})", "Example Corp"};
+        R"({"type":"object","additionalProperties":false,"properties":{}})",
+        "Example Corp"};
 
     explicit LastValuePredictor(const std::string & /*config_json*/) {}
 
@@ -28,13 +31,14 @@ class LastValuePredictor final : public sbx::Predictor {
         const std::string items = request_json.substr(open + 1, close - open - 1);
         const auto comma = items.rfind(',');
         const std::string last = comma == std::string::npos ? items : items.substr(comma + 1);
-        sbx::host::log(SBX_LOG_DEBUG, "forecasting from " + std::to_string(items.size()) +
-                                          " bytes of series");
+        sbx::host::log(SBX_LOG_DEBUG,
+                       "forecasting from " + std::to_string(items.size()) + " bytes of series");
         if (last.find_first_not_of(" \n\t") == std::string::npos) {
             return R"({"value":null,"lower":null,"upper":null,"method":"last_value",)"
                    R"("insufficient_data":true})";
         }
-        return R"({"value":)" + last + R"(,"lower":null,"upper":null,"method":"last_value",)"
+        return R"({"value":)" + last +
+               R"(,"lower":null,"upper":null,"method":"last_value",)"
                R"("insufficient_data":true})";
     }
 };

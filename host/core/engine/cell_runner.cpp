@@ -15,13 +15,19 @@ json slots_of(const config::Workflow &workflow) {
     json slots = json::object();
     for (const auto &step : workflow.steps) {
         for (const auto &slot : step.inputs) {
-            if (slots.contains(slot.name)) continue;
+            if (slots.contains(slot.name))
+                continue;
             json described{{"type", slot.type}, {"required", slot.required}};
-            if (!slot.example.is_null()) described["example"] = slot.example;
-            if (!slot.default_value.is_null()) described["default"] = slot.default_value;
-            if (slot.min) described["min"] = *slot.min;
-            if (slot.max) described["max"] = *slot.max;
-            if (!slot.values.empty()) described["values"] = slot.values;
+            if (!slot.example.is_null())
+                described["example"] = slot.example;
+            if (!slot.default_value.is_null())
+                described["default"] = slot.default_value;
+            if (slot.min)
+                described["min"] = *slot.min;
+            if (slot.max)
+                described["max"] = *slot.max;
+            if (!slot.values.empty())
+                described["values"] = slot.values;
             slots[slot.name] = described;
         }
     }
@@ -137,9 +143,9 @@ CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Pre
                       {"runs", summary.runs}})) {
         summary.metrics[name] = value;
     }
-    summary.cell_id = store_.record_cell({session_id_, workflow.name, preset_id, summary.flag,
-                                         summary.runs, summary.passed, summary.roi,
-                                         summary.metrics});
+    summary.cell_id =
+        store_.record_cell({session_id_, workflow.name, preset_id, summary.flag, summary.runs,
+                            summary.passed, summary.roi, summary.metrics});
 
     // Forecast the next ROI of this cell from its whole history, this cell included.
     auto series = history;

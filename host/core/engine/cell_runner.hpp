@@ -33,7 +33,7 @@ struct CellSummary {
     std::string flag;
     int runs = 0;
     int passed = 0;
-    double roi = 0;  // passed / runs
+    double roi = 0;                         // passed / runs
     std::map<std::string, double> metrics;  // mean over the runs
     std::map<std::string, int> failures;    // "step: reason" -> count
     std::vector<std::string> active_injectors;
@@ -43,8 +43,7 @@ struct CellSummary {
 
 class CellRunner {
   public:
-    CellRunner(PluginSet &plugins, WorkflowRunner &runner, store::Store &store,
-               int64_t session_id);
+    CellRunner(PluginSet &plugins, WorkflowRunner &runner, store::Store &store, int64_t session_id);
 
     CellSummary run(const config::Workflow &workflow, const presets::Preset &preset,
                     const CellOptions &options);

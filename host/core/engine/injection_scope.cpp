@@ -10,9 +10,10 @@ InjectionScope::InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &
                                const std::string &state_dir)
     : spec_(std::move(spec)) {
     for (auto &injector : injectors) {
-        const nlohmann::json request{
-            {"preset", preset}, {"spec", spec_}, {"run_id", spec_.value("run_id", "")},
-            {"state_dir", state_dir}};
+        const nlohmann::json request{{"preset", preset},
+                                     {"spec", spec_},
+                                     {"run_id", spec_.value("run_id", "")},
+                                     {"state_dir", state_dir}};
         // If a later prepare throws, the destructor does not run for a half-built
         // object: tear down what was prepared so far before rethrowing.
         try {
@@ -31,7 +32,9 @@ InjectionScope::InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &
     }
 }
 
-InjectionScope::~InjectionScope() { teardown_all(); }
+InjectionScope::~InjectionScope() {
+    teardown_all();
+}
 
 void InjectionScope::teardown_all() noexcept {
     while (!prepared_.empty()) {

@@ -16,8 +16,7 @@ class InjectionScope {
   public:
     // Calls prepare() on each injector in order, threading the run spec through them.
     InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &injectors,
-                   const nlohmann::json &preset, nlohmann::json spec,
-                   const std::string &state_dir);
+                   const nlohmann::json &preset, nlohmann::json spec, const std::string &state_dir);
     ~InjectionScope();
     InjectionScope(const InjectionScope &) = delete;
     InjectionScope &operator=(const InjectionScope &) = delete;

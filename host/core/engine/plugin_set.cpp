@@ -13,14 +13,16 @@ PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &
     for (size_t i = 0; i < settings.injectors.size(); ++i) {
         const auto where = i < settings.injector_locations.size() ? settings.injector_locations[i]
                                                                   : config::SourceLocation{};
-        injectors_.push_back(make(settings.injectors[i], SBX_KIND_INJECTOR, at(where, "injectors")));
+        injectors_.push_back(
+            make(settings.injectors[i], SBX_KIND_INJECTOR, at(where, "injectors")));
     }
     for (size_t i = 0; i < settings.metrics.size(); ++i) {
         const auto where = i < settings.metric_locations.size() ? settings.metric_locations[i]
                                                                 : config::SourceLocation{};
         collectors_.push_back(make(settings.metrics[i], SBX_KIND_METRICS, at(where, "metrics")));
     }
-    predictor_ = make(settings.predictor, SBX_KIND_PREDICTOR, at(settings.predictor_where, "predictor"));
+    predictor_ =
+        make(settings.predictor, SBX_KIND_PREDICTOR, at(settings.predictor_where, "predictor"));
     stub(settings.stub_strategy, at(settings.stub_strategy_where, "stub_strategy"));
 }
 

@@ -13,8 +13,7 @@ namespace sbx::engine {
 
 using nlohmann::json;
 
-bool meets_expectation(const config::Expectation &expect, const json &result,
-                       std::string &reason) {
+bool meets_expectation(const config::Expectation &expect, const json &result, std::string &reason) {
     const std::string status = result.value("status", "XX");
     if (status != expect.status) {
         reason = "status " + status + ", expected " + expect.status;
@@ -119,10 +118,9 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
             }
             step_outcome.result = json::parse(plugins_.executor().run(injection.spec().dump()));
         }
-        step_outcome.passed =
-            counterfactual
-                ? step_outcome.result.value("status", "XX") == "OK"
-                : meets_expectation(step.expect, step_outcome.result, step_outcome.reason);
+        step_outcome.passed = counterfactual ? step_outcome.result.value("status", "XX") == "OK"
+                                             : meets_expectation(step.expect, step_outcome.result,
+                                                                 step_outcome.reason);
         outcome.steps.push_back(step_outcome);
         if (!step_outcome.passed) {
             outcome.failed_step = step.name;

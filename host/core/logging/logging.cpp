@@ -19,14 +19,24 @@ class JsonEscapedMessage final : public spdlog::custom_flag_formatter {
         static constexpr char kHex[] = "0123456789abcdef";
         for (const char c : msg.payload) {
             switch (c) {
-                case '"': dest.append(std::string_view("\\\"")); break;
-                case '\\': dest.append(std::string_view("\\\\")); break;
-                case '\n': dest.append(std::string_view("\\n")); break;
-                case '\t': dest.append(std::string_view("\\t")); break;
-                case '\r': dest.append(std::string_view("\\r")); break;
+                case '"':
+                    dest.append(std::string_view("\\\""));
+                    break;
+                case '\\':
+                    dest.append(std::string_view("\\\\"));
+                    break;
+                case '\n':
+                    dest.append(std::string_view("\\n"));
+                    break;
+                case '\t':
+                    dest.append(std::string_view("\\t"));
+                    break;
+                case '\r':
+                    dest.append(std::string_view("\\r"));
+                    break;
                 default:
                     if (static_cast<unsigned char>(c) < 0x20) {
-                        const char escaped[] = {'\\', 'u', '0', '0', kHex[(c >> 4) & 0xf],
+                        const char escaped[] = {'\\',         'u', '0', '0', kHex[(c >> 4) & 0xf],
                                                 kHex[c & 0xf]};
                         dest.append(escaped, escaped + sizeof(escaped));
                     } else {

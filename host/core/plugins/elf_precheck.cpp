@@ -4,9 +4,9 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <sbx/plugin.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <sbx/plugin.h>
 
 #include <boost/dll/library_info.hpp>
 #include <cstring>
@@ -25,7 +25,8 @@ namespace {
 // table are read: a plugin with debug information is megabytes we never need.
 class ElfFile {
   public:
-    explicit ElfFile(const std::filesystem::path &path) : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    explicit ElfFile(const std::filesystem::path &path)
+        : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
         struct stat info {};
         if (fd_ < 0 || fstat(fd_, &info) != 0) {
             refuse(path, "cannot be read (" + std::string(std::strerror(errno)) + ")");
@@ -33,7 +34,8 @@ class ElfFile {
         size_ = static_cast<uint64_t>(info.st_size);
     }
     ~ElfFile() {
-        if (fd_ >= 0) close(fd_);
+        if (fd_ >= 0)
+            close(fd_);
     }
     ElfFile(const ElfFile &) = delete;
     ElfFile &operator=(const ElfFile &) = delete;
@@ -43,7 +45,8 @@ class ElfFile {
     // Reads `length` bytes at `offset` into `out`, or returns false when they are not all
     // inside the file.
     bool read(uint64_t offset, void *out, uint64_t length) const {
-        if (offset > size_ || size_ - offset < length) return false;
+        if (offset > size_ || size_ - offset < length)
+            return false;
         return pread(fd_, out, length, static_cast<off_t>(offset)) == static_cast<ssize_t>(length);
     }
     template <class T>
@@ -113,8 +116,9 @@ void precheck_plugin_file(const std::filesystem::path &path) {
     static constexpr unsigned char kMagic[] = {0x7f, 'E', 'L', 'F'};
     Elf64_Ehdr header{};
     if (!file.read_at(0, header) || std::memcmp(header.e_ident, kMagic, 4) != 0) {
-        refuse(path, "is not an ELF file; a plugin is a shared object built with the SDK "
-                     "(see docs/plugin-authors.md)");
+        refuse(path,
+               "is not an ELF file; a plugin is a shared object built with the SDK "
+               "(see docs/plugin-authors.md)");
     }
     try {
         const boost::dll::library_info info(path.string(), /*throw_if_not_native=*/true);

@@ -16,13 +16,15 @@ void SBX_CALL log_from_plugin(void *, sbx_log_level level, const char *plugin_id
     static constexpr spdlog::level::level_enum kLevels[] = {
         spdlog::level::trace, spdlog::level::debug, spdlog::level::info, spdlog::level::warn,
         spdlog::level::err};
-    const auto index = level < SBX_LOG_TRACE ? SBX_LOG_TRACE
+    const auto index = level < SBX_LOG_TRACE   ? SBX_LOG_TRACE
                        : level > SBX_LOG_ERROR ? SBX_LOG_ERROR
                                                : level;
     spdlog::log(kLevels[index], "[{}] {}", plugin_id ? plugin_id : "?", message ? message : "");
 }
 
-int32_t SBX_CALL is_cancelled(void *) { return g_cancelled.load() ? 1 : 0; }
+int32_t SBX_CALL is_cancelled(void *) {
+    return g_cancelled.load() ? 1 : 0;
+}
 
 uint64_t SBX_CALL now_ns(void *) {
     return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -32,7 +34,9 @@ uint64_t SBX_CALL now_ns(void *) {
 
 // No optional services exist yet in ABI 1.0; the lookup is there so adding one later is
 // not an ABI change.
-const void *SBX_CALL get_service(void *, const char *) { return nullptr; }
+const void *SBX_CALL get_service(void *, const char *) {
+    return nullptr;
+}
 
 }  // namespace
 
@@ -44,7 +48,11 @@ const sbx_host *host_services() {
     return &host;
 }
 
-void request_cancel() noexcept { g_cancelled.store(true); }
-bool cancel_requested() noexcept { return g_cancelled.load(); }
+void request_cancel() noexcept {
+    g_cancelled.store(true);
+}
+bool cancel_requested() noexcept {
+    return g_cancelled.load();
+}
 
 }  // namespace sbx::plugins

@@ -29,7 +29,9 @@ T copy_growable(const void *source) {
     return copy;
 }
 
-std::string text_or_empty(const char *text) { return text ? text : ""; }
+std::string text_or_empty(const char *text) {
+    return text ? text : "";
+}
 
 const std::regex &semver_pattern() {
     static const std::regex pattern(R"(^\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]+)?$)");
@@ -42,10 +44,14 @@ bool known_kind(const std::string &kind) {
 }
 
 const char *interface_id_for(const std::string &kind) {
-    if (kind == SBX_KIND_EXECUTOR) return SBX_EXECUTOR_V1;
-    if (kind == SBX_KIND_INJECTOR) return SBX_INJECTOR_V1;
-    if (kind == SBX_KIND_STUB) return SBX_STUB_V1;
-    if (kind == SBX_KIND_METRICS) return SBX_METRICS_V1;
+    if (kind == SBX_KIND_EXECUTOR)
+        return SBX_EXECUTOR_V1;
+    if (kind == SBX_KIND_INJECTOR)
+        return SBX_INJECTOR_V1;
+    if (kind == SBX_KIND_STUB)
+        return SBX_STUB_V1;
+    if (kind == SBX_KIND_METRICS)
+        return SBX_METRICS_V1;
     return SBX_PREDICTOR_V1;
 }
 
@@ -58,14 +64,21 @@ Descriptor read_descriptor(const std::filesystem::path &path, const sbx_plugin_e
         refuse(path, "descriptor() returned nothing or a truncated descriptor");
     }
     const auto d = copy_growable<sbx_descriptor>(raw);
-    Descriptor out{text_or_empty(d.id),      text_or_empty(d.name),
-                   text_or_empty(d.version), text_or_empty(d.kind),
-                   text_or_empty(d.description), text_or_empty(d.vendor),
-                   text_or_empty(d.url),     text_or_empty(d.license),
+    Descriptor out{text_or_empty(d.id),
+                   text_or_empty(d.name),
+                   text_or_empty(d.version),
+                   text_or_empty(d.kind),
+                   text_or_empty(d.description),
+                   text_or_empty(d.vendor),
+                   text_or_empty(d.url),
+                   text_or_empty(d.license),
                    nlohmann::json::object({{"type", "object"}, {"additionalProperties", false}})};
     const std::pair<const char *, const std::string *> mandatory[] = {
-        {"id", &out.id},     {"name", &out.name},        {"version", &out.version},
-        {"kind", &out.kind}, {"description", &out.description}};
+        {"id", &out.id},
+        {"name", &out.name},
+        {"version", &out.version},
+        {"kind", &out.kind},
+        {"description", &out.description}};
     for (const auto &[field, value] : mandatory) {
         if (value->empty()) {
             refuse(path, std::string("descriptor is missing the mandatory field '") + field +
@@ -159,8 +172,9 @@ std::shared_ptr<Plugin> load_plugin(const std::filesystem::path &path) {
     const sbx_plugin_entry &entry = plugin->entry_;
     if (!entry.init || !entry.create || !entry.destroy || !entry.last_error ||
         !entry.get_interface) {
-        refuse(path, "entry lacks a mandatory function (init, create, destroy, last_error, "
-                     "get_interface)");
+        refuse(path,
+               "entry lacks a mandatory function (init, create, destroy, last_error, "
+               "get_interface)");
     }
     plugin->descriptor_ = read_descriptor(path, entry);
     if (plugin->interface(interface_id_for(plugin->descriptor_.kind)) == nullptr) {
@@ -184,10 +198,10 @@ std::unique_ptr<Instance> Plugin::create(const nlohmann::json &config) const {
     const std::string text = config.dump();
     const sbx_status status = entry_.create(text.c_str(), &handle);
     if (status != SBX_OK || handle == nullptr) {
-        throw PluginCallError(status == SBX_OK ? SBX_ERROR : status,
-                              "plugin '" + id() + "' (" + path_.string() +
-                                  ") refused its configuration: " +
-                                  text_or_empty(entry_.last_error(nullptr)));
+        throw PluginCallError(
+            status == SBX_OK ? SBX_ERROR : status,
+            "plugin '" + id() + "' (" + path_.string() +
+                ") refused its configuration: " + text_or_empty(entry_.last_error(nullptr)));
     }
     return std::make_unique<Instance>(shared_from_this(), handle);
 }
@@ -195,7 +209,9 @@ std::unique_ptr<Instance> Plugin::create(const nlohmann::json &config) const {
 Instance::Instance(std::shared_ptr<const Plugin> plugin, sbx_instance *handle)
     : plugin_(std::move(plugin)), handle_(handle) {}
 
-Instance::~Instance() { plugin_->entry().destroy(handle_); }
+Instance::~Instance() {
+    plugin_->entry().destroy(handle_);
+}
 
 void Instance::fail(const char *what, sbx_status status) {
     throw PluginCallError(status, "plugin '" + plugin_->id() + "' " + what + " failed: " +

@@ -116,8 +116,8 @@ std::unique_ptr<Instance> create_instance(const Plugin &plugin, const nlohmann::
         if (where.empty() && locate) {
             where = locate("");
         }
-        throw InputError((where.empty() ? std::string() : where + ": ") + "plugins." +
-                         plugin.id() + first.pointer + ": " + first.message +
+        throw InputError((where.empty() ? std::string() : where + ": ") + "plugins." + plugin.id() +
+                         first.pointer + ": " + first.message +
                          "; run `sandbox-runner plugins inspect " + plugin.id() +
                          "` to see the configuration schema");
     }

@@ -27,9 +27,7 @@ class Registry {
     // A second plugin with an id already loaded is refused, naming both files.
     void scan(const std::vector<std::filesystem::path> &directories);
 
-    [[nodiscard]] const std::vector<std::shared_ptr<Plugin>> &plugins() const {
-        return plugins_;
-    }
+    [[nodiscard]] const std::vector<std::shared_ptr<Plugin>> &plugins() const { return plugins_; }
     [[nodiscard]] const std::vector<RefusedPlugin> &refused() const { return refused_; }
     [[nodiscard]] const std::vector<std::filesystem::path> &directories() const {
         return directories_;

@@ -34,9 +34,9 @@ std::vector<SchemaViolation> validate_against_schema(const nlohmann::json &schem
         const valijson::adapters::NlohmannJsonAdapter schema_adapter(schema);
         parser.populateSchema(schema_adapter, parsed);
     } catch (const std::exception &e) {
-        throw PluginError("plugin '" + plugin_id +
-                          "' declares a configuration schema that is not valid JSON Schema: " +
-                          e.what());
+        throw PluginError(
+            "plugin '" + plugin_id +
+            "' declares a configuration schema that is not valid JSON Schema: " + e.what());
     }
     valijson::Validator validator;
     valijson::ValidationResults results;

@@ -29,7 +29,8 @@ std::string line_column(const std::string &text, size_t offset) {
 }
 
 std::string as_text(const json &value) {
-    if (value.is_string()) return value.get<std::string>();
+    if (value.is_string())
+        return value.get<std::string>();
     if (value.is_array()) {
         std::string joined;
         for (const auto &item : value) {
@@ -47,25 +48,51 @@ std::string as_text(const json &value) {
 }  // namespace
 
 bool is_known_key(const std::string &key) {
-    static const std::set<std::string> known = {
-        "SCENARIO_NAME",    "CPU_LIMIT",          "CPU_TIME_LIMIT",  "MEMORY_LIMIT",
-        "DISK_LIMIT",       "DISK_IO_THROTTLE",   "TIMEOUT",         "PIDS_LIMIT",
-        "NETWORK_LATENCY_MS", "NETWORK_JITTER_MS", "PACKET_LOSS",    "PACKET_DUPLICATION",
-        "BANDWIDTH_LIMIT",  "MIN_BANDWIDTH",      "MAX_BANDWIDTH",   "API_LATENCY_MS",
-        "UPSTREAM_FAILURES", "UPSTREAM_REQUESTS", "SCHEMA_MISMATCHES", "SCHEMA_CHECKS",
-        "CONCURRENCY_LEVEL", "THREAD_BURST",      "ASYNC_TASK_BURST", "MAX_THREADS",
-        "CPU_SPIKE",        "SECURITY_LEVEL",     "THREAT_INTENSITY", "FAILURE_MODES",
-        "SANDBOX_STUB_STRATEGY", "BROKEN_AUTH",   "CORRUPT_PAYLOAD", "GPU_LIMIT",
-        "OS_TYPE",          "CONTAINER_IMAGE",    "VM_SETTINGS"};
+    static const std::set<std::string> known = {"SCENARIO_NAME",
+                                                "CPU_LIMIT",
+                                                "CPU_TIME_LIMIT",
+                                                "MEMORY_LIMIT",
+                                                "DISK_LIMIT",
+                                                "DISK_IO_THROTTLE",
+                                                "TIMEOUT",
+                                                "PIDS_LIMIT",
+                                                "NETWORK_LATENCY_MS",
+                                                "NETWORK_JITTER_MS",
+                                                "PACKET_LOSS",
+                                                "PACKET_DUPLICATION",
+                                                "BANDWIDTH_LIMIT",
+                                                "MIN_BANDWIDTH",
+                                                "MAX_BANDWIDTH",
+                                                "API_LATENCY_MS",
+                                                "UPSTREAM_FAILURES",
+                                                "UPSTREAM_REQUESTS",
+                                                "SCHEMA_MISMATCHES",
+                                                "SCHEMA_CHECKS",
+                                                "CONCURRENCY_LEVEL",
+                                                "THREAD_BURST",
+                                                "ASYNC_TASK_BURST",
+                                                "MAX_THREADS",
+                                                "CPU_SPIKE",
+                                                "SECURITY_LEVEL",
+                                                "THREAT_INTENSITY",
+                                                "FAILURE_MODES",
+                                                "SANDBOX_STUB_STRATEGY",
+                                                "BROKEN_AUTH",
+                                                "CORRUPT_PAYLOAD",
+                                                "GPU_LIMIT",
+                                                "OS_TYPE",
+                                                "CONTAINER_IMAGE",
+                                                "VM_SETTINGS"};
     return known.count(key) != 0;
 }
 
 Preset make_preset(json body, std::string origin, size_t index) {
     Preset preset{"preset" + std::to_string(index), std::move(body), std::move(origin)};
     if (!preset.body.is_object()) {
-        throw InputError(preset.origin + ": a preset must be a JSON object of KEY: value, e.g. "
-                                         "{\"SCENARIO_NAME\": \"tight\", \"MEMORY_LIMIT\": "
-                                         "\"64Mi\"}");
+        throw InputError(preset.origin +
+                         ": a preset must be a JSON object of KEY: value, e.g. "
+                         "{\"SCENARIO_NAME\": \"tight\", \"MEMORY_LIMIT\": "
+                         "\"64Mi\"}");
     }
     if (preset.body.contains("SCENARIO_NAME")) {
         preset.name = as_text(preset.body["SCENARIO_NAME"]);
@@ -109,9 +136,9 @@ Limits resolve_limits(const Preset &preset) {
     const auto text_of = [&](const char *key) { return as_text(body[key]); };
     try {
         if (body.contains("TIMEOUT")) {
-            limits.timeout_ms =
-                std::llround(parse_duration_seconds(text_of("TIMEOUT")) * 1000.0);
-            if (limits.timeout_ms < 1) limits.timeout_ms = 1;
+            limits.timeout_ms = std::llround(parse_duration_seconds(text_of("TIMEOUT")) * 1000.0);
+            if (limits.timeout_ms < 1)
+                limits.timeout_ms = 1;
         }
         if (body.contains("CPU_TIME_LIMIT")) {
             limits.cpu_time_s = parse_duration_seconds(text_of("CPU_TIME_LIMIT"));
@@ -130,19 +157,23 @@ Limits resolve_limits(const Preset &preset) {
             const auto text = text_of("PIDS_LIMIT");
             size_t used = 0;
             limits.pids = std::stoll(text, &used);
-            if (used != text.size() || limits.pids < 1) throw std::invalid_argument(text);
+            if (used != text.size() || limits.pids < 1)
+                throw std::invalid_argument(text);
         } catch (const std::exception &) {
-            bad_value(preset, "PIDS_LIMIT", "'" + text_of("PIDS_LIMIT") +
-                                                "' is not a positive whole number of processes");
+            bad_value(
+                preset, "PIDS_LIMIT",
+                "'" + text_of("PIDS_LIMIT") + "' is not a positive whole number of processes");
         }
     }
     if (body.contains("CPU_LIMIT")) {
         try {
             const double cores = std::stod(text_of("CPU_LIMIT"));
-            if (!(cores > 0)) throw std::invalid_argument("not positive");
+            if (!(cores > 0))
+                throw std::invalid_argument("not positive");
         } catch (const std::exception &) {
-            bad_value(preset, "CPU_LIMIT", "'" + text_of("CPU_LIMIT") +
-                                               "' is not a positive share of cores like 0.5 or 2");
+            bad_value(
+                preset, "CPU_LIMIT",
+                "'" + text_of("CPU_LIMIT") + "' is not a positive share of cores like 0.5 or 2");
         }
     }
     for (const char *key : {"PACKET_LOSS", "PACKET_DUPLICATION"}) {

@@ -104,13 +104,15 @@ int current_version(Connection &connection) {
 
 }  // namespace
 
-int latest_schema_version() { return static_cast<int>(migrations().size()); }
+int latest_schema_version() {
+    return static_cast<int>(migrations().size());
+}
 
 void migrate(Connection &connection) {
     const int found = current_version(connection);
     if (found > latest_schema_version()) {
-        throw EnvironmentError(connection.path() + " has schema version " +
-                               std::to_string(found) + " but this sandbox-runner knows only " +
+        throw EnvironmentError(connection.path() + " has schema version " + std::to_string(found) +
+                               " but this sandbox-runner knows only " +
                                std::to_string(latest_schema_version()) +
                                "; use a newer sandbox-runner or another --data-dir");
     }

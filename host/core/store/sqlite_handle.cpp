@@ -14,7 +14,8 @@ namespace {
 
 }  // namespace
 
-Statement::Statement(sqlite3 *db, const std::string &sql) : db_(db), stmt_(nullptr, sqlite3_finalize) {
+Statement::Statement(sqlite3 *db, const std::string &sql)
+    : db_(db), stmt_(nullptr, sqlite3_finalize) {
     sqlite3_stmt *raw = nullptr;
     if (sqlite3_prepare_v2(db, sql.c_str(), static_cast<int>(sql.size()), &raw, nullptr) !=
         SQLITE_OK) {
@@ -43,8 +44,10 @@ Statement &Statement::bind_null(int index) {
 
 bool Statement::step() {
     const int rc = sqlite3_step(stmt_.get());
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
     fail(db_, "statement failed");
 }
 
@@ -59,7 +62,9 @@ void Statement::reset() {
     sqlite3_clear_bindings(stmt_.get());
 }
 
-int64_t Statement::column_int(int index) const { return sqlite3_column_int64(stmt_.get(), index); }
+int64_t Statement::column_int(int index) const {
+    return sqlite3_column_int64(stmt_.get(), index);
+}
 double Statement::column_double(int index) const {
     return sqlite3_column_double(stmt_.get(), index);
 }
@@ -73,10 +78,9 @@ bool Statement::column_is_null(int index) const {
 
 Connection::Connection(const std::string &path) : path_(path), db_(nullptr, sqlite3_close) {
     sqlite3 *raw = nullptr;
-    const int rc = sqlite3_open_v2(path.c_str(), &raw,
-                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                                       SQLITE_OPEN_NOMUTEX,
-                                   nullptr);
+    const int rc =
+        sqlite3_open_v2(path.c_str(), &raw,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     db_.reset(raw);
     if (rc != SQLITE_OK) {
         fail(raw, "cannot open");

@@ -155,8 +155,7 @@ int64_t Store::record_run(const RunRecord &run) {
             .bind(14, r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
             .run();
     }
-    Statement metric(connection_.get(),
-                     "INSERT INTO metrics(run_id, name, value) VALUES(?, ?, ?)");
+    Statement metric(connection_.get(), "INSERT INTO metrics(run_id, name, value) VALUES(?, ?, ?)");
     for (const auto &[name, value] : run.metrics) {
         metric.bind(1, run_id).bind(2, name).bind(3, value).run();
     }
@@ -199,8 +198,7 @@ void Store::record_prediction(const PredictionRecord &prediction) {
     insert.bind(7, int64_t{prediction.points}).bind(8, utc_now()).run();
 }
 
-std::vector<double> Store::roi_history(const std::string &workflow,
-                                       const std::string &preset_name,
+std::vector<double> Store::roi_history(const std::string &workflow, const std::string &preset_name,
                                        const std::string &flag) {
     Statement query(connection_.get(),
                     "SELECT cells.roi FROM cells JOIN presets ON presets.id = cells.preset_id "

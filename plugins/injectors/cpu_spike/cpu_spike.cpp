@@ -16,11 +16,13 @@ using nlohmann::json;
 bool lists_mode(const json &modes, const std::string &wanted) {
     if (modes.is_array()) {
         for (const auto &mode : modes) {
-            if (mode.is_string() && mode.get<std::string>() == wanted) return true;
+            if (mode.is_string() && mode.get<std::string>() == wanted)
+                return true;
         }
         return false;
     }
-    if (!modes.is_string()) return false;
+    if (!modes.is_string())
+        return false;
     std::istringstream parts(modes.get<std::string>());
     for (std::string part; std::getline(parts, part, ',');) {
         const auto first = part.find_first_not_of(' ');
@@ -54,7 +56,8 @@ unsigned burners_requested(const json &preset, unsigned fallback) {
         }
     }
     // "1" as a flag means "use the configured number of burners".
-    if (count == 1) count = fallback;
+    if (count == 1)
+        count = fallback;
     if (count == 0 && lists_mode(preset.value("FAILURE_MODES", json()), "cpu_spike")) {
         count = fallback;
     }
@@ -64,13 +67,17 @@ unsigned burners_requested(const json &preset, unsigned fallback) {
 class CpuSpike final : public sbx::Injector {
   public:
     static constexpr sbx::About about{
-        "cpu_spike", "CPU spike", "1.0.0",
+        "cpu_spike",
+        "CPU spike",
+        "1.0.0",
         "Runs competing CPU burner processes for the duration of each run when the preset "
         "sets CPU_SPIKE or lists cpu_spike in FAILURE_MODES.",
         R"json({"type":"object","additionalProperties":false,"properties":{
               "burners":{"type":"integer","minimum":1,"maximum":64,
                          "description":"burners per run when CPU_SPIKE is a flag; default: cores"}}})json",
-        "sandbox-runner", "https://example.invalid/sandbox-runner", "Apache-2.0"};
+        "sandbox-runner",
+        "https://example.invalid/sandbox-runner",
+        "Apache-2.0"};
 
     explicit CpuSpike(const std::string &config_json) {
         const json config = json::parse(config_json);
@@ -110,7 +117,8 @@ class CpuSpike final : public sbx::Injector {
 
     void teardown(const std::string &state_json) override {
         const json state = json::parse(state_json);
-        if (!state.is_array()) return;
+        if (!state.is_array())
+            return;
         for (const auto &entry : state) {
             cpu_spike::stop_burner({entry.value("pid", 0), entry.value("start_time", 0ULL),
                                     entry.value("pid_file", std::string())});
@@ -119,7 +127,8 @@ class CpuSpike final : public sbx::Injector {
 
     std::string sweep(const std::string &request_json) override {
         const json request = json::parse(request_json);
-        if (!request.contains("state_dir")) return json{{"removed", json::array()}}.dump();
+        if (!request.contains("state_dir"))
+            return json{{"removed", json::array()}}.dump();
         const auto removed = cpu_spike::sweep_burners(
             std::filesystem::path(request["state_dir"].get<std::string>()) / "cpu_spike");
         return json{{"removed", removed}}.dump();

@@ -12,11 +12,15 @@ using nlohmann::json;
 class ProcessMetrics final : public sbx::MetricsCollector {
   public:
     static constexpr sbx::About about{
-        "process_metrics", "Process metrics", "1.0.0",
+        "process_metrics",
+        "Process metrics",
+        "1.0.0",
         "Per-run process metrics: success, wall_s, cpu_s, max_rss_kb, exit_code, "
         "stdout_bytes, stderr_bytes.",
         R"({"type":"object","additionalProperties":false,"properties":{}})",
-        "sandbox-runner", "https://example.invalid/sandbox-runner", "Apache-2.0"};
+        "sandbox-runner",
+        "https://example.invalid/sandbox-runner",
+        "Apache-2.0"};
 
     explicit ProcessMetrics(const std::string & /*config*/) {}
 

@@ -16,7 +16,9 @@ constexpr size_t kMinPointsForInterval = 4;
 class EmaPredictor final : public sbx::Predictor {
   public:
     static constexpr sbx::About about{
-        "ema", "Exponential moving average", "1.0.0",
+        "ema",
+        "Exponential moving average",
+        "1.0.0",
         "Forecasts the next value of a series as its EMA (alpha 0.3 by default), with a "
         "normal-approximation interval from past one-step errors.",
         R"json({"type":"object","additionalProperties":false,"properties":{
@@ -24,7 +26,9 @@ class EmaPredictor final : public sbx::Predictor {
                        "description":"smoothing factor; larger follows recent values faster"},
               "z":{"type":"number","exclusiveMinimum":0,"default":1.96,
                    "description":"interval half-width in standard errors (1.96 = 95 %)"}}})json",
-        "sandbox-runner", "https://example.invalid/sandbox-runner", "Apache-2.0"};
+        "sandbox-runner",
+        "https://example.invalid/sandbox-runner",
+        "Apache-2.0"};
 
     explicit EmaPredictor(const std::string &config_json) {
         const json config = json::parse(config_json);

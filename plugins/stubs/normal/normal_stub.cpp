@@ -11,15 +11,24 @@ using nlohmann::json;
 // A valid, unremarkable value for a slot that declares neither example nor default.
 json plain_value(const json &slot) {
     const std::string type = slot.value("type", "string");
-    if (type == "int") return slot.contains("min") ? json(slot["min"]) : json(0);
-    if (type == "float") return slot.contains("min") ? json(slot["min"]) : json(0.0);
-    if (type == "bool") return false;
-    if (type == "json") return json::object();
-    if (type == "path") return "input.txt";
-    if (type == "email") return "user@example.com";
-    if (type == "url") return "https://example.com/";
-    if (type == "name") return "Alex Example";
-    if (type == "date") return "2024-01-01";
+    if (type == "int")
+        return slot.contains("min") ? json(slot["min"]) : json(0);
+    if (type == "float")
+        return slot.contains("min") ? json(slot["min"]) : json(0.0);
+    if (type == "bool")
+        return false;
+    if (type == "json")
+        return json::object();
+    if (type == "path")
+        return "input.txt";
+    if (type == "email")
+        return "user@example.com";
+    if (type == "url")
+        return "https://example.com/";
+    if (type == "name")
+        return "Alex Example";
+    if (type == "date")
+        return "2024-01-01";
     if (type == "enum" && slot.contains("values") && !slot["values"].empty()) {
         return slot["values"][0];
     }
@@ -29,11 +38,15 @@ json plain_value(const json &slot) {
 class NormalStub final : public sbx::StubStrategy {
   public:
     static constexpr sbx::About about{
-        "normal", "Normal inputs", "1.0.0",
+        "normal",
+        "Normal inputs",
+        "1.0.0",
         "Fills every input slot from its example, else its default, else a plain valid "
         "value of its type.",
         R"({"type":"object","additionalProperties":false,"properties":{}})",
-        "sandbox-runner", "https://example.invalid/sandbox-runner", "Apache-2.0"};
+        "sandbox-runner",
+        "https://example.invalid/sandbox-runner",
+        "Apache-2.0"};
 
     explicit NormalStub(const std::string & /*config*/) {}
 

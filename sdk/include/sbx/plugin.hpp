@@ -64,8 +64,7 @@ inline bool cancelled() {
 }
 inline const void *service(const char *service_id) {
     const sbx_host *h = detail::host_slot();
-    return h != nullptr && h->get_service != nullptr ? h->get_service(h->ctx, service_id)
-                                                     : nullptr;
+    return h != nullptr && h->get_service != nullptr ? h->get_service(h->ctx, service_id) : nullptr;
 }
 }  // namespace host
 
@@ -164,8 +163,8 @@ struct Adapter {
 
     // Calls `method` of the instance, writing its string result into `sink`.
     template <class Method>
-    static sbx_status answer(sbx_instance *instance, const char *request,
-                             const sbx_sink *sink, Method method) noexcept {
+    static sbx_status answer(sbx_instance *instance, const char *request, const sbx_sink *sink,
+                             Method method) noexcept {
         if (instance == nullptr) {
             thread_error() = "null instance";
             return SBX_INVALID;
@@ -177,11 +176,11 @@ struct Adapter {
     }
 
     static const sbx_descriptor *SBX_CALL descriptor() {
-        static const sbx_descriptor d = {
-            sizeof(sbx_descriptor), Plugin::about.id,      Plugin::about.name,
-            Plugin::about.version,  Plugin::kind,          Plugin::about.description,
-            Plugin::about.vendor,   Plugin::about.url,     Plugin::about.license,
-            Plugin::about.config_schema};
+        static const sbx_descriptor d = {sizeof(sbx_descriptor), Plugin::about.id,
+                                         Plugin::about.name,     Plugin::about.version,
+                                         Plugin::kind,           Plugin::about.description,
+                                         Plugin::about.vendor,   Plugin::about.url,
+                                         Plugin::about.license,  Plugin::about.config_schema};
         return &d;
     }
     static sbx_status SBX_CALL init(const sbx_host *h) {
@@ -249,23 +248,28 @@ struct Adapter {
         const std::string_view wanted(id);
         if constexpr (std::is_base_of_v<Executor, Plugin>) {
             static const sbx_executor_v1 table = {sizeof(table), &run};
-            if (wanted == SBX_EXECUTOR_V1) return &table;
+            if (wanted == SBX_EXECUTOR_V1)
+                return &table;
         }
         if constexpr (std::is_base_of_v<Injector, Plugin>) {
             static const sbx_injector_v1 table = {sizeof(table), &prepare, &teardown, &sweep};
-            if (wanted == SBX_INJECTOR_V1) return &table;
+            if (wanted == SBX_INJECTOR_V1)
+                return &table;
         }
         if constexpr (std::is_base_of_v<StubStrategy, Plugin>) {
             static const sbx_stub_v1 table = {sizeof(table), &generate};
-            if (wanted == SBX_STUB_V1) return &table;
+            if (wanted == SBX_STUB_V1)
+                return &table;
         }
         if constexpr (std::is_base_of_v<MetricsCollector, Plugin>) {
             static const sbx_metrics_v1 table = {sizeof(table), &collect};
-            if (wanted == SBX_METRICS_V1) return &table;
+            if (wanted == SBX_METRICS_V1)
+                return &table;
         }
         if constexpr (std::is_base_of_v<Predictor, Plugin>) {
             static const sbx_predictor_v1 table = {sizeof(table), &predict};
-            if (wanted == SBX_PREDICTOR_V1) return &table;
+            if (wanted == SBX_PREDICTOR_V1)
+                return &table;
         }
         return nullptr;
     }
@@ -277,16 +281,16 @@ struct Adapter {
 // Turns `Class` into the plugin of this .so. Class derives from one sbx kind base, has a
 // constructor taking the configuration JSON (std::string), a `static constexpr sbx::About
 // about`, and optionally `static void initialize()` run once at load (throw to refuse).
-#define SBX_PLUGIN(Class)                                                                   \
-    extern "C" SBX_EXPORT const sbx_plugin_entry SBX_ENTRY_SYMBOL;                          \
-    extern "C" SBX_EXPORT const sbx_plugin_entry SBX_ENTRY_SYMBOL = {                       \
-        sizeof(sbx_plugin_entry),                                                           \
-        {SBX_ABI_MAJOR, SBX_ABI_MINOR},                                                     \
-        &::sbx::detail::Adapter<Class>::descriptor,                                         \
-        &::sbx::detail::Adapter<Class>::init,                                               \
-        &::sbx::detail::Adapter<Class>::deinit,                                             \
-        &::sbx::detail::Adapter<Class>::create,                                             \
-        &::sbx::detail::Adapter<Class>::destroy,                                            \
-        &::sbx::detail::Adapter<Class>::last_error,                                         \
-        &::sbx::detail::Adapter<Class>::get_interface,                                      \
+#define SBX_PLUGIN(Class)                                             \
+    extern "C" SBX_EXPORT const sbx_plugin_entry SBX_ENTRY_SYMBOL;    \
+    extern "C" SBX_EXPORT const sbx_plugin_entry SBX_ENTRY_SYMBOL = { \
+        sizeof(sbx_plugin_entry),                                     \
+        {SBX_ABI_MAJOR, SBX_ABI_MINOR},                               \
+        &::sbx::detail::Adapter<Class>::descriptor,                   \
+        &::sbx::detail::Adapter<Class>::init,                         \
+        &::sbx::detail::Adapter<Class>::deinit,                       \
+        &::sbx::detail::Adapter<Class>::create,                       \
+        &::sbx::detail::Adapter<Class>::destroy,                      \
+        &::sbx::detail::Adapter<Class>::last_error,                   \
+        &::sbx::detail::Adapter<Class>::get_interface,                \
     }
