@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli_fixture.hpp"
 
@@ -126,6 +127,41 @@ TEST_F(RunCommand, PrintsAReadableTableAndForecastsFromHistory) {
     // Five cells of history: the ema predictor now gives an interval.
     EXPECT_NE(result.out.find("1.000 [1.000, 1.000]"), std::string::npos) << result.out;
     EXPECT_EQ(query("SELECT count(*) FROM sessions")[0][0], "5");
+}
+
+}  // namespace
+
+namespace {
+
+class Logging : public sbx::test::CliTest {};
+
+TEST_F(Logging, JsonLinesCarryHostAndPluginMessages) {
+    write_settings(R"(
+injectors: [cpu_spike]
+presets: [{SCENARIO_NAME: spike, CPU_SPIKE: "1"}]
+workflows:
+  - name: t
+    steps:
+      - run: [/bin/true]
+)");
+    const auto result = sbx::test::run_command(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "--log-level", "debug",
+         "run"},
+        {{"SANDBOX_JSON_LOGS", "1"}}, dir_);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    std::istringstream lines(result.err);
+    int parsed = 0;
+    bool plugin_message = false;
+    for (std::string line; std::getline(lines, line);) {
+        const auto entry = nlohmann::json::parse(line);  // throws, failing the test, if not JSON
+        EXPECT_TRUE(entry.contains("time") && entry.contains("level") && entry.contains("msg"));
+        plugin_message = plugin_message ||
+                         entry["msg"].get<std::string>().find("[cpu_spike] started") == 0;
+        ++parsed;
+    }
+    EXPECT_GT(parsed, 3);
+    EXPECT_TRUE(plugin_message) << "the injector's log line reached the host's log:\n"
+                                << result.err;
 }
 
 }  // namespace

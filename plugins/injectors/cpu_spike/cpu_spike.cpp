@@ -111,6 +111,8 @@ class CpuSpike final : public sbx::Injector {
             teardown(state.dump());  // a half-made spike must not outlive a failed prepare
             throw;
         }
+        sbx::host::log(SBX_LOG_DEBUG,
+                       "started " + std::to_string(count) + " CPU burner(s): pids " + pids);
         spec["env"]["SANDBOX_CPU_SPIKE_PIDS"] = pids;
         return json{{"active", true}, {"spec", spec}, {"state", state}}.dump();
     }
