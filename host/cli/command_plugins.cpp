@@ -53,7 +53,13 @@ int list(CliContext &context, bool as_json) {
                     plugin->path().c_str());
     }
     for (const auto &refusal : registry.refused()) {
-        std::printf("refused: %s\n", refusal.reason.c_str());
+        // Load failures already start with the path; duplicate-id refusals do not.
+        const std::string path = refusal.path.string();
+        if (refusal.reason.rfind(path, 0) == 0) {
+            std::printf("refused: %s\n", refusal.reason.c_str());
+        } else {
+            std::printf("refused: %s: %s\n", path.c_str(), refusal.reason.c_str());
+        }
     }
     return kExitOk;
 }

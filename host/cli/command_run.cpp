@@ -26,6 +26,7 @@ struct RunOptions {
     std::vector<std::string> preset_files;
     bool json = false;
     bool keep_workspaces = false;
+    double fail_under = -1;  // exit 1 when a cell's ROI is below this
 };
 
 RunOptions parse(const std::vector<std::string> &args) {
@@ -37,7 +38,9 @@ RunOptions parse(const std::vector<std::string> &args) {
         "preset-file", po::value(&options.preset_files)->composing(), "JSON preset file")(
         "json", po::bool_switch(&options.json), "print the report as JSON")(
         "keep-workspaces", po::bool_switch(&options.keep_workspaces),
-        "keep each run's workspace directory");
+        "keep each run's workspace directory")(
+        "fail-under", po::value(&options.fail_under),
+        "exit 1 when any preset's ROI is below this value (a CI gate)");
     po::variables_map vm;
     try {
         po::store(po::command_line_parser(args)
@@ -109,6 +112,16 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     }
 
     engine::PluginSet plugins(settings, context.registry());
+    // Resolve every plugin this command will need before anything is recorded, so a typo
+    // is exit 2 with an empty database rather than a half-written session.
+    (void)plugins.executor_for(workflow);
+    for (const auto &preset : presets) {
+        const auto &strategy = preset.body.value("SANDBOX_STUB_STRATEGY", nlohmann::json());
+        if (strategy.is_string()) {
+            (void)plugins.stub(strategy.get<std::string>(),
+                               preset.origin + ": SANDBOX_STUB_STRATEGY");
+        }
+    }
     store::Store store(std::filesystem::path(settings.data_dir) / "metrics.db");
     const int64_t session =
         store.begin_session("run " + workflow.name, settings.source, options.seed);
@@ -146,11 +159,22 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
                    .dump(2)
             << '\n';
     } else {
-        print_cell_table(workflow.name, options.runs, summaries);
+        print_cell_table(workflow.name, options.runs, settings.predictor, summaries);
         std::printf("\nrecorded as session %lld in %s (seed %lld)\n",
                     static_cast<long long>(session),
                     (std::filesystem::path(settings.data_dir) / "metrics.db").c_str(),
                     static_cast<long long>(options.seed));
+    }
+    if (options.fail_under >= 0) {
+        for (const auto &cell : summaries) {
+            if (cell.roi < options.fail_under) {
+                std::fprintf(
+                    stderr,
+                    "sandbox-runner: ROI %.3f under preset '%s' is below --fail-under %.3f\n",
+                    cell.roi, cell.preset.c_str(), options.fail_under);
+                return kExitGateFailed;
+            }
+        }
     }
     return kExitOk;
 }

@@ -19,7 +19,8 @@ constexpr const char *kUsage =
     "usage: sandbox-runner [global options] COMMAND [command options]\n"
     "\n"
     "commands:\n"
-    "  run --workflow NAME [--runs N] [--seed S] [--preset-file F]... [--json]\n"
+    "  run [--workflow|-w NAME] [--runs N] [--seed S] [--preset-file F]... [--json]\n"
+    "      [--keep-workspaces] [--fail-under ROI]\n"
     "  plugins list [--json] | plugins inspect ID | plugins verify PATH\n"
     "\n"
     "global options:\n";
@@ -39,7 +40,7 @@ int main(int argc, char **argv) {
         "data-dir", po::value(&options.data_dir), "directory for metrics.db and exports")(
         "plugin-dir", po::value(&options.plugin_dirs)->composing(),
         "extra plugin directory (repeatable)")("log-level", po::value(&options.log_level),
-                                               "trace, debug, info, warn, error, off")(
+                                               "trace, debug, info, warn, error, critical, off")(
         "json-logs", po::bool_switch(&options.json_logs), "one JSON object per log line");
     po::options_description hidden;
     hidden.add_options()("command", po::value<std::string>())(

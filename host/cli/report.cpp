@@ -49,11 +49,12 @@ double metric(const engine::CellSummary &cell, const char *name) {
 
 }  // namespace
 
-void print_cell_table(const std::string &workflow, int runs_per_cell,
+void print_cell_table(const std::string &workflow, int runs_per_cell, const std::string &predictor,
                       const std::vector<engine::CellSummary> &cells) {
     std::printf("workflow %s: %d run(s) per preset\n\n", workflow.c_str(), runs_per_cell);
     std::printf("%-18s %5s %6s %6s %9s %10s  %-14s %s\n", "PRESET", "RUNS", "PASSED", "ROI",
-                "WALL_MS", "MAX_RSS_KB", "INJECTORS", "NEXT ROI (ema forecast)");
+                "WALL_MS", "MAX_RSS_KB", "INJECTORS",
+                ("NEXT ROI (" + predictor + " forecast)").c_str());
     for (const auto &cell : cells) {
         std::string injectors;
         for (const auto &id : cell.active_injectors)

@@ -10,7 +10,7 @@
 namespace sbx::cli {
 
 nlohmann::json cells_to_json(const std::vector<engine::CellSummary> &cells);
-void print_cell_table(const std::string &workflow, int runs_per_cell,
+void print_cell_table(const std::string &workflow, int runs_per_cell, const std::string &predictor,
                       const std::vector<engine::CellSummary> &cells);
 
 }  // namespace sbx::cli

@@ -80,8 +80,7 @@ TEST(ThrowingPlugin, EveryExceptionBecomesAnErrorAndTheHostSurvives) {
     try {
         (void)plugin->create({{"fail_create", true}});
         FAIL() << "create() should have failed";
-    } catch (const sbx::plugins::PluginCallError &e) {
-        EXPECT_EQ(e.status(), SBX_ERROR);
+    } catch (const sbx::plugins::PluginError &e) {
         EXPECT_NE(std::string(e.what()).find("create exploded"), std::string::npos) << e.what();
     }
     auto instance = plugin->create(nlohmann::json::object());
@@ -162,6 +161,29 @@ TEST(DamagedPluginFiles, AreRefusedWithoutCrashing) {
     EXPECT_EQ(list.exit_code, 0) << list.err;
     EXPECT_EQ(nlohmann::json::parse(list.out)["refused"].size(), damaged.size());
     std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+
+namespace {
+
+// Built-in plugins are built like third-party ones: one exported symbol each.
+TEST(BuiltInPlugins, ExportExactlyTheEntrySymbol) {
+    int checked = 0;
+    for (const auto &entry :
+         std::filesystem::recursive_directory_iterator(SBX_BUILT_IN_PLUGIN_DIR)) {
+        if (entry.path().extension() != ".so")
+            continue;
+        const auto exports =
+            run_command({"/usr/bin/nm", "-D", "--defined-only", entry.path().string()});
+        ASSERT_EQ(exports.exit_code, 0) << exports.err;
+        EXPECT_EQ(exports.out.substr(exports.out.find(' ', exports.out.find(' ') + 1) + 1),
+                  "sbx_entry\n")
+            << entry.path() << " exports:\n"
+            << exports.out;
+        ++checked;
+    }
+    EXPECT_GE(checked, 5);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // only the SDK headers, drop the .so into a directory, and the host lists and uses it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -14,10 +15,17 @@ using sbx::test::run_command;
 TEST(ThirdPartyPlugin, BuildsWithOnlyTheSdkAndIsLoadedFromADroppedInDirectory) {
     const std::string dir = sbx::test::make_temp_dir("sbx-third-party-");
     const std::string so = dir + "/last_value.so";
-    const auto build =
-        run_command({SBX_CXX, "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall",
-                     "-Werror", "-I", SBX_SDK_INCLUDE, SBX_EXAMPLE, "-o", so});
+    const auto build = run_command(
+        {SBX_CXX, "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-I",
+         SBX_SDK_INCLUDE, "-Wl,--version-script=" SBX_SDK_INCLUDE "/../cmake/sbx_plugin.map",
+         "-Wl,-z,defs", SBX_EXAMPLE, "-o", so});
     ASSERT_EQ(build.exit_code, 0) << build.err;
+
+    // Exactly one exported symbol: the entry.
+    const auto exports = run_command({"/usr/bin/nm", "-D", "--defined-only", so});
+    ASSERT_EQ(exports.exit_code, 0) << exports.err;
+    EXPECT_NE(exports.out.find(" sbx_entry\n"), std::string::npos) << exports.out;
+    EXPECT_EQ(std::count(exports.out.begin(), exports.out.end(), '\n'), 1) << exports.out;
 
     const auto verify = run_command({SBX_BINARY, "plugins", "verify", so});
     EXPECT_EQ(verify.exit_code, 0) << verify.err;

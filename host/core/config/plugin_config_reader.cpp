@@ -5,7 +5,7 @@
 namespace sbx::config {
 
 void read_plugin_configs(const YamlReader &reader, const Field &field, Settings &settings) {
-    const std::string example = "plugins: {local: {default_timeout: 30s}}";
+    const std::string example = "plugins: {local: {output_bytes: 65536}}";
     for (const auto &entry : reader.entries(field, "plugins", example)) {
         if (entry.value.IsDefined() && !entry.value.IsNull() && !entry.value.IsMap()) {
             reader.fail(reader.where(entry),

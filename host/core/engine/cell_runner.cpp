@@ -94,7 +94,18 @@ CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Pre
         const json &inputs = sets[static_cast<size_t>(repetition)];
         store::RunRecord record;
         record.started_at = store::utc_now();
-        const RunOutcome outcome = runner_.run(workflow, preset, inputs, options.counterfactual);
+        RunOutcome outcome;
+        try {
+            outcome = runner_.run(workflow, preset, inputs, options.counterfactual);
+        } catch (const plugins::PluginCallError &e) {
+            if (e.status() != SBX_CANCELLED)
+                throw;
+            // The run in flight was stopped by the signal; it is not recorded.
+            throw Cancelled("interrupted during run " + std::to_string(summary.runs + 1) + " of " +
+                            workflow.name + " under " + preset.name + "; the " +
+                            std::to_string(summary.runs) +
+                            " completed run(s) of this preset are recorded");
+        }
 
         json step_results = json::array();
         for (const auto &step : outcome.steps) {

@@ -7,7 +7,7 @@ PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &
     : settings_(settings), registry_(registry) {
     // Each "where" is the YAML position of the id, so a typo points at its line.
     const auto at = [&](const config::SourceLocation &where, const std::string &key) {
-        return where.line > 0 ? where.str() : settings.source + " (" + key + ")";
+        return !where.file.empty() ? where.str() : settings.source + " (" + key + ")";
     };
     executor_ = make(settings.executor, SBX_KIND_EXECUTOR, at(settings.executor_where, "executor"));
     for (size_t i = 0; i < settings.injectors.size(); ++i) {
@@ -24,6 +24,20 @@ PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &
     predictor_ =
         make(settings.predictor, SBX_KIND_PREDICTOR, at(settings.predictor_where, "predictor"));
     stub(settings.stub_strategy, at(settings.stub_strategy_where, "stub_strategy"));
+}
+
+plugins::Instance &PluginSet::executor_for(const config::Workflow &workflow) {
+    if (workflow.executor.empty() || workflow.executor == settings_.executor) {
+        return *executor_;
+    }
+    auto found = workflow_executors_.find(workflow.executor);
+    if (found == workflow_executors_.end()) {
+        found = workflow_executors_
+                    .emplace(workflow.executor, make(workflow.executor, SBX_KIND_EXECUTOR,
+                                                     workflow.executor_where.str()))
+                    .first;
+    }
+    return *found->second;
 }
 
 plugins::Instance &PluginSet::stub(const std::string &id, const std::string &where) {
@@ -62,6 +76,7 @@ std::vector<std::shared_ptr<const plugins::Plugin>> PluginSet::used() const {
     for (const auto &i : collectors_) add(*i);
     add(*predictor_);
     for (const auto &[id, instance] : stubs_) add(*instance);
+    for (const auto &[id, instance] : workflow_executors_) add(*instance);
     return all;
 }
 

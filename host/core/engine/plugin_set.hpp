@@ -19,6 +19,8 @@ class PluginSet {
     PluginSet(const config::Settings &settings, const plugins::Registry &registry);
 
     plugins::Instance &executor() { return *executor_; }
+    // The workflow's own `executor:` when it names one, else the default executor.
+    plugins::Instance &executor_for(const config::Workflow &workflow);
     std::vector<std::unique_ptr<plugins::Instance>> &injectors() { return injectors_; }
     std::vector<std::unique_ptr<plugins::Instance>> &collectors() { return collectors_; }
     plugins::Instance &predictor() { return *predictor_; }
@@ -39,6 +41,7 @@ class PluginSet {
     std::vector<std::unique_ptr<plugins::Instance>> collectors_;
     std::unique_ptr<plugins::Instance> predictor_;
     std::map<std::string, std::unique_ptr<plugins::Instance>> stubs_;
+    std::map<std::string, std::unique_ptr<plugins::Instance>> workflow_executors_;
 };
 
 }  // namespace sbx::engine

@@ -69,7 +69,7 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
     json files = json::object();
     if (!counterfactual) {
         for (const auto &[path, content] : step.files) {
-            files[path] = expand_template(content, inputs);
+            files[expand_template(path, inputs)] = expand_template(content, inputs);
         }
     }
     int64_t timeout_ms = limits.timeout_ms;
@@ -77,6 +77,18 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
         const auto step_ms = static_cast<int64_t>(*step.timeout_s * 1000.0);
         timeout_ms = timeout_ms == 0 ? step_ms : std::min(timeout_ms, step_ms);
     }
+    // Only the limits the preset or step sets: an absent limit lets the executor apply
+    // its own configured default.
+    json limit_fields = json::object();
+    const auto set_if = [&](const char *key, auto value) {
+        if (value > 0)
+            limit_fields[key] = value;
+    };
+    set_if("timeout_ms", timeout_ms);
+    set_if("cpu_time_s", limits.cpu_time_s);
+    set_if("memory_bytes", limits.memory_bytes);
+    set_if("disk_bytes", limits.disk_bytes);
+    set_if("pids", limits.pids);
     return json{
         {"run_id", std::to_string(getpid()) + "-" + std::to_string(++run_counter_)},
         {"argv", argv},
@@ -86,12 +98,7 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
         {"files", files},
         {"workspace", workspace.string()},
         {"keep_workspace", settings_.keep_workspaces},
-        {"limits",
-         {{"timeout_ms", timeout_ms},
-          {"cpu_time_s", limits.cpu_time_s},
-          {"memory_bytes", limits.memory_bytes},
-          {"disk_bytes", limits.disk_bytes},
-          {"pids", limits.pids}}}};
+        {"limits", limit_fields}};
 }
 
 RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
@@ -116,11 +123,16 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
                     outcome.active_injectors.push_back(id);
                 }
             }
-            step_outcome.result = json::parse(plugins_.executor().run(injection.spec().dump()));
+            step_outcome.result =
+                json::parse(plugins_.executor_for(workflow).run(injection.spec().dump()));
         }
-        step_outcome.passed = counterfactual ? step_outcome.result.value("status", "XX") == "OK"
-                                             : meets_expectation(step.expect, step_outcome.result,
-                                                                 step_outcome.reason);
+        config::Expectation expect = step.expect;
+        if (expect.stdout_contains) {
+            expect.stdout_contains = expand_template(*expect.stdout_contains, inputs);
+        }
+        step_outcome.passed =
+            counterfactual ? step_outcome.result.value("status", "XX") == "OK"
+                           : meets_expectation(expect, step_outcome.result, step_outcome.reason);
         outcome.steps.push_back(step_outcome);
         if (!step_outcome.passed) {
             outcome.failed_step = step.name;

@@ -53,14 +53,11 @@ class JsonEscapedMessage final : public spdlog::custom_flag_formatter {
 }  // namespace
 
 spdlog::level::level_enum parse_level(const std::string &text, const std::string &origin) {
-    if (text == "warning") {
-        return spdlog::level::warn;
-    }
     const auto level = spdlog::level::from_str(text);
     // from_str maps unknown names to "off"; only accept "off" when it was written.
     if (level == spdlog::level::off && text != "off") {
         throw InputError(origin + ": log level '" + text +
-                         "' is unknown; write one of trace, debug, info, warn, error, off");
+                         "' is unknown; write one of trace, debug, info, warn, error, critical, off");
     }
     return level;
 }

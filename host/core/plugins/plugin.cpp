@@ -198,10 +198,10 @@ std::unique_ptr<Instance> Plugin::create(const nlohmann::json &config) const {
     const std::string text = config.dump();
     const sbx_status status = entry_.create(text.c_str(), &handle);
     if (status != SBX_OK || handle == nullptr) {
-        throw PluginCallError(
-            status == SBX_OK ? SBX_ERROR : status,
+        // The plugin refused the configuration the user wrote: bad input (exit 2).
+        throw PluginError(
             "plugin '" + id() + "' (" + path_.string() +
-                ") refused its configuration: " + text_or_empty(entry_.last_error(nullptr)));
+            ") refused its configuration: " + text_or_empty(entry_.last_error(nullptr)));
     }
     return std::make_unique<Instance>(shared_from_this(), handle);
 }

@@ -88,7 +88,7 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
     // The kind interface table, or nullptr.
     [[nodiscard]] const void *interface(const char *interface_id) const;
     // Validates `config` against the descriptor's schema, then creates an instance.
-    // Throws PluginError for a schema violation, PluginCallError when create() fails.
+    // Throws PluginError when create() refuses the configuration.
     [[nodiscard]] std::unique_ptr<Instance> create(const nlohmann::json &config) const;
     [[nodiscard]] const sbx_plugin_entry &entry() const { return entry_; }
 

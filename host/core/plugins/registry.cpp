@@ -9,6 +9,14 @@
 
 namespace sbx::plugins {
 
+Registry::~Registry() {
+    for (const auto &plugin : plugins_) {
+        if (plugin->entry().deinit != nullptr) {
+            plugin->entry().deinit();
+        }
+    }
+}
+
 void Registry::scan(const std::vector<std::filesystem::path> &directories) {
     for (const auto &directory : directories) {
         directories_.push_back(directory);

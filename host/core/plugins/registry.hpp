@@ -23,6 +23,12 @@ using ConfigLocator = std::function<std::string(const std::string &pointer)>;
 
 class Registry {
   public:
+    Registry() = default;
+    // Calls each loaded plugin's deinit(). Instances must be gone by then (they are owned
+    // by commands, which end before the registry). The libraries stay mapped.
+    ~Registry();
+    Registry(const Registry &) = delete;
+    Registry &operator=(const Registry &) = delete;
     // Loads every *.so below each directory, in directory order, files sorted by path.
     // A second plugin with an id already loaded is refused, naming both files.
     void scan(const std::vector<std::filesystem::path> &directories);

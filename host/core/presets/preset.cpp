@@ -6,6 +6,7 @@
 #include <iterator>
 #include <set>
 
+#include "config/preset_checks.hpp"
 #include "util/errors.hpp"
 #include "util/units.hpp"
 
@@ -97,7 +98,16 @@ Preset make_preset(json body, std::string origin, size_t index) {
     if (preset.body.contains("SCENARIO_NAME")) {
         preset.name = as_text(preset.body["SCENARIO_NAME"]);
     }
-    resolve_limits(preset);  // reject bad units when the preset is read, not mid-matrix
+    // The same rules as presets written in sandbox_settings.yaml, checked when the preset
+    // is read rather than in the middle of a matrix.
+    for (const auto &[key, value] : preset.body.items()) {
+        try {
+            config::check_preset_value(key, value);
+        } catch (const std::invalid_argument &e) {
+            throw InputError(preset.origin + ": preset '" + preset.name + "': " + e.what());
+        }
+    }
+    resolve_limits(preset);
     return preset;
 }
 

@@ -51,7 +51,7 @@ struct CellRecord {
 
 struct PredictionRecord {
     int64_t session_id = 0;
-    std::string subject;  // e.g. "roi:demo-kv:normal"
+    std::string subject;  // "roi:<workflow>:<preset>:<on|off>", e.g. "roi:demo-kv:normal:on"
     std::string method;
     std::optional<double> value, lower, upper;
     int points = 0;

@@ -89,6 +89,66 @@ void put_output(nlohmann::json &result, const char *name, const OutputCapture &c
     result[field + "_truncated"] = capture.truncated();
 }
 
+// The child's side of the run, from pieces that must outlive the spawn.
+SpawnRequest spawn_request(const ProgramLookup &program, const CStringArray &argv,
+                           const CStringArray &envp, const Workspace &workspace,
+                           const TargetStdio &stdio, const RunCgroups *cgroups,
+                           const RunLimits &limits) {
+    SpawnRequest request;
+    request.program = program.path.c_str();
+    request.argv = argv.data();
+    request.envp = envp.data();
+    request.workdir = workspace.path().c_str();
+    request.stdin_fd = stdio.stdin_file.get();
+    request.stdout_fd = stdio.stdout_write.get();
+    request.stderr_fd = stdio.stderr_write.get();
+    if (cgroups != nullptr) {
+        request.cgroup_procs_fds = cgroups->join_fds();
+    }
+    request.limits = target_rlimits(limits, cgroups != nullptr && cgroups->limits_memory(),
+                                    cgroups != nullptr && cgroups->limits_pids());
+    return request;
+}
+
+// What the kernel and the workspace tell about how the run ended.
+Evidence gather_evidence(const Supervised &run, const RunLimits &limits, const RunCgroups *cgroups,
+                         const Workspace &workspace, nlohmann::json &result) {
+    Evidence evidence;
+    evidence.wait_status = run.exit.wait_status;
+    evidence.wall_timeout = run.timed_out;
+    evidence.cpu_soft_limit_s = cpu_soft_limit_s(limits);
+    evidence.cpu_used_s = seconds(run.exit.usage.ru_utime) + seconds(run.exit.usage.ru_stime);
+    if (cgroups != nullptr) {
+        const CgroupCounters counters = cgroups->counters();
+        evidence.oom_kills = counters.oom_kills;
+        evidence.pids_refused = counters.pids_refused;
+        if (counters.memory_peak_bytes) {
+            result["memory_peak_bytes"] = *counters.memory_peak_bytes;
+        }
+    }
+    const bool exited_cleanly =
+        WIFEXITED(run.exit.wait_status) && WEXITSTATUS(run.exit.wait_status) == 0;
+    if (limits.disk_bytes > 0 && !exited_cleanly) {
+        evidence.file_size_reached = workspace.has_file_of_at_least(limits.disk_bytes);
+    }
+    return evidence;
+}
+
+void put_outcome(nlohmann::json &result, const Verdict &verdict, const Supervised &run,
+                 double wall_s) {
+    result["status"] = verdict.status;
+    result["exit_code"] = verdict.exit_code;
+    result["signal"] = verdict.signal;
+    result["limit"] = verdict.limit;
+    result["limits_hit"] = verdict.limits_hit;
+    result["wall_s"] = wall_s;
+    result["cpu_user_s"] = seconds(run.exit.usage.ru_utime);
+    result["cpu_sys_s"] = seconds(run.exit.usage.ru_stime);
+    // Caveat: the kernel carries the spawning process's peak RSS into the target at execve
+    // (true of posix_spawn and fork too), so this is never below the host's own peak.
+    result["max_rss_kb"] = run.exit.usage.ru_maxrss;
+}
+
 }  // namespace
 
 nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
@@ -127,19 +187,8 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     TargetStdio stdio = make_target_stdio(spec.stdin_text);
     const CStringArray argv(spec.argv);
     const CStringArray envp(environment);
-    SpawnRequest request;
-    request.program = program.path.c_str();
-    request.argv = argv.data();
-    request.envp = envp.data();
-    request.workdir = workspace.path().c_str();
-    request.stdin_fd = stdio.stdin_file.get();
-    request.stdout_fd = stdio.stdout_write.get();
-    request.stderr_fd = stdio.stderr_write.get();
-    if (cgroups) {
-        request.cgroup_procs_fds = cgroups->join_fds();
-    }
-    request.limits = target_rlimits(limits, cgroups && cgroups->limits_memory(),
-                                    cgroups && cgroups->limits_pids());
+    const SpawnRequest request =
+        spawn_request(program, argv, envp, workspace, stdio, cgroups.get(), limits);
 
     // The wall clock (and the timeout) covers the target, not the preparation before it.
     const Clock::time_point started = Clock::now();
@@ -155,8 +204,7 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
         result["wall_s"] = seconds_since(started);
         return result;
     }
-    Target &target = *spawned.target;
-    result["isolation"] = isolation_name(target.isolation());
+    result["isolation"] = isolation_name(spawned.target->isolation());
 
     OutputCapture out(std::move(stdio.stdout_read), limits.output_bytes);
     OutputCapture err(std::move(stdio.stderr_read), limits.output_bytes);
@@ -164,44 +212,15 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     if (limits.timeout_ms > 0) {
         deadline = started + std::chrono::milliseconds(limits.timeout_ms);
     }
-    const Supervised run = supervise(target, out, err, deadline);
+    const Supervised run = supervise(*spawned.target, out, err, deadline);
     const double wall_s = seconds_since(started);
     if (run.cancelled) {
         throw Error(SBX_CANCELLED, "run cancelled by the host after " + std::to_string(wall_s) +
                                        " s; the target was killed");
     }
 
-    Evidence evidence;
-    evidence.wait_status = run.exit.wait_status;
-    evidence.wall_timeout = run.timed_out;
-    evidence.cpu_soft_limit_s = cpu_soft_limit_s(limits);
-    evidence.cpu_used_s = seconds(run.exit.usage.ru_utime) + seconds(run.exit.usage.ru_stime);
-    if (cgroups) {
-        const CgroupCounters counters = cgroups->counters();
-        evidence.oom_kills = counters.oom_kills;
-        evidence.pids_refused = counters.pids_refused;
-        if (counters.memory_peak_bytes) {
-            result["memory_peak_bytes"] = *counters.memory_peak_bytes;
-        }
-    }
-    const bool exited_cleanly =
-        WIFEXITED(run.exit.wait_status) && WEXITSTATUS(run.exit.wait_status) == 0;
-    if (limits.disk_bytes > 0 && !exited_cleanly) {
-        evidence.file_size_reached = workspace.has_file_of_at_least(limits.disk_bytes);
-    }
-    const Verdict verdict = classify(evidence);
-
-    result["status"] = verdict.status;
-    result["exit_code"] = verdict.exit_code;
-    result["signal"] = verdict.signal;
-    result["limit"] = verdict.limit;
-    result["limits_hit"] = verdict.limits_hit;
-    result["wall_s"] = wall_s;
-    result["cpu_user_s"] = seconds(run.exit.usage.ru_utime);
-    result["cpu_sys_s"] = seconds(run.exit.usage.ru_stime);
-    // Caveat: the kernel carries the spawning process's peak RSS into the target at execve
-    // (true of posix_spawn and fork too), so this is never below the host's own peak.
-    result["max_rss_kb"] = run.exit.usage.ru_maxrss;
+    const Evidence evidence = gather_evidence(run, limits, cgroups.get(), workspace, result);
+    put_outcome(result, classify(evidence), run, wall_s);
     put_output(result, "stdout", out, limits.output_bytes);
     put_output(result, "stderr", err, limits.output_bytes);
     return result;

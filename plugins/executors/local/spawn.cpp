@@ -220,6 +220,15 @@ void Target::kill() noexcept {
 }
 
 ExitInfo Target::wait() {
+    if (isolation_ == Isolation::kProcessGroup) {
+        // Without a PID namespace the target's group may outlive it. Kill the group while
+        // the unreaped target still pins its id: once reaped, the id may name another group.
+        siginfo_t ended{};
+        while (::waitid(P_PID, static_cast<id_t>(pid_), &ended, WEXITED | WNOWAIT | __WALL) != 0 &&
+               errno == EINTR) {
+        }
+        ::kill(-pid_, SIGKILL);
+    }
     ExitInfo info;
     pid_t reaped;
     do {
@@ -230,11 +239,6 @@ ExitInfo Target::wait() {
         throw_system_error("wait4 on the target (pid " + std::to_string(pid_) +
                                "): does the host ignore SIGCHLD or reap children itself?",
                            errno);
-    }
-    if (isolation_ == Isolation::kProcessGroup) {
-        // Without a PID namespace the target's group may outlive it. The group id cannot be
-        // reused while any member lives, so this only reaches the target's own group.
-        ::kill(-pid_, SIGKILL);
     }
     return info;
 }

@@ -167,8 +167,8 @@ typedef struct sbx_plugin_entry {
     /* [load-time] Called once after the ABI check, before anything else. `host` stays
      * valid until exit. Returns SBX_OK, or an error and sets last_error(NULL). */
     sbx_status(SBX_CALL *init)(const sbx_host *host);
-    /* [load-time] Called once at host shutdown, after every instance was destroyed. May
-     * be NULL. The library itself is never unloaded. */
+    /* [load-time] Called once at host shutdown, after every instance was destroyed (not
+     * when the host is killed). May be NULL. The library itself is never unloaded. */
     void(SBX_CALL *deinit)(void);
     /* [any-thread] Creates an instance from its configuration, a JSON object already
      * validated against config_schema. On success stores the instance in *out. On
@@ -217,8 +217,8 @@ typedef struct sbx_injector_v1 {
 } sbx_injector_v1;
 
 /* SBX_STUB_V1: generates input sets.
- * request: {slots: {name: {type, example, default, min, max, values}}, count, seed,
- *           preset, history}
+ * request: {slots: {name: {type, required, example, default, min, max, values}}, count,
+ *           seed, preset}; later minors may add fields (e.g. history) — ignore unknown ones.
  * response: {input_sets: [{name: value, ...}, ...]} with exactly `count` sets. */
 typedef struct sbx_stub_v1 {
     uint32_t struct_size;
@@ -227,8 +227,9 @@ typedef struct sbx_stub_v1 {
 } sbx_stub_v1;
 
 /* SBX_METRICS_V1: turns run results into named numbers.
- * request: {phase: "run"|"cell", prev_roi, roi, results: [...], preset}
- * response: {metric_name: number, ...} */
+ * request, after each run:   {phase: "run", passed, steps: [executor results], preset}
+ * request, after each cell:  {phase: "cell", roi, prev_roi (null at first), runs}
+ * response: {metric_name: number, ...}; non-numbers are ignored. */
 typedef struct sbx_metrics_v1 {
     uint32_t struct_size;
     sbx_status(SBX_CALL *collect)(sbx_instance *instance, const char *request_json,
@@ -236,7 +237,8 @@ typedef struct sbx_metrics_v1 {
 } sbx_metrics_v1;
 
 /* SBX_PREDICTOR_V1: forecasts the next value of a series.
- * request: {series: [numbers], exogenous: [[numbers]] (optional), horizon}
+ * request: {series: [numbers]}; later minors may add optional fields (exogenous series,
+ *          horizon) — ignore unknown ones.
  * response: {value, lower, upper, method, insufficient_data} (lower/upper null when the
  * series is too short for an interval). */
 typedef struct sbx_predictor_v1 {
