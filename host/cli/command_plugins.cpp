@@ -91,17 +91,22 @@ int verify(const std::string &path) {
 int run_plugins_command(CliContext &context, const std::vector<std::string> &args) {
     const std::string usage =
         "; write `plugins list [--json]`, `plugins inspect ID` or `plugins verify PATH`";
-    if (args.empty())
+    if (args.empty()) {
         throw InputError("plugins: missing subcommand" + usage);
+    }
     const std::string &sub = args[0];
-    if (sub == "list" && args.size() == 1)
+    if (sub == "list" && args.size() == 1) {
         return list(context, false);
-    if (sub == "list" && args.size() == 2 && args[1] == "--json")
+    }
+    if (sub == "list" && args.size() == 2 && args[1] == "--json") {
         return list(context, true);
-    if (sub == "inspect" && args.size() == 2)
+    }
+    if (sub == "inspect" && args.size() == 2) {
         return inspect(context, args[1]);
-    if (sub == "verify" && args.size() == 2)
+    }
+    if (sub == "verify" && args.size() == 2) {
         return verify(args[1]);
+    }
     throw InputError("plugins: unexpected arguments" + usage);
 }
 

@@ -63,10 +63,13 @@ std::vector<presets::Preset> choose_presets(const RunOptions &options,
                                             const config::Settings &settings) {
     std::vector<presets::Preset> chosen;
     for (const auto &file : options.preset_files) {
-        for (auto &preset : presets::load_preset_file(file)) chosen.push_back(std::move(preset));
+        for (auto &preset : presets::load_preset_file(file)) {
+            chosen.push_back(std::move(preset));
+        }
     }
-    if (!chosen.empty())
+    if (!chosen.empty()) {
         return chosen;
+    }
     if (const char *text = std::getenv("SANDBOX_ENV_PRESETS"); text && *text) {
         return presets::parse_presets(text, "SANDBOX_ENV_PRESETS");
     }
@@ -85,15 +88,19 @@ std::vector<presets::Preset> choose_presets(const RunOptions &options,
 const config::Workflow &choose_workflow(const RunOptions &options,
                                         const config::Settings &settings) {
     if (options.workflow.empty()) {
-        if (settings.workflows.size() == 1)
+        if (settings.workflows.size() == 1) {
             return settings.workflows.front();
+        }
         throw InputError("run: --workflow is required when " + settings.source + " defines " +
                          std::to_string(settings.workflows.size()) + " workflows");
     }
-    if (const auto *workflow = settings.find_workflow(options.workflow))
+    if (const auto *workflow = settings.find_workflow(options.workflow)) {
         return *workflow;
+    }
     std::string names;
-    for (const auto &w : settings.workflows) names += (names.empty() ? "" : ", ") + w.name;
+    for (const auto &w : settings.workflows) {
+        names += (names.empty() ? "" : ", ") + w.name;
+    }
     throw InputError("run: --workflow '" + options.workflow + "' is not defined in " +
                      settings.source +
                      "; defined workflows: " + (names.empty() ? std::string("none") : names));

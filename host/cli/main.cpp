@@ -75,10 +75,12 @@ int main(int argc, char **argv) {
         std::signal(SIGINT, on_stop_signal);
         std::signal(SIGTERM, on_stop_signal);
         auto context = sbx::cli::make_context(options);
-        if (command == "plugins")
+        if (command == "plugins") {
             return sbx::cli::run_plugins_command(context, args);
-        if (command == "run")
+        }
+        if (command == "run") {
             return sbx::cli::run_run_command(context, args);
+        }
         std::cerr << "sandbox-runner: unknown command '" << command
                   << "'; run `sandbox-runner --help` for the list\n";
         return sbx::kExitBadInput;

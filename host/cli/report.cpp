@@ -11,7 +11,9 @@ json cells_to_json(const std::vector<engine::CellSummary> &cells) {
     json out = json::array();
     for (const auto &cell : cells) {
         json failures = json::object();
-        for (const auto &[reason, count] : cell.failures) failures[reason] = count;
+        for (const auto &[reason, count] : cell.failures) {
+            failures[reason] = count;
+        }
         out.push_back({{"workflow", cell.workflow},
                        {"preset", cell.preset},
                        {"flag", cell.flag},
@@ -30,8 +32,9 @@ namespace {
 
 std::string forecast_text(const json &forecast) {
     const auto &value = forecast.value("value", json());
-    if (!value.is_number())
+    if (!value.is_number()) {
         return "-";
+    }
     char text[96];
     if (forecast.value("insufficient_data", true)) {
         std::snprintf(text, sizeof(text), "%.3f (insufficient data)", value.get<double>());
@@ -57,8 +60,9 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
                 ("NEXT ROI (" + predictor + " forecast)").c_str());
     for (const auto &cell : cells) {
         std::string injectors;
-        for (const auto &id : cell.active_injectors)
+        for (const auto &id : cell.active_injectors) {
             injectors += (injectors.empty() ? "" : ",") + id;
+        }
         std::printf("%-18s %5d %6d %6.3f %9.1f %10.0f  %-14s %s\n", cell.preset.c_str(), cell.runs,
                     cell.passed, cell.roi, metric(cell, "wall_s") * 1000.0,
                     metric(cell, "max_rss_kb"), injectors.empty() ? "-" : injectors.c_str(),
@@ -67,8 +71,9 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
     bool any_failure = false;
     for (const auto &cell : cells) {
         for (const auto &[reason, count] : cell.failures) {
-            if (!any_failure)
+            if (!any_failure) {
                 std::printf("\nfailures:\n");
+            }
             any_failure = true;
             std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), reason.c_str(), count);
         }

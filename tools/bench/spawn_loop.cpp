@@ -48,10 +48,12 @@ int peak_rss(char **argv) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    if (argc >= 4 && std::strcmp(argv[1], "loop") == 0)
+    if (argc >= 4 && std::strcmp(argv[1], "loop") == 0) {
         return loop(std::atol(argv[2]), argv[3]);
-    if (argc >= 3 && std::strcmp(argv[1], "rss") == 0)
+    }
+    if (argc >= 3 && std::strcmp(argv[1], "rss") == 0) {
         return peak_rss(argv + 2);
+    }
     std::fprintf(stderr, "usage: sbx-bench-spawn-loop loop N PROGRAM | rss PROGRAM [ARGS...]\n");
     return 2;
 }

@@ -19,8 +19,9 @@ constexpr const char *kStore = "kv.json";
 
 json load_store() {
     std::ifstream in(kStore);
-    if (!in)
+    if (!in) {
         return json::object();
+    }
     return json::parse(in, nullptr, /*allow_exceptions=*/true);
 }
 

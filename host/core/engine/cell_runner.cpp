@@ -15,19 +15,25 @@ json slots_of(const config::Workflow &workflow) {
     json slots = json::object();
     for (const auto &step : workflow.steps) {
         for (const auto &slot : step.inputs) {
-            if (slots.contains(slot.name))
+            if (slots.contains(slot.name)) {
                 continue;
+            }
             json described{{"type", slot.type}, {"required", slot.required}};
-            if (!slot.example.is_null())
+            if (!slot.example.is_null()) {
                 described["example"] = slot.example;
-            if (!slot.default_value.is_null())
+            }
+            if (!slot.default_value.is_null()) {
                 described["default"] = slot.default_value;
-            if (slot.min)
+            }
+            if (slot.min) {
                 described["min"] = *slot.min;
-            if (slot.max)
+            }
+            if (slot.max) {
                 described["max"] = *slot.max;
-            if (!slot.values.empty())
+            }
+            if (!slot.values.empty()) {
                 described["values"] = slot.values;
+            }
             slots[slot.name] = described;
         }
     }
@@ -98,8 +104,9 @@ CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Pre
         try {
             outcome = runner_.run(workflow, preset, inputs, options.counterfactual);
         } catch (const plugins::PluginCallError &e) {
-            if (e.status() != SBX_CANCELLED)
+            if (e.status() != SBX_CANCELLED) {
                 throw;
+            }
             // The run in flight was stopped by the signal; it is not recorded.
             throw Cancelled("interrupted during run " + std::to_string(summary.runs + 1) + " of " +
                             workflow.name + " under " + preset.name + "; the " +

@@ -72,11 +72,19 @@ std::vector<std::shared_ptr<const plugins::Plugin>> PluginSet::used() const {
         all.push_back(instance.plugin().shared_from_this());
     };
     add(*executor_);
-    for (const auto &i : injectors_) add(*i);
-    for (const auto &i : collectors_) add(*i);
+    for (const auto &i : injectors_) {
+        add(*i);
+    }
+    for (const auto &i : collectors_) {
+        add(*i);
+    }
     add(*predictor_);
-    for (const auto &[id, instance] : stubs_) add(*instance);
-    for (const auto &[id, instance] : workflow_executors_) add(*instance);
+    for (const auto &[id, instance] : stubs_) {
+        add(*instance);
+    }
+    for (const auto &[id, instance] : workflow_executors_) {
+        add(*instance);
+    }
     return all;
 }
 

@@ -81,8 +81,9 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
     // its own configured default.
     json limit_fields = json::object();
     const auto set_if = [&](const char *key, auto value) {
-        if (value > 0)
+        if (value > 0) {
             limit_fields[key] = value;
+        }
     };
     set_if("timeout_ms", timeout_ms);
     set_if("cpu_time_s", limits.cpu_time_s);

@@ -56,8 +56,9 @@ spdlog::level::level_enum parse_level(const std::string &text, const std::string
     const auto level = spdlog::level::from_str(text);
     // from_str maps unknown names to "off"; only accept "off" when it was written.
     if (level == spdlog::level::off && text != "off") {
-        throw InputError(origin + ": log level '" + text +
-                         "' is unknown; write one of trace, debug, info, warn, error, critical, off");
+        throw InputError(
+            origin + ": log level '" + text +
+            "' is unknown; write one of trace, debug, info, warn, error, critical, off");
     }
     return level;
 }

@@ -8,7 +8,8 @@
 
 namespace sbx::logging {
 
-// Parses "trace|debug|info|warn|error|critical|off" (the same set as log_level:); throws InputError naming `origin`.
+// Parses "trace|debug|info|warn|error|critical|off" (the same set as log_level:); throws InputError
+// naming `origin`.
 spdlog::level::level_enum parse_level(const std::string &text, const std::string &origin);
 
 // Installs the default logger on stderr with the given level and format.

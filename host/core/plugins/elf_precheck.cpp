@@ -34,8 +34,9 @@ class ElfFile {
         size_ = static_cast<uint64_t>(info.st_size);
     }
     ~ElfFile() {
-        if (fd_ >= 0)
+        if (fd_ >= 0) {
             close(fd_);
+        }
     }
     ElfFile(const ElfFile &) = delete;
     ElfFile &operator=(const ElfFile &) = delete;
@@ -45,8 +46,9 @@ class ElfFile {
     // Reads `length` bytes at `offset` into `out`, or returns false when they are not all
     // inside the file.
     bool read(uint64_t offset, void *out, uint64_t length) const {
-        if (offset > size_ || size_ - offset < length)
+        if (offset > size_ || size_ - offset < length) {
             return false;
+        }
         return pread(fd_, out, length, static_cast<off_t>(offset)) == static_cast<ssize_t>(length);
     }
     template <class T>

@@ -44,14 +44,18 @@ bool known_kind(const std::string &kind) {
 }
 
 const char *interface_id_for(const std::string &kind) {
-    if (kind == SBX_KIND_EXECUTOR)
+    if (kind == SBX_KIND_EXECUTOR) {
         return SBX_EXECUTOR_V1;
-    if (kind == SBX_KIND_INJECTOR)
+    }
+    if (kind == SBX_KIND_INJECTOR) {
         return SBX_INJECTOR_V1;
-    if (kind == SBX_KIND_STUB)
+    }
+    if (kind == SBX_KIND_STUB) {
         return SBX_STUB_V1;
-    if (kind == SBX_KIND_METRICS)
+    }
+    if (kind == SBX_KIND_METRICS) {
         return SBX_METRICS_V1;
+    }
     return SBX_PREDICTOR_V1;
 }
 

@@ -30,8 +30,9 @@ std::string line_column(const std::string &text, size_t offset) {
 }
 
 std::string as_text(const json &value) {
-    if (value.is_string())
+    if (value.is_string()) {
         return value.get<std::string>();
+    }
     if (value.is_array()) {
         std::string joined;
         for (const auto &item : value) {
@@ -147,8 +148,9 @@ Limits resolve_limits(const Preset &preset) {
     try {
         if (body.contains("TIMEOUT")) {
             limits.timeout_ms = std::llround(parse_duration_seconds(text_of("TIMEOUT")) * 1000.0);
-            if (limits.timeout_ms < 1)
+            if (limits.timeout_ms < 1) {
                 limits.timeout_ms = 1;
+            }
         }
         if (body.contains("CPU_TIME_LIMIT")) {
             limits.cpu_time_s = parse_duration_seconds(text_of("CPU_TIME_LIMIT"));
@@ -167,8 +169,9 @@ Limits resolve_limits(const Preset &preset) {
             const auto text = text_of("PIDS_LIMIT");
             size_t used = 0;
             limits.pids = std::stoll(text, &used);
-            if (used != text.size() || limits.pids < 1)
+            if (used != text.size() || limits.pids < 1) {
                 throw std::invalid_argument(text);
+            }
         } catch (const std::exception &) {
             bad_value(
                 preset, "PIDS_LIMIT",
@@ -178,8 +181,9 @@ Limits resolve_limits(const Preset &preset) {
     if (body.contains("CPU_LIMIT")) {
         try {
             const double cores = std::stod(text_of("CPU_LIMIT"));
-            if (!(cores > 0))
+            if (!(cores > 0)) {
                 throw std::invalid_argument("not positive");
+            }
         } catch (const std::exception &) {
             bad_value(
                 preset, "CPU_LIMIT",

@@ -44,10 +44,12 @@ Statement &Statement::bind_null(int index) {
 
 bool Statement::step() {
     const int rc = sqlite3_step(stmt_.get());
-    if (rc == SQLITE_ROW)
+    if (rc == SQLITE_ROW) {
         return true;
-    if (rc == SQLITE_DONE)
+    }
+    if (rc == SQLITE_DONE) {
         return false;
+    }
     fail(db_, "statement failed");
 }
 

@@ -16,13 +16,15 @@ using nlohmann::json;
 bool lists_mode(const json &modes, const std::string &wanted) {
     if (modes.is_array()) {
         for (const auto &mode : modes) {
-            if (mode.is_string() && mode.get<std::string>() == wanted)
+            if (mode.is_string() && mode.get<std::string>() == wanted) {
                 return true;
+            }
         }
         return false;
     }
-    if (!modes.is_string())
+    if (!modes.is_string()) {
         return false;
+    }
     std::istringstream parts(modes.get<std::string>());
     for (std::string part; std::getline(parts, part, ',');) {
         const auto first = part.find_first_not_of(' ');
@@ -56,8 +58,9 @@ unsigned burners_requested(const json &preset, unsigned fallback) {
         }
     }
     // "1" as a flag means "use the configured number of burners".
-    if (count == 1)
+    if (count == 1) {
         count = fallback;
+    }
     if (count == 0 && lists_mode(preset.value("FAILURE_MODES", json()), "cpu_spike")) {
         count = fallback;
     }
@@ -119,8 +122,9 @@ class CpuSpike final : public sbx::Injector {
 
     void teardown(const std::string &state_json) override {
         const json state = json::parse(state_json);
-        if (!state.is_array())
+        if (!state.is_array()) {
             return;
+        }
         for (const auto &entry : state) {
             cpu_spike::stop_burner({entry.value("pid", 0), entry.value("start_time", 0ULL),
                                     entry.value("pid_file", std::string())});
@@ -129,8 +133,9 @@ class CpuSpike final : public sbx::Injector {
 
     std::string sweep(const std::string &request_json) override {
         const json request = json::parse(request_json);
-        if (!request.contains("state_dir"))
+        if (!request.contains("state_dir")) {
             return json{{"removed", json::array()}}.dump();
+        }
         const auto removed = cpu_spike::sweep_burners(
             std::filesystem::path(request["state_dir"].get<std::string>()) / "cpu_spike");
         return json{{"removed", removed}}.dump();

@@ -11,24 +11,33 @@ using nlohmann::json;
 // A valid, unremarkable value for a slot that declares neither example nor default.
 json plain_value(const json &slot) {
     const std::string type = slot.value("type", "string");
-    if (type == "int")
+    if (type == "int") {
         return slot.contains("min") ? json(slot["min"]) : json(0);
-    if (type == "float")
+    }
+    if (type == "float") {
         return slot.contains("min") ? json(slot["min"]) : json(0.0);
-    if (type == "bool")
+    }
+    if (type == "bool") {
         return false;
-    if (type == "json")
+    }
+    if (type == "json") {
         return json::object();
-    if (type == "path")
+    }
+    if (type == "path") {
         return "input.txt";
-    if (type == "email")
+    }
+    if (type == "email") {
         return "user@example.com";
-    if (type == "url")
+    }
+    if (type == "url") {
         return "https://example.com/";
-    if (type == "name")
+    }
+    if (type == "name") {
         return "Alex Example";
-    if (type == "date")
+    }
+    if (type == "date") {
         return "2024-01-01";
+    }
     if (type == "enum" && slot.contains("values") && !slot["values"].empty()) {
         return slot["values"][0];
     }

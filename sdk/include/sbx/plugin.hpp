@@ -16,11 +16,11 @@ namespace sbx {
 
 // What a plugin says about itself. Every member but the last three is mandatory.
 struct About {
-    const char *id;
-    const char *name;
-    const char *version;  // semver
-    const char *description;
-    const char *config_schema;  // JSON Schema text, or nullptr for "no configuration"
+    const char *id = nullptr;
+    const char *name = nullptr;
+    const char *version = nullptr;  // semver
+    const char *description = nullptr;
+    const char *config_schema = nullptr;  // JSON Schema text, or nullptr for "no configuration"
     const char *vendor = nullptr;
     const char *url = nullptr;
     const char *license = nullptr;
@@ -248,28 +248,33 @@ struct Adapter {
         const std::string_view wanted(id);
         if constexpr (std::is_base_of_v<Executor, Plugin>) {
             static const sbx_executor_v1 table = {sizeof(table), &run};
-            if (wanted == SBX_EXECUTOR_V1)
+            if (wanted == SBX_EXECUTOR_V1) {
                 return &table;
+            }
         }
         if constexpr (std::is_base_of_v<Injector, Plugin>) {
             static const sbx_injector_v1 table = {sizeof(table), &prepare, &teardown, &sweep};
-            if (wanted == SBX_INJECTOR_V1)
+            if (wanted == SBX_INJECTOR_V1) {
                 return &table;
+            }
         }
         if constexpr (std::is_base_of_v<StubStrategy, Plugin>) {
             static const sbx_stub_v1 table = {sizeof(table), &generate};
-            if (wanted == SBX_STUB_V1)
+            if (wanted == SBX_STUB_V1) {
                 return &table;
+            }
         }
         if constexpr (std::is_base_of_v<MetricsCollector, Plugin>) {
             static const sbx_metrics_v1 table = {sizeof(table), &collect};
-            if (wanted == SBX_METRICS_V1)
+            if (wanted == SBX_METRICS_V1) {
                 return &table;
+            }
         }
         if constexpr (std::is_base_of_v<Predictor, Plugin>) {
             static const sbx_predictor_v1 table = {sizeof(table), &predict};
-            if (wanted == SBX_PREDICTOR_V1)
+            if (wanted == SBX_PREDICTOR_V1) {
                 return &table;
+            }
         }
         return nullptr;
     }
