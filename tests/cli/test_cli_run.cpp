@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <nlohmann/json.hpp>
+#include <filesystem>
 #include <sstream>
 
 #include "cli_fixture.hpp"
@@ -162,6 +163,61 @@ workflows:
     EXPECT_GT(parsed, 3);
     EXPECT_TRUE(plugin_message) << "the injector's log line reached the host's log:\n"
                                 << result.err;
+}
+
+}  // namespace
+
+namespace {
+
+class Workspaces : public sbx::test::CliTest {};
+
+TEST_F(Workspaces, EachRunStartsEmptyStepsShareItAndNothingIsLeftBehind) {
+    write_settings(R"yaml(
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: ws
+    steps:
+      - name: fresh
+        run: [/bin/sh, -c, 'test -z "$(ls -A)" && mkdir -p sub && touch sub/leftover && pwd']
+      - name: shared
+        run: [/bin/sh, -c, 'test -f sub/leftover && echo shared']
+        expect: {stdout_contains: shared}
+)yaml");
+    const auto result = runner({"run", "--runs", "3", "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_DOUBLE_EQ(nlohmann::json::parse(result.out)["cells"][0]["roi"].get<double>(), 1.0)
+        << "every run found an empty workspace and its steps shared it";
+    const auto rows = query("SELECT result FROM steps WHERE name = 'fresh'");
+    ASSERT_EQ(rows.size(), 3u);
+    for (const auto &row : rows) {
+        std::string workspace = nlohmann::json::parse(row[0])["stdout"];
+        workspace.erase(workspace.find_last_not_of('\n') + 1);
+        ASSERT_FALSE(workspace.empty());
+        EXPECT_FALSE(std::filesystem::exists(workspace)) << workspace << " was left behind";
+    }
+}
+
+TEST_F(Workspaces, KeptOnRequest) {
+    write_settings(R"yaml(
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: ws
+    steps:
+      - run: [/bin/sh, -c, 'touch mark && pwd']
+)yaml");
+    const auto result = runner({"run", "--runs", "2", "--keep-workspaces"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto rows = query("SELECT result FROM steps");
+    ASSERT_EQ(rows.size(), 2u);
+    std::vector<std::string> seen;
+    for (const auto &row : rows) {
+        std::string workspace = nlohmann::json::parse(row[0])["stdout"];
+        workspace.erase(workspace.find_last_not_of('\n') + 1);
+        EXPECT_TRUE(std::filesystem::exists(workspace + "/mark")) << workspace;
+        seen.push_back(workspace);
+        std::filesystem::remove_all(workspace);
+    }
+    EXPECT_NE(seen[0], seen[1]) << "a kept workspace is never reused";
 }
 
 }  // namespace

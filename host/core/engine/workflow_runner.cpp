@@ -7,7 +7,6 @@
 
 #include "engine/injection_scope.hpp"
 #include "engine/template.hpp"
-#include "util/temp_dir.hpp"
 
 namespace sbx::engine {
 
@@ -40,7 +39,8 @@ WorkflowRunner::WorkflowRunner(PluginSet &plugins, const config::Settings &setti
     : plugins_(plugins),
       settings_(settings),
       invocation_dir_(std::move(invocation_dir)),
-      state_dir_(std::move(state_dir)) {}
+      state_dir_(std::move(state_dir)),
+      workspaces_(settings.keep_workspaces) {}
 
 json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset &preset,
                                 const presets::Limits &limits, const json &inputs,
@@ -106,10 +106,7 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
                                const json &inputs, bool counterfactual) {
     const auto limits = presets::resolve_limits(preset);
     const auto started = std::chrono::steady_clock::now();
-    TempDir workspace(std::filesystem::temp_directory_path() / "sandbox-runner", "run-");
-    if (settings_.keep_workspaces) {
-        workspace.release();
-    }
+    const auto workspace = workspaces_.lease();
     RunOutcome outcome;
     for (const auto &step : workflow.steps) {
         StepOutcome step_outcome{step.name, false, "", json::object()};

@@ -9,6 +9,7 @@
 
 #include "config/settings.hpp"
 #include "engine/plugin_set.hpp"
+#include "engine/workspace_lease.hpp"
 #include "presets/preset.hpp"
 
 namespace sbx::engine {
@@ -54,6 +55,7 @@ class WorkflowRunner {
     std::filesystem::path invocation_dir_;
     std::string state_dir_;
     uint64_t run_counter_ = 0;
+    WorkspacePool workspaces_;
 };
 
 }  // namespace sbx::engine

@@ -99,21 +99,42 @@ void Connection::exec(const std::string &sql) {
     }
 }
 
+void Connection::begin() {
+    if (!begin_) {
+        begin_ = std::make_unique<Statement>(db_.get(), "BEGIN IMMEDIATE");
+    }
+    begin_->run();
+}
+
+void Connection::commit() {
+    if (!commit_) {
+        commit_ = std::make_unique<Statement>(db_.get(), "COMMIT");
+    }
+    commit_->run();
+}
+
+void Connection::rollback() {
+    if (!rollback_) {
+        rollback_ = std::make_unique<Statement>(db_.get(), "ROLLBACK");
+    }
+    rollback_->run();
+}
+
 Transaction::Transaction(Connection &connection) : connection_(connection) {
-    connection_.exec("BEGIN IMMEDIATE");
+    connection_.begin();
 }
 
 Transaction::~Transaction() {
     if (!done_) {
         try {
-            connection_.exec("ROLLBACK");
+            connection_.rollback();
         } catch (...) {  // the connection is closing anyway; nothing half-written survives
         }
     }
 }
 
 void Transaction::commit() {
-    connection_.exec("COMMIT");
+    connection_.commit();
     done_ = true;
 }
 

@@ -54,6 +54,14 @@ Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_pa
     connection_.exec("PRAGMA synchronous=NORMAL");
     connection_.exec("PRAGMA foreign_keys=ON");
     migrate(connection_);
+    insert_run_.emplace(connection_.get(),
+                        "INSERT INTO runs(session_id, workflow, preset_id, flag, repetition, "
+                        "inputs, passed, failed_step, started_at, wall_s) "
+                        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    insert_step_.emplace(connection_.get(),
+                         "INSERT INTO steps VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    insert_run_metric_.emplace(connection_.get(),
+                               "INSERT INTO metrics(run_id, name, value) VALUES(?, ?, ?)");
 }
 
 int Store::schema_version() {
@@ -113,10 +121,7 @@ int64_t Store::preset_id(const std::string &name, const nlohmann::json &body) {
 
 int64_t Store::record_run(const RunRecord &run) {
     Transaction transaction(connection_);
-    Statement insert(connection_.get(),
-                     "INSERT INTO runs(session_id, workflow, preset_id, flag, repetition, "
-                     "inputs, passed, failed_step, started_at, wall_s) "
-                     "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    Statement &insert = *insert_run_;
     insert.bind(1, run.session_id)
         .bind(2, run.workflow)
         .bind(3, run.preset_id)
@@ -134,8 +139,7 @@ int64_t Store::record_run(const RunRecord &run) {
     insert.run();
     const int64_t run_id = sqlite3_last_insert_rowid(connection_.get());
 
-    Statement step(connection_.get(),
-                   "INSERT INTO steps VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    Statement &step = *insert_step_;
     int position = 0;
     for (const auto &record : run.steps) {
         const auto &r = record.result;
@@ -155,7 +159,7 @@ int64_t Store::record_run(const RunRecord &run) {
             .bind(14, r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
             .run();
     }
-    Statement metric(connection_.get(), "INSERT INTO metrics(run_id, name, value) VALUES(?, ?, ?)");
+    Statement &metric = *insert_run_metric_;
     for (const auto &[name, value] : run.metrics) {
         metric.bind(1, run_id).bind(2, name).bind(3, value).run();
     }

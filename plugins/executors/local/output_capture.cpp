@@ -17,15 +17,17 @@ void OutputCapture::read_available() {
     if (!fd_.valid()) {
         return;
     }
-    buffer_.resize(kChunk);
+    if (!buffer_) {
+        buffer_.reset(new char[kChunk]);  // NOLINT: deliberately uninitialised
+    }
     for (int i = 0; i < kReadsPerCall; ++i) {
-        const ssize_t got = ::read(fd_.get(), buffer_.data(), buffer_.size());
+        const ssize_t got = ::read(fd_.get(), buffer_.get(), kChunk);
         if (got > 0) {
             const auto bytes = static_cast<std::uint64_t>(got);
             total_ += bytes;
             if (kept_.size() < cap_) {
                 const std::uint64_t room = cap_ - kept_.size();
-                kept_.append(buffer_.data(), static_cast<std::size_t>(std::min(room, bytes)));
+                kept_.append(buffer_.get(), static_cast<std::size_t>(std::min(room, bytes)));
             }
             continue;
         }

@@ -94,7 +94,8 @@ class CpuSpike final : public sbx::Injector {
         const unsigned count =
             burners_requested(request.value("preset", json::object()), default_burners_);
         if (count == 0) {
-            return json{{"active", false}, {"spec", spec}, {"state", nullptr}}.dump();
+            // No "spec": the host keeps the one it sent, unchanged.
+            return R"({"active":false,"state":null})";
         }
         const std::filesystem::path state_dir =
             request.contains("state_dir")
