@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "cli_fixture.hpp"
@@ -60,6 +62,62 @@ workflows:
     const auto again = runner({"run", "--runs", "3"});
     EXPECT_EQ(again.exit_code, 0) << again.err;
     EXPECT_EQ(std::stoll(query("SELECT count(*) FROM runs")[0][0]), runs + 3);
+}
+
+}  // namespace
+
+namespace {
+
+class InterruptedHost : public sbx::test::CliTest {};
+
+TEST_F(InterruptedHost, StopsOnSigintKeepsCompletedRunsAndLeavesNoProcess) {
+    write_settings(R"(
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: slow
+    steps:
+      - run: [/bin/sh, -c, "sleep 0.2; echo done"]
+        expect: {stdout_contains: done}
+)");
+    const int pid = sbx::test::spawn_background(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run", "--runs", "100"},
+        {}, dir_, dir_ + "/host.log");
+    int64_t seen = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (seen < 3 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (std::filesystem::exists(db_path())) {
+            const auto rows = query("SELECT count(*) FROM runs");
+            if (!rows.empty()) seen = std::stoll(rows[0][0]);
+        }
+    }
+    ASSERT_GE(seen, 3);
+    const auto interrupted_at = std::chrono::steady_clock::now();
+    ASSERT_EQ(kill(pid, SIGINT), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    const double stop_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - interrupted_at).count();
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 3);
+    EXPECT_LT(stop_s, 2.0) << "the run in flight is stopped, not waited for";
+    std::ifstream log(dir_ + "/host.log");
+    const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("interrupted"), std::string::npos) << text;
+    EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "interrupted");
+    const int64_t runs = std::stoll(query("SELECT count(*) FROM runs")[0][0]);
+    EXPECT_GE(runs, seen);
+    EXPECT_EQ(query("SELECT count(*) FROM runs WHERE passed = 1")[0][0], std::to_string(runs));
+    EXPECT_EQ(query("PRAGMA integrity_check")[0][0], "ok");
+    // No process of any run survives, the one interrupted mid-sleep included.
+    for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
+        const auto name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream cmdline(entry.path() / "cmdline");
+        std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(args.find("sleep 0.2; echo done"), std::string::npos)
+            << "process " << name << " survived: " << args;
+    }
 }
 
 }  // namespace
