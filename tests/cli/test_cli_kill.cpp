@@ -88,7 +88,8 @@ workflows:
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         if (std::filesystem::exists(db_path())) {
             const auto rows = query("SELECT count(*) FROM runs");
-            if (!rows.empty()) seen = std::stoll(rows[0][0]);
+            if (!rows.empty())
+                seen = std::stoll(rows[0][0]);
         }
     }
     ASSERT_GE(seen, 3);
@@ -112,12 +113,61 @@ workflows:
     // No process of any run survives, the one interrupted mid-sleep included.
     for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
         const auto name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        if (name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
         std::ifstream cmdline(entry.path() / "cmdline");
-        std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+        std::string args((std::istreambuf_iterator<char>(cmdline)),
+                         std::istreambuf_iterator<char>());
         EXPECT_EQ(args.find("sleep 0.2; echo done"), std::string::npos)
             << "process " << name << " survived: " << args;
     }
+}
+
+}  // namespace
+
+namespace {
+
+class CrashedHost : public sbx::test::CliTest {};
+
+TEST_F(CrashedHost, TakesItsRunningTargetWithIt) {
+    write_settings(R"(
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: long
+    steps:
+      - run: [/bin/sh, -c, "sleep 7.5 & sleep 7.25; echo done"]
+)");
+    const int pid = sbx::test::spawn_background(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run"}, {}, dir_,
+        dir_ + "/host.log");
+    // Wait for the target to be running, then kill the host without warning.
+    const auto target_alive = [] {
+        for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
+            std::ifstream cmdline(entry.path() / "cmdline");
+            std::string args((std::istreambuf_iterator<char>(cmdline)),
+                             std::istreambuf_iterator<char>());
+            if (args.find("sleep 7.5") != std::string::npos ||
+                args.find("sleep\0"
+                          "7.25",
+                          0, 10) != std::string::npos) {
+                return true;
+            }
+        }
+        return false;
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!target_alive() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_TRUE(target_alive()) << "the target never started";
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (target_alive() && std::chrono::steady_clock::now() < gone_by) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_FALSE(target_alive()) << "a run outlived its host";
 }
 
 }  // namespace

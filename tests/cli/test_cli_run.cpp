@@ -2,8 +2,8 @@
 // collector and predictor all taking part → SQLite → report.
 #include <signal.h>
 
-#include <nlohmann/json.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli_fixture.hpp"
@@ -145,10 +145,9 @@ workflows:
     steps:
       - run: [/bin/true]
 )");
-    const auto result = sbx::test::run_command(
-        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "--log-level", "debug",
-         "run"},
-        {{"SANDBOX_JSON_LOGS", "1"}}, dir_);
+    const auto result = sbx::test::run_command({SBX_BINARY, "--config", settings_, "--data-dir",
+                                                dir_ + "/data", "--log-level", "debug", "run"},
+                                               {{"SANDBOX_JSON_LOGS", "1"}}, dir_);
     ASSERT_EQ(result.exit_code, 0) << result.err;
     std::istringstream lines(result.err);
     int parsed = 0;
@@ -156,8 +155,8 @@ workflows:
     for (std::string line; std::getline(lines, line);) {
         const auto entry = nlohmann::json::parse(line);  // throws, failing the test, if not JSON
         EXPECT_TRUE(entry.contains("time") && entry.contains("level") && entry.contains("msg"));
-        plugin_message = plugin_message ||
-                         entry["msg"].get<std::string>().find("[cpu_spike] started") == 0;
+        plugin_message =
+            plugin_message || entry["msg"].get<std::string>().find("[cpu_spike] started") == 0;
         ++parsed;
     }
     EXPECT_GT(parsed, 3);

@@ -18,6 +18,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,6 +94,11 @@ int child_main(void *argument) {
     for (int signal_number = 1; signal_number < NSIG; ++signal_number) {
         (void)::sigaction(signal_number, &default_action, nullptr);  // EINVAL for KILL/STOP
     }
+    // If the host dies (even by SIGKILL) the target dies with it, and with the target its
+    // whole PID namespace: a crashed host leaves no run behind. Rationale for the caveat:
+    // the signal fires when the spawning *thread* exits, so runs must be started from
+    // threads that outlive them (the host's worker threads do).
+    (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (context->new_session && ::setsid() < 0) {
         child_fail(context, kSession);
     }
