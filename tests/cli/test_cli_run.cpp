@@ -220,3 +220,88 @@ workflows:
 }
 
 }  // namespace
+
+namespace {
+
+class PresetSources : public sbx::test::CliTest {
+  protected:
+    void SetUp() override {
+        CliTest::SetUp();
+        write_settings(R"(
+presets: [{SCENARIO_NAME: from_yaml}]
+workflows:
+  - name: t
+    steps:
+      - run: [/bin/sh, -c, 'echo "scenario=$SCENARIO_NAME"']
+)");
+    }
+    std::vector<std::string> presets_run() {
+        std::vector<std::string> names;
+        for (const auto &row : query("SELECT DISTINCT presets.name FROM runs JOIN presets ON "
+                                     "presets.id = runs.preset_id ORDER BY runs.id")) {
+            names.push_back(row[0]);
+        }
+        return names;
+    }
+};
+
+TEST_F(PresetSources, FilesThenEnvironmentThenYaml) {
+    ASSERT_EQ(runner({"run"}).exit_code, 0);
+    EXPECT_EQ(presets_run(), (std::vector<std::string>{"from_yaml"}));
+
+    const auto env_run = sbx::test::run_command(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run"},
+        {{"SANDBOX_ENV_PRESETS", R"([{"SCENARIO_NAME": "env_a"}, {"SCENARIO_NAME": "env_b"}])"}},
+        dir_);
+    ASSERT_EQ(env_run.exit_code, 0) << env_run.err;
+    EXPECT_EQ(presets_run(), (std::vector<std::string>{"from_yaml", "env_a", "env_b"}));
+
+    const auto a = write_file("a.json", R"({"SCENARIO_NAME": "file_a"})");
+    const auto b = write_file("b.json", R"([{"SCENARIO_NAME": "file_b"}])");
+    const auto file_run =
+        sbx::test::run_command({SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data",
+                                "run", "--preset-file", a, "--preset-file", b},
+                               {{"SANDBOX_ENV_PRESETS", R"({"SCENARIO_NAME": "ignored"})"}}, dir_);
+    ASSERT_EQ(file_run.exit_code, 0) << file_run.err;
+    EXPECT_EQ(presets_run(),
+              (std::vector<std::string>{"from_yaml", "env_a", "env_b", "file_a", "file_b"}));
+    // The scenario's name reaches the target.
+    EXPECT_NE(query("SELECT result FROM steps ORDER BY run_id DESC LIMIT 1")[0][0].find(
+                  "scenario=file_b"),
+              std::string::npos);
+}
+
+TEST_F(PresetSources, FailUnderGatesWithExitCode1) {
+    write_settings(R"(
+presets: [{SCENARIO_NAME: normal}, {SCENARIO_NAME: hurried, TIMEOUT: 1ms}]
+workflows:
+  - name: t
+    steps:
+      - run: [/bin/sh, -c, 'sleep 0.05']
+)");
+    const auto gated = runner({"run", "--fail-under", "0.5"});
+    EXPECT_EQ(gated.exit_code, 1) << gated.err;
+    EXPECT_NE(gated.err.find("'hurried'"), std::string::npos) << gated.err;
+    EXPECT_EQ(runner({"run", "--fail-under", "0"}).exit_code, 0);
+    EXPECT_EQ(runner({"run"}).exit_code, 0) << "without a gate, failing runs are a report";
+}
+
+TEST_F(PresetSources, FlagsOverrideEnvironmentOverrideYaml) {
+    write_settings("data_dir: " + dir_ +
+                   "/yaml-data\npresets: [{SCENARIO_NAME: n}]\nworkflows:\n  - name: t\n"
+                   "    steps:\n      - run: [/bin/true]\n");
+    auto result = sbx::test::run_command({SBX_BINARY, "--config", settings_, "run"}, {}, dir_);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(std::filesystem::exists(dir_ + "/yaml-data/metrics.db"));
+    result = sbx::test::run_command({SBX_BINARY, "--config", settings_, "run"},
+                                    {{"SANDBOX_DATA_DIR", dir_ + "/env-data"}}, dir_);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(std::filesystem::exists(dir_ + "/env-data/metrics.db"));
+    result = sbx::test::run_command(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/flag-data", "run"},
+        {{"SANDBOX_DATA_DIR", dir_ + "/env-data"}}, dir_);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(std::filesystem::exists(dir_ + "/flag-data/metrics.db"));
+}
+
+}  // namespace
