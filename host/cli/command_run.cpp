@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <spdlog/spdlog.h>
 #include <cstdlib>
 #include <iostream>
 #include <random>
@@ -118,6 +119,11 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
         options.seed = static_cast<int64_t>(std::random_device{}() & 0x7fffffff);
     }
 
+    if (settings.workers > 1) {
+        spdlog::warn("workers: {} is accepted but runs are still executed one at a time in this "
+                     "version",
+                     settings.workers);
+    }
     engine::PluginSet plugins(settings, context.registry());
     // Resolve every plugin this command will need before anything is recorded, so a typo
     // is exit 2 with an empty database rather than a half-written session.
