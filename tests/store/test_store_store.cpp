@@ -48,8 +48,9 @@ TEST_F(StoreTest, RecordsARunWithItsStepsAndMetrics) {
     run.passed = false;
     run.failed_step = "get";
     run.started_at = sbx::store::utc_now();
-    run.steps = {{"put", true, {{"status", "OK"}, {"exit_code", 0}, {"wall_s", 0.01}}},
-                 {"get", false, {{"status", "RE"}, {"exit_code", 4}, {"stdout", "\xff bad utf8"}}}};
+    run.steps = {
+        {"put", true, {{"status", "OK"}, {"exit_code", 0}, {"wall_s", 0.01}}, ""},
+        {"get", false, {{"status", "RE"}, {"exit_code", 4}, {"stdout", "\xff bad utf8"}}, ""}};
     run.metrics = {{"success", 0.0}, {"wall_s", 0.02}};
     store.record_run(run);
     EXPECT_EQ(count(store, "runs"), 1);

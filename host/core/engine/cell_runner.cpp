@@ -68,10 +68,10 @@ json CellRunner::input_sets(const config::Workflow &workflow, const presets::Pre
     return sets;
 }
 
-std::map<std::string, double> CellRunner::collect(const json &request) {
+std::map<std::string, double> CellRunner::collect(const std::string &request) {
     std::map<std::string, double> metrics;
     for (auto &collector : plugins_.collectors()) {
-        const json answer = json::parse(collector->collect(request.dump()));
+        const json answer = json::parse(collector->collect(request));
         for (const auto &[name, value] : answer.items()) {
             if (value.is_number()) {
                 metrics[name] = value.get<double>();
@@ -89,6 +89,7 @@ CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Pre
     summary.flag = options.counterfactual ? "off" : "on";
     const int64_t preset_id = store_.preset_id(preset.name, preset.body);
     const json sets = input_sets(workflow, preset, options);
+    const std::string preset_text = preset.body.dump();
 
     std::map<std::string, double> metric_sums;
     for (int repetition = 0; repetition < options.runs; ++repetition) {
@@ -114,10 +115,14 @@ CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Pre
                             " completed run(s) of this preset are recorded");
         }
 
-        json step_results = json::array();
+        // The collectors' request is assembled from the texts at hand rather than
+        // re-serialized: JSON work at plugin boundaries is most of the host's per-run cost.
+        std::string request = std::string(R"({"phase":"run","passed":)") +
+                              (outcome.passed ? "true" : "false") + R"(,"preset":)" + preset_text +
+                              R"(,"steps":[)";
         for (const auto &step : outcome.steps) {
-            step_results.push_back(step.result);
-            record.steps.push_back({step.name, step.passed, step.result});
+            request += (&step == &outcome.steps.front() ? "" : ",") + step.result_text;
+            record.steps.push_back({step.name, step.passed, step.result, step.result_text});
             if (!step.passed) {
                 ++summary.failures[step.name + ": " + step.reason];
             }
@@ -131,10 +136,7 @@ CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Pre
         record.passed = outcome.passed;
         record.failed_step = outcome.failed_step;
         record.wall_s = outcome.wall_s;
-        record.metrics = collect(json{{"phase", "run"},
-                                      {"passed", outcome.passed},
-                                      {"steps", step_results},
-                                      {"preset", preset.body}});
+        record.metrics = collect(request + "]}");
         store_.record_run(record);
 
         ++summary.runs;
@@ -154,11 +156,11 @@ CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Pre
         summary.metrics[name] = sum / summary.runs;
     }
     const auto history = store_.roi_history(workflow.name, preset.name, summary.flag);
-    for (const auto &[name, value] :
-         collect(json{{"phase", "cell"},
-                      {"roi", summary.roi},
-                      {"prev_roi", history.empty() ? json() : json(history.back())},
-                      {"runs", summary.runs}})) {
+    for (const auto &[name, value] : collect(json{
+             {"phase", "cell"},
+             {"roi", summary.roi},
+             {"prev_roi", history.empty() ? json() : json(history.back())},
+             {"runs", summary.runs}}.dump())) {
         summary.metrics[name] = value;
     }
     summary.cell_id =

@@ -51,7 +51,7 @@ class CellRunner {
   private:
     nlohmann::json input_sets(const config::Workflow &workflow, const presets::Preset &preset,
                               const CellOptions &options);
-    std::map<std::string, double> collect(const nlohmann::json &request);
+    std::map<std::string, double> collect(const std::string &request_json);
 
     PluginSet &plugins_;
     WorkflowRunner &runner_;

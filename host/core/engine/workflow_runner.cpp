@@ -109,7 +109,7 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
     const auto workspace = workspaces_.lease();
     RunOutcome outcome;
     for (const auto &step : workflow.steps) {
-        StepOutcome step_outcome{step.name, false, "", json::object()};
+        StepOutcome step_outcome{step.name, false, "", json::object(), ""};
         {
             InjectionScope injection(
                 plugins_.injectors(), preset.body,
@@ -121,8 +121,8 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
                     outcome.active_injectors.push_back(id);
                 }
             }
-            step_outcome.result =
-                json::parse(plugins_.executor_for(workflow).run(injection.spec().dump()));
+            step_outcome.result_text = plugins_.executor_for(workflow).run(injection.spec().dump());
+            step_outcome.result = json::parse(step_outcome.result_text);
         }
         config::Expectation expect = step.expect;
         if (expect.stdout_contains) {

@@ -17,8 +17,9 @@ namespace sbx::engine {
 struct StepOutcome {
     std::string name;
     bool passed = false;
-    std::string reason;     // why it failed, "" when it passed
-    nlohmann::json result;  // the executor's result
+    std::string reason;       // why it failed, "" when it passed
+    nlohmann::json result;    // the executor's result
+    std::string result_text;  // the same, as the executor wrote it (stored verbatim)
 };
 
 struct RunOutcome {

@@ -53,14 +53,20 @@ class JsonEscapedMessage final : public spdlog::custom_flag_formatter {
 }  // namespace
 
 spdlog::level::level_enum parse_level(const std::string &text, const std::string &origin) {
-    const auto level = spdlog::level::from_str(text);
-    // from_str maps unknown names to "off"; only accept "off" when it was written.
-    if (level == spdlog::level::off && text != "off") {
-        throw InputError(
-            origin + ": log level '" + text +
-            "' is unknown; write one of trace, debug, info, warn, error, critical, off");
+    // Exactly the names log_level: and SANDBOX_LOG_LEVEL accept; spdlog's own parser also
+    // takes "warning" and "err", which would make the three disagree.
+    static const std::pair<const char *, spdlog::level::level_enum> kLevels[] = {
+        {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug},
+        {"info", spdlog::level::info},   {"warn", spdlog::level::warn},
+        {"error", spdlog::level::err},   {"critical", spdlog::level::critical},
+        {"off", spdlog::level::off}};
+    for (const auto &[name, level] : kLevels) {
+        if (text == name) {
+            return level;
+        }
     }
-    return level;
+    throw InputError(origin + ": log level '" + text +
+                     "' is unknown; write one of trace, debug, info, warn, error, critical, off");
 }
 
 void setup(spdlog::level::level_enum level, bool json_lines) {

@@ -40,20 +40,22 @@ void Registry::scan(const std::vector<std::filesystem::path> &directories) {
     }
 }
 
-void Registry::add(const std::filesystem::path &path) {
+void Registry::add(const std::filesystem::path &found) {
     std::error_code ec;
-    const auto canonical = std::filesystem::weakly_canonical(path, ec);
+    // One spelling of the path everywhere (messages, refusals, `plugins list`).
+    const auto canonical = std::filesystem::weakly_canonical(found, ec);
+    const std::filesystem::path &path = ec ? found : canonical;
     for (const auto &loaded : plugins_) {
         if (std::filesystem::equivalent(loaded->path(), path, ec)) {
             return;  // the same file reached through two directories
         }
     }
     try {
-        auto plugin = load_plugin(ec ? path : canonical);
+        auto plugin = load_plugin(path);
         if (const auto existing = find(plugin->id())) {
             refused_.push_back({path, "plugin id '" + plugin->id() + "' is already provided by " +
                                           existing->path().string() + "; rename one of them"});
-            spdlog::warn("{}: {}", path.string(), refused_.back().reason);
+            spdlog::warn("refused plugin {}: {}", path.string(), refused_.back().reason);
             return;
         }
         spdlog::debug("loaded plugin {} {} ({}) from {}", plugin->id(),

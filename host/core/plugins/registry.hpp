@@ -47,7 +47,7 @@ class Registry {
                                                   const std::string &where) const;
 
   private:
-    void add(const std::filesystem::path &path);
+    void add(const std::filesystem::path &found);
 
     std::vector<std::filesystem::path> directories_;
     std::vector<std::shared_ptr<Plugin>> plugins_;

@@ -156,7 +156,9 @@ int64_t Store::record_run(const RunRecord &run) {
             .bind(11, r.value("max_rss_kb", int64_t{0}))
             .bind(12, r.value("stdout_bytes", int64_t{0}))
             .bind(13, r.value("stderr_bytes", int64_t{0}))
-            .bind(14, r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+            .bind(14, !record.result_text.empty()
+                          ? record.result_text
+                          : r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
             .run();
     }
     Statement &metric = *insert_run_metric_;

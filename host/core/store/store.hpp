@@ -20,7 +20,8 @@ struct PluginRecord {
 struct StepRecord {
     std::string name;
     bool passed = false;
-    nlohmann::json result;  // the executor's result object, verbatim
+    nlohmann::json result;    // the executor's result object
+    std::string result_text;  // its JSON text when already at hand ("" = serialize `result`)
 };
 
 struct RunRecord {
