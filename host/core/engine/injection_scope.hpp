@@ -16,13 +16,16 @@ class InjectionScope {
   public:
     // Calls prepare() on each injector in order, threading the run spec through them.
     InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &injectors,
-                   const nlohmann::json &preset, nlohmann::json spec, const std::string &state_dir);
+                   const std::string &preset_text, nlohmann::json spec,
+                   const std::string &state_dir);
     ~InjectionScope();
     InjectionScope(const InjectionScope &) = delete;
     InjectionScope &operator=(const InjectionScope &) = delete;
 
     // The run spec after every injector changed it.
     [[nodiscard]] const nlohmann::json &spec() const { return spec_; }
+    // The same, as JSON text.
+    [[nodiscard]] const std::string &spec_text() const { return spec_text_; }
     // Ids of the injectors that said they are active for this preset.
     [[nodiscard]] const std::vector<std::string> &active() const { return active_; }
 
@@ -33,6 +36,7 @@ class InjectionScope {
         std::string state;
     };
     nlohmann::json spec_;
+    std::string spec_text_;
     std::vector<Prepared> prepared_;
     std::vector<std::string> active_;
 };

@@ -107,12 +107,13 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
     const auto limits = presets::resolve_limits(preset);
     const auto started = std::chrono::steady_clock::now();
     const auto workspace = workspaces_.lease();
+    const std::string preset_text = preset.body.dump();
     RunOutcome outcome;
     for (const auto &step : workflow.steps) {
         StepOutcome step_outcome{step.name, false, "", json::object(), ""};
         {
             InjectionScope injection(
-                plugins_.injectors(), preset.body,
+                plugins_.injectors(), preset_text,
                 build_spec(step, preset, limits, inputs, workspace.path(), counterfactual),
                 state_dir_);
             for (const auto &id : injection.active()) {
@@ -121,7 +122,7 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
                     outcome.active_injectors.push_back(id);
                 }
             }
-            step_outcome.result_text = plugins_.executor_for(workflow).run(injection.spec().dump());
+            step_outcome.result_text = plugins_.executor_for(workflow).run(injection.spec_text());
             step_outcome.result = json::parse(step_outcome.result_text);
         }
         config::Expectation expect = step.expect;
