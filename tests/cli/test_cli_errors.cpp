@@ -94,6 +94,67 @@ TEST_F(CliErrors, PresetWithABadUnitIsRefusedBeforeAnythingRuns) {
     EXPECT_FALSE(std::filesystem::exists(db_path())) << "nothing was recorded for bad input";
 }
 
+TEST_F(CliErrors, SizeBeyondInt64IsRefusedNotDropped) {
+    // 9000000Ti fits uint64_t but went negative as int64_t: silently no memory limit.
+    const auto file = write_file("big.json", R"({"MEMORY_LIMIT": "9000000Ti"})");
+    const auto result = runner({"run", "--preset-file", file});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find("too large"), std::string::npos) << result.err;
+}
+
+TEST_F(CliErrors, PresetFileNestedTooDeepOrWithAHugeNumberNamesLineAndColumn) {
+    // 100000 levels parsed, then overflowed the stack when the preset was copied.
+    auto file = write_file("deep.json", std::string(100000, '[') + std::string(100000, ']'));
+    auto result = runner({"run", "--preset-file", file});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find(file + ":1:65: presets nest"), std::string::npos) << result.err;
+    // A number beyond a double was an uncaught out_of_range: exit 3 without a position.
+    file = write_file("huge.json", "{\"SCENARIO_NAME\": \"x\",\n \"TIMEOUT\": 1e400}");
+    result = runner({"run", "--preset-file", file});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find(file + ":2:"), std::string::npos) << result.err;
+    EXPECT_FALSE(std::filesystem::exists(db_path())) << "nothing was recorded for bad input";
+}
+
+TEST_F(CliErrors, InputPathThatIsADirectoryOrEndlessIsBadInput) {
+    auto result = runner({"run", "--preset-file", dir_});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find("it is a directory"), std::string::npos) << result.err;
+    // Read to the end, /dev/zero exhausted memory; inputs are capped instead.
+    result = runner({"run", "--preset-file", "/dev/zero"});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find("/dev/zero: cannot read the preset file (it holds more than"),
+              std::string::npos)
+        << result.err;
+    result = run_command({SBX_BINARY, "--config", "/dev/zero", "plugins", "list"});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find("/dev/zero: cannot read the settings file"), std::string::npos)
+        << result.err;
+}
+
+TEST_F(CliErrors, CpuSpikeThatIsNoFlagNorBurnerCountIsRefusedBeforeAnythingRuns) {
+    // The plugin refused these mid-matrix (exit 3, session recorded); 2000000000 was
+    // taken as that many forks.
+    for (const char *value : {"\"abc\"", "\"2000000000\"", "4294967297", "2.5"}) {
+        const auto file = write_file(
+            "spike.json", std::string(R"({"SCENARIO_NAME": "s", "CPU_SPIKE": )") + value + "}");
+        const auto result = runner({"run", "--preset-file", file});
+        EXPECT_EQ(result.exit_code, 2) << value << ": " << result.err;
+        EXPECT_NE(result.err.find("CPU_SPIKE"), std::string::npos) << result.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(db_path())) << "nothing was recorded for bad input";
+}
+
+TEST_F(CliErrors, PresetKeyOrValueThatCannotReachTheEnvironmentIsRefused) {
+    // The executor refused these mid-matrix (exit 3, session recorded).
+    for (const char *body : {R"({"A=B": "x"})", R"({"": "x"})", R"({"MY_FLAG": "a\u0000b"})"}) {
+        const auto file = write_file("env.json", body);
+        const auto result = runner({"run", "--preset-file", file});
+        EXPECT_EQ(result.exit_code, 2) << body << ": " << result.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(db_path())) << "nothing was recorded for bad input";
+}
+
 TEST_F(CliErrors, UnknownExecutorNamesItsLineAndTheLoadedOnes) {
     write_settings(
         "executor: dockr\nworkflows:\n  - name: ok\n    steps:\n      - run: [/bin/true]\n");

@@ -27,7 +27,8 @@ workflows:
 )");
     const int pid = sbx::test::spawn_background(
         {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run", "--runs", "200"},
-        {}, dir_, dir_ + "/host.log");
+        // A SIGKILLed host leaves its workspace (documented): keep it in the test's folder.
+        {{"TMPDIR", dir_}}, dir_, dir_ + "/host.log");
     // Wait until about half the runs are committed, then kill the host without warning.
     int64_t seen = 0;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -138,8 +139,8 @@ workflows:
       - run: [/bin/sh, -c, "sleep 7.5 & sleep 7.25; echo done"]
 )");
     const int pid = sbx::test::spawn_background(
-        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run"}, {}, dir_,
-        dir_ + "/host.log");
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run"},
+        {{"TMPDIR", dir_}}, dir_, dir_ + "/host.log");  // its leftover workspace stays in dir_
     // Wait for the target to be running, then kill the host without warning.
     const auto target_alive = [] {
         for (const auto &entry : std::filesystem::directory_iterator("/proc")) {

@@ -141,6 +141,13 @@ TEST(ParseFraction, PlainAndPercent) {
     }
 }
 
+TEST(TimeoutMilliseconds, NeverZeroNorOverflowing) {
+    EXPECT_EQ(timeout_milliseconds(1.5), 1500);
+    // 0.1ms became 0, which means "no timeout"; 3.6e19 s overflowed int64_t (UB).
+    EXPECT_EQ(timeout_milliseconds(parse_duration_seconds("0.1ms")), 1);
+    EXPECT_EQ(timeout_milliseconds(parse_duration_seconds("9999999999999999h")), 1000000000000000);
+}
+
 TEST(FormatSize, LargestBinaryUnit) {
     EXPECT_EQ(format_size(0), "0B");
     EXPECT_EQ(format_size(100), "100B");

@@ -2,17 +2,15 @@
 #include "config/load_settings.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "config/section_readers.hpp"
 #include "config/setting_values.hpp"
 #include "config/suggest.hpp"
 #include "config/yaml_document.hpp"
 #include "util/errors.hpp"
+#include "util/input_file.hpp"
 
 namespace sbx::config {
 
@@ -151,20 +149,9 @@ Settings load_settings_file(const std::filesystem::path &path) {
                          ": is a directory, not a settings file; give the path of a YAML file "
                          "such as config/sandbox_settings.yaml");
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        int error = errno;
-        throw InputError(path.string() + ": cannot read the settings file (" +
-                         std::strerror(error) + "); check the path given to --config");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) {
-        int error = errno;
-        throw InputError(path.string() + ": cannot read the settings file (" +
-                         std::strerror(error) + "); check that it is a readable file");
-    }
-    return load_settings_text(text.str(), path.string());
+    return load_settings_text(
+        read_input_file(path, "the settings file", "check the path given to --config"),
+        path.string());
 }
 
 }  // namespace sbx::config

@@ -79,6 +79,27 @@ const std::map<std::string, Rule> &rules() {
     return table;
 }
 
+// CPU_SPIKE is a flag or a number of burners, capped like the cpu_spike plugin's
+// `burners`. Rationale: checked here, a typo is exit 2 before anything is recorded, and a
+// count such as 2000000000 never reaches the plugin as that many forks.
+void check_cpu_spike(const nlohmann::json &value) {
+    constexpr int kMaxBurners = 64;
+    if (value.is_boolean()) {
+        return;
+    }
+    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    if (value.is_string() && (text == "true" || text == "yes")) {
+        return;
+    }
+    const auto count = as_number(text);
+    if (!count || *count < 0 || *count > kMaxBurners || std::floor(*count) != *count) {
+        throw UnitError("CPU_SPIKE: '" + text + "' is neither a flag nor a number of burners",
+                        "write \"1\", true or yes for the configured number of burners, or a "
+                        "whole number of burners from 0 to " +
+                            std::to_string(kMaxBurners));
+    }
+}
+
 }  // namespace
 
 const std::vector<std::string> &checked_preset_keys() {
@@ -88,6 +109,7 @@ const std::vector<std::string> &checked_preset_keys() {
             out.push_back(key);
         }
         out.push_back("FAILURE_MODES");
+        out.push_back("CPU_SPIKE");
         return out;
     }();
     return keys;
@@ -110,6 +132,10 @@ void check_preset_value(const std::string &key, const nlohmann::json &value) {
                                 hint);
             }
         }
+        return;
+    }
+    if (key == "CPU_SPIKE") {
+        check_cpu_spike(value);
         return;
     }
     auto rule = rules().find(key);

@@ -7,6 +7,7 @@
 
 #include "engine/injection_scope.hpp"
 #include "engine/template.hpp"
+#include "util/units.hpp"
 
 namespace sbx::engine {
 
@@ -74,7 +75,7 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
     }
     int64_t timeout_ms = limits.timeout_ms;
     if (step.timeout_s) {
-        const auto step_ms = static_cast<int64_t>(*step.timeout_s * 1000.0);
+        const int64_t step_ms = timeout_milliseconds(*step.timeout_s);
         timeout_ms = timeout_ms == 0 ? step_ms : std::min(timeout_ms, step_ms);
     }
     // Only the limits the preset or step sets: an absent limit lets the executor apply

@@ -2,12 +2,12 @@
 #include "presets/preset.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <iterator>
+#include <limits>
 #include <set>
 
 #include "config/preset_checks.hpp"
 #include "util/errors.hpp"
+#include "util/input_file.hpp"
 #include "util/units.hpp"
 
 namespace sbx::presets {
@@ -29,6 +29,53 @@ std::string line_column(const std::string &text, size_t offset) {
     return std::to_string(line) + ":" + std::to_string(column);
 }
 
+// How deep a preset file may nest lists and objects. Rationale: nlohmann::json copies
+// values recursively, so a file of 100000 '[' parses but then overflows the stack.
+constexpr size_t kMaxPresetNesting = 64;
+
+// The DOM parser of nlohmann::json, except that every parse error keeps its byte offset:
+// the stock one throws a number too large for a double (1e400) as out_of_range, which
+// carries no position.
+class PositionedParser : public nlohmann::detail::json_sax_dom_parser<json> {
+  public:
+    explicit PositionedParser(json &result) : json_sax_dom_parser(result, false) {}
+    // Hides the base's parse_error; json::sax_parse calls it through this type.
+    template <class Exception>
+    bool parse_error(std::size_t position, const std::string &, const Exception &error) {
+        offset = position;
+        message = error.what();
+        return false;
+    }
+    std::size_t offset = 0;
+    std::string message;
+};
+
+// The offset of the first bracket nested deeper than kMaxPresetNesting, or npos.
+// `text` is valid JSON, so brackets inside strings are the only ones to skip.
+size_t too_deep_at(const std::string &text) {
+    size_t depth = 0;
+    bool in_string = false;
+    bool escaped = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (escaped) {
+            escaped = false;
+        } else if (in_string) {
+            escaped = c == '\\';
+            in_string = c != '"';
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxPresetNesting) {
+                return i;
+            }
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return std::string::npos;
+}
+
 std::string as_text(const json &value) {
     if (value.is_string()) {
         return value.get<std::string>();
@@ -43,8 +90,35 @@ std::string as_text(const json &value) {
     return value.dump();
 }
 
+// Rationale: a size of 2^63 bytes or more turned negative in int64_t and, being no
+// positive limit, was silently dropped.
+int64_t signed_size(uint64_t bytes) {
+    if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        throw UnitError("'" + std::to_string(bytes) + "' bytes is too large for a limit",
+                        "write a size below 8Ei, such as 512Gi or 4Ti");
+    }
+    return static_cast<int64_t>(bytes);
+}
+
 [[noreturn]] void bad_value(const Preset &preset, const std::string &key, const std::string &why) {
     throw InputError(preset.origin + ": preset '" + preset.name + "': " + key + ": " + why);
+}
+
+// Keys and values that reach the target's environment must be representable there; the
+// executor would refuse them only in the middle of the matrix, after recording began.
+void check_environment(const Preset &preset) {
+    for (const auto &[key, value] : passthrough_environment(preset)) {
+        if (key.empty() || key.find_first_of(std::string("=\0", 2)) != std::string::npos) {
+            bad_value(preset, "'" + key + "'",
+                      "not an environment variable name (it is empty or holds '=' or a NUL "
+                      "byte); write a name such as MY_FLAG");
+        }
+        if (value.find('\0') != std::string::npos) {
+            bad_value(preset, key,
+                      "the value holds a NUL byte, which no environment variable can carry; "
+                      "remove it");
+        }
+    }
 }
 
 }  // namespace
@@ -108,18 +182,25 @@ Preset make_preset(json body, std::string origin, size_t index) {
             throw InputError(preset.origin + ": preset '" + preset.name + "': " + e.what());
         }
     }
+    check_environment(preset);
     resolve_limits(preset);
     return preset;
 }
 
 std::vector<Preset> parse_presets(const std::string &text, const std::string &origin) {
     json parsed;
-    try {
-        parsed = json::parse(text);
-    } catch (const json::parse_error &e) {
-        throw InputError(origin + ":" + line_column(text, e.byte == 0 ? 0 : e.byte - 1) +
-                         ": presets are not valid JSON (" + e.what() +
+    PositionedParser parser(parsed);
+    if (!json::sax_parse(text, &parser)) {
+        throw InputError(origin + ":" +
+                         line_column(text, parser.offset == 0 ? 0 : parser.offset - 1) +
+                         ": presets are not valid JSON (" + parser.message +
                          "); write an object or a list of objects");
+    }
+    if (const size_t at = too_deep_at(text); at != std::string::npos) {
+        throw InputError(origin + ":" + line_column(text, at) +
+                         ": presets nest lists and objects more than " +
+                         std::to_string(kMaxPresetNesting) +
+                         " levels deep; write an object or a list of objects of KEY: value");
     }
     std::vector<Preset> presets;
     if (parsed.is_array()) {
@@ -133,11 +214,7 @@ std::vector<Preset> parse_presets(const std::string &text, const std::string &or
 }
 
 std::vector<Preset> load_preset_file(const std::string &path) {
-    std::ifstream in(path);
-    if (!in) {
-        throw InputError(path + ": cannot read preset file; check the --preset-file path");
-    }
-    return parse_presets({std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()},
+    return parse_presets(read_input_file(path, "the preset file", "check the --preset-file path"),
                          path);
 }
 
@@ -147,19 +224,16 @@ Limits resolve_limits(const Preset &preset) {
     const auto text_of = [&](const char *key) { return as_text(body[key]); };
     try {
         if (body.contains("TIMEOUT")) {
-            limits.timeout_ms = std::llround(parse_duration_seconds(text_of("TIMEOUT")) * 1000.0);
-            if (limits.timeout_ms < 1) {
-                limits.timeout_ms = 1;
-            }
+            limits.timeout_ms = timeout_milliseconds(parse_duration_seconds(text_of("TIMEOUT")));
         }
         if (body.contains("CPU_TIME_LIMIT")) {
             limits.cpu_time_s = parse_duration_seconds(text_of("CPU_TIME_LIMIT"));
         }
         if (body.contains("MEMORY_LIMIT")) {
-            limits.memory_bytes = static_cast<int64_t>(parse_size_bytes(text_of("MEMORY_LIMIT")));
+            limits.memory_bytes = signed_size(parse_size_bytes(text_of("MEMORY_LIMIT")));
         }
         if (body.contains("DISK_LIMIT")) {
-            limits.disk_bytes = static_cast<int64_t>(parse_size_bytes(text_of("DISK_LIMIT")));
+            limits.disk_bytes = signed_size(parse_size_bytes(text_of("DISK_LIMIT")));
         }
     } catch (const std::invalid_argument &e) {
         bad_value(preset, "a limit", e.what());

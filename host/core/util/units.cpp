@@ -1,6 +1,7 @@
 // Strict unit parsers: a number, then a unit from a short fixed list, nothing else.
 #include "util/units.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -210,6 +211,11 @@ double parse_duration_seconds(std::string_view text) {
         }
     }
     throw UnitError(quoted(text) + " is not a duration", kDurationHint);
+}
+
+int64_t timeout_milliseconds(double seconds) {
+    constexpr double kMaxMilliseconds = 1e15;
+    return std::llround(std::clamp(seconds * 1000.0, 1.0, kMaxMilliseconds));
 }
 
 double parse_bandwidth_bits_per_second(std::string_view text) {

@@ -34,6 +34,11 @@ uint64_t parse_size_bytes(std::string_view text);
 // Seconds, from 250ms, 30s, 5m, 1h or a bare number of seconds; decimals allowed (1.5s).
 double parse_duration_seconds(std::string_view text);
 
+// Whole milliseconds of a positive duration, for timeouts: at least 1 (a sub-millisecond
+// timeout must not become 0, which means "no timeout") and capped at about 31700 years
+// (a huge duration must not overflow int64_t, which is undefined behaviour).
+int64_t timeout_milliseconds(double seconds);
+
 // Bits per second, from kbps, mbps, gbps (decimal: 1mbps = 1e6 bit/s; Kbps, Mbps, Gbps
 // are accepted too) or a bare number of bits per second.
 double parse_bandwidth_bits_per_second(std::string_view text);

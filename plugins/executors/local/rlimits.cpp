@@ -15,7 +15,10 @@ ResourceLimit both(int resource, rlim_t value) {
 }  // namespace
 
 double cpu_soft_limit_s(const RunLimits &limits) {
-    return limits.cpu_time_s > 0 ? std::max(1.0, std::ceil(limits.cpu_time_s)) : 0.0;
+    // Capped far beyond any run so that converting it to rlim_t stays defined behaviour
+    // (a spec may carry any finite number of seconds).
+    constexpr double kMaxSeconds = 1e15;
+    return limits.cpu_time_s > 0 ? std::clamp(std::ceil(limits.cpu_time_s), 1.0, kMaxSeconds) : 0.0;
 }
 
 std::vector<ResourceLimit> target_rlimits(const RunLimits &limits, bool memory_in_cgroup,

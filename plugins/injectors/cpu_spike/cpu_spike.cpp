@@ -36,12 +36,28 @@ bool lists_mode(const json &modes, const std::string &wanted) {
     return false;
 }
 
+// The most burners one step may get, as for the `burners` setting: the count becomes
+// that many forks.
+constexpr long long kMaxBurners = 64;
+
+// A whole number of burners from CPU_SPIKE, refused when it is out of range rather than
+// truncated (4294967297 must not become 1, nor 2000000000 that many forks).
+unsigned checked_count(long long count, const std::string &text) {
+    if (count < 0 || count > kMaxBurners) {
+        throw sbx::Error(SBX_INVALID, "CPU_SPIKE '" + text +
+                                          "' is not a number of burners from 0 to " +
+                                          std::to_string(kMaxBurners));
+    }
+    return static_cast<unsigned>(count);
+}
+
 // CPU_SPIKE may be a flag ("1", true) or a number of burners ("3").
 unsigned burners_requested(const json &preset, unsigned fallback) {
     const json value = preset.value("CPU_SPIKE", json());
     unsigned count = 0;
-    if (value.is_number_unsigned() || value.is_number_integer()) {
-        count = static_cast<unsigned>(std::max<long long>(0, value.get<long long>()));
+    if (value.is_number_integer()) {
+        // Unsigned too: one above LLONG_MAX reads as negative and is refused.
+        count = checked_count(value.get<long long>(), value.dump());
     } else if (value.is_boolean()) {
         count = value.get<bool>() ? fallback : 0;
     } else if (value.is_string()) {
@@ -49,13 +65,22 @@ unsigned burners_requested(const json &preset, unsigned fallback) {
         if (text == "true" || text == "yes") {
             count = fallback;
         } else {
+            size_t used = 0;
+            long long number = -1;
             try {
-                count = static_cast<unsigned>(std::max(0, std::stoi(text)));
+                number = std::stoll(text, &used);
             } catch (const std::exception &) {
+                used = 0;
+            }
+            if (used == 0 || used != text.size()) {
                 throw sbx::Error(SBX_INVALID, "CPU_SPIKE '" + text +
                                                   "' is neither a flag nor a number of burners");
             }
+            count = checked_count(number, text);
         }
+    } else if (!value.is_null()) {
+        throw sbx::Error(SBX_INVALID, "CPU_SPIKE " + value.dump() +
+                                          " is neither a flag nor a number of burners");
     }
     // "1" as a flag means "use the configured number of burners".
     if (count == 1) {
