@@ -1,8 +1,8 @@
 // `run --workflow NAME`: the workflow under each preset, recorded and reported.
 #include <unistd.h>
 
-#include <boost/program_options.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/program_options.hpp>
 #include <cstdlib>
 #include <iostream>
 #include <random>
@@ -53,6 +53,17 @@ RunOptions parse(const std::vector<std::string> &args) {
         po::notify(vm);
     } catch (const po::error &e) {
         throw InputError(std::string("run: ") + e.what() + "; run `sandbox-runner --help`");
+    }
+    if (vm.count("seed") && options.seed < 0) {
+        throw InputError("run: --seed " + std::to_string(options.seed) +
+                         " must be a whole number from 0 up; leave it out for a random seed");
+    }
+    if (vm.count("fail-under") && !(options.fail_under >= 0 && options.fail_under <= 1)) {
+        throw InputError("run: --fail-under " + std::to_string(options.fail_under) +
+                         " must be an ROI between 0 and 1, e.g. --fail-under 0.9");
+    }
+    if (vm.count("workflow") && options.workflow.empty()) {
+        throw InputError("run: --workflow needs a workflow name or id");
     }
     if (options.runs < 1) {
         throw InputError("run: --runs " + std::to_string(options.runs) + " must be at least 1");
@@ -107,6 +118,16 @@ const config::Workflow &choose_workflow(const RunOptions &options,
                      "; defined workflows: " + (names.empty() ? std::string("none") : names));
 }
 
+// Marks how a session ended without hiding the error that ended it: a failure to write
+// the mark (the database is the problem, say) is logged, and the original error goes on.
+void close_session(store::Store &store, int64_t session, const char *status) noexcept {
+    try {
+        store.finish_session(session, status);
+    } catch (const std::exception &e) {
+        spdlog::error("could not mark session {} as {}: {}", session, status, e.what());
+    }
+}
+
 }  // namespace
 
 int run_run_command(CliContext &context, const std::vector<std::string> &args) {
@@ -120,9 +141,10 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     }
 
     if (settings.workers > 1) {
-        spdlog::warn("workers: {} is accepted but runs are still executed one at a time in this "
-                     "version",
-                     settings.workers);
+        spdlog::warn(
+            "workers: {} is accepted but runs are still executed one at a time in this "
+            "version",
+            settings.workers);
     }
     engine::PluginSet plugins(settings, context.registry());
     // Resolve every plugin this command will need before anything is recorded, so a typo
@@ -155,8 +177,11 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
         for (const auto &preset : presets) {
             summaries.push_back(cells.run(workflow, preset, {options.runs, options.seed, false}));
         }
+    } catch (const engine::Cancelled &) {
+        close_session(store, session, "interrupted");
+        throw;
     } catch (...) {
-        store.finish_session(session, "interrupted");
+        close_session(store, session, "failed");
         throw;
     }
     store.finish_session(session, "finished");

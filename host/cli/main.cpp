@@ -66,6 +66,12 @@ int main(int argc, char **argv) {
             std::cout << kUsage << global;
             return vm.count("help") ? sbx::kExitOk : sbx::kExitBadInput;
         }
+        for (const char *option : {"config", "data-dir", "log-level"}) {
+            if (vm.count(option) && vm[option].as<std::string>().empty()) {
+                throw sbx::InputError(std::string("--") + option +
+                                      " needs a value; leave the option out for the default");
+            }
+        }
         const std::string command = vm["command"].as<std::string>();
         // Everything after the command name, including its own --options.
         std::vector<std::string> args =
@@ -95,6 +101,9 @@ int main(int argc, char **argv) {
         return sbx::kExitEnvironment;
     } catch (const std::exception &e) {
         std::cerr << "sandbox-runner: error: " << e.what() << '\n';
+        return sbx::kExitEnvironment;
+    } catch (...) {  // not a std::exception: still an orderly exit, never std::terminate
+        std::cerr << "sandbox-runner: error: an unknown exception ended the command\n";
         return sbx::kExitEnvironment;
     }
 }

@@ -75,6 +75,19 @@ TEST_F(CliErrors, UnknownCommandAndBadArguments) {
     EXPECT_NE(result.err.find("--log-level"), std::string::npos) << result.err;
     result = runner({"plugins", "inspect", "nope"});
     EXPECT_EQ(result.exit_code, 2);
+    for (const auto &args : std::vector<std::vector<std::string>>{{"run", "--seed", "-5"},
+                                                                  {"run", "--fail-under", "nan"},
+                                                                  {"run", "--fail-under", "1.5"},
+                                                                  {"run", "--workflow", ""},
+                                                                  {"--data-dir", "", "run"}}) {
+        result = sbx::test::run_command([&] {
+            std::vector<std::string> argv = {SBX_BINARY, "--config", settings_};
+            argv.insert(argv.end(), args.begin(), args.end());
+            return argv;
+        }());
+        EXPECT_EQ(result.exit_code, 2) << args.back() << ": " << result.err;
+        EXPECT_EQ(result.err.find("terminate"), std::string::npos) << result.err;
+    }
 }
 
 TEST_F(CliErrors, MalformedPresetFileNamesLineAndColumn) {

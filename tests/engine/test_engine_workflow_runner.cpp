@@ -51,3 +51,22 @@ TEST(Templates, StringsAsTheyAreEverythingElseAsJson) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ExecutorResult, MalformedResultsAreNamedNotTypeErrors) {
+    using sbx::engine::check_executor_result;
+    EXPECT_NO_THROW(check_executor_result({{"status", "OK"}, {"exit_code", 0}}, "x"));
+    EXPECT_THROW(check_executor_result(json::array(), "x"), sbx::EnvironmentError);
+    EXPECT_THROW(check_executor_result({{"status", 0}}, "x"), sbx::EnvironmentError);
+    EXPECT_THROW(check_executor_result({{"status", "FINE"}}, "x"), sbx::EnvironmentError);
+    try {
+        check_executor_result({{"status", "OK"}, {"exit_code", "zero"}}, "dockr");
+        FAIL();
+    } catch (const sbx::EnvironmentError &e) {
+        EXPECT_NE(std::string(e.what()).find("executor 'dockr'"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("'exit_code' must be a number"), std::string::npos);
+    }
+}
+
+}  // namespace

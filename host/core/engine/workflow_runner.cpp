@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <set>
 
 #include "engine/injection_scope.hpp"
 #include "engine/template.hpp"
+#include "util/errors.hpp"
 #include "util/units.hpp"
 
 namespace sbx::engine {
@@ -33,6 +35,32 @@ bool meets_expectation(const config::Expectation &expect, const json &result, st
         return false;
     }
     return true;
+}
+
+void check_executor_result(const json &result, const std::string &executor) {
+    const auto fail = [&](const std::string &why) {
+        throw EnvironmentError("executor '" + executor + "' returned a malformed result (" + why +
+                               "); see docs/abi.md for the result fields");
+    };
+    if (!result.is_object()) {
+        fail("not a JSON object");
+    }
+    static const std::set<std::string> kStatuses = {"OK", "RE", "SG", "TO", "OOM", "XX"};
+    if (!result.contains("status") || !result["status"].is_string() ||
+        kStatuses.count(result["status"].get<std::string>()) == 0) {
+        fail("'status' must be one of OK, RE, SG, TO, OOM, XX");
+    }
+    for (const char *key : {"exit_code", "signal", "wall_s", "cpu_user_s", "cpu_sys_s",
+                            "max_rss_kb", "stdout_bytes", "stderr_bytes"}) {
+        if (result.contains(key) && !result[key].is_number()) {
+            fail(std::string("'") + key + "' must be a number");
+        }
+    }
+    for (const char *key : {"stdout", "stderr", "error"}) {
+        if (result.contains(key) && !result[key].is_string()) {
+            fail(std::string("'") + key + "' must be a string");
+        }
+    }
 }
 
 WorkflowRunner::WorkflowRunner(PluginSet &plugins, const config::Settings &settings,
@@ -125,6 +153,8 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
             }
             step_outcome.result_text = plugins_.executor_for(workflow).run(injection.spec_text());
             step_outcome.result = json::parse(step_outcome.result_text);
+            check_executor_result(step_outcome.result,
+                                  plugins_.executor_for(workflow).plugin().id());
         }
         config::Expectation expect = step.expect;
         if (expect.stdout_contains) {

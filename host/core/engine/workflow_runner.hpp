@@ -34,6 +34,10 @@ struct RunOutcome {
 bool meets_expectation(const config::Expectation &expect, const nlohmann::json &result,
                        std::string &reason);
 
+// Throws EnvironmentError naming the executor when its result breaks the ABI's result
+// schema (a plugin defect), so later code can read the fields without type surprises.
+void check_executor_result(const nlohmann::json &result, const std::string &executor);
+
 class WorkflowRunner {
   public:
     // `invocation_dir` resolves relative program paths in `run:`; `state_dir` is where

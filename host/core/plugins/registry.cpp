@@ -29,7 +29,8 @@ void Registry::scan(const std::vector<std::filesystem::path> &directories) {
         for (auto it = std::filesystem::recursive_directory_iterator(
                  directory, std::filesystem::directory_options::skip_permission_denied, ec);
              !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-            if (it->path().extension() == ".so" && !it->is_directory(ec)) {
+            std::error_code entry_ec;  // one unreadable entry must not end the whole walk
+            if (it->path().extension() == ".so" && !it->is_directory(entry_ec)) {
                 files.push_back(it->path());
             }
         }
@@ -55,6 +56,10 @@ void Registry::add(const std::filesystem::path &found) {
         if (const auto existing = find(plugin->id())) {
             refused_.push_back({path, "plugin id '" + plugin->id() + "' is already provided by " +
                                           existing->path().string() + "; rename one of them"});
+            // Its init() ran; it gets its deinit() too (no instance of it was made).
+            if (plugin->entry().deinit != nullptr) {
+                plugin->entry().deinit();
+            }
             spdlog::warn("refused plugin {}: {}", path.string(), refused_.back().reason);
             return;
         }
