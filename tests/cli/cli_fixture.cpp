@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 namespace sbx::test {
 
@@ -32,6 +33,21 @@ CommandResult CliTest::runner(const std::vector<std::string> &args) {
                                      dir_ + "/data"};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_command(argv, {}, dir_);
+}
+
+int64_t CliTest::wait_for_runs(int64_t count, std::chrono::seconds timeout) {
+    int64_t seen = 0;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (seen < count && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (std::filesystem::exists(db_path())) {
+            const auto rows = query("SELECT count(*) FROM runs");
+            if (!rows.empty()) {
+                seen = std::stoll(rows[0][0]);
+            }
+        }
+    }
+    return seen;
 }
 
 std::vector<std::vector<std::string>> CliTest::query(const std::string &sql) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,9 @@ class CliTest : public ::testing::Test {
     // Runs one SQL query on <dir>/data/metrics.db; rows of columns as text.
     std::vector<std::vector<std::string>> query(const std::string &sql);
     std::string db_path() const { return dir_ + "/data/metrics.db"; }
+    // Polls the database until it holds at least `count` runs or `timeout` passes;
+    // returns the last count seen.
+    int64_t wait_for_runs(int64_t count, std::chrono::seconds timeout);
 
     std::string dir_;
     std::string settings_;

@@ -30,16 +30,7 @@ workflows:
         // A SIGKILLed host leaves its workspace (documented): keep it in the test's folder.
         {{"TMPDIR", dir_}}, dir_, dir_ + "/host.log");
     // Wait until about half the runs are committed, then kill the host without warning.
-    int64_t seen = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (seen < 100 && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        if (std::filesystem::exists(db_path())) {
-            const auto rows = query("SELECT count(*) FROM runs");
-            if (!rows.empty())
-                seen = std::stoll(rows[0][0]);
-        }
-    }
+    const int64_t seen = wait_for_runs(100, std::chrono::seconds(60));
     ASSERT_GE(seen, 100) << "the host did not get half way in 60 s";
     ASSERT_EQ(kill(pid, SIGKILL), 0);
     int status = 0;
@@ -83,16 +74,7 @@ workflows:
     const int pid = sbx::test::spawn_background(
         {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run", "--runs", "100"},
         {}, dir_, dir_ + "/host.log");
-    int64_t seen = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (seen < 3 && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        if (std::filesystem::exists(db_path())) {
-            const auto rows = query("SELECT count(*) FROM runs");
-            if (!rows.empty())
-                seen = std::stoll(rows[0][0]);
-        }
-    }
+    const int64_t seen = wait_for_runs(3, std::chrono::seconds(30));
     ASSERT_GE(seen, 3);
     const auto interrupted_at = std::chrono::steady_clock::now();
     ASSERT_EQ(kill(pid, SIGINT), 0);

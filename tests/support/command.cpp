@@ -31,21 +31,31 @@ std::string make_temp_dir(const std::string &prefix) {
     return pattern;
 }
 
-int spawn_background(const std::vector<std::string> &argv,
-                     const std::map<std::string, std::string> &env, const std::string &working_dir,
-                     const std::string &log_path) {
+namespace {
+
+// Forks and execs argv with stdout and stderr sent to the given files.
+pid_t start(const std::vector<std::string> &argv, const std::map<std::string, std::string> &env,
+            const std::string &working_dir, const std::string &out_path,
+            const std::string &err_path) {
     const pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
         throw std::runtime_error("fork failed");
+    }
     if (pid == 0) {
-        const int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        dup2(log, 1);
-        dup2(log, 2);
-        for (const auto &[key, value] : env) setenv(key.c_str(), value.c_str(), 1);
-        if (!working_dir.empty() && chdir(working_dir.c_str()) != 0)
+        const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+        const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+        dup2(out, 1);
+        dup2(err, 2);
+        for (const auto &[key, value] : env) {
+            setenv(key.c_str(), value.c_str(), 1);
+        }
+        if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) {
             _exit(126);
+        }
         std::vector<char *> args;
-        for (const auto &arg : argv) args.push_back(const_cast<char *>(arg.c_str()));
+        for (const auto &arg : argv) {
+            args.push_back(const_cast<char *>(arg.c_str()));
+        }
         args.push_back(nullptr);
         execv(args[0], args.data());
         _exit(127);
@@ -53,28 +63,21 @@ int spawn_background(const std::vector<std::string> &argv,
     return pid;
 }
 
+}  // namespace
+
+int spawn_background(const std::vector<std::string> &argv,
+                     const std::map<std::string, std::string> &env, const std::string &working_dir,
+                     const std::string &log_path) {
+    std::remove(log_path.c_str());
+    return start(argv, env, working_dir, log_path, log_path);
+}
+
 CommandResult run_command(const std::vector<std::string> &argv,
                           const std::map<std::string, std::string> &env,
                           const std::string &working_dir) {
     const std::string dir = make_temp_dir("sbx-cmd-");
     const std::string out_path = dir + "/out", err_path = dir + "/err";
-    const pid_t pid = fork();
-    if (pid < 0)
-        throw std::runtime_error("fork failed");
-    if (pid == 0) {
-        const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        dup2(out, 1);
-        dup2(err, 2);
-        for (const auto &[key, value] : env) setenv(key.c_str(), value.c_str(), 1);
-        if (!working_dir.empty() && chdir(working_dir.c_str()) != 0)
-            _exit(126);
-        std::vector<char *> args;
-        for (const auto &arg : argv) args.push_back(const_cast<char *>(arg.c_str()));
-        args.push_back(nullptr);
-        execv(args[0], args.data());
-        _exit(127);
-    }
+    const pid_t pid = start(argv, env, working_dir, out_path, err_path);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
     }
