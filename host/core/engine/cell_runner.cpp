@@ -81,6 +81,20 @@ std::map<std::string, double> CellRunner::collect(const std::string &request) {
     return metrics;
 }
 
+json CellRunner::forecast(const std::string &subject, const std::vector<double> &series) {
+    json answer = json::parse(plugins_.predictor().predict(json{{"series", series}}.dump()));
+    const auto number = [&](const char *key) -> std::optional<double> {
+        const auto &value = answer.value(key, json());
+        return value.is_number() ? std::optional<double>(value.get<double>()) : std::nullopt;
+    };
+    const auto &method = answer.value("method", json());
+    store_.record_prediction(
+        {session_id_, subject,
+         method.is_string() ? method.get<std::string>() : plugins_.predictor().plugin().id(),
+         number("value"), number("lower"), number("upper"), static_cast<int>(series.size())});
+    return answer;
+}
+
 CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
                             const CellOptions &options) {
     CellSummary summary;
@@ -167,19 +181,10 @@ CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Pre
         store_.record_cell({session_id_, workflow.name, preset_id, summary.flag, summary.runs,
                             summary.passed, summary.roi, summary.metrics});
 
-    // Forecast the next ROI of this cell from its whole history, this cell included.
     auto series = history;
     series.push_back(summary.roi);
-    summary.forecast = json::parse(plugins_.predictor().predict(json{{"series", series}}.dump()));
-    const auto optional_number = [&](const char *key) -> std::optional<double> {
-        const auto &v = summary.forecast.value(key, json());
-        return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
-    };
-    store_.record_prediction({session_id_,
-                              "roi:" + workflow.name + ":" + preset.name + ":" + summary.flag,
-                              summary.forecast.value("method", plugins_.predictor().plugin().id()),
-                              optional_number("value"), optional_number("lower"),
-                              optional_number("upper"), static_cast<int>(series.size())});
+    summary.forecast =
+        forecast("roi:" + workflow.name + ":" + preset.name + ":" + summary.flag, series);
     return summary;
 }
 

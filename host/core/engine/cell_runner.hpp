@@ -52,6 +52,8 @@ class CellRunner {
     nlohmann::json input_sets(const config::Workflow &workflow, const presets::Preset &preset,
                               const CellOptions &options);
     std::map<std::string, double> collect(const std::string &request_json);
+    // Asks the predictor for the next value of `series`, records and returns its answer.
+    nlohmann::json forecast(const std::string &subject, const std::vector<double> &series);
 
     PluginSet &plugins_;
     WorkflowRunner &runner_;
