@@ -87,7 +87,8 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
     [[nodiscard]] sbx_version abi() const { return entry_.abi; }
     // The kind interface table, or nullptr.
     [[nodiscard]] const void *interface(const char *interface_id) const;
-    // Validates `config` against the descriptor's schema, then creates an instance.
+    // Creates an instance from `config` as it is; schema validation is the caller's, through
+    // create_instance() (registry.hpp), which every command uses.
     // Throws PluginError when create() refuses the configuration.
     [[nodiscard]] std::unique_ptr<Instance> create(const nlohmann::json &config) const;
     [[nodiscard]] const sbx_plugin_entry &entry() const { return entry_; }
