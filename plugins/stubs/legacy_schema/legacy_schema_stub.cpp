@@ -1,0 +1,243 @@
+// The `legacy_schema` stub strategy (schema drift): normal inputs whose JSON objects have
+// fields renamed, dropped, retyped or added at SCHEMA_MISMATCHES out of SCHEMA_CHECKS.
+#include <sbx/plugin.hpp>
+
+#include <cctype>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "drift.hpp"
+#include "rng.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+constexpr uint64_t kDefaultMismatches = 5;
+constexpr uint64_t kDefaultChecks = 100;
+
+json parse(const std::string &text, const char *what) {
+    try {
+        return json::parse(text);
+    } catch (const json::exception &e) {
+        throw sbx::Error(SBX_INVALID,
+                         std::string("legacy_schema: ") + what + " is not JSON: " + e.what());
+    }
+}
+
+// A non-negative count from configuration or preset; presets may carry it as text.
+uint64_t count_value(const json &value, const std::string &what) {
+    if (value.is_number_unsigned()) {
+        return value.get<uint64_t>();
+    }
+    if (value.is_string()) {
+        const auto &text = value.get_ref<const std::string &>();
+        bool digits = !text.empty() && text.size() <= 18;  // 18 digits cannot overflow
+        for (char c : text) {
+            digits = digits && std::isdigit(static_cast<unsigned char>(c)) != 0;
+        }
+        if (digits) {
+            return std::stoull(text);
+        }
+    }
+    throw sbx::Error(SBX_INVALID, "legacy_schema: " + what + " must be a non-negative integer");
+}
+
+uint64_t seed_of(const json &request) {
+    const auto it = request.find("seed");
+    if (it == request.end() || it->is_null()) {
+        return 0;
+    }
+    if (it->is_number_unsigned()) {
+        return it->get<uint64_t>();
+    }
+    if (it->is_number_integer()) {
+        // Two's complement, so negative seeds are as distinct as positive ones.
+        return static_cast<uint64_t>(it->get<int64_t>());
+    }
+    throw sbx::Error(SBX_INVALID, "legacy_schema: seed must be an integer");
+}
+
+std::string type_of(const json &slot) {
+    const auto it = slot.is_object() ? slot.find("type") : slot.end();
+    return it != slot.end() && it->is_string() ? it->get<std::string>() : "string";
+}
+
+// As the normal strategy: a valid, unremarkable value for a slot with neither example
+// nor default, so drift is the only thing wrong with the inputs.
+json plain_value(const json &slot, const std::string &type) {
+    if (type == "int" || type == "float") {
+        return slot.contains("min") ? slot["min"] : (type == "int" ? json(0) : json(0.0));
+    }
+    if (type == "bool") {
+        return false;
+    }
+    if (type == "json") {
+        return json::object();
+    }
+    if (type == "path") {
+        return "input.txt";
+    }
+    if (type == "email") {
+        return "user@example.com";
+    }
+    if (type == "url") {
+        return "https://example.com/";
+    }
+    if (type == "name") {
+        return "Alex Example";
+    }
+    if (type == "date") {
+        return "2024-01-01";
+    }
+    if (type == "enum" && slot.contains("values") && slot["values"].is_array() &&
+        !slot["values"].empty()) {
+        return slot["values"][0];
+    }
+    return "";
+}
+
+json base_value(const json &slot) {
+    if (slot.is_object()) {
+        for (const char *key : {"example", "default"}) {
+            if (slot.contains(key)) {
+                return slot[key];
+            }
+        }
+    }
+    return plain_value(slot.is_object() ? slot : json::object(), type_of(slot));
+}
+
+class LegacySchemaStub final : public sbx::StubStrategy {
+  public:
+    static constexpr sbx::About about{
+        "legacy_schema",
+        "Legacy schema inputs",
+        "1.0.0",
+        "Schema drift: normal inputs whose JSON objects have fields renamed, dropped, retyped "
+        "or added, SCHEMA_MISMATCHES out of every SCHEMA_CHECKS fields (preset; default 5 of "
+        "100), at least one per input set; meta lists every change.",
+        R"({"type":"object","additionalProperties":false,"properties":{)"
+        R"("default_mismatches":{"type":"integer","minimum":0},)"
+        R"("default_checks":{"type":"integer","minimum":1}}})",
+        "sandbox-runner",
+        "https://example.invalid/sandbox-runner",
+        "Apache-2.0"};
+
+    explicit LegacySchemaStub(const std::string &config_json) {
+        // Plugin::create() called directly skips the registry's schema check; repeat it.
+        const json config = parse(config_json, "configuration");
+        if (!config.is_object()) {
+            throw sbx::Error(SBX_INVALID, "legacy_schema: configuration must be an object");
+        }
+        for (const auto &[key, value] : config.items()) {
+            if (key == "default_mismatches") {
+                mismatches_ = count_value(value, key);
+            } else if (key == "default_checks") {
+                checks_ = count_value(value, key);
+            } else {
+                throw sbx::Error(SBX_INVALID,
+                                 "legacy_schema: unknown configuration key '" + key + "'");
+            }
+        }
+        rate_checked(mismatches_, checks_);
+    }
+
+    // Response: {"input_sets": [...], "meta": [{slot: [changes] | {"unchanged": why}}]},
+    // parallel; meta names only JSON-typed slots, the only ones drift touches.
+    std::string generate(const std::string &request_json) override {
+        const json request = parse(request_json, "request");
+        if (!request.is_object()) {
+            throw sbx::Error(SBX_INVALID, "legacy_schema: request must be an object");
+        }
+        const json count_field = request.value("count", json(1));
+        if (!count_field.is_number_integer() || count_field.get<int64_t>() < 0) {
+            throw sbx::Error(SBX_INVALID, "legacy_schema: count must be a non-negative integer");
+        }
+        const json slots = request.value("slots", json::object());
+        if (!slots.is_null() && !slots.is_object()) {
+            throw sbx::Error(SBX_INVALID, "legacy_schema: slots must be an object");
+        }
+        const json preset = request.value("preset", json::object());
+        if (!preset.is_null() && !preset.is_object()) {
+            throw sbx::Error(SBX_INVALID, "legacy_schema: preset must be an object");
+        }
+        uint64_t mismatches = mismatches_;
+        uint64_t checks = checks_;
+        if (preset.is_object()) {
+            if (preset.contains("SCHEMA_MISMATCHES")) {
+                mismatches = count_value(preset["SCHEMA_MISMATCHES"], "SCHEMA_MISMATCHES");
+            }
+            if (preset.contains("SCHEMA_CHECKS")) {
+                checks = count_value(preset["SCHEMA_CHECKS"], "SCHEMA_CHECKS");
+            }
+        }
+        rate_checked(mismatches, checks);
+
+        json base = json::object();
+        std::vector<std::string> json_slots;  // name order: nlohmann objects are sorted
+        if (slots.is_object()) {
+            for (const auto &[name, slot] : slots.items()) {
+                base[name] = base_value(slot);
+                if (type_of(slot) == "json") {
+                    json_slots.push_back(name);
+                }
+            }
+        }
+        sbx_legacy::Rng rng(seed_of(request));
+        sbx_legacy::Quota quota(mismatches, checks);
+        json sets = json::array();
+        json meta = json::array();
+        const auto count = count_field.get<uint64_t>();
+        for (uint64_t j = 0; j < count; ++j) {
+            if ((j & 0x3FFU) == 0x3FFU && sbx::host::cancelled()) {
+                throw sbx::Error(SBX_CANCELLED, "legacy_schema: cancelled");
+            }
+            json set = base;
+            json changes = json::object();
+            drift_set(set, changes, json_slots, quota, rng);
+            sets.push_back(std::move(set));
+            meta.push_back(std::move(changes));
+        }
+        return json{{"input_sets", std::move(sets)}, {"meta", std::move(meta)}}.dump();
+    }
+
+  private:
+    static void rate_checked(uint64_t mismatches, uint64_t checks) {
+        if (checks == 0 || mismatches > checks) {
+            throw sbx::Error(SBX_INVALID,
+                             "legacy_schema: need 0 <= SCHEMA_MISMATCHES <= SCHEMA_CHECKS, "
+                             "SCHEMA_CHECKS >= 1");
+        }
+    }
+
+    static void drift_set(json &set, json &changes, const std::vector<std::string> &json_slots,
+                          sbx_legacy::Quota &quota, sbx_legacy::Rng &rng) {
+        std::vector<std::string> objects;
+        bool changed = false;
+        for (const std::string &name : json_slots) {
+            if (!set[name].is_object()) {
+                // Only an object has fields to drift; anything else passes as it is.
+                changes[name] = {{"unchanged", "value is not a JSON object"}};
+                continue;
+            }
+            objects.push_back(name);
+            changes[name] = sbx_legacy::drift_object(set[name], quota, rng);
+            changed = changed || !changes[name].empty();
+        }
+        // At least one mismatch per set: a set the quota skipped would test nothing.
+        if (!changed && !objects.empty()) {
+            const std::string &name = objects[rng.below(objects.size())];
+            changes[name].push_back(sbx_legacy::force_change(set[name], rng));
+        }
+    }
+
+    uint64_t mismatches_ = kDefaultMismatches;
+    uint64_t checks_ = kDefaultChecks;
+};
+
+}  // namespace
+
+SBX_PLUGIN(LegacySchemaStub);

@@ -1,0 +1,98 @@
+// The `random` stub strategy: seeded random values by slot type, honouring min/max and
+// enum values; one SplitMix64 stream per request, so a seed replays byte for byte.
+#include <sbx/plugin.hpp>
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "random_values.hpp"
+#include "rng.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json parse(const std::string &text, const char *what) {
+    try {
+        return json::parse(text);
+    } catch (const json::exception &e) {
+        throw sbx::Error(SBX_INVALID, std::string("random: ") + what + " is not JSON: " + e.what());
+    }
+}
+
+uint64_t seed_of(const json &request) {
+    const auto it = request.find("seed");
+    if (it == request.end() || it->is_null()) {
+        return 0;
+    }
+    if (it->is_number_unsigned()) {
+        return it->get<uint64_t>();
+    }
+    if (it->is_number_integer()) {
+        // Two's complement, so negative seeds are as distinct as positive ones.
+        return static_cast<uint64_t>(it->get<int64_t>());
+    }
+    throw sbx::Error(SBX_INVALID, "random: seed must be an integer");
+}
+
+class RandomStub final : public sbx::StubStrategy {
+  public:
+    static constexpr sbx::About about{
+        "random",
+        "Random inputs",
+        "1.0.0",
+        "Fills every input slot with a seeded random value of its type, within min/max "
+        "(string length for text) and among enum values; same seed, same bytes.",
+        R"({"type":"object","additionalProperties":false,"properties":{}})",
+        "sandbox-runner",
+        "https://example.invalid/sandbox-runner",
+        "Apache-2.0"};
+
+    explicit RandomStub(const std::string &config_json) {
+        // Plugin::create() called directly skips the registry's schema check; repeat it.
+        const json config = parse(config_json, "configuration");
+        if (!config.is_object() || !config.empty()) {
+            throw sbx::Error(SBX_INVALID, "random: configuration must be an empty object");
+        }
+    }
+
+    std::string generate(const std::string &request_json) override {
+        const json request = parse(request_json, "request");
+        if (!request.is_object()) {
+            throw sbx::Error(SBX_INVALID, "random: request must be an object");
+        }
+        const json count_field = request.value("count", json(1));
+        if (!count_field.is_number_integer() || count_field.get<int64_t>() < 0) {
+            throw sbx::Error(SBX_INVALID, "random: count must be a non-negative integer");
+        }
+        const json slots = request.value("slots", json::object());
+        if (!slots.is_null() && !slots.is_object()) {
+            throw sbx::Error(SBX_INVALID, "random: slots must be an object");
+        }
+        const json &named = slots.is_object() ? slots : json::object();
+        sbx_random::Rng rng(seed_of(request));
+        // A dry run on a scratch stream, so bad bounds are refused even when count is 0.
+        sbx_random::Rng scratch(0);
+        for (const auto &[name, slot] : named.items()) {
+            sbx_random::random_value(slot, scratch);
+        }
+        const auto count = count_field.get<uint64_t>();
+        json sets = json::array();
+        for (uint64_t j = 0; j < count; ++j) {
+            if ((j & 0x3FFU) == 0x3FFU && sbx::host::cancelled()) {
+                throw sbx::Error(SBX_CANCELLED, "random: cancelled");
+            }
+            json set = json::object();
+            for (const auto &[name, slot] : named.items()) {  // name order: objects are sorted
+                set[name] = sbx_random::random_value(slot, rng);
+            }
+            sets.push_back(std::move(set));
+        }
+        return json{{"input_sets", std::move(sets)}}.dump();
+    }
+};
+
+}  // namespace
+
+SBX_PLUGIN(RandomStub);

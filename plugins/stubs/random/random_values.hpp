@@ -1,0 +1,18 @@
+// One random value per slot type for the random stub; every value draws only from the
+// Rng passed in, so the order of calls fixes the output.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "rng.hpp"
+
+namespace sbx_random {
+
+// A random value for `slot` ({type, min, max, values, ...}). Throws sbx::Error
+// (SBX_INVALID) when the slot's bounds cannot be honoured.
+nlohmann::json random_value(const nlohmann::json &slot, Rng &rng);
+
+// "YYYY-MM-DD" of the day `days` after 1970-01-01 (proleptic Gregorian).
+std::string iso_date(int64_t days);
+
+}  // namespace sbx_random
