@@ -1,0 +1,79 @@
+// ABI evolution: a plugin from the frozen v1.0 header, structs bigger and smaller than the
+// host's, and a C++ plugin without exceptions/RTTI all load (or are refused) as promised.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "command.hpp"
+#include "plugins/plugin.hpp"
+
+namespace {
+
+using sbx::test::run_command;
+
+std::string evolution_fixture(const std::string &id) {
+    return std::string(SBX_EVOLUTION_DIR) + "/" + id + ".so";
+}
+
+nlohmann::json predict_once(const std::string &id) {
+    const auto plugin = sbx::plugins::load_plugin(evolution_fixture(id));
+    auto instance = plugin->create(nlohmann::json::object());
+    return nlohmann::json::parse(instance->predict(R"({"series":[1,2,3]})"));
+}
+
+// The frozen plugin stays forever: every later host (any minor >= 0) must load it.
+TEST(FrozenV1_0Plugin, LoadsAndPredicts) {
+    const auto verify =
+        run_command({SBX_BINARY, "plugins", "verify", evolution_fixture("frozen_v1_0")});
+    EXPECT_EQ(verify.exit_code, 0) << verify.err;
+    EXPECT_NE(verify.out.find("ok: frozen_v1_0 1.0.0 (predictor, ABI 1.0)"), std::string::npos)
+        << verify.out;
+    EXPECT_EQ(predict_once("frozen_v1_0")["value"], 42);
+}
+
+// An "older minor" plugin (1.x with x below the host's) cannot exist while the host's minor
+// is 0; when SBX_ABI_MINOR grows, frozen_v1_0 above becomes exactly that case.
+TEST(FrozenV1_0Plugin, IsAnOlderOrEqualMinor) {
+    const auto plugin = sbx::plugins::load_plugin(evolution_fixture("frozen_v1_0"));
+    EXPECT_EQ(plugin->abi().major, static_cast<uint32_t>(SBX_ABI_MAJOR));
+    EXPECT_LE(plugin->abi().minor, static_cast<uint32_t>(SBX_ABI_MINOR));
+}
+
+TEST(BiggerStructs, HostReadsOnlyWhatItKnows) {
+    const auto plugin = sbx::plugins::load_plugin(evolution_fixture("bigger_structs"));
+    EXPECT_GT(plugin->entry().struct_size, sizeof(sbx_plugin_entry));
+    // The known schema field is read; the poisoned trailing field is not.
+    EXPECT_EQ(plugin->descriptor().config_schema, nlohmann::json({{"type", "object"}}));
+    EXPECT_EQ(plugin->descriptor().version, "2.0.0");
+    EXPECT_EQ(predict_once("bigger_structs")["value"], 7);
+}
+
+TEST(OldDescriptor, IsZeroFilledSoTheSchemaIsAbsent) {
+    const auto plugin = sbx::plugins::load_plugin(evolution_fixture("old_descriptor"));
+    // Absent schema = the host's default: an object with no properties.
+    EXPECT_EQ(plugin->descriptor().config_schema,
+              nlohmann::json({{"type", "object"}, {"additionalProperties", false}}));
+    EXPECT_EQ(predict_once("old_descriptor")["value"], 7);
+}
+
+TEST(TruncatedEntry, IsRefusedNamingTheSize) {
+    const std::string file = evolution_fixture("truncated_entry");
+    const auto result = run_command({SBX_BINARY, "plugins", "verify", file});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find(file + ": entry struct is truncated (struct_size 64)"),
+              std::string::npos)
+        << result.err;
+}
+
+TEST(NoExceptionsCppPlugin, LoadsAndKeepsPerInstanceState) {
+    const auto plugin = sbx::plugins::load_plugin(evolution_fixture("no_exceptions"));
+    EXPECT_EQ(plugin->kind(), "metrics");
+    auto first = plugin->create(nlohmann::json::object());
+    auto second = plugin->create(nlohmann::json::object());
+    (void)first->collect("{}");
+    EXPECT_EQ(nlohmann::json::parse(first->collect("{}"))["calls"], 2);
+    EXPECT_EQ(nlohmann::json::parse(second->collect("{}"))["calls"], 1);
+}
+
+}  // namespace

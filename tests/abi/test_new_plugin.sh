@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# tools/new-plugin end to end: each kind generates, builds warning-free (one cmake configure),
+# passes `plugins verify`, answers through the ABI, is listed with its kind. Args: HOST CXX REPO.
+set -euo pipefail
+host=$1 cxx=$2 repo=$3
+work=$(mktemp -d /tmp/sbx-new-plugin-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+kinds=(executor injector stub metrics predictor)
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# Bad arguments are refused with exit 2 and write nothing.
+set +e
+"$repo/tools/new-plugin" nosuchkind x "$work/bad" 2>/dev/null
+[[ $? -eq 2 && ! -e $work/bad ]] || fail "unknown KIND not refused with exit 2"
+"$repo/tools/new-plugin" stub Bad-Name "$work/bad" 2>/dev/null
+[[ $? -eq 2 && ! -e $work/bad ]] || fail "bad NAME not refused with exit 2"
+mkdir "$work/taken"
+message=$("$repo/tools/new-plugin" stub taken "$work/taken" 2>&1)
+[[ $? -eq 2 && $message == *"already exists"* && -z $(ls -A "$work/taken") ]] ||
+    fail "existing DIR not refused: $message"
+set -e
+
+# One parent project pays the cmake configure once for all five generated projects.
+echo "cmake_minimum_required(VERSION 3.16)" >"$work/CMakeLists.txt"
+echo "project(all_generated CXX)" >>"$work/CMakeLists.txt"
+for kind in "${kinds[@]}"; do
+    "$repo/tools/new-plugin" "$kind" "gen_$kind" "$work/gen_$kind" >/dev/null
+    echo "add_subdirectory(gen_$kind)" >>"$work/CMakeLists.txt"
+done
+cmake -S "$work" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS=-Werror >"$work/configure.log" 2>&1 ||
+    fail "configure: $(cat "$work/configure.log")"
+cmake --build "$work/build" -j2 >"$work/build.log" 2>&1 || fail "build: $(cat "$work/build.log")"
+
+listed=$("$host" --plugin-dir "$work/build/plugins" plugins list --json 2>/dev/null)
+for kind in "${kinds[@]}"; do
+    so=$(find "$work/build/plugins" -name "gen_$kind.so")
+    [[ -n $so ]] || fail "no gen_$kind.so was built"
+    "$host" plugins verify "$so" >/dev/null || fail "plugins verify $so"
+    python3 "$(dirname "$0")/call_generated_plugin.py" "$so" "$kind" || fail "calling $so"
+    python3 - "$listed" "gen_$kind" "$kind" <<'EOF' || fail "gen_$kind not listed as a $kind"
+import json, sys
+plugins = json.loads(sys.argv[1])["plugins"]
+sys.exit(0 if any(p["id"] == sys.argv[2] and p["kind"] == sys.argv[3] for p in plugins) else 1)
+EOF
+done
+echo "ok: ${kinds[*]}"
