@@ -66,6 +66,16 @@ TEST(TruncatedEntry, IsRefusedNamingTheSize) {
         << result.err;
 }
 
+TEST(NoExceptionsCppPlugin, TheCxxLayerWorksWithoutExceptions) {
+    const auto plugin = sbx::plugins::load_plugin(evolution_fixture("no_exceptions_hpp"));
+    EXPECT_EQ(plugin->kind(), "metrics");
+    auto first = plugin->create(nlohmann::json::object());
+    auto second = plugin->create(nlohmann::json::object());
+    (void)first->collect("{}");
+    EXPECT_EQ(nlohmann::json::parse(first->collect("{}"))["calls"], 2);
+    EXPECT_EQ(nlohmann::json::parse(second->collect("{}"))["calls"], 1);
+}
+
 TEST(NoExceptionsCppPlugin, LoadsAndKeepsPerInstanceState) {
     const auto plugin = sbx::plugins::load_plugin(evolution_fixture("no_exceptions"));
     EXPECT_EQ(plugin->kind(), "metrics");

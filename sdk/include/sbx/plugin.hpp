@@ -122,13 +122,16 @@ struct Box {
     std::string last_error;
 };
 
-// Runs `body`, turning every exception into a status and an error text.
+// Runs `body` (which returns a status), turning every exception into a status and an
+// error text. Rationale: built with -fno-exceptions there is nothing to catch, and the
+// layer still compiles; such a plugin cannot throw, so it fails calls only through its
+// responses (or uses plugin.h directly).
 template <class Body>
 sbx_status guarded(std::string &error, Body &&body) noexcept {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     try {
         error.clear();
-        body();
-        return SBX_OK;
+        return body();
     } catch (const Error &e) {
         error = e.what();
         return e.status();
@@ -139,14 +142,21 @@ sbx_status guarded(std::string &error, Body &&body) noexcept {
         error = "unknown exception";
         return SBX_ERROR;
     }
+#else
+    error.clear();
+    return body();
+#endif
 }
 
-inline sbx_status write_to(const sbx_sink *sink, const std::string &bytes) {
+// Hands `bytes` to the host's sink; on failure sets `error` and returns the status.
+inline sbx_status write_to(const sbx_sink *sink, const std::string &bytes, std::string &error) {
     if (sink == nullptr || sink->write == nullptr) {
-        throw Error(SBX_INVALID, "host passed no response sink");
+        error = "host passed no response sink";
+        return SBX_INVALID;
     }
     if (sink->write(sink->ctx, bytes.data(), bytes.size()) != SBX_OK) {
-        throw Error(SBX_ERROR, "host refused the response");
+        error = "host refused the response";
+        return SBX_ERROR;
     }
     return SBX_OK;
 }
@@ -171,7 +181,8 @@ struct Adapter {
         }
         Boxed &b = box(instance);
         return guarded(b.last_error, [&] {
-            write_to(sink, ((*b.plugin).*method)(std::string(request ? request : "{}")));
+            return write_to(sink, ((*b.plugin).*method)(std::string(request ? request : "{}")),
+                            b.last_error);
         });
     }
 
@@ -190,24 +201,31 @@ struct Adapter {
             if constexpr (has_initialize<Plugin>::value) {
                 Plugin::initialize();
             }
+            return SBX_OK;
         });
     }
     static void SBX_CALL deinit() {}
     static sbx_status SBX_CALL create(const char *config, sbx_instance **out) {
         return guarded(thread_error(), [&] {
             if (out == nullptr) {
-                throw Error(SBX_INVALID, "create() needs an output pointer");
+                thread_error() = "create() needs an output pointer";
+                return SBX_INVALID;
             }
             auto b = std::make_unique<Boxed>();
             b->plugin = std::make_unique<Plugin>(std::string(config ? config : "{}"));
             *out = reinterpret_cast<sbx_instance *>(b.release());
+            return SBX_OK;
         });
     }
     static void SBX_CALL destroy(sbx_instance *instance) {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
         try {
             delete &box(instance);
         } catch (...) {  // a throwing destructor must not cross the boundary
         }
+#else
+        delete &box(instance);
+#endif
     }
     static const char *SBX_CALL last_error(sbx_instance *instance) {
         return instance == nullptr ? thread_error().c_str() : box(instance).last_error.c_str();
@@ -225,8 +243,10 @@ struct Adapter {
             return SBX_INVALID;
         }
         Boxed &b = box(i);
-        return guarded(b.last_error,
-                       [&] { b.plugin->teardown(std::string(state ? state : "null")); });
+        return guarded(b.last_error, [&] {
+            b.plugin->teardown(std::string(state ? state : "null"));
+            return SBX_OK;
+        });
     }
     static sbx_status SBX_CALL sweep(sbx_instance *i, const char *req, const sbx_sink *s) {
         return answer(i, req, s, &Plugin::sweep);
