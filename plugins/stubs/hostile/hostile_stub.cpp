@@ -2,12 +2,14 @@
 // malformed, control characters, unicode, numeric extremes, reserved names) in every slot.
 #include <sbx/plugin.hpp>
 
+#include "stub_request.hpp"
+
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "catalogue.hpp"
 #include "embedded_payloads.hpp"
-#include "seed_hash.hpp"
+#include "splitmix64.hpp"
 
 namespace {
 
@@ -23,21 +25,6 @@ struct SlotPlan {
     const std::vector<std::size_t> *order = nullptr;
     std::size_t start = 0;  // (slot position + seed offset) mod order size
 };
-
-uint64_t seed_of(const json &request) {
-    const auto it = request.find("seed");
-    if (it == request.end() || it->is_null()) {
-        return 0;
-    }
-    if (it->is_number_unsigned()) {
-        return it->get<uint64_t>();
-    }
-    if (it->is_number_integer()) {
-        // Two's complement, so negative seeds are as distinct as positive ones.
-        return static_cast<uint64_t>(it->get<int64_t>());
-    }
-    throw sbx::Error(SBX_INVALID, "hostile: seed must be an integer");
-}
 
 class HostileStub final : public sbx::StubStrategy {
   public:
@@ -87,7 +74,7 @@ class HostileStub final : public sbx::StubStrategy {
             throw sbx::Error(SBX_INVALID, "hostile: count must be a non-negative integer");
         }
         const auto count = count_field.get<uint64_t>();
-        const std::vector<SlotPlan> plans = plan(request, seed_of(request));
+        const std::vector<SlotPlan> plans = plan(request, sbx_stubs::seed_of(request, "hostile"));
 
         std::string out = "{\"input_sets\":[";
         append_sets(out, plans, count, [](const Payload &p, SlotKind as) -> const std::string & {
@@ -145,7 +132,7 @@ class HostileStub final : public sbx::StubStrategy {
         if (!slots->is_object()) {
             throw sbx::Error(SBX_INVALID, "hostile: slots must be an object");
         }
-        const uint64_t mixed = sbx_hostile::splitmix64(seed);
+        const uint64_t mixed = sbx_stubs::splitmix64(seed);
         std::vector<SlotPlan> plans;
         std::size_t position = 0;  // slots in name order: nlohmann objects are sorted
         for (const auto &[name, slot] : slots->items()) {

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-#include "rng.hpp"
+#include "splitmix64.hpp"
 
 namespace sbx_legacy {
+
+using sbx_stubs::Rng;
 
 // Chooses exactly `mismatches` of every `checks` consecutive checks, at seeded positions
 // (Knuth's selection sampling), so the rate holds over any whole number of blocks.

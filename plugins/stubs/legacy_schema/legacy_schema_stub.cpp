@@ -2,6 +2,8 @@
 // fields renamed, dropped, retyped or added at SCHEMA_MISMATCHES out of SCHEMA_CHECKS.
 #include <sbx/plugin.hpp>
 
+#include "stub_request.hpp"
+
 #include <cctype>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -9,7 +11,8 @@
 #include <vector>
 
 #include "drift.hpp"
-#include "rng.hpp"
+#include "plain_values.hpp"
+#include "splitmix64.hpp"
 
 namespace {
 
@@ -17,15 +20,6 @@ using nlohmann::json;
 
 constexpr uint64_t kDefaultMismatches = 5;
 constexpr uint64_t kDefaultChecks = 100;
-
-json parse(const std::string &text, const char *what) {
-    try {
-        return json::parse(text);
-    } catch (const json::exception &e) {
-        throw sbx::Error(SBX_INVALID,
-                         std::string("legacy_schema: ") + what + " is not JSON: " + e.what());
-    }
-}
 
 // A non-negative count from configuration or preset; presets may carry it as text.
 uint64_t count_value(const json &value, const std::string &what) {
@@ -45,58 +39,9 @@ uint64_t count_value(const json &value, const std::string &what) {
     throw sbx::Error(SBX_INVALID, "legacy_schema: " + what + " must be a non-negative integer");
 }
 
-uint64_t seed_of(const json &request) {
-    const auto it = request.find("seed");
-    if (it == request.end() || it->is_null()) {
-        return 0;
-    }
-    if (it->is_number_unsigned()) {
-        return it->get<uint64_t>();
-    }
-    if (it->is_number_integer()) {
-        // Two's complement, so negative seeds are as distinct as positive ones.
-        return static_cast<uint64_t>(it->get<int64_t>());
-    }
-    throw sbx::Error(SBX_INVALID, "legacy_schema: seed must be an integer");
-}
-
 std::string type_of(const json &slot) {
     const auto it = slot.is_object() ? slot.find("type") : slot.end();
     return it != slot.end() && it->is_string() ? it->get<std::string>() : "string";
-}
-
-// As the normal strategy: a valid, unremarkable value for a slot with neither example
-// nor default, so drift is the only thing wrong with the inputs.
-json plain_value(const json &slot, const std::string &type) {
-    if (type == "int" || type == "float") {
-        return slot.contains("min") ? slot["min"] : (type == "int" ? json(0) : json(0.0));
-    }
-    if (type == "bool") {
-        return false;
-    }
-    if (type == "json") {
-        return json::object();
-    }
-    if (type == "path") {
-        return "input.txt";
-    }
-    if (type == "email") {
-        return "user@example.com";
-    }
-    if (type == "url") {
-        return "https://example.com/";
-    }
-    if (type == "name") {
-        return "Alex Example";
-    }
-    if (type == "date") {
-        return "2024-01-01";
-    }
-    if (type == "enum" && slot.contains("values") && slot["values"].is_array() &&
-        !slot["values"].empty()) {
-        return slot["values"][0];
-    }
-    return "";
 }
 
 json base_value(const json &slot) {
@@ -107,7 +52,7 @@ json base_value(const json &slot) {
             }
         }
     }
-    return plain_value(slot.is_object() ? slot : json::object(), type_of(slot));
+    return sbx_stubs::plain_value(slot.is_object() ? slot : json::object(), type_of(slot));
 }
 
 class LegacySchemaStub final : public sbx::StubStrategy {
@@ -128,7 +73,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
 
     explicit LegacySchemaStub(const std::string &config_json) {
         // Plugin::create() called directly skips the registry's schema check; repeat it.
-        const json config = parse(config_json, "configuration");
+        const json config = sbx_stubs::parse_json(config_json, "legacy_schema", "configuration");
         if (!config.is_object()) {
             throw sbx::Error(SBX_INVALID, "legacy_schema: configuration must be an object");
         }
@@ -148,7 +93,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
     // Response: {"input_sets": [...], "meta": [{slot: [changes] | {"unchanged": why}}]},
     // parallel; meta names only JSON-typed slots, the only ones drift touches.
     std::string generate(const std::string &request_json) override {
-        const json request = parse(request_json, "request");
+        const json request = sbx_stubs::parse_json(request_json, "legacy_schema", "request");
         if (!request.is_object()) {
             throw sbx::Error(SBX_INVALID, "legacy_schema: request must be an object");
         }
@@ -186,7 +131,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
                 }
             }
         }
-        sbx_legacy::Rng rng(seed_of(request));
+        sbx_stubs::Rng rng(sbx_stubs::seed_of(request, "legacy_schema"));
         sbx_legacy::Quota quota(mismatches, checks);
         json sets = json::array();
         json meta = json::array();
@@ -214,7 +159,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
     }
 
     static void drift_set(json &set, json &changes, const std::vector<std::string> &json_slots,
-                          sbx_legacy::Quota &quota, sbx_legacy::Rng &rng) {
+                          sbx_legacy::Quota &quota, sbx_stubs::Rng &rng) {
         std::vector<std::string> objects;
         bool changed = false;
         for (const std::string &name : json_slots) {

@@ -4,45 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "plain_values.hpp"
+
 namespace {
 
 using nlohmann::json;
-
-// A valid, unremarkable value for a slot that declares neither example nor default.
-json plain_value(const json &slot) {
-    const std::string type = slot.value("type", "string");
-    if (type == "int") {
-        return slot.contains("min") ? json(slot["min"]) : json(0);
-    }
-    if (type == "float") {
-        return slot.contains("min") ? json(slot["min"]) : json(0.0);
-    }
-    if (type == "bool") {
-        return false;
-    }
-    if (type == "json") {
-        return json::object();
-    }
-    if (type == "path") {
-        return "input.txt";
-    }
-    if (type == "email") {
-        return "user@example.com";
-    }
-    if (type == "url") {
-        return "https://example.com/";
-    }
-    if (type == "name") {
-        return "Alex Example";
-    }
-    if (type == "date") {
-        return "2024-01-01";
-    }
-    if (type == "enum" && slot.contains("values") && !slot["values"].empty()) {
-        return slot["values"][0];
-    }
-    return "";
-}
 
 class NormalStub final : public sbx::StubStrategy {
   public:
@@ -73,7 +39,7 @@ class NormalStub final : public sbx::StubStrategy {
             } else if (slot.contains("default")) {
                 input_set[name] = slot["default"];
             } else {
-                input_set[name] = plain_value(slot);
+                input_set[name] = sbx_stubs::plain_value(slot, slot.value("type", "string"));
             }
         }
         // Every set is the same: normal inputs do not vary, so repetitions measure the

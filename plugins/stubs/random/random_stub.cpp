@@ -2,39 +2,18 @@
 // enum values; one SplitMix64 stream per request, so a seed replays byte for byte.
 #include <sbx/plugin.hpp>
 
+#include "stub_request.hpp"
+
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "random_values.hpp"
-#include "rng.hpp"
+#include "splitmix64.hpp"
 
 namespace {
 
 using nlohmann::json;
-
-json parse(const std::string &text, const char *what) {
-    try {
-        return json::parse(text);
-    } catch (const json::exception &e) {
-        throw sbx::Error(SBX_INVALID, std::string("random: ") + what + " is not JSON: " + e.what());
-    }
-}
-
-uint64_t seed_of(const json &request) {
-    const auto it = request.find("seed");
-    if (it == request.end() || it->is_null()) {
-        return 0;
-    }
-    if (it->is_number_unsigned()) {
-        return it->get<uint64_t>();
-    }
-    if (it->is_number_integer()) {
-        // Two's complement, so negative seeds are as distinct as positive ones.
-        return static_cast<uint64_t>(it->get<int64_t>());
-    }
-    throw sbx::Error(SBX_INVALID, "random: seed must be an integer");
-}
 
 class RandomStub final : public sbx::StubStrategy {
   public:
@@ -51,14 +30,14 @@ class RandomStub final : public sbx::StubStrategy {
 
     explicit RandomStub(const std::string &config_json) {
         // Plugin::create() called directly skips the registry's schema check; repeat it.
-        const json config = parse(config_json, "configuration");
+        const json config = sbx_stubs::parse_json(config_json, "random", "configuration");
         if (!config.is_object() || !config.empty()) {
             throw sbx::Error(SBX_INVALID, "random: configuration must be an empty object");
         }
     }
 
     std::string generate(const std::string &request_json) override {
-        const json request = parse(request_json, "request");
+        const json request = sbx_stubs::parse_json(request_json, "random", "request");
         if (!request.is_object()) {
             throw sbx::Error(SBX_INVALID, "random: request must be an object");
         }
@@ -71,9 +50,9 @@ class RandomStub final : public sbx::StubStrategy {
             throw sbx::Error(SBX_INVALID, "random: slots must be an object");
         }
         const json &named = slots.is_object() ? slots : json::object();
-        sbx_random::Rng rng(seed_of(request));
+        sbx_stubs::Rng rng(sbx_stubs::seed_of(request, "random"));
         // A dry run on a scratch stream, so bad bounds are refused even when count is 0.
-        sbx_random::Rng scratch(0);
+        sbx_stubs::Rng scratch(0);
         for (const auto &[name, slot] : named.items()) {
             sbx_random::random_value(slot, scratch);
         }

@@ -4,9 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rng.hpp"
+#include "splitmix64.hpp"
 
 namespace sbx_random {
+
+using sbx_stubs::Rng;
 
 // A random value for `slot` ({type, min, max, values, ...}). Throws sbx::Error
 // (SBX_INVALID) when the slot's bounds cannot be honoured.

@@ -1,22 +1,32 @@
-// The legacy_schema stub's generator: a SplitMix64 stream with hand-written range helpers.
-// Hand-written because std::*_distribution output differs between standard libraries.
+// SplitMix64 for the built-in stub strategies: the seed hash and a stream with range helpers.
+// Hand-written because std::hash and the <random> distributions differ between libraries.
 #pragma once
 
 #include <cstdint>
 
-namespace sbx_legacy {
+namespace sbx_stubs {
 
-// SplitMix64 (Steele, Lea, Flood 2014), constants as published. Part of the replay
+// SplitMix64's step (Steele, Lea, Flood 2014), constants as published. Part of the replay
 // contract: changing it changes every value a recorded seed produced.
+constexpr uint64_t splitmix64(uint64_t x) {
+    uint64_t z = x + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31U);
+}
+
+// Pinned values, so a change to the function cannot slip by unnoticed.
+static_assert(splitmix64(0) == 0xE220A8397B1DCDAFULL, "splitmix64 changed");
+
+// A SplitMix64 stream.
 class Rng {
   public:
     explicit Rng(uint64_t seed) : state_(seed) {}
 
     uint64_t next() {
-        uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31U);
+        const uint64_t value = splitmix64(state_);
+        state_ += 0x9E3779B97F4A7C15ULL;
+        return value;
     }
 
     // Uniform in [0, n) for n > 0, by rejection so no value is favoured.
@@ -43,4 +53,4 @@ class Rng {
     uint64_t state_;
 };
 
-}  // namespace sbx_legacy
+}  // namespace sbx_stubs
