@@ -35,4 +35,46 @@ inline uint64_t seed_of(const nlohmann::json &request, const char *strategy) {
     throw sbx::Error(SBX_INVALID, std::string(strategy) + ": seed must be an integer");
 }
 
+// The fields of an sbx.stub/1 request every strategy reads, checked once: a malformed
+// request is SBX_INVALID naming the strategy and the field.
+struct StubRequest {
+    nlohmann::json body;   // the whole request object (preset and the rest)
+    uint64_t count = 1;    // input sets to produce
+    uint64_t seed = 0;     // 0 when absent
+    nlohmann::json slots;  // always an object (empty when absent or null)
+};
+
+inline StubRequest read_request(const std::string &text, const char *strategy) {
+    StubRequest request;
+    request.body = parse_json(text, strategy, "request");
+    if (!request.body.is_object()) {
+        throw sbx::Error(SBX_INVALID, std::string(strategy) + ": request must be an object");
+    }
+    const nlohmann::json count = request.body.value("count", nlohmann::json(1));
+    if (!count.is_number_integer() || count.get<int64_t>() < 0) {
+        throw sbx::Error(SBX_INVALID,
+                         std::string(strategy) + ": count must be a non-negative integer");
+    }
+    request.count = count.get<uint64_t>();
+    request.seed = seed_of(request.body, strategy);
+    request.slots = request.body.value("slots", nlohmann::json::object());
+    if (request.slots.is_null()) {
+        request.slots = nlohmann::json::object();
+    }
+    if (!request.slots.is_object()) {
+        throw sbx::Error(SBX_INVALID, std::string(strategy) + ": slots must be an object");
+    }
+    return request;
+}
+
+// Built-in strategies without settings: anything but {} is refused, also when a caller
+// creates the plugin without the host's schema check.
+inline void require_empty_config(const std::string &config_json, const char *strategy) {
+    const nlohmann::json config = parse_json(config_json, strategy, "configuration");
+    if (!config.is_object() || !config.empty()) {
+        throw sbx::Error(SBX_INVALID,
+                         std::string(strategy) + ": configuration must be an empty object");
+    }
+}
+
 }  // namespace sbx_stubs

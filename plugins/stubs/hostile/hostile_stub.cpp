@@ -63,18 +63,9 @@ class HostileStub final : public sbx::StubStrategy {
     // sets and meta entries parallel. Written by hand from pre-serialized payloads: this is
     // the hot path, and the output is byte-identical for a given seed by construction.
     std::string generate(const std::string &request_json) override {
-        json request;
-        try {
-            request = json::parse(request_json);
-        } catch (const json::exception &e) {
-            throw sbx::Error(SBX_INVALID, std::string("hostile: request is not JSON: ") + e.what());
-        }
-        const json count_field = request.value("count", json(1));
-        if (!count_field.is_number_integer() || count_field.get<int64_t>() < 0) {
-            throw sbx::Error(SBX_INVALID, "hostile: count must be a non-negative integer");
-        }
-        const auto count = count_field.get<uint64_t>();
-        const std::vector<SlotPlan> plans = plan(request, sbx_stubs::seed_of(request, "hostile"));
+        const auto request = sbx_stubs::read_request(request_json, "hostile");
+        const uint64_t count = request.count;
+        const std::vector<SlotPlan> plans = plan(request.slots, request.seed);
 
         std::string out = "{\"input_sets\":[";
         append_sets(out, plans, count, [](const Payload &p, SlotKind as) -> const std::string & {
@@ -124,18 +115,11 @@ class HostileStub final : public sbx::StubStrategy {
         return files;
     }
 
-    std::vector<SlotPlan> plan(const json &request, uint64_t seed) const {
-        const auto slots = request.find("slots");
-        if (slots == request.end() || slots->is_null()) {
-            return {};
-        }
-        if (!slots->is_object()) {
-            throw sbx::Error(SBX_INVALID, "hostile: slots must be an object");
-        }
+    std::vector<SlotPlan> plan(const json &slots, uint64_t seed) const {
         const uint64_t mixed = sbx_stubs::splitmix64(seed);
         std::vector<SlotPlan> plans;
         std::size_t position = 0;  // slots in name order: nlohmann objects are sorted
-        for (const auto &[name, slot] : slots->items()) {
+        for (const auto &[name, slot] : slots.items()) {
             SlotPlan p;
             p.key = json(name).dump() + ":";
             const auto type = slot.is_object() ? slot.find("type") : slot.end();

@@ -93,19 +93,9 @@ class LegacySchemaStub final : public sbx::StubStrategy {
     // Response: {"input_sets": [...], "meta": [{slot: [changes] | {"unchanged": why}}]},
     // parallel; meta names only JSON-typed slots, the only ones drift touches.
     std::string generate(const std::string &request_json) override {
-        const json request = sbx_stubs::parse_json(request_json, "legacy_schema", "request");
-        if (!request.is_object()) {
-            throw sbx::Error(SBX_INVALID, "legacy_schema: request must be an object");
-        }
-        const json count_field = request.value("count", json(1));
-        if (!count_field.is_number_integer() || count_field.get<int64_t>() < 0) {
-            throw sbx::Error(SBX_INVALID, "legacy_schema: count must be a non-negative integer");
-        }
-        const json slots = request.value("slots", json::object());
-        if (!slots.is_null() && !slots.is_object()) {
-            throw sbx::Error(SBX_INVALID, "legacy_schema: slots must be an object");
-        }
-        const json preset = request.value("preset", json::object());
+        const auto request = sbx_stubs::read_request(request_json, "legacy_schema");
+        const json &slots = request.slots;
+        const json preset = request.body.value("preset", json::object());
         if (!preset.is_null() && !preset.is_object()) {
             throw sbx::Error(SBX_INVALID, "legacy_schema: preset must be an object");
         }
@@ -123,19 +113,17 @@ class LegacySchemaStub final : public sbx::StubStrategy {
 
         json base = json::object();
         std::vector<std::string> json_slots;  // name order: nlohmann objects are sorted
-        if (slots.is_object()) {
-            for (const auto &[name, slot] : slots.items()) {
-                base[name] = base_value(slot);
-                if (type_of(slot) == "json") {
-                    json_slots.push_back(name);
-                }
+        for (const auto &[name, slot] : slots.items()) {
+            base[name] = base_value(slot);
+            if (type_of(slot) == "json") {
+                json_slots.push_back(name);
             }
         }
-        sbx_stubs::Rng rng(sbx_stubs::seed_of(request, "legacy_schema"));
+        sbx_stubs::Rng rng(request.seed);
         sbx_legacy::Quota quota(mismatches, checks);
         json sets = json::array();
         json meta = json::array();
-        const auto count = count_field.get<uint64_t>();
+        const uint64_t count = request.count;
         for (uint64_t j = 0; j < count; ++j) {
             if ((j & 0x3FFU) == 0x3FFU && sbx::host::cancelled()) {
                 throw sbx::Error(SBX_CANCELLED, "legacy_schema: cancelled");

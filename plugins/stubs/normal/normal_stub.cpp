@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plain_values.hpp"
+#include "stub_request.hpp"
 
 namespace {
 
@@ -26,14 +27,9 @@ class NormalStub final : public sbx::StubStrategy {
     explicit NormalStub(const std::string & /*config*/) {}
 
     std::string generate(const std::string &request_json) override {
-        const json request = json::parse(request_json);
-        const json slots = request.value("slots", json::object());
-        const auto count = request.value("count", 1);
-        if (count < 0) {
-            throw sbx::Error(SBX_INVALID, "count must not be negative");
-        }
+        const auto request = sbx_stubs::read_request(request_json, "normal");
         json input_set = json::object();
-        for (const auto &[name, slot] : slots.items()) {
+        for (const auto &[name, slot] : request.slots.items()) {
             if (slot.contains("example")) {
                 input_set[name] = slot["example"];
             } else if (slot.contains("default")) {
@@ -44,7 +40,8 @@ class NormalStub final : public sbx::StubStrategy {
         }
         // Every set is the same: normal inputs do not vary, so repetitions measure the
         // environment, not the inputs.
-        return json{{"input_sets", json::array_t(static_cast<size_t>(count), input_set)}}.dump();
+        return json{{"input_sets", json::array_t(static_cast<size_t>(request.count), input_set)}}
+            .dump();
     }
 };
 

@@ -30,33 +30,19 @@ class RandomStub final : public sbx::StubStrategy {
 
     explicit RandomStub(const std::string &config_json) {
         // Plugin::create() called directly skips the registry's schema check; repeat it.
-        const json config = sbx_stubs::parse_json(config_json, "random", "configuration");
-        if (!config.is_object() || !config.empty()) {
-            throw sbx::Error(SBX_INVALID, "random: configuration must be an empty object");
-        }
+        sbx_stubs::require_empty_config(config_json, "random");
     }
 
     std::string generate(const std::string &request_json) override {
-        const json request = sbx_stubs::parse_json(request_json, "random", "request");
-        if (!request.is_object()) {
-            throw sbx::Error(SBX_INVALID, "random: request must be an object");
-        }
-        const json count_field = request.value("count", json(1));
-        if (!count_field.is_number_integer() || count_field.get<int64_t>() < 0) {
-            throw sbx::Error(SBX_INVALID, "random: count must be a non-negative integer");
-        }
-        const json slots = request.value("slots", json::object());
-        if (!slots.is_null() && !slots.is_object()) {
-            throw sbx::Error(SBX_INVALID, "random: slots must be an object");
-        }
-        const json &named = slots.is_object() ? slots : json::object();
-        sbx_stubs::Rng rng(sbx_stubs::seed_of(request, "random"));
+        const auto request = sbx_stubs::read_request(request_json, "random");
+        const json &named = request.slots;
+        sbx_stubs::Rng rng(request.seed);
         // A dry run on a scratch stream, so bad bounds are refused even when count is 0.
         sbx_stubs::Rng scratch(0);
         for (const auto &[name, slot] : named.items()) {
             sbx_random::random_value(slot, scratch);
         }
-        const auto count = count_field.get<uint64_t>();
+        const uint64_t count = request.count;
         json sets = json::array();
         for (uint64_t j = 0; j < count; ++j) {
             if ((j & 0x3FFU) == 0x3FFU && sbx::host::cancelled()) {

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "stub_request.hpp"
+
 namespace {
 
 using nlohmann::json;
@@ -66,50 +68,17 @@ class SignatureStub final : public sbx::StubStrategy {
         "Apache-2.0"};
 
     explicit SignatureStub(const std::string &config_json) {
-        // Plugin::create() called directly skips the registry's schema check; repeat it.
-        json config;
-        try {
-            config = json::parse(config_json);
-        } catch (const json::exception &e) {
-            throw sbx::Error(SBX_INVALID,
-                             std::string("signature: config is not JSON: ") + e.what());
-        }
-        if (!config.is_object() || !config.empty()) {
-            throw sbx::Error(SBX_INVALID, "signature: configuration must be an empty object");
-        }
+        sbx_stubs::require_empty_config(config_json, "signature");
     }
 
     std::string generate(const std::string &request_json) override {
-        json request;
-        try {
-            request = json::parse(request_json);
-        } catch (const json::exception &e) {
-            throw sbx::Error(SBX_INVALID,
-                             std::string("signature: request is not JSON: ") + e.what());
-        }
-        if (!request.is_object()) {
-            throw sbx::Error(SBX_INVALID, "signature: request must be an object");
-        }
-        const json count_field = request.value("count", json(1));
-        if (!count_field.is_number_integer() || count_field.get<int64_t>() < 0) {
-            throw sbx::Error(SBX_INVALID, "signature: count must be a non-negative integer");
-        }
         // The seed changes nothing here, but a malformed one is still a malformed request.
-        const json seed = request.value("seed", json(0));
-        if (!seed.is_null() && !seed.is_number_integer()) {
-            throw sbx::Error(SBX_INVALID, "signature: seed must be an integer");
-        }
-        const json slots = request.value("slots", json::object());
-        if (!slots.is_null() && !slots.is_object()) {
-            throw sbx::Error(SBX_INVALID, "signature: slots must be an object");
-        }
+        const auto request = sbx_stubs::read_request(request_json, "signature");
         json input_set = json::object();
-        if (slots.is_object()) {
-            for (const auto &[name, slot] : slots.items()) {
-                input_set[name] = value_of(slot);
-            }
+        for (const auto &[name, slot] : request.slots.items()) {
+            input_set[name] = value_of(slot);
         }
-        const auto count = count_field.get<uint64_t>();
+        const uint64_t count = request.count;
         return json{{"input_sets", json::array_t(static_cast<size_t>(count), input_set)}}.dump();
     }
 };
