@@ -100,15 +100,17 @@ TEST(ThrowingPlugin, EveryExceptionBecomesAnErrorAndTheHostSurvives) {
 TEST(ConfigSchema, ViolationsNameThePluginKeyAndLocation) {
     const auto plugin = sbx::plugins::load_plugin(SBX_EMA_PLUGIN);
     try {
-        (void)sbx::plugins::create_instance(
-            *plugin, {{"alpha", "high"}},
-            [](const std::string &pointer) { return pointer == "/alpha" ? "s.yaml:7:12" : ""; });
+        (void)plugin->create({{"alpha", "high"}}, [](const std::string &pointer) {
+            return pointer == "/alpha" ? "s.yaml:7:12" : "";
+        });
         FAIL() << "a string alpha must be refused";
     } catch (const sbx::InputError &e) {
         const std::string message = e.what();
         EXPECT_EQ(message.rfind("s.yaml:7:12: plugins.ema/alpha:", 0), 0u) << message;
     }
-    EXPECT_NO_THROW((void)sbx::plugins::create_instance(*plugin, {{"alpha", 0.5}}, nullptr));
+    EXPECT_NO_THROW((void)plugin->create({{"alpha", 0.5}}));
+    EXPECT_THROW((void)plugin->create({{"alpha", "high"}}), sbx::InputError)
+        << "no caller can skip the schema check";
 }
 
 TEST(Predictor, AnswersThroughTheAbi) {

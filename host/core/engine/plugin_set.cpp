@@ -63,7 +63,7 @@ std::unique_ptr<plugins::Instance> PluginSet::make(const std::string &id, const 
                                                        : plugin_config.where.str();
         };
     }
-    return plugins::create_instance(*plugin, config, locate);
+    return plugin->create(config, locate);
 }
 
 std::vector<std::shared_ptr<const plugins::Plugin>> PluginSet::used() const {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "plugins/elf_precheck.hpp"
+#include "plugins/schema_validator.hpp"
 
 namespace sbx::plugins {
 namespace {
@@ -197,7 +198,20 @@ const void *Plugin::interface(const char *interface_id) const {
     return entry_.get_interface(interface_id);
 }
 
-std::unique_ptr<Instance> Plugin::create(const nlohmann::json &config) const {
+std::unique_ptr<Instance> Plugin::create(const nlohmann::json &config,
+                                         const ConfigLocator &locate) const {
+    const auto violations = validate_against_schema(descriptor_.config_schema, config, id());
+    if (!violations.empty()) {
+        const auto &first = violations.front();
+        std::string where = locate ? locate(first.pointer) : "";
+        if (where.empty() && locate) {
+            where = locate("");
+        }
+        throw InputError((where.empty() ? std::string() : where + ": ") + "plugins." + id() +
+                         first.pointer + ": " + first.message +
+                         "; run `sandbox-runner plugins inspect " + id() +
+                         "` to see the configuration schema");
+    }
     sbx_instance *handle = nullptr;
     const std::string text = config.dump();
     const sbx_status status = entry_.create(text.c_str(), &handle);

@@ -5,6 +5,7 @@
 #include <sbx/plugin.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -45,6 +46,10 @@ struct Descriptor {
 };
 
 class Plugin;
+
+// Maps a JSON pointer inside a plugin's configuration to "file:line:column" (or "" when
+// unknown) so schema violations point at the YAML the user wrote.
+using ConfigLocator = std::function<std::string(const std::string &pointer)>;
 
 // One instance of a plugin. Calls on one Instance must not overlap (the ABI contract);
 // different Instances may be used from different threads.
@@ -87,10 +92,12 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
     [[nodiscard]] sbx_version abi() const { return entry_.abi; }
     // The kind interface table, or nullptr.
     [[nodiscard]] const void *interface(const char *interface_id) const;
-    // Creates an instance from `config` as it is; schema validation is the caller's, through
-    // create_instance() (registry.hpp), which every command uses.
-    // Throws PluginError when create() refuses the configuration.
-    [[nodiscard]] std::unique_ptr<Instance> create(const nlohmann::json &config) const;
+    // Validates `config` against the descriptor's schema, then creates an instance: no
+    // caller can hand a plugin configuration its schema refuses (the ABI promises a plugin
+    // may trust it). A violation is an InputError for the first one,
+    // "<location>: plugins.<id><pointer>: <message>"; a refusal by create() a PluginError.
+    [[nodiscard]] std::unique_ptr<Instance> create(const nlohmann::json &config,
+                                                   const ConfigLocator &locate = {}) const;
     [[nodiscard]] const sbx_plugin_entry &entry() const { return entry_; }
 
   private:

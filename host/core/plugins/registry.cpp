@@ -5,8 +5,6 @@
 
 #include <algorithm>
 
-#include "plugins/schema_validator.hpp"
-
 namespace sbx::plugins {
 
 Registry::~Registry() {
@@ -119,24 +117,6 @@ std::shared_ptr<Plugin> Registry::require(const std::string &id, const std::stri
         message += "\n  refused: " + refusal.reason;
     }
     throw InputError(message);
-}
-
-std::unique_ptr<Instance> create_instance(const Plugin &plugin, const nlohmann::json &config,
-                                          const ConfigLocator &locate) {
-    const auto violations =
-        validate_against_schema(plugin.descriptor().config_schema, config, plugin.id());
-    if (!violations.empty()) {
-        const auto &first = violations.front();
-        std::string where = locate ? locate(first.pointer) : "";
-        if (where.empty() && locate) {
-            where = locate("");
-        }
-        throw InputError((where.empty() ? std::string() : where + ": ") + "plugins." + plugin.id() +
-                         first.pointer + ": " + first.message +
-                         "; run `sandbox-runner plugins inspect " + plugin.id() +
-                         "` to see the configuration schema");
-    }
-    return plugin.create(config);
 }
 
 }  // namespace sbx::plugins

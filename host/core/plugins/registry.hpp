@@ -17,10 +17,6 @@ struct RefusedPlugin {
     std::string reason;
 };
 
-// Maps a JSON pointer inside a plugin's configuration to "file:line:column" (or "" when
-// unknown) so schema violations point at the YAML the user wrote.
-using ConfigLocator = std::function<std::string(const std::string &pointer)>;
-
 class Registry {
   public:
     Registry() = default;
@@ -53,10 +49,5 @@ class Registry {
     std::vector<std::shared_ptr<Plugin>> plugins_;
     std::vector<RefusedPlugin> refused_;
 };
-
-// Validates `config` against the plugin's schema and creates an instance. Violations are
-// an InputError per the first violation: "<location>: plugins.<id><pointer>: <message>".
-std::unique_ptr<Instance> create_instance(const Plugin &plugin, const nlohmann::json &config,
-                                          const ConfigLocator &locate);
 
 }  // namespace sbx::plugins

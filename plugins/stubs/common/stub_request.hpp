@@ -67,8 +67,8 @@ inline StubRequest read_request(const std::string &text, const char *strategy) {
     return request;
 }
 
-// Built-in strategies without settings: anything but {} is refused, also when a caller
-// creates the plugin without the host's schema check.
+// Built-in strategies without settings: anything but {} is refused, also when run by
+// hosts other than sandbox-runner, which may not check the schema first.
 inline void require_empty_config(const std::string &config_json, const char *strategy) {
     const nlohmann::json config = parse_json(config_json, strategy, "configuration");
     if (!config.is_object() || !config.empty()) {

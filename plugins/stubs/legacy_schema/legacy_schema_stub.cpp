@@ -72,7 +72,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
         "Apache-2.0"};
 
     explicit LegacySchemaStub(const std::string &config_json) {
-        // Plugin::create() called directly skips the registry's schema check; repeat it.
+        // sandbox-runner checks the schema first; this guards hosts that do not.
         const json config = sbx_stubs::parse_json(config_json, "legacy_schema", "configuration");
         if (!config.is_object()) {
             throw sbx::Error(SBX_INVALID, "legacy_schema: configuration must be an object");

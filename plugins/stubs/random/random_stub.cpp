@@ -29,7 +29,7 @@ class RandomStub final : public sbx::StubStrategy {
         "Apache-2.0"};
 
     explicit RandomStub(const std::string &config_json) {
-        // Plugin::create() called directly skips the registry's schema check; repeat it.
+        // sandbox-runner checks the schema first; this guards hosts that do not.
         sbx_stubs::require_empty_config(config_json, "random");
     }
 
