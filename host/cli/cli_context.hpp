@@ -36,5 +36,12 @@ CliContext make_context(const GlobalOptions &options);
 // Commands. `args` are the words after the command name. Each returns the exit code.
 int run_plugins_command(CliContext &context, const std::vector<std::string> &args);
 int run_run_command(CliContext &context, const std::vector<std::string> &args);
+int run_presets_command(CliContext &context, const std::vector<std::string> &args);
+int run_run_scenarios_command(CliContext &context, const std::vector<std::string> &args);
+// `which` is rank-scenarios, rank-synergy or rank-scenario-synergy.
+int run_rank_command(CliContext &context, const std::string &which,
+                     const std::vector<std::string> &args);
+int run_trajectory_command(CliContext &context, const std::vector<std::string> &args);
+int run_workflows_command(CliContext &context, const std::vector<std::string> &args);
 
 }  // namespace sbx::cli

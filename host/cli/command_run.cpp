@@ -5,38 +5,36 @@
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <iostream>
-#include <random>
 
 #include "cli_context.hpp"
-#include "engine/cell_runner.hpp"
-#include "engine/plugin_set.hpp"
-#include "presets/preset.hpp"
+#include "engine/matrix_runner.hpp"
+#include "matrix_command.hpp"
+#include "presets/selection.hpp"
 #include "report.hpp"
+#include "run_options.hpp"
+#include "session.hpp"
 #include "store/store.hpp"
 #include "util/errors.hpp"
+#include "workflow_choice.hpp"
 
 namespace po = boost::program_options;
 
 namespace sbx::cli {
 namespace {
 
-struct RunOptions {
-    std::string workflow;
-    int runs = 1;
-    int64_t seed = -1;
-    std::vector<std::string> preset_files;
-    bool json = false;
-    bool keep_workspaces = false;
-    double fail_under = -1;  // exit 1 when a cell's ROI is below this
-};
-
 RunOptions parse(const std::vector<std::string> &args) {
     RunOptions options;
+    int workers = 0;
     po::options_description description("run options");
     description.add_options()("workflow,w", po::value(&options.workflow), "workflow name or id")(
         "runs", po::value(&options.runs), "runs per preset (default 1)")(
         "seed", po::value(&options.seed), "seed for input generation")(
         "preset-file", po::value(&options.preset_files)->composing(), "JSON preset file")(
+        "preset-count", po::value(&options.preset_count), "presets to generate (default 3)")(
+        "workers", po::value(&workers), "cells run at once")(
+        "all-workflows", po::bool_switch(&options.all_workflows), "workflow simulations")(
+        "sections", po::bool_switch(&options.sections), "section simulations over targets:")(
+        "details", po::bool_switch(&options.details), "results grouped per preset")(
         "json", po::bool_switch(&options.json), "print the report as JSON")(
         "keep-workspaces", po::bool_switch(&options.keep_workspaces),
         "keep each run's workspace directory")(
@@ -68,64 +66,22 @@ RunOptions parse(const std::vector<std::string> &args) {
     if (options.runs < 1) {
         throw InputError("run: --runs " + std::to_string(options.runs) + " must be at least 1");
     }
+    if (options.preset_count < 1 || options.preset_count > 10000) {
+        throw InputError("run: --preset-count " + std::to_string(options.preset_count) +
+                         " must be from 1 to 10000");
+    }
+    if (vm.count("workers") && (workers < 1 || workers > 256)) {
+        throw InputError("run: --workers " + std::to_string(workers) + " must be from 1 to 256");
+    }
+    options.workers = static_cast<unsigned>(std::max(workers, 0));
+    if (static_cast<int>(options.all_workflows) + static_cast<int>(options.sections) +
+            static_cast<int>(!options.workflow.empty()) >
+        1) {
+        throw InputError(
+            "run: --workflow, --all-workflows and --sections choose different "
+            "modes; give one of them");
+    }
     return options;
-}
-
-std::vector<presets::Preset> choose_presets(const RunOptions &options,
-                                            const config::Settings &settings) {
-    std::vector<presets::Preset> chosen;
-    for (const auto &file : options.preset_files) {
-        for (auto &preset : presets::load_preset_file(file)) {
-            chosen.push_back(std::move(preset));
-        }
-    }
-    if (!chosen.empty()) {
-        return chosen;
-    }
-    if (const char *text = std::getenv("SANDBOX_ENV_PRESETS"); text && *text) {
-        return presets::parse_presets(text, "SANDBOX_ENV_PRESETS");
-    }
-    for (size_t i = 0; i < settings.presets.size(); ++i) {
-        const auto origin = i < settings.preset_locations.size()
-                                ? settings.preset_locations[i].str()
-                                : settings.source;
-        chosen.push_back(presets::make_preset(settings.presets[i], origin, i));
-    }
-    if (chosen.empty()) {
-        chosen.push_back(presets::make_preset({{"SCENARIO_NAME", "normal"}}, "built-in", 0));
-    }
-    return chosen;
-}
-
-const config::Workflow &choose_workflow(const RunOptions &options,
-                                        const config::Settings &settings) {
-    if (options.workflow.empty()) {
-        if (settings.workflows.size() == 1) {
-            return settings.workflows.front();
-        }
-        throw InputError("run: --workflow is required when " + settings.source + " defines " +
-                         std::to_string(settings.workflows.size()) + " workflows");
-    }
-    if (const auto *workflow = settings.find_workflow(options.workflow)) {
-        return *workflow;
-    }
-    std::string names;
-    for (const auto &w : settings.workflows) {
-        names += (names.empty() ? "" : ", ") + w.name;
-    }
-    throw InputError("run: --workflow '" + options.workflow + "' is not defined in " +
-                     settings.source +
-                     "; defined workflows: " + (names.empty() ? std::string("none") : names));
-}
-
-// Marks how a session ended without hiding the error that ended it: a failure to write
-// the mark (the database is the problem, say) is logged, and the original error goes on.
-void close_session(store::Store &store, int64_t session, const char *status) noexcept {
-    try {
-        store.finish_session(session, status);
-    } catch (const std::exception &e) {
-        spdlog::error("could not mark session {} as {}: {}", session, status, e.what());
-    }
 }
 
 }  // namespace
@@ -134,57 +90,40 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     auto options = parse(args);
     auto &settings = context.settings;
     settings.keep_workspaces = settings.keep_workspaces || options.keep_workspaces;
-    const auto &workflow = choose_workflow(options, settings);
-    const auto presets = choose_presets(options, settings);
     if (options.seed < 0) {
-        options.seed = static_cast<int64_t>(std::random_device{}() & 0x7fffffff);
+        options.seed = random_seed();
     }
+    if (options.all_workflows) {
+        return run_workflow_simulations(context, options);
+    }
+    // Without a workflow, a settings file that lists targets means section simulations.
+    if (options.sections || (options.workflow.empty() && !settings.targets.empty())) {
+        return run_section_simulations(context, options);
+    }
+    const auto &workflow = choose_workflow(context, "run", options.workflow);
+    const auto presets = presets::choose_presets({options.preset_files, options.preset_count,
+                                                  static_cast<uint64_t>(options.seed), &settings});
 
-    if (settings.workers > 1) {
-        spdlog::warn(
-            "workers: {} is accepted but runs are still executed one at a time in this "
-            "version",
-            settings.workers);
-    }
     engine::PluginSet plugins(settings, context.registry());
-    // Resolve every plugin this command will need before anything is recorded, so a typo
-    // is exit 2 with an empty database rather than a half-written session.
-    (void)plugins.executor_for(workflow);
-    for (const auto &preset : presets) {
-        const auto &strategy = preset.body.value("SANDBOX_STUB_STRATEGY", nlohmann::json());
-        if (strategy.is_string()) {
-            (void)plugins.stub(strategy.get<std::string>(),
-                               preset.origin + ": SANDBOX_STUB_STRATEGY");
-        }
-    }
+    resolve_plugins_for(plugins, {&workflow}, presets);
     store::Store store(std::filesystem::path(settings.data_dir) / "metrics.db");
     const int64_t session =
         store.begin_session("run " + workflow.name, settings.source, options.seed);
-    std::vector<store::PluginRecord> used;
-    for (const auto &plugin : plugins.used()) {
-        used.push_back(
-            {plugin->id(), plugin->kind(), plugin->descriptor().version,
-             std::to_string(plugin->abi().major) + "." + std::to_string(plugin->abi().minor),
-             plugin->path().string()});
-    }
-    store.record_plugins(session, used);
+    record_plugins_used(store, session, plugins);
 
-    engine::WorkflowRunner runner(plugins, settings, std::filesystem::current_path(),
-                                  (std::filesystem::path(settings.data_dir) / "state").string());
-    engine::CellRunner cells(plugins, runner, store, session);
-    std::vector<engine::CellSummary> summaries;
-    try {
-        for (const auto &preset : presets) {
-            summaries.push_back(cells.run(workflow, preset, {options.runs, options.seed, false}));
-        }
-    } catch (const engine::Cancelled &) {
-        close_session(store, session, "interrupted");
-        throw;
-    } catch (...) {
-        close_session(store, session, "failed");
-        throw;
+    std::vector<engine::CellPlan> plans;
+    for (const auto &preset : presets) {
+        plans.push_back({&workflow, preset, {options.runs, options.seed, false}});
     }
-    store.finish_session(session, "finished");
+    const engine::MatrixContext matrix{settings,
+                                       context.registry(),
+                                       store,
+                                       session,
+                                       std::filesystem::current_path(),
+                                       std::filesystem::path(settings.data_dir) / "state"};
+    const auto summaries = within_session(store, session, [&] {
+        return engine::MatrixRunner(matrix, plugins, run_workers(options, settings)).run(plans);
+    });
 
     if (options.json) {
         std::cout

@@ -21,7 +21,18 @@ constexpr const char *kUsage =
     "commands:\n"
     "  run [--workflow|-w NAME] [--runs N] [--seed S] [--preset-file F]... [--json]\n"
     "      [--keep-workspaces] [--fail-under ROI]\n"
+    "  run-scenarios [WORKFLOW] [--all-scenarios] [--repetitions N] [--seed S]\n"
+    "      [--workers N] [--json] [--recover] [--fail-on worst-below=X|status=fail|status=weak]\n"
+    "  simulate-temporal-trajectory [WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n"
+    "      [--json]\n"
+    "  workflows list [--json] | workflows import FILE\n"
+    "  rank-scenarios RUN... [--json]      (RUN: a data dir, roi_history.json or metrics.db)\n"
+    "  rank-synergy RUN... [--metric M] [--json]      (synergy_M of sections and workflows)\n"
+    "  rank-scenario-synergy RUN... [--metric M] [--json]      (workflows only; the same as\n"
+    "      rank-synergy for a roi_history.json, which does not record the subject)\n"
     "  plugins list [--json] | plugins inspect ID | plugins verify PATH\n"
+    "  presets generate [--profiles P...] [--count N] [--severity low|high] [--seed S]\n"
+    "      [--out FILE] [--canonical]\n"
     "\n"
     "global options:\n";
 
@@ -86,6 +97,22 @@ int main(int argc, char **argv) {
         }
         if (command == "run") {
             return sbx::cli::run_run_command(context, args);
+        }
+        if (command == "presets") {
+            return sbx::cli::run_presets_command(context, args);
+        }
+        if (command == "run-scenarios") {
+            return sbx::cli::run_run_scenarios_command(context, args);
+        }
+        if (command == "rank-scenarios" || command == "rank-synergy" ||
+            command == "rank-scenario-synergy") {
+            return sbx::cli::run_rank_command(context, command, args);
+        }
+        if (command == "workflows") {
+            return sbx::cli::run_workflows_command(context, args);
+        }
+        if (command == "simulate-temporal-trajectory") {
+            return sbx::cli::run_trajectory_command(context, args);
         }
         std::cerr << "sandbox-runner: unknown command '" << command
                   << "'; run `sandbox-runner --help` for the list\n";

@@ -40,7 +40,9 @@ int64_t CliTest::wait_for_runs(int64_t count, std::chrono::seconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (seen < count && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        if (std::filesystem::exists(db_path())) {
+        // The host creates the file a moment before its schema: wait for the table.
+        if (std::filesystem::exists(db_path()) &&
+            query("SELECT count(*) FROM sqlite_master WHERE name = 'runs'")[0][0] == "1") {
             const auto rows = query("SELECT count(*) FROM runs");
             if (!rows.empty()) {
                 seen = std::stoll(rows[0][0]);

@@ -120,7 +120,8 @@ TEST_F(CliErrors, PresetFileNestedTooDeepOrWithAHugeNumberNamesLineAndColumn) {
     auto file = write_file("deep.json", std::string(100000, '[') + std::string(100000, ']'));
     auto result = runner({"run", "--preset-file", file});
     EXPECT_EQ(result.exit_code, 2) << result.err;
-    EXPECT_NE(result.err.find(file + ":1:65: presets nest"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find(file + ":1:65: the preset text nests"), std::string::npos)
+        << result.err;
     // A number beyond a double was an uncaught out_of_range: exit 3 without a position.
     file = write_file("huge.json", "{\"SCENARIO_NAME\": \"x\",\n \"TIMEOUT\": 1e400}");
     result = runner({"run", "--preset-file", file});

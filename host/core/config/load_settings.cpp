@@ -2,9 +2,11 @@
 #include "config/load_settings.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <set>
 
+#include "config/profile_names.hpp"
 #include "config/section_readers.hpp"
 #include "config/setting_values.hpp"
 #include "config/suggest.hpp"
@@ -46,6 +48,15 @@ std::vector<std::string> read_ids(const YamlReader &reader, const Field &field,
     return ids;
 }
 
+// Keywords are single words because target paths are split into words at every character
+// that is not a letter or digit (presets/keyword_profiles): "user-db" could never match.
+bool is_single_word(const std::string &keyword) {
+    return !keyword.empty() && std::all_of(keyword.begin(), keyword.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0;
+    });
+}
+
+// Profile names are kept as written (aliases too); each must be canonical or an alias.
 void read_keyword_profiles(const YamlReader &reader, const Field &field, Settings &settings) {
     const std::string example = "keyword_profiles: {database: [high_latency_api, schema_drift]}";
     for (const auto &entry : reader.entries(field, "keyword_profiles", example)) {
@@ -53,8 +64,25 @@ void read_keyword_profiles(const YamlReader &reader, const Field &field, Setting
             reader.fail(reader.where(entry.key_node), "a keyword of keyword_profiles is empty",
                         "write " + example);
         }
-        settings.keyword_profiles[entry.key] =
-            reader.text_list(entry, entry.key + ": [high_latency_api, concurrency_spike]");
+        if (!is_single_word(entry.key)) {
+            reader.fail(reader.where(entry.key_node),
+                        "keyword '" + entry.key + "' of keyword_profiles is not one word",
+                        "target paths are matched word by word (split at every character that "
+                        "is not a letter or digit); write letters and digits only, e.g. "
+                        "database");
+        }
+        std::vector<SourceLocation> locations;
+        auto profiles = reader.text_list(
+            entry, entry.key + ": [high_latency_api, concurrency_spike]", &locations);
+        for (size_t i = 0; i < profiles.size(); ++i) {
+            if (!canonical_profile_name(profiles[i])) {
+                reader.fail(locations[i],
+                            "profile '" + profiles[i] + "' of keyword '" + entry.key +
+                                "' in keyword_profiles is not a profile",
+                            profile_name_hint(profiles[i]));
+            }
+        }
+        settings.keyword_profiles[entry.key] = std::move(profiles);
     }
 }
 

@@ -1,6 +1,8 @@
 // Running a cell: inputs from the stub strategy, runs, metrics, ROI, forecast.
 #include "engine/cell_runner.hpp"
 
+#include <algorithm>
+
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
 
@@ -46,8 +48,15 @@ CellRunner::CellRunner(PluginSet &plugins, WorkflowRunner &runner, store::Store 
                        int64_t session_id)
     : plugins_(plugins), runner_(runner), store_(store), session_id_(session_id) {}
 
-json CellRunner::input_sets(const config::Workflow &workflow, const presets::Preset &preset,
-                            const CellOptions &options) {
+CellWork CellRunner::prepare(const config::Workflow &workflow, const presets::Preset &preset,
+                             const CellOptions &options) {
+    CellWork work;
+    work.workflow = &workflow;
+    work.preset = preset;
+    work.options = options;
+    work.preset_id = store_.preset_id(preset.name, preset.body);
+    work.preset_text = preset.body.dump();
+    work.results.resize(static_cast<size_t>(options.runs));
     // A preset chooses its inputs (hostile, misuse, ...); otherwise the configured default.
     const std::string strategy = preset.body.value("SANDBOX_STUB_STRATEGY", json()).is_string()
                                      ? preset.body["SANDBOX_STUB_STRATEGY"].get<std::string>()
@@ -59,13 +68,15 @@ json CellRunner::input_sets(const config::Workflow &workflow, const presets::Pre
                        {"count", options.runs},
                        {"seed", options.seed},
                        {"preset", preset.body}};
-    json sets = json::parse(stub.generate(request.dump())).value("input_sets", json::array());
-    if (!sets.is_array() || sets.size() != static_cast<size_t>(options.runs)) {
-        throw EnvironmentError("stub strategy '" + stub.plugin().id() + "' returned " +
-                               std::to_string(sets.is_array() ? sets.size() : 0) +
-                               " input sets, expected " + std::to_string(options.runs));
+    work.input_sets = json::parse(stub.generate(request.dump())).value("input_sets", json::array());
+    if (!work.input_sets.is_array() ||
+        work.input_sets.size() != static_cast<size_t>(options.runs)) {
+        throw EnvironmentError(
+            "stub strategy '" + stub.plugin().id() + "' returned " +
+            std::to_string(work.input_sets.is_array() ? work.input_sets.size() : 0) +
+            " input sets, expected " + std::to_string(options.runs));
     }
-    return sets;
+    return work;
 }
 
 std::map<std::string, double> CellRunner::collect(const std::string &request) {
@@ -95,70 +106,75 @@ json CellRunner::forecast(const std::string &subject, const std::vector<double> 
     return answer;
 }
 
-CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
-                            const CellOptions &options) {
+void CellRunner::run_one(CellWork &work, int repetition) {
+    const auto &workflow = *work.workflow;
+    const auto &preset = work.preset;
+    const std::string flag = work.options.counterfactual ? "off" : "on";
+    if (plugins::cancel_requested()) {
+        throw Cancelled("interrupted during " + workflow.name + " under " + preset.name +
+                        "; every completed run is recorded");
+    }
+    const json &inputs = work.input_sets[static_cast<size_t>(repetition)];
+    store::RunRecord record;
+    record.started_at = store::utc_now();
+    RunOutcome outcome;
+    try {
+        outcome = runner_.run(workflow, preset, inputs, work.options.counterfactual);
+    } catch (const plugins::PluginCallError &e) {
+        if (e.status() != SBX_CANCELLED) {
+            throw;
+        }
+        // The run in flight was stopped by the signal; it is not recorded.
+        throw Cancelled("interrupted during a run of " + workflow.name + " under " + preset.name +
+                        "; every completed run is recorded");
+    }
+
+    // The collectors' request is assembled from the texts at hand rather than
+    // re-serialized: JSON work at plugin boundaries is most of the host's per-run cost.
+    std::string request = std::string(R"({"phase":"run","passed":)") +
+                          (outcome.passed ? "true" : "false") + R"(,"preset":)" + work.preset_text +
+                          R"(,"steps":[)";
+    RunResult &result = work.results[static_cast<size_t>(repetition)];
+    for (const auto &step : outcome.steps) {
+        request += (&step == &outcome.steps.front() ? "" : ",") + step.result_text;
+        record.steps.push_back({step.name, step.passed, step.result, step.result_text});
+        if (!step.passed) {
+            result.failures.push_back(step.name + ": " + step.reason);
+        }
+    }
+    record.session_id = session_id_;
+    record.workflow = workflow.name;
+    record.preset_id = work.preset_id;
+    record.flag = flag;
+    record.repetition = repetition;
+    record.inputs = inputs;
+    record.passed = outcome.passed;
+    record.failed_step = outcome.failed_step;
+    record.wall_s = outcome.wall_s;
+    record.metrics = collect(request + "]}");
+    store_.record_run(record);
+
+    result.passed = outcome.passed;
+    result.metrics = std::move(record.metrics);
+    result.active_injectors = std::move(outcome.active_injectors);
+}
+
+CellSummary CellRunner::finish(const CellWork &work) {
     CellSummary summary;
-    summary.workflow = workflow.name;
-    summary.preset = preset.name;
-    summary.flag = options.counterfactual ? "off" : "on";
-    const int64_t preset_id = store_.preset_id(preset.name, preset.body);
-    const json sets = input_sets(workflow, preset, options);
-    const std::string preset_text = preset.body.dump();
-
+    summary.workflow = work.workflow->name;
+    summary.preset = work.preset.name;
+    summary.flag = work.options.counterfactual ? "off" : "on";
     std::map<std::string, double> metric_sums;
-    for (int repetition = 0; repetition < options.runs; ++repetition) {
-        if (plugins::cancel_requested()) {
-            throw Cancelled("interrupted after " + std::to_string(summary.runs) + " runs of " +
-                            workflow.name + " under " + preset.name +
-                            "; every completed run is recorded");
-        }
-        const json &inputs = sets[static_cast<size_t>(repetition)];
-        store::RunRecord record;
-        record.started_at = store::utc_now();
-        RunOutcome outcome;
-        try {
-            outcome = runner_.run(workflow, preset, inputs, options.counterfactual);
-        } catch (const plugins::PluginCallError &e) {
-            if (e.status() != SBX_CANCELLED) {
-                throw;
-            }
-            // The run in flight was stopped by the signal; it is not recorded.
-            throw Cancelled("interrupted during run " + std::to_string(summary.runs + 1) + " of " +
-                            workflow.name + " under " + preset.name + "; the " +
-                            std::to_string(summary.runs) +
-                            " completed run(s) of this preset are recorded");
-        }
-
-        // The collectors' request is assembled from the texts at hand rather than
-        // re-serialized: JSON work at plugin boundaries is most of the host's per-run cost.
-        std::string request = std::string(R"({"phase":"run","passed":)") +
-                              (outcome.passed ? "true" : "false") + R"(,"preset":)" + preset_text +
-                              R"(,"steps":[)";
-        for (const auto &step : outcome.steps) {
-            request += (&step == &outcome.steps.front() ? "" : ",") + step.result_text;
-            record.steps.push_back({step.name, step.passed, step.result, step.result_text});
-            if (!step.passed) {
-                ++summary.failures[step.name + ": " + step.reason];
-            }
-        }
-        record.session_id = session_id_;
-        record.workflow = workflow.name;
-        record.preset_id = preset_id;
-        record.flag = summary.flag;
-        record.repetition = repetition;
-        record.inputs = inputs;
-        record.passed = outcome.passed;
-        record.failed_step = outcome.failed_step;
-        record.wall_s = outcome.wall_s;
-        record.metrics = collect(request + "]}");
-        store_.record_run(record);
-
+    for (const auto &result : work.results) {
         ++summary.runs;
-        summary.passed += outcome.passed ? 1 : 0;
-        for (const auto &[name, value] : record.metrics) {
+        summary.passed += result.passed ? 1 : 0;
+        for (const auto &[name, value] : result.metrics) {
             metric_sums[name] += value;
         }
-        for (const auto &id : outcome.active_injectors) {
+        for (const auto &failure : result.failures) {
+            ++summary.failures[failure];
+        }
+        for (const auto &id : result.active_injectors) {
             if (std::find(summary.active_injectors.begin(), summary.active_injectors.end(), id) ==
                 summary.active_injectors.end()) {
                 summary.active_injectors.push_back(id);
@@ -169,7 +185,7 @@ CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Pre
     for (const auto &[name, sum] : metric_sums) {
         summary.metrics[name] = sum / summary.runs;
     }
-    const auto history = store_.roi_history(workflow.name, preset.name, summary.flag);
+    const auto history = store_.roi_history(summary.workflow, summary.preset, summary.flag);
     for (const auto &[name, value] : collect(json{
              {"phase", "cell"},
              {"roi", summary.roi},
@@ -178,14 +194,23 @@ CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Pre
         summary.metrics[name] = value;
     }
     summary.cell_id =
-        store_.record_cell({session_id_, workflow.name, preset_id, summary.flag, summary.runs,
-                            summary.passed, summary.roi, summary.metrics});
+        store_.record_cell({session_id_, summary.workflow, work.preset_id, summary.flag,
+                            summary.runs, summary.passed, summary.roi, summary.metrics});
 
     auto series = history;
     series.push_back(summary.roi);
     summary.forecast =
-        forecast("roi:" + workflow.name + ":" + preset.name + ":" + summary.flag, series);
+        forecast("roi:" + summary.workflow + ":" + summary.preset + ":" + summary.flag, series);
     return summary;
+}
+
+CellSummary CellRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
+                            const CellOptions &options) {
+    auto work = prepare(workflow, preset, options);
+    for (int repetition = 0; repetition < options.runs; ++repetition) {
+        run_one(work, repetition);
+    }
+    return finish(work);
 }
 
 }  // namespace sbx::engine

@@ -41,16 +41,46 @@ struct CellSummary {
     int64_t cell_id = 0;
 };
 
+// What one run of a cell left for the cell's summary.
+struct RunResult {
+    bool passed = false;
+    std::map<std::string, double> metrics;
+    std::vector<std::string> failures;  // "step: reason" of the failed step, if any
+    std::vector<std::string> active_injectors;
+};
+
+// A cell in flight: its inputs, generated once, and a slot per repetition. Runs of one
+// cell may execute on different workers; the cell is finished once all slots are filled.
+struct CellWork {
+    const config::Workflow *workflow = nullptr;
+    presets::Preset preset;
+    CellOptions options;
+    int64_t preset_id = 0;
+    nlohmann::json input_sets;
+    std::string preset_text;
+    std::vector<RunResult> results;  // by repetition
+};
+
 class CellRunner {
   public:
     CellRunner(PluginSet &plugins, WorkflowRunner &runner, store::Store &store, int64_t session_id);
 
+    // Generates the cell's inputs (through this runner's stub strategy) and registers its
+    // preset. Throws InputError/EnvironmentError for a failing stub strategy.
+    CellWork prepare(const config::Workflow &workflow, const presets::Preset &preset,
+                     const CellOptions &options);
+    // Executes repetition `repetition` of `work`, commits it to the store and fills its
+    // slot. Throws Cancelled when the host is stopping (nothing of this run is recorded).
+    void run_one(CellWork &work, int repetition);
+    // Aggregates the filled slots (in repetition order, so the result does not depend on
+    // which worker ran what), asks the cell-phase collectors and the predictor, records
+    // the cell.
+    CellSummary finish(const CellWork &work);
+    // prepare, every repetition in order, finish.
     CellSummary run(const config::Workflow &workflow, const presets::Preset &preset,
                     const CellOptions &options);
 
   private:
-    nlohmann::json input_sets(const config::Workflow &workflow, const presets::Preset &preset,
-                              const CellOptions &options);
     std::map<std::string, double> collect(const std::string &request_json);
     // Asks the predictor for the next value of `series`, records and returns its answer.
     nlohmann::json forecast(const std::string &subject, const std::vector<double> &series);

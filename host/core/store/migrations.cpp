@@ -92,6 +92,53 @@ const std::vector<const char *> &migrations() {
             points INTEGER NOT NULL,
             created_at TEXT NOT NULL);
         )sql",
+        // 2: scenario matrices (options for --recover, per-scenario scores), workflows kept
+        // in the database, trajectory stages, synergy values.
+        R"sql(
+        ALTER TABLE sessions ADD COLUMN options TEXT;
+        CREATE INDEX metrics_by_cell ON metrics(cell_id);
+        CREATE INDEX cells_by_session ON cells(session_id);
+        CREATE INDEX runs_by_session ON runs(session_id, workflow, preset_id, flag);
+        CREATE TABLE workflows(
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            definition TEXT NOT NULL,
+            source TEXT NOT NULL,
+            imported_at TEXT NOT NULL);
+        CREATE TABLE scenario_scores(
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            workflow TEXT NOT NULL,
+            scenario TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            roi_on REAL NOT NULL,
+            roi_off REAL NOT NULL,
+            roi_delta REAL NOT NULL,
+            raroi_on REAL NOT NULL,
+            raroi_off REAL NOT NULL,
+            raroi_delta REAL NOT NULL,
+            failed INTEGER NOT NULL,
+            worst INTEGER NOT NULL,
+            details TEXT NOT NULL,
+            PRIMARY KEY(session_id, workflow, scenario));
+        CREATE INDEX scenario_scores_by_scenario ON scenario_scores(scenario);
+        CREATE TABLE trajectory_stages(
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            workflow TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            stage TEXT NOT NULL,
+            roi REAL NOT NULL,
+            degradation REAL NOT NULL,
+            resilience REAL NOT NULL,
+            stability REAL NOT NULL,
+            PRIMARY KEY(session_id, workflow, stage));
+        CREATE TABLE synergy(
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            subject TEXT NOT NULL,
+            scenario TEXT NOT NULL,
+            name TEXT NOT NULL,
+            value REAL NOT NULL,
+            PRIMARY KEY(session_id, subject, scenario, name));
+        )sql",
     };
     return steps;
 }

@@ -65,17 +65,24 @@ Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_pa
 }
 
 int Store::schema_version() {
+    std::lock_guard<std::mutex> guard(mutex_);
     Statement query(connection_.get(), "PRAGMA user_version");
     query.step();
     return static_cast<int>(query.column_int(0));
 }
 
 int64_t Store::begin_session(const std::string &command, const std::string &settings_source,
-                             std::optional<int64_t> seed) {
+                             std::optional<int64_t> seed, const nlohmann::json &options) {
+    std::lock_guard<std::mutex> guard(mutex_);
     Statement insert(connection_.get(),
                      "INSERT INTO sessions(command, started_at, seed, settings_source, "
-                     "host_version) VALUES(?, ?, ?, ?, ?)");
+                     "host_version, options) VALUES(?, ?, ?, ?, ?, ?)");
     insert.bind(1, command).bind(2, utc_now()).bind(4, settings_source).bind(5, SBX_VERSION);
+    if (options.is_null()) {
+        insert.bind_null(6);
+    } else {
+        insert.bind(6, options.dump());
+    }
     if (seed) {
         insert.bind(3, *seed);
     } else {
@@ -86,12 +93,14 @@ int64_t Store::begin_session(const std::string &command, const std::string &sett
 }
 
 void Store::finish_session(int64_t session_id, const std::string &status) {
+    std::lock_guard<std::mutex> guard(mutex_);
     Statement update(connection_.get(),
                      "UPDATE sessions SET finished_at = ?, status = ? WHERE id = ?");
     update.bind(1, utc_now()).bind(2, status).bind(3, session_id).run();
 }
 
 void Store::record_plugins(int64_t session_id, const std::vector<PluginRecord> &plugins) {
+    std::lock_guard<std::mutex> guard(mutex_);
     Transaction transaction(connection_);
     Statement insert(connection_.get(),
                      "INSERT OR REPLACE INTO plugins_used VALUES(?, ?, ?, ?, ?, ?)");
@@ -108,6 +117,7 @@ void Store::record_plugins(int64_t session_id, const std::vector<PluginRecord> &
 }
 
 int64_t Store::preset_id(const std::string &name, const nlohmann::json &body) {
+    std::lock_guard<std::mutex> guard(mutex_);
     const std::string canonical = body.dump();  // nlohmann orders object keys: canonical
     Statement find(connection_.get(), "SELECT id FROM presets WHERE body = ?");
     find.bind(1, canonical);
@@ -120,6 +130,7 @@ int64_t Store::preset_id(const std::string &name, const nlohmann::json &body) {
 }
 
 int64_t Store::record_run(const RunRecord &run) {
+    std::lock_guard<std::mutex> guard(mutex_);
     Transaction transaction(connection_);
     Statement &insert = *insert_run_;
     insert.bind(1, run.session_id)
@@ -170,6 +181,7 @@ int64_t Store::record_run(const RunRecord &run) {
 }
 
 int64_t Store::record_cell(const CellRecord &cell) {
+    std::lock_guard<std::mutex> guard(mutex_);
     Transaction transaction(connection_);
     Statement insert(connection_.get(),
                      "INSERT INTO cells(session_id, workflow, preset_id, flag, runs, passed, "
@@ -194,6 +206,7 @@ int64_t Store::record_cell(const CellRecord &cell) {
 }
 
 void Store::record_prediction(const PredictionRecord &prediction) {
+    std::lock_guard<std::mutex> guard(mutex_);
     Statement insert(connection_.get(),
                      "INSERT INTO predictions(session_id, subject, method, value, lower, upper, "
                      "points, created_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
@@ -206,6 +219,7 @@ void Store::record_prediction(const PredictionRecord &prediction) {
 
 std::vector<double> Store::roi_history(const std::string &workflow, const std::string &preset_name,
                                        const std::string &flag) {
+    std::lock_guard<std::mutex> guard(mutex_);
     Statement query(connection_.get(),
                     "SELECT cells.roi FROM cells JOIN presets ON presets.id = cells.preset_id "
                     "WHERE cells.workflow = ? AND presets.name = ? AND cells.flag = ? "

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -58,13 +59,17 @@ struct PredictionRecord {
     int points = 0;
 };
 
+// Safe to share between the worker threads of a matrix: every call takes the store's
+// lock, so the one connection is the one writer and transactions never interleave.
 class Store {
   public:
     // Opens (creating directories and file) and migrates. Throws EnvironmentError.
     explicit Store(const std::filesystem::path &db_path);
 
+    // `options` (a JSON object) is what a later `--recover` needs to rebuild the command.
     int64_t begin_session(const std::string &command, const std::string &settings_source,
-                          std::optional<int64_t> seed);
+                          std::optional<int64_t> seed,
+                          const nlohmann::json &options = nlohmann::json());
     void finish_session(int64_t session_id, const std::string &status);
     void record_plugins(int64_t session_id, const std::vector<PluginRecord> &plugins);
     // Returns the id of the preset with this canonical body, inserting it when new.
@@ -78,8 +83,16 @@ class Store {
                                     const std::string &flag);
     [[nodiscard]] int schema_version();
     [[nodiscard]] Connection &connection() { return connection_; }
+    // Runs `work(connection)` under the store's lock: how the query and record helpers
+    // in other files of store/ share the connection safely.
+    template <class Work>
+    auto locked(Work &&work) {
+        std::lock_guard<std::mutex> guard(mutex_);
+        return work(connection_);
+    }
 
   private:
+    std::mutex mutex_;
     Connection connection_;
     // Prepared once: a run is recorded hundreds of times per matrix, and parsing the SQL
     // each time was a visible share of the host's per-run cost.

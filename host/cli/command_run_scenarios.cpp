@@ -1,0 +1,216 @@
+// `run-scenarios WORKFLOW`: the counterfactual scenario matrix, scored, recorded, exported.
+#include <spdlog/spdlog.h>
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <thread>
+
+#include "cli_context.hpp"
+#include "engine/scenario_matrix.hpp"
+#include "matrix_command.hpp"
+#include "presets/scenarios.hpp"
+#include "reports/scenario_recording.hpp"
+#include "session.hpp"
+#include "util/errors.hpp"
+#include "workflow_choice.hpp"
+
+namespace po = boost::program_options;
+
+namespace sbx::cli {
+namespace {
+
+using nlohmann::json;
+
+struct Gate {
+    std::optional<double> worst_below;  // exit 1 when the worst roi_delta is below this
+    bool on_fail = false;               // exit 1 when the status is "fail"
+    bool on_weak = false;               // exit 1 unless the status is "pass"
+};
+
+struct Options {
+    std::string workflow;
+    bool all_scenarios = false;
+    bool recover = false;
+    MatrixOptions matrix;
+    Gate gate;
+};
+
+constexpr const char *kGateHelp =
+    "write --fail-on worst-below=-0.1, --fail-on status=fail or --fail-on status=weak";
+
+void parse_gate(const std::string &spec, Gate &gate) {
+    const auto eq = spec.find('=');
+    const std::string key = spec.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : spec.substr(eq + 1);
+    if (key == "worst-below") {
+        size_t used = 0;
+        double threshold = 0;
+        try {
+            threshold = std::stod(value, &used);
+        } catch (const std::exception &) {
+            used = 0;
+        }
+        if (used == 0 || used != value.size() || !(threshold >= -1 && threshold <= 1)) {
+            throw InputError("run-scenarios: --fail-on " + spec +
+                             ": the threshold must be an ROI delta between -1 and 1; " + kGateHelp);
+        }
+        gate.worst_below = threshold;
+    } else if (key == "status" && (value == "fail" || value == "weak")) {
+        (value == "fail" ? gate.on_fail : gate.on_weak) = true;
+    } else {
+        throw InputError("run-scenarios: --fail-on '" + spec + "' is not understood; " + kGateHelp);
+    }
+}
+
+Options parse(const std::vector<std::string> &args) {
+    Options options;
+    std::vector<std::string> gates;
+    po::options_description description("run-scenarios options");
+    description.add_options()("workflow", po::value(&options.workflow), "workflow name or id")(
+        "all-scenarios", po::bool_switch(&options.all_scenarios), "add the three extra scenarios")(
+        "recover", po::bool_switch(&options.recover), "finish the interrupted matrix")(
+        "fail-on", po::value(&gates)->composing(), "exit 1 on a condition");
+    po::positional_options_description positional;
+    positional.add("workflow", 1);
+    const auto vm =
+        parse_matrix_command("run-scenarios", args, description, positional, options.matrix);
+    if (options.recover) {
+        for (const char *fixed : {"seed", "repetitions", "all-scenarios"}) {
+            if (vm.count(fixed) && !vm[fixed].defaulted()) {
+                throw InputError(std::string("run-scenarios: --recover takes --") + fixed +
+                                 " from the interrupted session; leave it out");
+            }
+        }
+    }
+    for (const auto &gate : gates) {
+        parse_gate(gate, options.gate);
+    }
+    return options;
+}
+
+// The exit code the gate asks for, with the reason on stderr.
+int gate_exit(const Gate &gate, const scoring::ScenarioReport &report) {
+    const auto fail = [](const std::string &why) {
+        std::fprintf(stderr, "sandbox-runner: %s\n", why.c_str());
+        return kExitGateFailed;
+    };
+    if (gate.worst_below && !report.scenarios.empty()) {
+        for (const auto &score : report.scenarios) {
+            if (score.name == report.worst_scenario && score.roi_delta < *gate.worst_below) {
+                char text[160];
+                std::snprintf(text, sizeof(text),
+                              "worst scenario %s has roi_delta %+.3f, below --fail-on "
+                              "worst-below=%g",
+                              score.name.c_str(), score.roi_delta, *gate.worst_below);
+                return fail(text);
+            }
+        }
+    }
+    if ((gate.on_fail && report.status == "fail") || (gate.on_weak && report.status != "pass")) {
+        return fail("status is '" + report.status +
+                    "' (--fail-on status=" + (gate.on_weak ? "weak" : "fail") + ")");
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+int run_run_scenarios_command(CliContext &context, const std::vector<std::string> &args) {
+    auto options = parse(args);
+    auto &settings = context.settings;
+    settings.keep_workspaces = settings.keep_workspaces || options.matrix.keep_workspaces;
+    const auto &workflow = choose_workflow(context, "run-scenarios", options.workflow);
+    const config::Workflow *baseline =
+        workflow.baseline.empty() ? nullptr : settings.find_workflow(workflow.baseline);
+    const std::string command = "run-scenarios " + workflow.name;
+    const std::filesystem::path data_dir = settings.data_dir;
+
+    store::Store store(data_dir / "metrics.db");
+    std::optional<store::ResumableSession> resumed;
+    if (options.recover) {
+        resumed = store::latest_unfinished_session(store, command);
+        if (!resumed) {
+            throw InputError("run-scenarios --recover: " + (data_dir / "metrics.db").string() +
+                             " has no unfinished `" + command +
+                             "` session; run it without --recover");
+        }
+        options.matrix.seed = resumed->seed.value_or(0);
+        options.matrix.repetitions = resumed->options.value("repetitions", 1);
+        options.all_scenarios = resumed->options.value("all_scenarios", false);
+    } else if (options.matrix.seed < 0) {
+        options.matrix.seed = random_seed();
+    }
+    const auto scenarios = presets::configured_scenarios(settings, options.all_scenarios);
+
+    engine::PluginSet plugins(settings, context.registry());
+    resolve_plugins_for(plugins, {&workflow, baseline != nullptr ? baseline : &workflow},
+                        scenarios);
+
+    const auto plans = engine::scenario_cell_plans(workflow, baseline, scenarios,
+                                                   options.matrix.repetitions, options.matrix.seed);
+    std::vector<engine::CellSummary> summaries;
+    std::vector<bool> skip;
+    int64_t session = 0;
+    if (resumed) {
+        session = resumed->id;
+        store::reopen_session(store, session);
+        const int discarded = store::discard_unfinished_runs(store, session);
+        skip = engine::mark_finished(plans, store::finished_cells(store, session), summaries);
+        const auto remaining = std::count(skip.begin(), skip.end(), false);
+        spdlog::info("recovering session {}: {} of {} cells finished, {} partial runs discarded",
+                     session, plans.size() - static_cast<size_t>(remaining), plans.size(),
+                     discarded);
+    } else {
+        session = store.begin_session(command, settings.source, options.matrix.seed,
+                                      json{{"repetitions", options.matrix.repetitions},
+                                           {"all_scenarios", options.all_scenarios}});
+    }
+    record_plugins_used(store, session, plugins);
+
+    const unsigned workers = effective_workers(options.matrix, settings);
+    const engine::MatrixContext matrix{
+        settings,          context.registry(), store, session, std::filesystem::current_path(),
+        data_dir / "state"};
+    reports::ScenarioRun run;
+    within_session(store, session, [&] {
+        auto ran = engine::MatrixRunner(matrix, plugins, workers).run(plans, skip);
+        for (size_t i = 0; i < ran.size(); ++i) {
+            if (skip.empty() || !skip[i]) {
+                if (summaries.size() < ran.size()) {
+                    summaries.resize(ran.size());
+                }
+                summaries[i] = std::move(ran[i]);
+            }
+        }
+        run.workflow = workflow.name;
+        run.baseline = workflow.baseline;
+        run.session = session;
+        run.seed = options.matrix.seed;
+        run.repetitions = options.matrix.repetitions;
+        run.cells = engine::pair_scenarios(scenarios, summaries);
+        run.report =
+            scoring::score_scenarios(reports::scoring_inputs(run.cells),
+                                     {reports::configured_impact_severity(), workflow.impact});
+        reports::record_scenario_run(store, data_dir, run);
+        return 0;
+    });
+
+    if (options.matrix.json) {
+        std::cout << reports::scenario_summary(run).dump(2) << '\n';
+    } else {
+        const std::string against =
+            baseline != nullptr ? " against baseline " + workflow.baseline : "";
+        std::printf(
+            "run-scenarios %s: %zu scenarios x 2 cells x %d runs (seed %lld, %u "
+            "worker%s)%s\n\n",
+            workflow.name.c_str(), scenarios.size(), options.matrix.repetitions,
+            static_cast<long long>(options.matrix.seed), workers, workers == 1 ? "" : "s",
+            against.c_str());
+        std::cout << reports::scenario_text(run);
+        std::printf("\nrecorded as session %lld in %s; exports in %s\n",
+                    static_cast<long long>(session), (data_dir / "metrics.db").c_str(),
+                    data_dir.c_str());
+    }
+    return gate_exit(options.gate, run.report);
+}
+
+}  // namespace sbx::cli

@@ -1,0 +1,284 @@
+// `run --all-workflows` and `run --sections`: every part on its own under each of its
+// presets, then all parts together; synergy recorded in metrics.db and roi_history.json,
+// each part's ROI change fed to the tracker, converged parts skipped.
+#include <glob.h>
+#include <sys/stat.h>
+
+#include <spdlog/spdlog.h>
+#include <iostream>
+
+#include "engine/simulation.hpp"
+#include "matrix_command.hpp"
+#include "presets/keyword_profiles.hpp"
+#include "presets/selection.hpp"
+#include "reports/roi_history.hpp"
+#include "reports/scenario_recording.hpp"
+#include "run_options.hpp"
+#include "scoring/tracker.hpp"
+#include "session.hpp"
+#include "store/matrix_records.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::cli {
+namespace {
+
+using nlohmann::json;
+
+// Records what a simulation found and returns the JSON report.
+json record_simulation(store::Store &store, int64_t session, const std::filesystem::path &data_dir,
+                       const engine::Simulation &simulation,
+                       const std::vector<engine::PresetOutcome> &outcomes) {
+    auto history = reports::load_roi_history(data_dir / "roi_history.json");
+    const auto settings = scoring::tracker_settings_from_environment();
+    auto tracker = history.tracker.empty() ? scoring::Tracker(settings)
+                                           : scoring::Tracker::from_json(history.tracker, settings);
+    json report = json::array();
+    for (const auto &outcome : outcomes) {
+        json parts = json::array();
+        for (const auto &part : outcome.parts) {
+            // Metric names carry the preset, so one module's per-preset trends stay apart.
+            std::map<std::string, double> prefixed;
+            for (const auto &[name, value] : part.metrics) {
+                prefixed[outcome.preset + "_" + name] = value;
+            }
+            const auto previous = store.roi_history(part.workflow, outcome.preset, "on");
+            const double before = previous.size() >= 2 ? previous[previous.size() - 2] : 0.0;
+            tracker.update(before, part.roi, {part.workflow}, prefixed);
+            tracker.record_raroi(part.workflow, part.roi);
+            parts.push_back({{"name", part.workflow},
+                             {"roi", part.roi},
+                             {"runs", part.runs},
+                             {"metrics", part.metrics}});
+        }
+        json entry{{"preset", outcome.preset}, {"parts", parts}};
+        if (outcome.has_combined) {
+            std::map<std::string, double> synergy = outcome.synergy.synergy_metrics;
+            synergy["synergy_roi"] = outcome.synergy.synergy_roi;
+            store::record_synergy(store, session, simulation.subject, outcome.preset, synergy);
+            auto metrics = outcome.combined.metrics;
+            metrics.insert(synergy.begin(), synergy.end());
+            reports::append_series(history, outcome.preset, outcome.combined.roi,
+                                   outcome.synergy.synergy_roi, outcome.combined.roi, metrics);
+            entry["combined"] = {{"name", simulation.combined_name},
+                                 {"roi", outcome.combined.roi},
+                                 {"metrics", outcome.combined.metrics}};
+            entry["synergy"] = synergy;
+        }
+        report.push_back(entry);
+    }
+    history.tracker = tracker.to_json();
+    reports::save_roi_history(data_dir / "roi_history.json", history);
+    tracker.save_flags(data_dir / (simulation.subject + ".flags"));
+    return report;
+}
+
+void print_simulation(const engine::Simulation &simulation, const json &report, bool details) {
+    std::printf("%s simulation: %zu parts, %zu presets\n", simulation.subject.c_str(),
+                simulation.parts.size(), simulation.presets.size());
+    for (const auto &entry : report) {
+        std::printf("\npreset %s\n", entry["preset"].get<std::string>().c_str());
+        for (const auto &part : entry["parts"]) {
+            std::printf("  %-32s roi %.3f\n", part["name"].get<std::string>().c_str(),
+                        part["roi"].get<double>());
+            if (details) {
+                for (const auto &[name, value] : part["metrics"].items()) {
+                    std::printf("    %-30s %g\n", name.c_str(), value.get<double>());
+                }
+            }
+        }
+        if (entry.contains("combined")) {
+            std::printf("  %-32s roi %.3f   synergy_roi %+.3f\n",
+                        entry["combined"]["name"].get<std::string>().c_str(),
+                        entry["combined"]["roi"].get<double>(),
+                        entry["synergy"]["synergy_roi"].get<double>());
+            if (details) {
+                for (const auto &[name, value] : entry["synergy"].items()) {
+                    std::printf("    %-30s %+g\n", name.c_str(), value.get<double>());
+                }
+            }
+        }
+    }
+}
+
+int run_simulation_command(CliContext &context, RunOptions &options,
+                           engine::Simulation simulation) {
+    auto &settings = context.settings;
+    const std::filesystem::path data_dir = settings.data_dir;
+    // Converged parts have stopped paying off: they are skipped (delete the flags file to
+    // bring them back).
+    scoring::Tracker flags(scoring::tracker_settings_from_environment());
+    flags.load_flags(data_dir / (simulation.subject + ".flags"));
+    std::vector<engine::SimulationPart> kept;
+    for (auto &part : simulation.parts) {
+        if (flags.converged(part.workflow.name)) {
+            spdlog::info("skipping {}: converged (listed in {})", part.workflow.name,
+                         (data_dir / (simulation.subject + ".flags")).string());
+        } else {
+            kept.push_back(std::move(part));
+        }
+    }
+    simulation.parts = std::move(kept);
+    if (simulation.parts.empty()) {
+        std::printf("every part of the %s simulation has converged; nothing to run\n",
+                    simulation.subject.c_str());
+        return kExitOk;
+    }
+
+    engine::PluginSet plugins(settings, context.registry());
+    std::vector<const config::Workflow *> workflows;
+    for (const auto &part : simulation.parts) {
+        workflows.push_back(&part.workflow);
+    }
+    resolve_plugins_for(plugins, workflows, simulation.presets);
+    store::Store store(data_dir / "metrics.db");
+    const int64_t session = store.begin_session("run --" + simulation.subject, settings.source,
+                                                options.seed, {{"runs", options.runs}});
+    record_plugins_used(store, session, plugins);
+    const engine::MatrixContext matrix{
+        settings,          context.registry(), store, session, std::filesystem::current_path(),
+        data_dir / "state"};
+    const json report = within_session(store, session, [&] {
+        engine::MatrixRunner runner(matrix, plugins, run_workers(options, settings));
+        const auto outcomes =
+            engine::run_simulation(simulation, runner, options.runs, options.seed);
+        return record_simulation(store, session, data_dir, simulation, outcomes);
+    });
+    if (options.json) {
+        std::cout << json{{"subject", simulation.subject},
+                          {"session", session},
+                          {"seed", options.seed},
+                          {"presets", report}}
+                         .dump(2)
+                  << '\n';
+    } else {
+        print_simulation(simulation, report, options.details);
+        std::printf("\nrecorded as session %lld in %s\n", static_cast<long long>(session),
+                    (data_dir / "metrics.db").c_str());
+    }
+    if (options.fail_under >= 0) {
+        for (const auto &entry : report) {
+            for (const auto &part : entry["parts"]) {
+                if (part["roi"].get<double>() < options.fail_under) {
+                    std::fprintf(stderr,
+                                 "sandbox-runner: ROI %.3f of %s under preset '%s' is below "
+                                 "--fail-under %.3f\n",
+                                 part["roi"].get<double>(), part["name"].get<std::string>().c_str(),
+                                 entry["preset"].get<std::string>().c_str(), options.fail_under);
+                    return kExitGateFailed;
+                }
+            }
+        }
+    }
+    return kExitOk;
+}
+
+// The executables matched by the settings' target globs, relative to the repository.
+std::vector<std::filesystem::path> expand_targets(const config::Settings &settings,
+                                                  const std::filesystem::path &repo) {
+    std::vector<std::filesystem::path> found;
+    for (const auto &pattern : settings.targets) {
+        const std::string full =
+            pattern.empty() || pattern.front() == '/' ? pattern : (repo / pattern).string();
+        glob_t matches{};
+        const int status = ::glob(full.c_str(), 0, nullptr, &matches);
+        size_t executables = 0;
+        for (size_t i = 0; status == 0 && i < matches.gl_pathc; ++i) {
+            struct stat info {};
+            const char *path = matches.gl_pathv[i];
+            if (::stat(path, &info) == 0 && S_ISREG(info.st_mode) && (info.st_mode & 0111)) {
+                found.emplace_back(path);
+                ++executables;
+            }
+        }
+        ::globfree(&matches);
+        if (executables == 0) {
+            throw InputError(settings.source + ": targets: '" + pattern +
+                             "' matches no executable file under " + repo.string() +
+                             "; fix the glob or set SANDBOX_REPO_PATH to the repository");
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
+int run_workflow_simulations(CliContext &context, RunOptions &options) {
+    auto &settings = context.settings;
+    if (settings.workflows.empty()) {
+        throw InputError("run --all-workflows: " + settings.source + " defines no workflows");
+    }
+    engine::Simulation simulation{"workflows", "all_workflows", {}, {}};
+    simulation.presets = presets::choose_presets({options.preset_files, options.preset_count,
+                                                  static_cast<uint64_t>(options.seed), &settings});
+    std::vector<std::string> names;
+    for (const auto &preset : simulation.presets) {
+        names.push_back(preset.name);
+    }
+    for (const auto &workflow : settings.workflows) {
+        simulation.parts.push_back({workflow, names});
+    }
+    return run_simulation_command(context, options, std::move(simulation));
+}
+
+int run_section_simulations(CliContext &context, RunOptions &options) {
+    auto &settings = context.settings;
+    if (settings.targets.empty()) {
+        throw InputError("run --sections: " + settings.source +
+                         " lists no targets; add e.g. targets: [\"bin/*\"]");
+    }
+    const char *repo_env = std::getenv("SANDBOX_REPO_PATH");
+    const std::filesystem::path repo =
+        repo_env && *repo_env ? std::filesystem::path(repo_env) : std::filesystem::current_path();
+    const auto targets = expand_targets(settings, repo);
+
+    // A custom preset list (files, SANDBOX_ENV_PRESETS, settings) is the base; canonical
+    // presets are added for every profile a target wants that the list leaves out.
+    const bool custom = !options.preset_files.empty() || !settings.presets.empty() ||
+                        (std::getenv("SANDBOX_ENV_PRESETS") && *std::getenv("SANDBOX_ENV_PRESETS"));
+    std::vector<presets::Preset> base;
+    if (custom) {
+        base = presets::choose_presets({options.preset_files, options.preset_count,
+                                        static_cast<uint64_t>(options.seed), &settings});
+    }
+    std::vector<std::vector<std::string>> wanted;
+    std::vector<std::string> all_wanted;
+    for (const auto &target : targets) {
+        wanted.push_back(presets::profiles_for_path(target.lexically_relative(repo).string(),
+                                                    settings.keyword_profiles));
+        for (const auto &profile : wanted.back()) {
+            if (std::find(all_wanted.begin(), all_wanted.end(), profile) == all_wanted.end()) {
+                all_wanted.push_back(profile);
+            }
+        }
+    }
+    std::vector<json> bodies;
+    for (const auto &preset : base) {
+        bodies.push_back(preset.body);
+    }
+    const size_t custom_count = bodies.size();
+    bodies = presets::add_missing_canonical(std::move(bodies), all_wanted,
+                                            presets::fail_on_missing_scenarios());
+    engine::Simulation simulation{"sections", "all_sections", {}, {}};
+    for (size_t i = 0; i < bodies.size(); ++i) {
+        simulation.presets.push_back(
+            i < custom_count ? base[i] : presets::make_preset(bodies[i], "canonical preset", i));
+    }
+    for (size_t t = 0; t < targets.size(); ++t) {
+        // A section runs under the presets covering its profiles, and under every custom
+        // preset that covers no canonical profile (a user's own scenario applies to all).
+        std::vector<std::string> names;
+        for (const auto &preset : simulation.presets) {
+            const auto covered = presets::profiles_covered_by(preset.body);
+            const bool matches = std::any_of(covered.begin(), covered.end(), [&](const auto &p) {
+                return std::find(wanted[t].begin(), wanted[t].end(), p) != wanted[t].end();
+            });
+            if (matches || covered.empty()) {
+                names.push_back(preset.name);
+            }
+        }
+        simulation.parts.push_back({engine::section_workflow(targets[t], repo), names});
+    }
+    return run_simulation_command(context, options, std::move(simulation));
+}
+
+}  // namespace sbx::cli

@@ -1,0 +1,116 @@
+// `simulate-temporal-trajectory WORKFLOW`: the workflow through five stages of growing
+// hostility; per stage ROI, degradation, resilience and stability, recorded in metrics.db
+// (trajectory_stages), foresight_history.json and roi_history.json.
+#include <iostream>
+
+#include "engine/matrix_runner.hpp"
+#include "matrix_command.hpp"
+#include "presets/scenarios.hpp"
+#include "reports/foresight_history.hpp"
+#include "reports/roi_history.hpp"
+#include "reports/scenario_recording.hpp"
+#include "session.hpp"
+#include "store/matrix_records.hpp"
+#include "workflow_choice.hpp"
+
+namespace po = boost::program_options;
+
+namespace sbx::cli {
+
+namespace {
+
+void print_stages(const std::string &workflow, const std::vector<scoring::StageMetrics> &stages) {
+    std::printf("temporal trajectory of %s\n\n", workflow.c_str());
+    std::printf("%-16s %7s %12s %11s %10s\n", "stage", "roi", "degradation", "resilience",
+                "stability");
+    for (const auto &stage : stages) {
+        std::printf("%-16s %7.3f %+12.3f %11.3f %10.3f\n", stage.stage.c_str(), stage.roi,
+                    stage.degradation, stage.resilience, stage.stability);
+    }
+}
+
+}  // namespace
+
+int run_trajectory_command(CliContext &context, const std::vector<std::string> &args) {
+    std::string workflow_name;
+    MatrixOptions options;
+    po::options_description description("simulate-temporal-trajectory options");
+    description.add_options()("workflow", po::value(&workflow_name), "workflow name or id");
+    po::positional_options_description positional;
+    positional.add("workflow", 1);
+    parse_matrix_command("simulate-temporal-trajectory", args, description, positional, options);
+
+    auto &settings = context.settings;
+    settings.keep_workspaces = settings.keep_workspaces || options.keep_workspaces;
+    const auto &workflow = choose_workflow(context, "simulate-temporal-trajectory", workflow_name);
+    if (options.seed < 0) {
+        options.seed = random_seed();
+    }
+    const auto stages = presets::trajectory_stages();
+    engine::PluginSet plugins(settings, context.registry());
+    resolve_plugins_for(plugins, {&workflow}, stages);
+
+    const std::filesystem::path data_dir = settings.data_dir;
+    store::Store store(data_dir / "metrics.db");
+    const int64_t session =
+        store.begin_session("simulate-temporal-trajectory " + workflow.name, settings.source,
+                            options.seed, {{"repetitions", options.repetitions}});
+    record_plugins_used(store, session, plugins);
+
+    std::vector<engine::CellPlan> plans;
+    for (const auto &stage : stages) {
+        plans.push_back({&workflow, stage, {options.repetitions, options.seed, false}});
+    }
+    const engine::MatrixContext matrix{
+        settings,          context.registry(), store, session, std::filesystem::current_path(),
+        data_dir / "state"};
+    const auto metrics = within_session(store, session, [&] {
+        const auto cells =
+            engine::MatrixRunner(matrix, plugins, effective_workers(options, settings)).run(plans);
+        std::vector<std::pair<std::string, double>> stage_rois;
+        for (const auto &cell : cells) {
+            stage_rois.emplace_back(cell.preset, cell.roi);
+        }
+        auto stage_metrics = scoring::trajectory_metrics(stage_rois);
+        std::vector<store::TrajectoryRow> rows;
+        auto history = reports::load_roi_history(data_dir / "roi_history.json");
+        for (size_t i = 0; i < stage_metrics.size(); ++i) {
+            const auto &stage = stage_metrics[i];
+            rows.push_back(
+                {stage.stage, stage.roi, stage.degradation, stage.resilience, stage.stability});
+            // Trajectory stages extend the per-scenario series with delta = −degradation
+            // (no counterfactual is run) and raroi = roi.
+            reports::append_series(history, stage.stage, stage.roi, -stage.degradation, stage.roi,
+                                   cells[i].metrics);
+        }
+        store::record_trajectory(store, session, workflow.name, rows);
+        reports::append_foresight_cycle(
+            data_dir / "foresight_history.json",
+            reports::foresight_cycle(workflow.name, session, stage_metrics));
+        reports::save_roi_history(data_dir / "roi_history.json", history);
+        return stage_metrics;
+    });
+
+    if (options.json) {
+        nlohmann::json out{{"workflow", workflow.name},
+                           {"session", session},
+                           {"seed", options.seed},
+                           {"stages", nlohmann::json::array()}};
+        for (const auto &stage : metrics) {
+            out["stages"].push_back({{"stage", stage.stage},
+                                     {"roi", stage.roi},
+                                     {"degradation", stage.degradation},
+                                     {"resilience", stage.resilience},
+                                     {"stability", stage.stability}});
+        }
+        std::cout << out.dump(2) << '\n';
+    } else {
+        print_stages(workflow.name, metrics);
+        std::printf("\nrecorded as session %lld in %s; foresight history in %s\n",
+                    static_cast<long long>(session), (data_dir / "metrics.db").c_str(),
+                    (data_dir / "foresight_history.json").c_str());
+    }
+    return kExitOk;
+}
+
+}  // namespace sbx::cli

@@ -1,0 +1,77 @@
+// Shared set-up of the matrix commands.
+#include "matrix_command.hpp"
+
+#include <random>
+
+#include "util/errors.hpp"
+
+namespace sbx::cli {
+
+namespace po = boost::program_options;
+
+po::variables_map parse_matrix_command(const std::string &command,
+                                       const std::vector<std::string> &args,
+                                       po::options_description &description,
+                                       const po::positional_options_description &positional,
+                                       MatrixOptions &options) {
+    int workers = 0;
+    description.add_options()("repetitions", po::value(&options.repetitions),
+                              "runs per cell (default 1)")("seed", po::value(&options.seed),
+                                                           "seed for inputs (default random)")(
+        "workers", po::value(&workers), "cells run at once (default: settings' workers)")(
+        "json", po::bool_switch(&options.json), "print the result as JSON")(
+        "keep-workspaces", po::bool_switch(&options.keep_workspaces),
+        "keep each run's workspace directory");
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args)
+                      .options(description)
+                      .positional(positional)
+                      .style(po::command_line_style::default_style &
+                             ~po::command_line_style::allow_guessing)
+                      .run(),
+                  vm);
+        po::notify(vm);
+    } catch (const po::error &e) {
+        throw InputError(command + ": " + e.what() + "; run `sandbox-runner --help`");
+    }
+    if (options.repetitions < 1 || options.repetitions > 1000000) {
+        throw InputError(command + ": --repetitions " + std::to_string(options.repetitions) +
+                         " must be from 1 to 1000000");
+    }
+    if (vm.count("seed") && options.seed < 0) {
+        throw InputError(command + ": --seed " + std::to_string(options.seed) +
+                         " must be a whole number from 0 up; leave it out for a random seed");
+    }
+    if (vm.count("workers") && (workers < 1 || workers > 256)) {
+        throw InputError(command + ": --workers " + std::to_string(workers) +
+                         " must be from 1 to 256");
+    }
+    options.workers = workers > 0 ? static_cast<unsigned>(workers) : 0;
+    return vm;
+}
+
+unsigned effective_workers(const MatrixOptions &options, const config::Settings &settings) {
+    return options.workers != 0 ? options.workers : std::max(1u, settings.workers);
+}
+
+void resolve_plugins_for(engine::PluginSet &plugins,
+                         const std::vector<const config::Workflow *> &workflows,
+                         const std::vector<presets::Preset> &presets) {
+    for (const auto *workflow : workflows) {
+        (void)plugins.executor_for(*workflow);
+    }
+    for (const auto &preset : presets) {
+        const auto &strategy = preset.body.value("SANDBOX_STUB_STRATEGY", nlohmann::json());
+        if (strategy.is_string()) {
+            (void)plugins.stub(strategy.get<std::string>(),
+                               preset.origin + ": SANDBOX_STUB_STRATEGY");
+        }
+    }
+}
+
+int64_t random_seed() {
+    return static_cast<int64_t>(std::random_device{}() & 0x7fffffff);
+}
+
+}  // namespace sbx::cli

@@ -1,0 +1,36 @@
+// The options of `run`, shared by its three modes: one workflow under each preset,
+// workflow simulations (--all-workflows) and section simulations (--sections).
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "cli_context.hpp"
+
+namespace sbx::cli {
+
+struct RunOptions {
+    std::string workflow;
+    int runs = 1;
+    int64_t seed = -1;
+    std::vector<std::string> preset_files;
+    int preset_count = 3;
+    unsigned workers = 0;  // 0: the settings' workers
+    bool json = false;
+    bool details = false;
+    bool keep_workspaces = false;
+    bool all_workflows = false;
+    bool sections = false;
+    double fail_under = -1;  // exit 1 when a cell's ROI is below this
+};
+
+// The workers to use: --workers, else the settings' workers.
+inline unsigned run_workers(const RunOptions &options, const config::Settings &settings) {
+    return options.workers != 0 ? options.workers : std::max(1u, settings.workers);
+}
+
+int run_workflow_simulations(CliContext &context, RunOptions &options);
+int run_section_simulations(CliContext &context, RunOptions &options);
+
+}  // namespace sbx::cli

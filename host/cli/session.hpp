@@ -1,0 +1,34 @@
+// The bookkeeping every recording command shares: which plugins a session used, and how
+// it ended.
+#pragma once
+
+#include "engine/cell_runner.hpp"
+#include "engine/plugin_set.hpp"
+#include "store/store.hpp"
+
+namespace sbx::cli {
+
+void record_plugins_used(store::Store &store, int64_t session, const engine::PluginSet &plugins);
+
+// Marks how a session ended without hiding the error that ended it: a failure to write
+// the mark (the database is the problem, say) is logged, and the original error goes on.
+void close_session(store::Store &store, int64_t session, const char *status) noexcept;
+
+// Runs `work`, then marks the session finished; on Cancelled marks it interrupted, on
+// any other error failed, and rethrows.
+template <class Work>
+auto within_session(store::Store &store, int64_t session, Work &&work) {
+    try {
+        auto result = work();
+        store.finish_session(session, "finished");
+        return result;
+    } catch (const engine::Cancelled &) {
+        close_session(store, session, "interrupted");
+        throw;
+    } catch (...) {
+        close_session(store, session, "failed");
+        throw;
+    }
+}
+
+}  // namespace sbx::cli

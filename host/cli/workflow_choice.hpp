@@ -1,0 +1,18 @@
+// Finding the workflow a command names: in the settings first, then among the workflows
+// imported into metrics.db (`workflows import`), by name or numeric id.
+#pragma once
+
+#include <string>
+
+#include "cli_context.hpp"
+
+namespace sbx::cli {
+
+// `command` prefixes error messages. An empty `name_or_id` picks the only workflow when
+// the settings define exactly one. Workflows read from the database are appended to
+// context.settings.workflows, so the returned reference (and a baseline it names) stays
+// valid for the rest of the command. Throws InputError listing what is defined.
+const config::Workflow &choose_workflow(CliContext &context, const std::string &command,
+                                        const std::string &name_or_id);
+
+}  // namespace sbx::cli

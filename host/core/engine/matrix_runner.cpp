@@ -1,0 +1,100 @@
+// The worker pool of a matrix. The unit of work is one run, not one cell: a matrix has
+// few cells (ten for run-scenarios) but many runs, and cell-sized work would leave most
+// workers idle. Inputs are generated per cell up front; the worker that completes a
+// cell's last run finishes the cell.
+#include "engine/matrix_runner.hpp"
+
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace sbx::engine {
+
+MatrixRunner::MatrixRunner(const MatrixContext &context, PluginSet &primary, unsigned workers)
+    : context_(context), primary_(primary), workers_(workers == 0 ? 1 : workers) {}
+
+std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans,
+                                           const std::vector<bool> &skip) {
+    std::vector<CellSummary> summaries(plans.size());
+    WorkflowRunner primary_runner(primary_, context_.settings, context_.invocation_dir,
+                                  context_.state_dir.string());
+    CellRunner primary_cells(primary_, primary_runner, context_.store, context_.session_id);
+
+    // Every cell's inputs first, in plan order, on this thread: the same seed then gives
+    // the same inputs whatever the number of workers.
+    std::vector<CellWork> work(plans.size());
+    std::vector<std::pair<size_t, int>> tasks;  // (cell, repetition), in plan order
+    std::unique_ptr<std::atomic<int>[]> remaining(new std::atomic<int>[plans.size()]);
+    for (size_t i = 0; i < plans.size(); ++i) {
+        remaining[i].store(0);
+        if (!skip.empty() && skip[i]) {
+            continue;
+        }
+        const auto &plan = plans[i];
+        work[i] = primary_cells.prepare(*plan.workflow, plan.preset, plan.options);
+        remaining[i].store(plan.options.runs);
+        for (int repetition = 0; repetition < plan.options.runs; ++repetition) {
+            tasks.emplace_back(i, repetition);
+        }
+    }
+
+    std::atomic<size_t> cursor{0};
+    std::atomic<bool> stop{false};
+    std::mutex error_mutex;
+    std::exception_ptr first_error;
+    const auto work_loop = [&](CellRunner &cells) {
+        while (!stop.load()) {
+            const size_t index = cursor.fetch_add(1);
+            if (index >= tasks.size()) {
+                return;
+            }
+            const auto [cell, repetition] = tasks[index];
+            cells.run_one(work[cell], repetition);
+            if (remaining[cell].fetch_sub(1) == 1) {
+                summaries[cell] = cells.finish(work[cell]);
+            }
+        }
+    };
+    // Called inside a catch block: keeps the first error and stops new runs starting.
+    const auto remember_error = [&] {
+        stop.store(true);
+        std::lock_guard<std::mutex> guard(error_mutex);
+        if (!first_error) {
+            first_error = std::current_exception();
+        }
+    };
+
+    const size_t wanted = std::min<size_t>(workers_, tasks.size());
+    std::vector<std::thread> threads;
+    threads.reserve(wanted > 1 ? wanted - 1 : 0);
+    for (size_t i = 1; i < wanted; ++i) {
+        threads.emplace_back([&] {
+            try {
+                // Each worker has its own instances: the ABI serializes calls per instance.
+                PluginSet plugins(context_.settings, context_.registry);
+                WorkflowRunner runner(plugins, context_.settings, context_.invocation_dir,
+                                      context_.state_dir.string());
+                CellRunner cells(plugins, runner, context_.store, context_.session_id);
+                work_loop(cells);
+            } catch (...) {
+                remember_error();
+            }
+        });
+    }
+    try {
+        work_loop(primary_cells);
+    } catch (...) {
+        remember_error();
+    }
+    for (auto &thread : threads) {
+        thread.join();
+    }
+    if (first_error) {
+        std::rethrow_exception(first_error);
+    }
+    return summaries;
+}
+
+}  // namespace sbx::engine

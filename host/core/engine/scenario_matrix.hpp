@@ -1,0 +1,36 @@
+// The counterfactual scenario matrix of run-scenarios (SEMANTICS.md): every scenario as
+// two cells, the workflow on and its counterfactual off (steps replaced by a no-op through
+// the same executor), or the workflow's `baseline:` workflow in A/B mode.
+#pragma once
+
+#include <vector>
+
+#include "engine/matrix_runner.hpp"
+#include "store/matrix_records.hpp"
+
+namespace sbx::engine {
+
+struct ScenarioCells {
+    std::string scenario;
+    CellSummary on;
+    CellSummary off;
+};
+
+// Plans in matrix order: scenario i's on-cell at 2i, its off-cell at 2i + 1. Every cell of
+// a scenario uses the same seed, so on and off see the same inputs.
+std::vector<CellPlan> scenario_cell_plans(const config::Workflow &workflow,
+                                          const config::Workflow *baseline,
+                                          const std::vector<presets::Preset> &scenarios,
+                                          int repetitions, int64_t seed);
+
+// Which plans a recovered session already finished (true = skip), and their summaries
+// filled in from the store, so the report covers the whole matrix.
+std::vector<bool> mark_finished(const std::vector<CellPlan> &plans,
+                                const std::vector<store::FinishedCell> &finished,
+                                std::vector<CellSummary> &summaries);
+
+// Pairs the summaries back into scenarios.
+std::vector<ScenarioCells> pair_scenarios(const std::vector<presets::Preset> &scenarios,
+                                          const std::vector<CellSummary> &summaries);
+
+}  // namespace sbx::engine

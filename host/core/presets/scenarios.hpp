@@ -1,0 +1,22 @@
+// The scenario lists of run-scenarios and simulate-temporal-trajectory (SEMANTICS.md):
+// named presets in a fixed order, replaced by `scenarios:` in sandbox_settings.yaml.
+#pragma once
+
+#include <vector>
+
+#include "config/settings.hpp"
+#include "presets/preset.hpp"
+
+namespace sbx::presets {
+
+// normal, concurrency_spike, hostile_input, schema_drift, flaky_upstream.
+std::vector<Preset> default_scenarios();
+// The defaults plus high_latency, resource_strain and chaotic_failure (--all-scenarios).
+std::vector<Preset> all_scenarios();
+// The settings' `scenarios:` when written, else the defaults (or all of them).
+std::vector<Preset> configured_scenarios(const config::Settings &settings, bool all);
+// The five temporal-trajectory stages: normal, high_latency, resource_strain, schema_drift,
+// chaotic_failure.
+std::vector<Preset> trajectory_stages();
+
+}  // namespace sbx::presets

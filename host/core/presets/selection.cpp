@@ -1,0 +1,155 @@
+// The preset sources in order of precedence, and the environment variables that steer them.
+#include "presets/selection.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "config/setting_values.hpp"
+#include "presets/canonical.hpp"
+#include "presets/generator.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::presets {
+namespace {
+
+// A variable's value, or nullptr when it is unset or empty (as config/env_overrides reads
+// the SANDBOX_* settings variables).
+const char *variable(const char *name) {
+    const char *value = std::getenv(name);
+    return (value == nullptr || *value == '\0') ? nullptr : value;
+}
+
+[[noreturn]] void bad_variable(const char *name, const char *value, const std::string &problem,
+                               const std::string &hint) {
+    throw InputError(std::string("environment variable ") + name + "='" + value + "': " + problem +
+                     "; " + hint);
+}
+
+bool read_switch(const char *name, bool fallback, const std::string &meaning) {
+    const char *value = variable(name);
+    if (value == nullptr) {
+        return fallback;
+    }
+    const auto parsed = config::parse_switch(value);
+    if (!parsed) {
+        bad_variable(name, value, "not an on/off value",
+                     std::string("set ") + name + " to 1 or true, or 0 or false " + meaning);
+    }
+    return *parsed;
+}
+
+bool generation_enabled() {
+    return read_switch("SANDBOX_GENERATE_PRESETS", true,
+                       "(0 or false: run one preset {SCENARIO_NAME: normal} when no other "
+                       "source gives presets)");
+}
+
+// True for SANDBOX_PRESET_MODE=canonical, false when unset or `random`.
+bool canonical_mode() {
+    const char *value = variable("SANDBOX_PRESET_MODE");
+    if (value == nullptr || std::string(value) == "random") {
+        return false;
+    }
+    if (std::string(value) == "canonical") {
+        return true;
+    }
+    bad_variable("SANDBOX_PRESET_MODE", value, "not a preset mode",
+                 "set it to canonical (the low canonical presets) or random (seeded random "
+                 "presets, the default), or unset it");
+}
+
+std::vector<Preset> wrap_all(const std::vector<nlohmann::json> &bodies, const std::string &origin) {
+    std::vector<Preset> presets;
+    for (size_t i = 0; i < bodies.size(); ++i) {
+        presets.push_back(make_preset(bodies[i], origin + "[" + std::to_string(i) + "]", i));
+    }
+    return presets;
+}
+
+std::vector<Preset> generated(const SelectionInputs &inputs, bool enabled, bool canonical) {
+    if (!enabled) {
+        return {make_preset({{"SCENARIO_NAME", "normal"}}, "SANDBOX_GENERATE_PRESETS=0", 0)};
+    }
+    if (canonical) {
+        return wrap_all(generate_canonical_presets(Severity::low), "SANDBOX_PRESET_MODE=canonical");
+    }
+    if (inputs.preset_count < 1) {
+        throw InputError("a preset count of " + std::to_string(inputs.preset_count) +
+                         " generates nothing; ask for at least 1 preset");
+    }
+    GenerateOptions options;
+    options.count = inputs.preset_count;
+    options.seed = inputs.seed;
+    return wrap_all(generate_presets(options),
+                    "generated presets (seed " + std::to_string(inputs.seed) + ")");
+}
+
+}  // namespace
+
+std::vector<std::vector<Preset>> load_preset_files(const std::vector<std::string> &paths) {
+    std::vector<std::vector<Preset>> per_file;
+    for (const auto &path : paths) {
+        per_file.push_back(load_preset_file(path));
+        if (per_file.back().empty()) {
+            throw InputError(path +
+                             ": the preset file holds no presets; write an object or a list "
+                             "of at least one object, e.g. [{\"SCENARIO_NAME\": \"normal\"}]");
+        }
+    }
+    return per_file;
+}
+
+std::vector<Preset> choose_presets(const SelectionInputs &inputs) {
+    const bool enabled = generation_enabled();
+    const bool canonical = canonical_mode();
+    if (!inputs.preset_files.empty()) {
+        std::vector<Preset> chosen;
+        for (auto &file : load_preset_files(inputs.preset_files)) {
+            for (auto &preset : file) {
+                chosen.push_back(std::move(preset));
+            }
+        }
+        return chosen;
+    }
+    if (const char *text = variable("SANDBOX_ENV_PRESETS")) {
+        auto chosen = parse_presets(text, "SANDBOX_ENV_PRESETS");
+        if (chosen.empty()) {
+            throw InputError(
+                "environment variable SANDBOX_ENV_PRESETS='" + std::string(text) +
+                "': holds no presets; write a JSON object or a list of at least one object, "
+                "or unset it");
+        }
+        return chosen;
+    }
+    if (inputs.settings != nullptr && !inputs.settings->presets.empty()) {
+        const config::Settings &settings = *inputs.settings;
+        std::vector<Preset> chosen;
+        for (size_t i = 0; i < settings.presets.size(); ++i) {
+            const auto origin = i < settings.preset_locations.size()
+                                    ? settings.preset_locations[i].str()
+                                    : settings.source;
+            chosen.push_back(make_preset(settings.presets[i], origin, i));
+        }
+        return chosen;
+    }
+    return generated(inputs, enabled, canonical);
+}
+
+const Preset &rotated(const std::vector<std::vector<Preset>> &per_file, size_t run_index) {
+    if (per_file.empty()) {
+        throw std::invalid_argument("rotated: no preset files to rotate through");
+    }
+    const auto &file = per_file[run_index % per_file.size()];
+    if (file.empty()) {
+        throw std::invalid_argument("rotated: a preset file holds no presets");
+    }
+    return file[(run_index / per_file.size()) % file.size()];
+}
+
+bool fail_on_missing_scenarios() {
+    return read_switch("SANDBOX_FAIL_ON_MISSING_SCENARIOS", false,
+                       "(1 or true: a section simulation whose presets leave out a wanted "
+                       "canonical profile fails instead of adding it)");
+}
+
+}  // namespace sbx::presets

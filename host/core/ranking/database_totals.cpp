@@ -1,0 +1,79 @@
+// Ranking totals from metrics.db.
+#include "ranking/database_totals.hpp"
+
+#include <memory>
+
+#include "store/store.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::ranking {
+namespace {
+
+using store::Connection;
+using store::Statement;
+
+// Opening migrates an older schema in place, as every command does. A file that is not a
+// usable database is the user's argument to fix, hence InputError.
+std::unique_ptr<store::Store> open_database(const std::filesystem::path &path) {
+    try {
+        return std::make_unique<store::Store>(path);
+    } catch (const EnvironmentError &e) {
+        throw InputError(path.string() + ": cannot read this metrics.db (" + e.what() +
+                         "); pass a metrics.db written by sandbox-runner");
+    }
+}
+
+// Bare columns beside MAX(): SQLite takes them from the row that holds the maximum, so
+// `value` is the newest on-cell's. CROSS JOIN keeps cells as the outer loop, so each cell
+// costs one lookup in metrics_by_cell instead of a scan of every run's metrics.
+constexpr const char *kRoiByScenario =
+    "SELECT presets.name, SUM(cells.roi) FROM cells JOIN presets ON presets.id = "
+    "cells.preset_id WHERE cells.flag = 'on' GROUP BY presets.name";
+constexpr const char *kNewestSecurityScore =
+    "SELECT presets.name, metrics.value, MAX(cells.id) FROM cells CROSS JOIN metrics "
+    "JOIN presets ON presets.id = cells.preset_id WHERE metrics.cell_id = cells.id AND "
+    "cells.flag = 'on' AND metrics.name = 'security_score' GROUP BY presets.name";
+
+}  // namespace
+
+ScenarioRois database_scenario_rois(const std::filesystem::path &path) {
+    auto store = open_database(path);
+    return store->locked([](Connection &connection) {
+        ScenarioRois rois;
+        Statement roi(connection.get(), kRoiByScenario);
+        while (roi.step()) {
+            rois[roi.column_text(0)].roi = roi.column_double(1);
+        }
+        Statement security(connection.get(), kNewestSecurityScore);
+        while (security.step()) {
+            rois[security.column_text(0)].security_score = security.column_double(1);
+        }
+        return rois;
+    });
+}
+
+SynergyTotals database_synergy_totals(const std::filesystem::path &path, const std::string &metric,
+                                      SynergySubjects subjects) {
+    const std::string subject_filter =
+        subjects == SynergySubjects::workflows ? " AND subject <> 'sections'" : "";
+    auto store = open_database(path);
+    return store->locked([&](Connection &connection) {
+        SynergyTotals totals;
+        Statement sums(connection.get(), "SELECT scenario, SUM(value) FROM synergy WHERE name = ?" +
+                                             subject_filter + " GROUP BY scenario");
+        sums.bind(1, metric);
+        while (sums.step()) {
+            totals.by_scenario[sums.column_text(0)] = sums.column_double(1);
+        }
+        Statement names(connection.get(),
+                        "SELECT DISTINCT name FROM synergy WHERE name LIKE 'synergy\\_%' ESCAPE "
+                        "'\\'" +
+                            subject_filter);
+        while (names.step()) {
+            totals.metrics.insert(names.column_text(0));
+        }
+        return totals;
+    });
+}
+
+}  // namespace sbx::ranking

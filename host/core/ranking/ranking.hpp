@@ -1,0 +1,47 @@
+// The rankings over finished runs (rank-scenarios, rank-synergy, rank-scenario-synergy):
+// per-scenario totals summed across every source, best first.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ranking/source.hpp"
+#include "ranking/source_totals.hpp"
+
+namespace sbx::ranking {
+
+struct ScenarioRank {
+    std::string scenario;
+    double roi = 0;  // cumulative: Σ over every recorded on-cell in every source
+    // The last one recorded: from the last source (in argument order) that has one, so
+    // pass older runs first.
+    std::optional<double> security_score;
+};
+
+// Sorted by cumulative ROI descending, ties by name.
+std::vector<ScenarioRank> rank_scenarios(const std::vector<Source> &sources);
+
+struct SynergyRank {
+    std::string scenario;
+    double value = 0;  // Σ of the metric over every source
+};
+
+struct SynergyRanking {
+    std::string metric;             // the full name, e.g. "synergy_roi"
+    std::vector<SynergyRank> rows;  // value descending, ties by name
+};
+
+// "roi" and "synergy_roi" both name synergy_roi. Throws InputError for an empty name or
+// one with characters a metric name never has.
+std::string synergy_metric_name(const std::string &metric);
+
+// Every synergy record of the metric (sections and workflow sets). Throws InputError when
+// the sources record other synergy metrics but not this one (a typo, most likely), naming
+// those recorded; when they record no synergy at all the ranking is empty.
+SynergyRanking rank_synergy(const std::vector<Source> &sources, const std::string &metric);
+// Only the synergy recorded for workflow sets (metrics.db rows whose subject is not
+// "sections"). roi_history.json does not keep the subject: there it equals rank_synergy.
+SynergyRanking rank_scenario_synergy(const std::vector<Source> &sources, const std::string &metric);
+
+}  // namespace sbx::ranking

@@ -1,0 +1,37 @@
+// What one source contributes to a ranking, per scenario: summed by the source's own
+// reader (roi_history.json in memory, metrics.db in SQL) and merged by ranking.hpp.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "ranking/source.hpp"
+
+namespace sbx::ranking {
+
+struct ScenarioRoi {
+    double roi = 0;                        // Σ of the ROI of every on-cell recorded
+    std::optional<double> security_score;  // the newest security_score recorded, if any
+};
+using ScenarioRois = std::map<std::string, ScenarioRoi>;
+
+// Which synergy records count. roi_history.json does not say which subject a synergy
+// value was measured on, so there both choices read the same series.
+enum class SynergySubjects {
+    all,       // sections and workflow sets alike
+    workflows  // only workflow sets (metrics.db synergy rows whose subject is not "sections")
+};
+
+struct SynergyTotals {
+    std::map<std::string, double> by_scenario;  // Σ of the metric asked for
+    std::set<std::string> metrics;              // every synergy_* metric found, for messages
+};
+
+ScenarioRois scenario_rois(const Source &source);
+// `metric` is the full name, e.g. "synergy_roi".
+SynergyTotals synergy_totals(const Source &source, const std::string &metric,
+                             SynergySubjects subjects);
+
+}  // namespace sbx::ranking

@@ -1,0 +1,89 @@
+// Reading and writing roi_history.json.
+#include "reports/roi_history.hpp"
+
+#include "util/atomic_file.hpp"
+#include "util/errors.hpp"
+#include "util/input_file.hpp"
+#include "util/json_input.hpp"
+
+namespace sbx::reports {
+namespace {
+
+using nlohmann::json;
+
+std::vector<double> numbers(const json &value, const std::string &where) {
+    if (!value.is_array()) {
+        throw InputError(where + " must be a list of numbers");
+    }
+    std::vector<double> out;
+    out.reserve(value.size());
+    for (const auto &item : value) {
+        if (!item.is_number()) {
+            throw InputError(where + " must be a list of numbers, found " +
+                             std::string(item.type_name()));
+        }
+        out.push_back(item.get<double>());
+    }
+    return out;
+}
+
+}  // namespace
+
+RoiHistory load_roi_history(const std::filesystem::path &path) {
+    RoiHistory history;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        return history;
+    }
+    const std::string origin = path.string();
+    const std::string fix = "point at a roi_history.json written by sandbox-runner, or delete it";
+    const json document = parse_json_input(
+        read_input_file(path, "the ROI history", "check the path"), origin, "the ROI history", fix);
+    if (!document.is_object() || document.value("format", json()) != kRoiHistoryFormat) {
+        throw InputError(origin + ": not a sandbox-runner ROI history (\"format\" is not \"" +
+                         kRoiHistoryFormat + "\"); " + fix);
+    }
+    try {
+        if (document.contains("tracker")) {
+            history.tracker = document["tracker"];
+        }
+        const json scenarios = document.value("scenarios", json::object());
+        if (!scenarios.is_object()) {
+            throw InputError(origin + ": \"scenarios\" must be an object; " + fix);
+        }
+        for (const auto &[name, series] : scenarios.items()) {
+            const std::string where = origin + ": scenarios." + name;
+            auto &out = history.scenarios[name];
+            out.roi = numbers(series.value("roi", json::array()), where + ".roi");
+            out.roi_delta = numbers(series.value("roi_delta", json::array()), where + ".roi_delta");
+            out.raroi = numbers(series.value("raroi", json::array()), where + ".raroi");
+            const json metrics = series.value("metrics", json::object());
+            if (!metrics.is_object()) {
+                throw InputError(where + ".metrics must be an object; " + fix);
+            }
+            for (const auto &[metric, values] : metrics.items()) {
+                out.metrics[metric] = numbers(values, where + ".metrics." + metric);
+            }
+        }
+    } catch (const json::exception &e) {
+        throw InputError(origin + ": " + e.what() + "; " + fix);
+    }
+    return history;
+}
+
+json to_json(const RoiHistory &history) {
+    json scenarios = json::object();
+    for (const auto &[name, series] : history.scenarios) {
+        scenarios[name] = {{"roi", series.roi},
+                           {"roi_delta", series.roi_delta},
+                           {"raroi", series.raroi},
+                           {"metrics", series.metrics}};
+    }
+    return {{"format", kRoiHistoryFormat}, {"tracker", history.tracker}, {"scenarios", scenarios}};
+}
+
+void save_roi_history(const std::filesystem::path &path, const RoiHistory &history) {
+    write_file_atomically(path, to_json(history).dump(2) + "\n");
+}
+
+}  // namespace sbx::reports

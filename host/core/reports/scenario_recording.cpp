@@ -1,0 +1,64 @@
+// Recording a scenario matrix.
+#include "reports/scenario_recording.hpp"
+
+#include "reports/roi_history.hpp"
+#include "scoring/tracker.hpp"
+#include "store/matrix_records.hpp"
+
+namespace sbx::reports {
+
+scoring::ImpactSeverity configured_impact_severity() {
+    return scoring::impact_severity_from_environment("config/impact_severity.yaml");
+}
+
+void append_series(RoiHistory &history, const std::string &scenario, double roi, double delta,
+                   double raroi, const std::map<std::string, double> &metrics) {
+    auto &series = history.scenarios[scenario];
+    series.roi.push_back(roi);
+    series.roi_delta.push_back(delta);
+    series.raroi.push_back(raroi);
+    for (const auto &[name, value] : metrics) {
+        series.metrics[name].push_back(value);
+    }
+}
+
+void record_scenario_run(store::Store &store, const std::filesystem::path &data_dir,
+                         const ScenarioRun &run) {
+    std::vector<store::ScenarioScoreRow> rows;
+    for (const auto &score : run.report.scenarios) {
+        rows.push_back({score.name,
+                        score.roi_on,
+                        score.roi_off,
+                        score.roi_delta,
+                        score.raroi_on,
+                        score.raroi_off,
+                        score.raroi_delta,
+                        score.failed,
+                        score.name == run.report.worst_scenario,
+                        {{"target_delta", score.target_delta},
+                         {"metrics_delta", score.metrics_delta},
+                         {"reasons", score.failing_reasons}}});
+    }
+    store::record_scenario_scores(store, run.session, run.workflow, rows);
+    write_scenario_exports(data_dir, run);
+
+    // The tracker sees each scenario as one cycle of the workflow: before = the
+    // counterfactual (or baseline), after = the workflow.
+    const auto history_path = data_dir / "roi_history.json";
+    auto history = load_roi_history(history_path);
+    const auto settings = scoring::tracker_settings_from_environment();
+    auto tracker = history.tracker.empty() ? scoring::Tracker(settings)
+                                           : scoring::Tracker::from_json(history.tracker, settings);
+    for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
+        const auto &score = run.report.scenarios[i];
+        const auto &metrics = run.cells[i].on.metrics;
+        tracker.update(score.roi_off, score.roi_on, {run.workflow}, metrics);
+        tracker.record_raroi(run.workflow, score.raroi_on);
+        append_series(history, score.name, score.roi_on, score.roi_delta, score.raroi_on, metrics);
+    }
+    history.tracker = tracker.to_json();
+    save_roi_history(history_path, history);
+    tracker.save_flags(data_dir / "roi_tracker.flags");
+}
+
+}  // namespace sbx::reports

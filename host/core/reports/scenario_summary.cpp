@@ -1,0 +1,125 @@
+// Building, writing and printing the run-scenarios result.
+#include "reports/scenario_summary.hpp"
+
+#include <cstdio>
+
+#include "util/atomic_file.hpp"
+
+namespace sbx::reports {
+
+using nlohmann::json;
+
+std::vector<scoring::ScenarioInput> scoring_inputs(
+    const std::vector<engine::ScenarioCells> &cells) {
+    std::vector<scoring::ScenarioInput> inputs;
+    inputs.reserve(cells.size());
+    for (const auto &cell : cells) {
+        inputs.push_back(
+            {cell.scenario, {cell.on.roi, cell.on.metrics}, {cell.off.roi, cell.off.metrics}});
+    }
+    return inputs;
+}
+
+json scenario_summary(const ScenarioRun &run) {
+    json scenarios = json::object();
+    json order = json::array();
+    for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
+        const auto &score = run.report.scenarios[i];
+        const auto &on = run.cells[i].on;
+        json failures = json::object();
+        for (const auto &[reason, count] : on.failures) {
+            failures[reason] = count;
+        }
+        order.push_back(score.name);
+        scenarios[score.name] = {{"roi", score.roi_on},
+                                 {"roi_off", score.roi_off},
+                                 {"roi_delta", score.roi_delta},
+                                 {"raroi", score.raroi_on},
+                                 {"raroi_off", score.raroi_off},
+                                 {"raroi_delta", score.raroi_delta},
+                                 {"target_delta", score.target_delta},
+                                 {"metrics_delta", score.metrics_delta},
+                                 {"passed", !score.failed},
+                                 {"reasons", score.failing_reasons},
+                                 {"tip", score.tip},
+                                 {"runs", on.runs},
+                                 {"failures", failures}};
+    }
+    return {{"workflow", run.workflow},
+            {"mode", run.baseline.empty() ? "counterfactual" : "baseline"},
+            {"baseline", run.baseline.empty() ? json() : json(run.baseline)},
+            {"session", run.session},
+            {"seed", run.seed},
+            {"repetitions", run.repetitions},
+            {"status", run.report.status},
+            {"worst_scenario", run.report.worst_scenario},
+            {"order", order},
+            {"scenarios", scenarios},
+            {"tips", run.report.tips}};
+}
+
+json scenario_deltas(const scoring::ScenarioReport &report) {
+    json deltas = json::object();
+    for (const auto &score : report.scenarios) {
+        deltas[score.name] = {{"roi_delta", score.roi_delta},
+                              {"raroi_delta", score.raroi_delta},
+                              {"worst", score.name == report.worst_scenario}};
+    }
+    return deltas;
+}
+
+void write_scenario_exports(const std::filesystem::path &data_dir, const ScenarioRun &run) {
+    write_file_atomically(data_dir / "scenario_deltas.json",
+                          scenario_deltas(run.report).dump(2) + "\n");
+    write_file_atomically(data_dir / ("scorecard_" + run.workflow + ".json"),
+                          scenario_summary(run).dump(2) + "\n");
+}
+
+std::string scenario_text(const ScenarioRun &run) {
+    std::string out;
+    char line[256];
+    std::snprintf(line, sizeof(line), "%-20s %7s %8s %8s %9s  %s\n", "scenario", "roi on",
+                  run.baseline.empty() ? "roi off" : "baseline", "delta", "raroi d", "result");
+    out += line;
+    for (const auto &score : run.report.scenarios) {
+        std::snprintf(line, sizeof(line), "%-20s %7.3f %8.3f %+8.3f %+9.3f  %s\n",
+                      score.name.c_str(), score.roi_on, score.roi_off, score.roi_delta,
+                      score.raroi_delta, score.failed ? "FAIL" : "pass");
+        out += line;
+    }
+    out += "\n";
+    for (const auto &score : run.report.scenarios) {
+        out += scoring::format_delta_line(score.name, score.roi_delta,
+                                          score.name == run.report.worst_scenario) +
+               "\n";
+    }
+    out += "\nstatus: " + run.report.status + "\n";
+    for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
+        const auto &score = run.report.scenarios[i];
+        if (!score.failed) {
+            continue;
+        }
+        out += "  " + score.name + " failed:";
+        for (const auto &reason : score.failing_reasons) {
+            out += " " + reason + ";";
+        }
+        // The most frequent failure of the on-cell says what actually broke.
+        const auto &failures = run.cells[i].on.failures;
+        const auto most =
+            std::max_element(failures.begin(), failures.end(),
+                             [](const auto &a, const auto &b) { return a.second < b.second; });
+        if (most != failures.end()) {
+            out += " most often " + most->first + " (" + std::to_string(most->second) + "x)";
+        }
+        out += "\n";
+    }
+    if (!run.report.tips.empty()) {
+        out += "hardening tips:\n";
+        for (const auto &tip : run.report.tips) {
+            out += "  - " + tip + "\n";
+        }
+    }
+    return out;
+}
+
+}  // namespace sbx::reports

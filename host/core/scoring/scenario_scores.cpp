@@ -1,0 +1,143 @@
+// Per-scenario deltas, the failure rule and the workflow verdict of run-scenarios.
+#include "scoring/scenario_scores.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "scoring/scenario_tips.hpp"
+
+namespace sbx::scoring {
+
+namespace {
+
+// "%+.3f", except that −0 prints as +0.000 (a zero delta has no sign to show).
+std::string signed_three_decimals(double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%+.3f", value == 0 ? 0.0 : value);
+    return text;
+}
+
+// The shortest text of a metric value: "3", "0.25".
+std::string plain_number(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+bool ends_with(const std::string &text, const std::string &suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A failure count from a metric. Rationale: metrics may be averages over runs (0.4 hostile
+// failures per run); any positive value means at least one failure, so it rounds up.
+int failure_count(const std::map<std::string, double> &metrics, const std::string &name) {
+    auto found = metrics.find(name);
+    if (found == metrics.end() || !(found->second > 0)) {
+        return 0;
+    }
+    return static_cast<int>(std::min(std::ceil(found->second), 1e9));
+}
+
+// on[m] − base[m] for every metric both have.
+std::map<std::string, double> difference(const std::map<std::string, double> &on,
+                                         const std::map<std::string, double> &base) {
+    std::map<std::string, double> out;
+    for (const auto &[name, value] : on) {
+        if (auto other = base.find(name); other != base.end()) {
+            out[name] = value - other->second;
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> failing_reasons(const ScenarioScore &score, const CellResult &on) {
+    std::vector<std::string> reasons;
+    if (score.roi_delta < 0) {
+        reasons.push_back("roi_delta " + signed_three_decimals(score.roi_delta) + " < 0");
+    }
+    for (const auto &[name, value] : on.metrics) {
+        if (is_failure_metric(name) && value > 0) {
+            reasons.push_back(name + " " + plain_number(value) + " > 0");
+        }
+    }
+    return reasons;
+}
+
+std::string verdict(size_t failed, size_t total) {
+    if (failed == 0) {
+        return "pass";
+    }
+    if (failed == 1 && total > 1) {
+        return "situationally weak";
+    }
+    return "fail";
+}
+
+}  // namespace
+
+bool is_failure_metric(const std::string &name) {
+    return name.find("failure") != std::string::npos || name.find("error") != std::string::npos ||
+           ends_with(name, "_breach");
+}
+
+double cell_raroi(const CellResult &cell, const RaroiContext &context) {
+    RaroiInputs inputs;
+    inputs.roi = cell.roi;
+    inputs.failure_rate = 1 - cell.roi;
+    inputs.impact = context.impact;
+    inputs.hostile_failures = failure_count(cell.metrics, "hostile_failures");
+    inputs.misuse_failures = failure_count(cell.metrics, "misuse_failures");
+    for (const char *name : {"security_score", "safety_rating"}) {
+        if (auto found = cell.metrics.find(name); found != cell.metrics.end()) {
+            inputs.safety_scores.push_back(found->second);
+        }
+    }
+    return raroi(inputs, context.severity).raroi;
+}
+
+ScenarioReport score_scenarios(const std::vector<ScenarioInput> &inputs,
+                               const RaroiContext &context) {
+    auto normal = std::find_if(inputs.begin(), inputs.end(),
+                               [](const ScenarioInput &input) { return input.name == "normal"; });
+    ScenarioReport report;
+    size_t failed = 0;
+    double worst_delta = 0;
+    for (const ScenarioInput &input : inputs) {
+        ScenarioScore score;
+        score.name = input.name;
+        score.roi_on = input.on.roi;
+        score.roi_off = input.off.roi;
+        score.roi_delta = score.roi_on - score.roi_off;
+        score.raroi_on = cell_raroi(input.on, context);
+        score.raroi_off = cell_raroi(input.off, context);
+        score.raroi_delta = score.raroi_on - score.raroi_off;
+        score.target_delta = difference(input.on.metrics, input.off.metrics);
+        if (normal != inputs.end()) {
+            score.metrics_delta = difference(input.on.metrics, normal->on.metrics);
+        }
+        score.failing_reasons = failing_reasons(score, input.on);
+        score.failed = !score.failing_reasons.empty();
+        if (score.failed) {
+            ++failed;
+            score.tip = hardening_tip(score.name);
+            report.tips.push_back(score.name + ": " + score.tip);
+        }
+        // Strictly lower, so the first of equal deltas stays the worst.
+        if (report.scenarios.empty() || score.roi_delta < worst_delta) {
+            worst_delta = score.roi_delta;
+            report.worst_scenario = score.name;
+        }
+        report.scenarios.push_back(std::move(score));
+    }
+    report.status = verdict(failed, inputs.size());
+    return report;
+}
+
+std::string format_delta_line(const std::string &name, double delta, bool worst) {
+    return name + ": " + signed_three_decimals(delta) + (worst ? " <== WORST" : "");
+}
+
+}  // namespace sbx::scoring

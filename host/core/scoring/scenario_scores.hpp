@@ -1,0 +1,73 @@
+// Scoring a workflow across scenarios (SEMANTICS.md "run-scenarios"): the ROI and RAROI of
+// each scenario with the workflow on and off, which scenarios fail, and the verdict.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "scoring/raroi.hpp"
+
+namespace sbx::scoring {
+
+// What one cell (workflow, preset, flag) measured.
+struct CellResult {
+    double roi = 0;                         // passed executions / all executions
+    std::map<std::string, double> metrics;  // metric name -> value
+};
+
+// One scenario run twice: with the workflow on and with it disabled (the counterfactual).
+struct ScenarioInput {
+    std::string name;
+    CellResult on;
+    CellResult off;
+};
+
+struct ScenarioScore {
+    std::string name;
+    double roi_on = 0;
+    double roi_off = 0;
+    double roi_delta = 0;  // roi_on − roi_off
+    double raroi_on = 0;
+    double raroi_off = 0;
+    double raroi_delta = 0;  // raroi_on − raroi_off
+    // on[m] − off[m] for the metrics both cells have.
+    std::map<std::string, double> target_delta;
+    // on[m] − on_normal[m] against the on-cell of the scenario named "normal", for the
+    // metrics both have; empty when there is no "normal" scenario.
+    std::map<std::string, double> metrics_delta;
+    bool failed = false;
+    // Why it failed, e.g. "roi_delta -0.250 < 0", "hostile_failures 3 > 0".
+    std::vector<std::string> failing_reasons;
+    // The hardening tip when it failed, else empty.
+    std::string tip;
+};
+
+struct ScenarioReport {
+    std::vector<ScenarioScore> scenarios;  // in input order
+    // The scenario with the lowest roi_delta (the first on ties); "" when there are none.
+    std::string worst_scenario;
+    // "pass" (none fails), "situationally weak" (exactly one fails and one or more pass)
+    // or "fail" (anything else, including a single scenario that fails).
+    std::string status;
+    // "<scenario>: <tip>" for each failing scenario, in input order.
+    std::vector<std::string> tips;
+};
+
+// Scores every scenario. Throws InputError when `context.impact` is not a known type.
+ScenarioReport score_scenarios(const std::vector<ScenarioInput> &inputs,
+                               const RaroiContext &context);
+
+// True for a metric that counts something going wrong: its name contains "failure" or
+// "error", or ends in "_breach". Such a metric above 0 fails the scenario.
+bool is_failure_metric(const std::string &name);
+
+// The RAROI of one cell: its ROI, failure_rate = 1 − roi, hostile_failures and
+// misuse_failures from the metrics of those names, safety from security_score and
+// safety_rating; no ROI history, so no instability.
+double cell_raroi(const CellResult &cell, const RaroiContext &context);
+
+// "hostile_input: -0.250 <== WORST" or "normal: +0.500": the sign always shown, 3 decimals.
+std::string format_delta_line(const std::string &name, double delta, bool worst);
+
+}  // namespace sbx::scoring

@@ -1,0 +1,70 @@
+// What scenario matrices and trajectories keep in metrics.db beyond runs and cells: the
+// per-scenario scores, trajectory stages, synergy values, and what `--recover` reads to
+// finish an interrupted matrix.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/store.hpp"
+
+namespace sbx::store {
+
+struct FinishedCell {
+    int64_t cell_id = 0;
+    std::string workflow;
+    std::string preset;  // the preset's name (its SCENARIO_NAME)
+    std::string flag;
+    int runs = 0;
+    int passed = 0;
+    double roi = 0;
+    std::map<std::string, double> metrics;
+};
+
+// Every cell `session_id` finished, in the order they finished.
+std::vector<FinishedCell> finished_cells(Store &store, int64_t session_id);
+
+// Deletes the runs (with their steps and metrics) of `session_id` that belong to no
+// finished cell: the remains of the cell a crash interrupted, which --recover runs again
+// whole with the same seed and inputs. Returns how many runs were removed.
+int discard_unfinished_runs(Store &store, int64_t session_id);
+
+struct ResumableSession {
+    int64_t id = 0;
+    std::string status;  // running (the host was killed), interrupted or failed
+    std::optional<int64_t> seed;
+    nlohmann::json options;  // as given to begin_session
+};
+
+// The newest session of `command` that did not finish; nullopt when there is none.
+std::optional<ResumableSession> latest_unfinished_session(Store &store, const std::string &command);
+// Marks a session as running again (a recovered matrix continues in the same session).
+void reopen_session(Store &store, int64_t session_id);
+
+struct ScenarioScoreRow {
+    std::string scenario;
+    double roi_on = 0, roi_off = 0, roi_delta = 0;
+    double raroi_on = 0, raroi_off = 0, raroi_delta = 0;
+    bool failed = false;
+    bool worst = false;
+    nlohmann::json details = nlohmann::json::object();  // target/metrics deltas, reasons
+};
+void record_scenario_scores(Store &store, int64_t session_id, const std::string &workflow,
+                            const std::vector<ScenarioScoreRow> &rows);
+
+struct TrajectoryRow {
+    std::string stage;
+    double roi = 0, degradation = 0, resilience = 0, stability = 0;
+};
+void record_trajectory(Store &store, int64_t session_id, const std::string &workflow,
+                       const std::vector<TrajectoryRow> &rows);
+
+// synergy_roi and synergy_<metric> of `subject` (a workflow set or "sections") per scenario.
+void record_synergy(Store &store, int64_t session_id, const std::string &subject,
+                    const std::string &scenario, const std::map<std::string, double> &values);
+
+}  // namespace sbx::store

@@ -1,0 +1,212 @@
+// run-scenarios end to end, on targets whose success rate per scenario is known by
+// construction: each run of the step bumps a per-scenario counter file and fails on a
+// fixed pattern of counts, so the ROI of every cell, every delta, the worst scenario and
+// the status are exact. The counterfactual runs `true` and always passes.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+// Four runs per cell. normal: all pass (1.0); concurrency_spike: run 4 fails (0.75);
+// hostile_input: runs 2 and 4 fail (0.5); schema_drift: all fail (0); flaky_upstream:
+// all pass (1.0).
+constexpr const char *kCountingStep = R"(
+      - name: count
+        run: [/bin/sh, -c, 'f="$COUNTS/$SCENARIO_NAME"; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; case "$SCENARIO_NAME:$n" in concurrency_spike:4|hostile_input:2|hostile_input:4|schema_drift:*) exit 1;; esac']
+        env: {COUNTS: "COUNTS_DIR"}
+)";
+
+class ScenariosCommand : public sbx::test::CliTest {
+  protected:
+    void SetUp() override {
+        CliTest::SetUp();
+        counts_ = dir_ + "/counts";
+        std::filesystem::create_directories(counts_);
+    }
+    std::string counting_workflow(const std::string &name, const std::string &extra = "") {
+        std::string step = kCountingStep;
+        step.replace(step.find("COUNTS_DIR"), 10, counts_);
+        return "  - name: " + name + "\n" + extra + "    steps:" + step;
+    }
+    json run_json(const std::vector<std::string> &args) {
+        auto result = runner(args);
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        return json::parse(result.out);
+    }
+    std::string counts_;
+};
+
+TEST_F(ScenariosCommand, ExactDeltasWorstStatusAndTipsOnKnownTargets) {
+    write_settings("workflows:\n" + counting_workflow("counting", "    id: 42\n"));
+    // The workflow is named by its numeric id, as in the seeds' `--run-scenarios 42`.
+    const json summary =
+        run_json({"run-scenarios", "42", "--repetitions", "4", "--seed", "1", "--json"});
+    EXPECT_EQ(summary["workflow"], "counting");
+    EXPECT_EQ(summary["mode"], "counterfactual");
+    EXPECT_EQ(summary["order"], json({"normal", "concurrency_spike", "hostile_input",
+                                      "schema_drift", "flaky_upstream"}));
+    const auto &s = summary["scenarios"];
+    const std::map<std::string, double> roi = {{"normal", 1.0},
+                                               {"concurrency_spike", 0.75},
+                                               {"hostile_input", 0.5},
+                                               {"schema_drift", 0.0},
+                                               {"flaky_upstream", 1.0}};
+    for (const auto &[name, expected] : roi) {
+        SCOPED_TRACE(name);
+        EXPECT_DOUBLE_EQ(s[name]["roi"].get<double>(), expected);
+        EXPECT_DOUBLE_EQ(s[name]["roi_off"].get<double>(), 1.0);
+        EXPECT_DOUBLE_EQ(s[name]["roi_delta"].get<double>(), expected - 1.0);
+        EXPECT_EQ(s[name]["runs"], 4);
+        EXPECT_EQ(s[name]["passed"], expected >= 1.0);
+    }
+    EXPECT_EQ(summary["worst_scenario"], "schema_drift");
+    EXPECT_EQ(summary["status"], "fail");  // three scenarios fail
+    EXPECT_EQ(summary["tips"],
+              json({"concurrency_spike: add locking or queueing", "hostile_input: sanitize inputs",
+                    "schema_drift: tighten schema validation"}));
+    // raroi with the standard impact 0.5, rollback_p = failure rate = 1 − roi, no history:
+    // hostile_input: 0.5 · (1 − 0.5 · 0.5) = 0.375 against 1.0 off.
+    EXPECT_DOUBLE_EQ(s["hostile_input"]["raroi"].get<double>(), 0.375);
+    EXPECT_DOUBLE_EQ(s["hostile_input"]["raroi_delta"].get<double>(), -0.625);
+    // concurrency_spike: 0.75 · (1 − 0.25 · 0.5) = 0.65625.
+    EXPECT_DOUBLE_EQ(s["concurrency_spike"]["raroi"].get<double>(), 0.65625);
+
+    // The exports and the database say the same.
+    std::ifstream deltas_file(dir_ + "/data/scenario_deltas.json");
+    const json deltas = json::parse(deltas_file);
+    EXPECT_DOUBLE_EQ(deltas["hostile_input"]["roi_delta"].get<double>(), -0.5);
+    EXPECT_EQ(deltas["schema_drift"]["worst"], true);
+    EXPECT_EQ(deltas["normal"]["worst"], false);
+    std::ifstream scorecard_file(dir_ + "/data/scorecard_counting.json");
+    EXPECT_EQ(json::parse(scorecard_file)["status"], "fail");
+    const auto rows =
+        query("SELECT scenario, roi_delta, failed, worst FROM scenario_scores ORDER BY position");
+    ASSERT_EQ(rows.size(), 5u);
+    EXPECT_EQ(rows[3], (std::vector<std::string>{"schema_drift", "-1.0", "1", "1"}));
+    EXPECT_EQ(query("SELECT count(*) FROM runs")[0][0], "40");  // 5 × 2 cells × 4
+    std::ifstream history_file(dir_ + "/data/roi_history.json");
+    const json history = json::parse(history_file);
+    EXPECT_EQ(history["scenarios"]["hostile_input"]["roi_delta"], json({-0.5}));
+}
+
+TEST_F(ScenariosCommand, TextReportMarksTheWorstScenario) {
+    write_settings("workflows:\n" + counting_workflow("counting"));
+    const auto result = runner({"run-scenarios", "counting", "--repetitions", "4", "--seed", "1"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("normal: +0.000\n"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("hostile_input: -0.500\n"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("schema_drift: -1.000 <== WORST\n"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("status: fail"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("- schema_drift: tighten schema validation"), std::string::npos);
+}
+
+TEST_F(ScenariosCommand, OneFailingScenarioIsSituationallyWeakAndGatesExitOne) {
+    // Only schema_drift fails: the others pass every run.
+    write_settings(R"(
+scenarios:
+  - {name: normal}
+  - {name: schema_drift}
+  - {name: calm, preset: {GREETING: hi}}
+workflows:
+  - name: picky
+    steps:
+      - run: [/bin/sh, -c, 'test "$SCENARIO_NAME" != schema_drift']
+)");
+    const json summary = run_json({"run-scenarios", "picky", "--repetitions", "2", "--json"});
+    EXPECT_EQ(summary["order"], json({"normal", "schema_drift", "calm"}));
+    EXPECT_EQ(summary["status"], "situationally weak");
+    EXPECT_EQ(summary["worst_scenario"], "schema_drift");
+
+    auto gated = runner({"run-scenarios", "picky", "--fail-on", "worst-below=-0.5"});
+    EXPECT_EQ(gated.exit_code, 1) << gated.err;
+    EXPECT_NE(gated.err.find("worst scenario schema_drift has roi_delta -1.000"), std::string::npos)
+        << gated.err;
+    EXPECT_EQ(runner({"run-scenarios", "picky", "--fail-on", "status=fail"}).exit_code, 0);
+    EXPECT_EQ(runner({"run-scenarios", "picky", "--fail-on", "status=weak"}).exit_code, 1);
+    const auto bad = runner({"run-scenarios", "picky", "--fail-on", "worst=3"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--fail-on 'worst=3' is not understood"), std::string::npos) << bad.err;
+}
+
+TEST_F(ScenariosCommand, BaselineModeComparesAgainstTheOldBuild) {
+    // A/B: the new build fails under hostile_input, the old one never does.
+    write_settings(R"(
+workflows:
+  - name: old-build
+    steps:
+      - run: [/bin/sh, -c, 'exit 0']
+  - name: new-build
+    baseline: old-build
+    steps:
+      - run: [/bin/sh, -c, 'test "$SCENARIO_NAME" != hostile_input']
+)");
+    const json summary =
+        run_json({"run-scenarios", "new-build", "--all-scenarios", "--json", "--workers", "3"});
+    EXPECT_EQ(summary["mode"], "baseline");
+    EXPECT_EQ(summary["baseline"], "old-build");
+    EXPECT_EQ(summary["order"].size(), 8u);  // the five plus high_latency, resource_strain,
+                                             // chaotic_failure
+    EXPECT_DOUBLE_EQ(summary["scenarios"]["hostile_input"]["roi_delta"].get<double>(), -1.0);
+    EXPECT_DOUBLE_EQ(summary["scenarios"]["chaotic_failure"]["roi_delta"].get<double>(), 0.0);
+    EXPECT_EQ(summary["status"], "situationally weak");
+    // The baseline's cells are its own runs, recorded under its name.
+    EXPECT_EQ(query("SELECT count(*) FROM cells WHERE workflow = 'old-build'")[0][0], "8");
+}
+
+TEST_F(ScenariosCommand, SameSeedSameReportAcrossWorkerCounts) {
+    // Inputs depend on the seed only: the hostile stub feeds {{input.text}} and the step
+    // passes for short payloads, so the ROIs are fractional but reproducible.
+    write_settings(R"(
+workflows:
+  - name: short-only
+    steps:
+      - run: [/bin/sh, -c, 'test ${#1} -lt 12', sh, "{{input.text}}"]
+        inputs: {text: {type: string, example: fine}}
+)");
+    const json one =
+        run_json({"run-scenarios", "short-only", "--repetitions", "6", "--seed", "9", "--json"});
+    const json two = run_json({"run-scenarios", "short-only", "--repetitions", "6", "--seed", "9",
+                               "--workers", "4", "--json"});
+    for (const auto &name : one["order"]) {
+        const std::string scenario = name.get<std::string>();
+        EXPECT_EQ(one["scenarios"][scenario]["roi"], two["scenarios"][scenario]["roi"]) << scenario;
+    }
+    EXPECT_EQ(one["worst_scenario"], two["worst_scenario"]);
+    EXPECT_EQ(one["status"], two["status"]);
+    const double hostile = one["scenarios"]["hostile_input"]["roi"].get<double>();
+    EXPECT_GT(hostile, 0.0);  // some hostile payloads are short...
+    EXPECT_LT(hostile, 1.0);  // ...and some are not
+}
+
+TEST_F(ScenariosCommand, BadInputIsExitTwoWithNothingRecorded) {
+    write_settings("workflows:\n" + counting_workflow("counting"));
+    auto missing = runner({"run-scenarios", "nope"});
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("workflow 'nope' is not defined"), std::string::npos) << missing.err;
+    EXPECT_NE(missing.err.find("counting"), std::string::npos) << missing.err;
+    EXPECT_EQ(runner({"run-scenarios", "counting", "--repetitions", "0"}).exit_code, 2);
+    EXPECT_EQ(runner({"run-scenarios", "counting", "--workers", "0"}).exit_code, 2);
+    EXPECT_EQ(runner({"run-scenarios", "counting", "--rep", "2"}).exit_code, 2);
+    auto recover = runner({"run-scenarios", "counting", "--recover"});
+    EXPECT_EQ(recover.exit_code, 2);
+    EXPECT_NE(recover.err.find("no unfinished `run-scenarios counting` session"), std::string::npos)
+        << recover.err;
+    write_settings(R"(
+scenarios:
+  - {name: odd, preset: {SANDBOX_STUB_STRATEGY: no_such_stub}}
+workflows:
+  - name: w
+    steps: [{run: [/bin/true]}]
+)");
+    auto unknown = runner({"run-scenarios", "w"});
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_NE(unknown.err.find("no_such_stub"), std::string::npos) << unknown.err;
+    EXPECT_EQ(query("SELECT count(*) FROM runs")[0][0], "0");
+}
+
+}  // namespace
