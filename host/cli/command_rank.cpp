@@ -15,7 +15,8 @@ namespace po = boost::program_options;
 namespace sbx::cli {
 namespace {
 
-using nlohmann::json;
+// Ordered: "scenario" first, as in the text lines.
+using json = nlohmann::ordered_json;
 
 struct Options {
     std::vector<std::string> runs;

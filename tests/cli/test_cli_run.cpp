@@ -238,7 +238,7 @@ workflows:
     std::vector<std::string> presets_run() {
         std::vector<std::string> names;
         for (const auto &row : query("SELECT DISTINCT presets.name FROM runs JOIN presets ON "
-                                     "presets.id = runs.preset_id ORDER BY runs.id")) {
+                                     "presets.id = runs.preset_id ORDER BY presets.id")) {
             names.push_back(row[0]);
         }
         return names;

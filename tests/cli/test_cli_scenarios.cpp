@@ -1,7 +1,9 @@
 // run-scenarios end to end, on targets whose success rate per scenario is known by
 // construction: each run of the step bumps a per-scenario counter file and fails on a
 // fixed pattern of counts, so the ROI of every cell, every delta, the worst scenario and
-// the status are exact. The counterfactual runs `true` and always passes.
+// the status are exact whatever the number of workers (the counter is bumped under flock;
+// which repetition draws which count may vary, how many fail does not). The counterfactual
+// runs `true` and always passes.
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -17,7 +19,7 @@ using nlohmann::json;
 // all pass (1.0).
 constexpr const char *kCountingStep = R"(
       - name: count
-        run: [/bin/sh, -c, 'f="$COUNTS/$SCENARIO_NAME"; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; case "$SCENARIO_NAME:$n" in concurrency_spike:4|hostile_input:2|hostile_input:4|schema_drift:*) exit 1;; esac']
+        run: [/bin/sh, -c, 'f="$COUNTS/$SCENARIO_NAME"; exec 9>"$f.lock"; flock 9; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; flock -u 9; case "$SCENARIO_NAME:$n" in concurrency_spike:4|hostile_input:2|hostile_input:4|schema_drift:*) exit 1;; esac']
         env: {COUNTS: "COUNTS_DIR"}
 )";
 

@@ -1,6 +1,9 @@
 // A valid settings file parses to exactly the expected model; defaults and lookups.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <thread>
+
 #include <filesystem>
 #include <string>
 
@@ -195,7 +198,7 @@ TEST(LoadSettingsText, EmptyTextGivesDefaults) {
         EXPECT_EQ(s.metrics, std::vector<std::string>{"process_metrics"});
         EXPECT_EQ(s.metric_locations.size(), s.metrics.size());
         EXPECT_EQ(s.predictor, "ema");
-        EXPECT_EQ(s.workers, 1u);
+        EXPECT_EQ(s.workers, std::max(1u, std::thread::hardware_concurrency()));
         EXPECT_FALSE(s.keep_workspaces);
         EXPECT_EQ(s.log_level, "info");
         EXPECT_FALSE(s.json_logs);

@@ -14,6 +14,7 @@ using sbx::test::CommandResult;
 
 // Two runs per cell: normal always passes (1.0), broken never (0.0), half fails on every
 // odd count of its own counter (0.5). The counterfactual runs a no-op and never counts.
+// One worker: runs executed at once would race on the counter files.
 constexpr const char *kWorkflow = R"yaml(
 workflows:
   - name: probe
@@ -26,7 +27,7 @@ class RankCommands : public sbx::test::CliTest {
   protected:
     void SetUp() override {
         CliTest::SetUp();
-        write_settings("{}\n");
+        write_settings("workers: 1\n");
         std::filesystem::create_directories(dir_ + "/counts");
     }
     // The real binary with this test's settings; the rank commands ignore --data-dir.
@@ -38,7 +39,7 @@ class RankCommands : public sbx::test::CliTest {
         const auto config = write_file(data_dir + ".yaml", yaml);
         const auto result = sbx::test::run_command(
             {SBX_BINARY, "--config", config, "--data-dir", dir_ + "/" + data_dir, "run-scenarios",
-             "probe", "--repetitions", "2", "--seed", "3"},
+             "probe", "--repetitions", "2", "--seed", "3", "--workers", "1"},
             {}, dir_);
         ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
     }

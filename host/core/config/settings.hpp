@@ -2,10 +2,12 @@
 // file:line:column of each value the host checks later, so its errors can point at the YAML.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -96,7 +98,8 @@ struct Settings {
     std::vector<SourceLocation> metric_locations = {{}};  // parallel to metrics
     std::string predictor = "ema";
     SourceLocation predictor_where;
-    unsigned workers = 1;  // `auto` = hardware concurrency (at least 1)
+    // Runs executed at once; the default (and `auto`) is one per core.
+    unsigned workers = std::max(1u, std::thread::hardware_concurrency());
     bool keep_workspaces = false;
     std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
     bool json_logs = false;

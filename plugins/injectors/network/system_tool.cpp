@@ -1,0 +1,203 @@
+// posix_spawn of the network tools. posix_spawn, not fork: the host is multi-threaded, and
+// glibc's posix_spawn uses CLONE_VFORK, so no allocation happens in a forked copy.
+#include "system_tool.hpp"
+
+#include <sbx/plugin.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+extern char **environ;  // NOLINT: POSIX global
+
+namespace sbx::network {
+namespace {
+
+std::string errno_text(int error) {
+    return std::string(std::strerror(error)) + " (errno " + std::to_string(error) + ")";
+}
+
+// A pipe, or a socket pair for the tool's stdin: writing to a socket with MSG_NOSIGNAL
+// cannot raise SIGPIPE in the host when the tool exits without reading its input.
+class Pipe {
+  public:
+    explicit Pipe(bool socket = false) {
+        const int made = socket ? ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds_.data())
+                                : ::pipe2(fds_.data(), O_CLOEXEC);
+        if (made != 0) {
+            throw Error(SBX_ERROR, "cannot make a pipe for a network tool: " + errno_text(errno));
+        }
+    }
+    ~Pipe() {
+        close_read();
+        close_write();
+    }
+    Pipe(const Pipe &) = delete;
+    Pipe &operator=(const Pipe &) = delete;
+    [[nodiscard]] int read_end() const { return fds_[0]; }
+    [[nodiscard]] int write_end() const { return fds_[1]; }
+    void close_read() { close_fd(fds_[0]); }
+    void close_write() { close_fd(fds_[1]); }
+
+  private:
+    static void close_fd(int &fd) {
+        if (fd >= 0) {
+            ::close(fd);
+            fd = -1;
+        }
+    }
+    std::array<int, 2> fds_{-1, -1};
+};
+
+class SpawnActions {
+  public:
+    SpawnActions() { ::posix_spawn_file_actions_init(&actions_); }
+    ~SpawnActions() { ::posix_spawn_file_actions_destroy(&actions_); }
+    SpawnActions(const SpawnActions &) = delete;
+    SpawnActions &operator=(const SpawnActions &) = delete;
+    posix_spawn_file_actions_t *get() { return &actions_; }
+
+  private:
+    posix_spawn_file_actions_t actions_{};
+};
+
+// Writes `input` to `in` and reads `out` to its end, alternating so neither side blocks.
+std::string exchange(Pipe &in, Pipe &out, const std::string &input) {
+    std::string output;
+    std::size_t written = 0;
+    if (input.empty()) {
+        in.close_write();
+    }
+    std::array<char, 4096> buffer{};
+    for (;;) {
+        std::array<pollfd, 2> fds{{{out.read_end(), POLLIN, 0}, {in.write_end(), POLLOUT, 0}}};
+        const nfds_t count = in.write_end() >= 0 ? 2 : 1;
+        if (::poll(fds.data(), count, -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            break;
+        }
+        if (count == 2 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP)) != 0) {
+            const ssize_t n = ::send(in.write_end(), input.data() + written, input.size() - written,
+                                     MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (n > 0) {
+                written += static_cast<std::size_t>(n);
+            }
+            if (n < 0 && errno != EAGAIN && errno != EINTR) {
+                written = input.size();  // the tool closed its stdin: stop feeding it
+            }
+            if (written == input.size()) {
+                in.close_write();  // the tool reads its end of input
+            }
+        }
+        if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
+            const ssize_t n = ::read(out.read_end(), buffer.data(), buffer.size());
+            if (n > 0) {
+                output.append(buffer.data(), static_cast<std::size_t>(n));
+            } else if (n == 0 || errno != EINTR) {
+                break;
+            }
+        }
+    }
+    return output;
+}
+
+}  // namespace
+
+std::string find_tool(const std::string &name, const std::string &package) {
+    const char *path = std::getenv("PATH");
+    std::string folders = path != nullptr ? path : "";
+    folders += ":/usr/sbin:/sbin:/usr/bin:/bin";
+    std::size_t start = 0;
+    while (start <= folders.size()) {
+        const std::size_t end = std::min(folders.find(':', start), folders.size());
+        const std::string folder = folders.substr(start, end - start);
+        start = end + 1;
+        if (folder.empty() || folder.front() != '/') {
+            continue;
+        }
+        const std::string candidate = folder + "/" + name;
+        struct stat info {};
+        if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+            ::access(candidate.c_str(), X_OK) == 0) {
+            return candidate;
+        }
+    }
+    throw Error(SBX_UNSUPPORTED, "the network injector needs '" + name +
+                                     "', which is not in PATH nor in /usr/sbin or /sbin; "
+                                     "install the Debian package " +
+                                     package + " (tools/install-deps does)");
+}
+
+std::string command_text(const std::vector<std::string> &argv) {
+    std::string text;
+    for (const auto &word : argv) {
+        text += (text.empty() ? "" : " ") + word;
+    }
+    return text;
+}
+
+ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input) {
+    Pipe in(true);
+    Pipe out;
+    SpawnActions actions;
+    ::posix_spawn_file_actions_adddup2(actions.get(), in.read_end(), 0);
+    ::posix_spawn_file_actions_adddup2(actions.get(), out.write_end(), 1);
+    ::posix_spawn_file_actions_adddup2(actions.get(), out.write_end(), 2);
+    std::vector<char *> args;
+    args.reserve(argv.size() + 1);
+    for (const auto &word : argv) {
+        args.push_back(const_cast<char *>(word.c_str()));
+    }
+    args.push_back(nullptr);
+    pid_t pid = -1;
+    const int error =
+        ::posix_spawn(&pid, argv.front().c_str(), actions.get(), nullptr, args.data(), environ);
+    if (error != 0) {
+        throw Error(SBX_ERROR, "cannot run `" + command_text(argv) + "`: " + errno_text(error));
+    }
+    in.close_read();
+    out.close_write();
+    ToolResult result;
+    result.output = exchange(in, out, input);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            throw Error(SBX_ERROR, "waitpid on `" + command_text(argv) + "`: " + errno_text(errno));
+        }
+    }
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    while (!result.output.empty() &&
+           (result.output.back() == '\n' || result.output.back() == ' ')) {
+        result.output.pop_back();
+    }
+    return result;
+}
+
+void run_tool_checked(const std::vector<std::string> &argv, const std::string &what,
+                      const std::string &input) {
+    const ToolResult result = run_tool(argv, input);
+    if (result.exit_code != 0) {
+        std::string message =
+            what + ": `" + command_text(argv) + "` exited with " + std::to_string(result.exit_code);
+        if (!result.output.empty()) {
+            message += ": " + result.output;
+        }
+        if (!input.empty()) {
+            message += " (input: " + input + ")";
+        }
+        throw Error(SBX_ERROR, message);
+    }
+}
+
+}  // namespace sbx::network
