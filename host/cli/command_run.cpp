@@ -11,6 +11,8 @@
 #include "matrix_command.hpp"
 #include "presets/selection.hpp"
 #include "report.hpp"
+#include "reports/roi_history.hpp"
+#include "reports/scenario_recording.hpp"
 #include "run_options.hpp"
 #include "session.hpp"
 #include "store/store.hpp"
@@ -124,6 +126,18 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     const auto summaries = within_session(store, session, [&] {
         return engine::MatrixRunner(matrix, plugins, run_workers(options, settings)).run(plans);
     });
+
+    // Each cell extends its preset's series in roi_history.json (delta against the
+    // previous cell of the same workflow and preset), as metrics.db records it.
+    const auto history_path = std::filesystem::path(settings.data_dir) / "roi_history.json";
+    auto history = reports::load_roi_history(history_path);
+    for (const auto &cell : summaries) {
+        const auto previous = store.roi_history(cell.workflow, cell.preset, "on");
+        const double before = previous.size() >= 2 ? previous[previous.size() - 2] : 0.0;
+        reports::append_series(history, cell.preset, cell.roi, cell.roi - before, cell.roi,
+                               cell.metrics);
+    }
+    reports::save_roi_history(history_path, history);
 
     if (options.json) {
         std::cout

@@ -45,6 +45,10 @@ json record_simulation(store::Store &store, int64_t session, const std::filesyst
             const double before = previous.size() >= 2 ? previous[previous.size() - 2] : 0.0;
             tracker.update(before, part.roi, {part.workflow}, prefixed);
             tracker.record_raroi(part.workflow, part.roi);
+            // Every on-cell adds to its preset's series, as in metrics.db, so rankings
+            // read from either agree.
+            reports::append_series(history, outcome.preset, part.roi, part.roi - before, part.roi,
+                                   part.metrics);
             parts.push_back({{"name", part.workflow},
                              {"roi", part.roi},
                              {"runs", part.runs},

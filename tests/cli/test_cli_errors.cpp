@@ -191,3 +191,27 @@ TEST_F(CliErrors, PluginConfigBreakingItsSchemaPointsAtTheYaml) {
 }
 
 }  // namespace
+
+namespace {
+
+class PresetFailureModes : public sbx::test::CliTest {};
+
+TEST_F(PresetFailureModes, UnknownFailureModeIsRefusedWithTheKnownOnes) {
+    write_settings("workflows: [{name: w, steps: [{run: [/bin/true]}]}]\n");
+    for (const std::string body : {R"([{"SCENARIO_NAME": "x", "FAILURE_MODES": ["netwrok"]}])",
+                                   R"({"SCENARIO_NAME": "x", "FAILURE_MODES": "cpu, teleport"})"}) {
+        const auto file = write_file("modes.json", body);
+        const auto result = runner({"run", "--preset-file", file});
+        EXPECT_EQ(result.exit_code, 2) << result.out;
+        EXPECT_NE(result.err.find(file), std::string::npos) << result.err;
+        EXPECT_NE(result.err.find("is not a failure mode"), std::string::npos) << result.err;
+        EXPECT_NE(result.err.find("network_partition"), std::string::npos) << result.err;
+    }
+    EXPECT_NE(
+        runner({"run", "--preset-file", write_file("m.json", R"({"FAILURE_MODES": "netwrok"})")})
+            .err.find("did you mean 'network'?"),
+        std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(db_path())) << "nothing may be recorded";
+}
+
+}  // namespace

@@ -266,8 +266,9 @@ TEST_F(PresetSources, FilesThenEnvironmentThenYaml) {
     EXPECT_EQ(presets_run(),
               (std::vector<std::string>{"from_yaml", "env_a", "env_b", "file_a", "file_b"}));
     // The scenario's name reaches the target.
-    EXPECT_NE(query("SELECT result FROM steps ORDER BY run_id DESC LIMIT 1")[0][0].find(
-                  "scenario=file_b"),
+    EXPECT_NE(query("SELECT result FROM steps JOIN runs ON runs.id = steps.run_id JOIN presets ON "
+                    "presets.id = runs.preset_id WHERE presets.name = 'file_b'")[0][0]
+                  .find("scenario=file_b"),
               std::string::npos);
 }
 

@@ -1,12 +1,14 @@
 // One rule per unit-bearing or numeric preset key; see SEMANTICS.md, "Units" and "Presets".
 #include "config/preset_checks.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <optional>
 
+#include "config/suggest.hpp"
 #include "util/units.hpp"
 
 namespace sbx::config {
@@ -115,21 +117,63 @@ const std::vector<std::string> &checked_preset_keys() {
     return keys;
 }
 
+const std::vector<std::string> &known_failure_modes() {
+    // SEMANTICS.md's failure-mode table and the seeds' generator: a mode no injector or
+    // stub knows would silently do nothing, so it is refused like a misspelt key.
+    static const std::vector<std::string> modes = {"network",
+                                                   "network_partition",
+                                                   "api_latency",
+                                                   "flaky_upstream",
+                                                   "disk",
+                                                   "disk_corruption",
+                                                   "cpu",
+                                                   "cpu_spike",
+                                                   "memory",
+                                                   "timeout",
+                                                   "concurrency_spike",
+                                                   "hostile_input",
+                                                   "user_misuse",
+                                                   "schema_drift",
+                                                   "broken_auth",
+                                                   "corrupt_payload"};
+    return modes;
+}
+
 void check_preset_value(const std::string &key, const nlohmann::json &value) {
     if (key == "FAILURE_MODES") {
         const char *hint =
             "write a list of failure modes such as [network_partition, cpu_spike] or a "
             "comma-separated string";
+        std::vector<std::string> modes;
         if (value.is_string()) {
-            return;
-        }
-        if (!value.is_array()) {
+            const std::string text = value.get<std::string>();
+            size_t start = 0;
+            while (start <= text.size()) {
+                const size_t end = std::min(text.find(',', start), text.size());
+                std::string mode = text.substr(start, end - start);
+                mode.erase(0, mode.find_first_not_of(' '));
+                mode.erase(mode.find_last_not_of(' ') + 1);
+                if (!mode.empty()) {
+                    modes.push_back(mode);
+                }
+                start = end + 1;
+            }
+        } else if (value.is_array()) {
+            for (const auto &mode : value) {
+                if (!mode.is_string() || mode.get<std::string>().empty()) {
+                    throw UnitError(key + ": " + mode.dump() + " is not the name of a failure mode",
+                                    hint);
+                }
+                modes.push_back(mode.get<std::string>());
+            }
+        } else {
             throw UnitError(key + ": " + value.dump() + " is not a list of failure modes", hint);
         }
-        for (const auto &mode : value) {
-            if (!mode.is_string() || mode.get<std::string>().empty()) {
-                throw UnitError(key + ": " + mode.dump() + " is not the name of a failure mode",
-                                hint);
+        for (const auto &mode : modes) {
+            const auto &known = known_failure_modes();
+            if (std::find(known.begin(), known.end(), mode) == known.end()) {
+                throw UnitError(key + ": '" + mode + "' is not a failure mode",
+                                did_you_mean(mode, known) + "the failure modes are " + join(known));
             }
         }
         return;

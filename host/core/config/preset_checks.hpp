@@ -16,6 +16,9 @@ const std::vector<std::string> &checked_preset_keys();
 // ones reach the target's environment unchanged). Throws sbx::UnitError whose problem()
 // starts with the key ("MEMORY_LIMIT: '512XB' is not a size") and whose hint() says what
 // to write. Strings and numbers are both accepted where a number is meant ("0.5" or 0.5).
+// The names FAILURE_MODES accepts.
+const std::vector<std::string> &known_failure_modes();
+
 void check_preset_value(const std::string &key, const nlohmann::json &value);
 
 }  // namespace sbx::config

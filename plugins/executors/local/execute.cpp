@@ -4,8 +4,11 @@
 
 #include <sbx/plugin.hpp>
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <chrono>
 #include <memory>
@@ -20,6 +23,7 @@
 #include "sys_error.hpp"
 #include "target_command.hpp"
 #include "target_stdio.hpp"
+#include "unique_fd.hpp"
 #include "utf8.hpp"
 #include "workspace.hpp"
 
@@ -184,11 +188,24 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
         return result;
     }
 
+    // Opened here, entered by the child: a bad path is the spec's fault, told as such.
+    UniqueFd netns;
+    if (!spec.netns.empty()) {
+        netns.reset(::open(spec.netns.c_str(), O_RDONLY | O_CLOEXEC));
+        if (!netns.valid()) {
+            result["error"] = "cannot open network namespace '" + spec.netns +
+                              "' (run spec: netns): " + errno_text(errno);
+            return result;
+        }
+        result["netns"] = spec.netns;
+    }
+
     TargetStdio stdio = make_target_stdio(spec.stdin_text);
     const CStringArray argv(spec.argv);
     const CStringArray envp(environment);
-    const SpawnRequest request =
+    SpawnRequest request =
         spawn_request(program, argv, envp, workspace, stdio, cgroups.get(), limits);
+    request.netns_fd = netns.get();
 
     // The wall clock (and the timeout) covers the target, not the preparation before it.
     const Clock::time_point started = Clock::now();
@@ -196,11 +213,18 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     stdio.close_child_ends();
     if (!spawned.target) {
         const std::string &step = spawned.failed_step;
-        result["error"] =
-            step == "execve"
-                ? "cannot execute '" + spec.argv.front() + "' (" + program.path +
-                      "): " + errno_text(spawned.failed_errno)
-                : "cannot prepare the target (" + step + "): " + errno_text(spawned.failed_errno);
+        if (step == "execve") {
+            result["error"] = "cannot execute '" + spec.argv.front() + "' (" + program.path +
+                              "): " + errno_text(spawned.failed_errno);
+        } else if (step == "setns network namespace") {
+            result["error"] = "cannot enter network namespace '" + spec.netns +
+                              "' (run spec: netns; is it a network namespace, and does the "
+                              "host have CAP_SYS_ADMIN?): setns: " +
+                              errno_text(spawned.failed_errno);
+        } else {
+            result["error"] =
+                "cannot prepare the target (" + step + "): " + errno_text(spawned.failed_errno);
+        }
         result["wall_s"] = seconds_since(started);
         return result;
     }

@@ -162,6 +162,9 @@ RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &confi
     if (spec.contains("keep_workspace") && !spec["keep_workspace"].is_null()) {
         result.keep_workspace = read_bool(spec["keep_workspace"], "run spec: keep_workspace");
     }
+    if (spec.contains("netns") && !spec["netns"].is_null()) {
+        result.netns = read_c_string(spec["netns"], "run spec: netns");
+    }
     result.limits =
         parse_limits(spec.contains("limits") ? spec["limits"] : nlohmann::json(), config);
     return result;

@@ -31,6 +31,9 @@ struct RunSpec {
     // An existing folder to run in (never deleted), or "" for a fresh workspace.
     std::string workspace;
     bool keep_workspace = false;
+    // A network namespace to run in (/run/netns/NAME or /proc/PID/ns/net), or "" to stay
+    // in the host's. Set by a network injector.
+    std::string netns;
     RunLimits limits;
 };
 

@@ -34,10 +34,21 @@ namespace sbx::local {
 namespace {
 
 // What the child did last before it gave up; the parent turns it into a message.
-enum ChildStep : int { kNoFailure = 0, kSession, kJoinCgroup, kSetRlimit, kChdir, kStdio, kExec };
+enum ChildStep : int {
+    kNoFailure = 0,
+    kJoinNetwork,
+    kSession,
+    kJoinCgroup,
+    kSetRlimit,
+    kChdir,
+    kStdio,
+    kExec
+};
 
 const char *step_name(int step) {
     switch (step) {
+        case kJoinNetwork:
+            return "setns network namespace";
         case kSession:
             return "setsid";
         case kJoinCgroup:
@@ -99,6 +110,10 @@ int child_main(void *argument) {
     // the signal fires when the spawning *thread* exits, so runs must be started from
     // threads that outlive them (the host's worker threads do).
     (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // Only this child moves: the host, sharing our memory, keeps its own network.
+    if (request.netns_fd >= 0 && ::setns(request.netns_fd, CLONE_NEWNET) != 0) {
+        child_fail(context, kJoinNetwork);
+    }
     if (context->new_session && ::setsid() < 0) {
         child_fail(context, kSession);
     }

@@ -29,6 +29,7 @@ struct SpawnRequest {
     int stdin_fd = -1;  // all >= 3
     int stdout_fd = -1;
     int stderr_fd = -1;
+    int netns_fd = -1;  // a network namespace to setns() into before exec, or -1
     std::vector<int> cgroup_procs_fds;  // cgroup.procs files the child writes "0" into
     std::vector<ResourceLimit> limits;
 };

@@ -22,10 +22,23 @@ std::string ip_tool() {
     return path;
 }
 
+std::string base36(unsigned long value) {
+    const char *digits = "0123456789abcdefghijklmnopqrstuvwxyz";
+    std::string text;
+    do {
+        text.insert(text.begin(), digits[value % 36]);
+        value /= 36;
+    } while (value > 0);
+    return text;
+}
+
 }  // namespace
 
-std::string next_name() {
-    return "sbx-" + std::to_string(::getpid()) + "-" + std::to_string(++g_made);
+NetworkNames next_names() {
+    const auto pid = static_cast<unsigned long>(::getpid());
+    const unsigned long serial = ++g_made;
+    return {"sbx-" + std::to_string(pid) + "-" + std::to_string(serial),
+            "sbx-" + base36(pid) + "-" + base36(serial)};
 }
 
 bool is_our_name(const std::string &name) {

@@ -6,8 +6,14 @@
 
 namespace sbx::network {
 
-// "sbx-<host pid>-<n>", unique in this process (n counts every namespace it made).
-std::string next_name();
+// The names of the next namespace this process makes: the namespace "sbx-<host pid>-<n>"
+// (n counts every namespace it made) and its host-side link, the same in base 36 so that it
+// fits the kernel's 15-character interface names.
+struct NetworkNames {
+    std::string netns;
+    std::string host_link;
+};
+NetworkNames next_names();
 // True for names of that shape: only those are ever deleted by sweep.
 bool is_our_name(const std::string &name);
 

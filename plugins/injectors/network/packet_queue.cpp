@@ -30,6 +30,7 @@
 #include <future>
 #include <queue>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "system_tool.hpp"
@@ -54,6 +55,11 @@ class Fd {
         if (fd_ >= 0) {
             ::close(fd_);
         }
+    }
+    Fd(Fd &&other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+    Fd &operator=(Fd &&other) noexcept {
+        std::swap(fd_, other.fd_);
+        return *this;
     }
     Fd(const Fd &) = delete;
     Fd &operator=(const Fd &) = delete;

@@ -23,16 +23,6 @@
 namespace sbx::network {
 namespace {
 
-std::string base36(unsigned long value) {
-    const char *digits = "0123456789abcdefghijklmnopqrstuvwxyz";
-    std::string text;
-    do {
-        text.insert(text.begin(), digits[value % 36]);
-        value /= 36;
-    } while (value > 0);
-    return text;
-}
-
 struct Pool {
     std::uint32_t first = 0;  // host order
     std::uint32_t size = 0;   // addresses in the pool
@@ -114,10 +104,6 @@ class MachineLock {
 };
 
 }  // namespace
-
-std::string host_link_name(unsigned long pid, unsigned long serial) {
-    return "sbx-" + base36(pid) + "-" + base36(serial);
-}
 
 Uplink::Uplink(const std::string &netns, std::string host_link, const std::string &pool_text)
     : host_link_(std::move(host_link)) {

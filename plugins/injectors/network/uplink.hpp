@@ -10,9 +10,6 @@ namespace sbx::network {
 // The interface name inside every namespace.
 constexpr const char *kInsideLink = "eth0";
 
-// "sbx-<pid>-<n>" in base 36, which fits the kernel's 15-character interface names.
-std::string host_link_name(unsigned long pid, unsigned long serial);
-
 // Throws sbx::Error(SBX_INVALID) unless `cidr` is an IPv4 block from /8 to /30.
 void check_uplink_pool(const std::string &cidr);
 
