@@ -73,10 +73,19 @@ json record_simulation(store::Store &store, int64_t session, const std::filesyst
     history.tracker = tracker.to_json();
     reports::save_roi_history(data_dir / "roi_history.json", history);
     tracker.save_flags(data_dir / (simulation.subject + ".flags"));
-    return report;
+    // The tracker's view across every recorded cycle, not just this one.
+    json rankings = json::array();
+    for (const auto &ranking : tracker.rankings()) {
+        rankings.push_back({{"module", ranking.module},
+                            {"raroi_total", ranking.raroi_total},
+                            {"roi_delta_total", ranking.roi_delta_total},
+                            {"converged", tracker.converged(ranking.module)}});
+    }
+    return {{"presets", report}, {"rankings", rankings}};
 }
 
-void print_simulation(const engine::Simulation &simulation, const json &report, bool details) {
+void print_simulation(const engine::Simulation &simulation, const json &result, bool details) {
+    const json &report = result["presets"];
     std::printf("%s simulation: %zu parts, %zu presets\n", simulation.subject.c_str(),
                 simulation.parts.size(), simulation.presets.size());
     for (const auto &entry : report) {
@@ -101,6 +110,13 @@ void print_simulation(const engine::Simulation &simulation, const json &report, 
                 }
             }
         }
+    }
+    std::printf("\nmodule rankings (all recorded cycles, by total RAROI)\n");
+    for (const auto &ranking : result["rankings"]) {
+        std::printf("  %-32s raroi %8.3f   roi delta %+8.3f%s\n",
+                    ranking["module"].get<std::string>().c_str(),
+                    ranking["raroi_total"].get<double>(), ranking["roi_delta_total"].get<double>(),
+                    ranking["converged"].get<bool>() ? "   converged" : "");
     }
 }
 
@@ -141,7 +157,7 @@ int run_simulation_command(CliContext &context, RunOptions &options,
     const engine::MatrixContext matrix{
         settings,          context.registry(), store, session, std::filesystem::current_path(),
         data_dir / "state"};
-    const json report = within_session(store, session, [&] {
+    const json result = within_session(store, session, [&] {
         engine::MatrixRunner runner(matrix, plugins, run_workers(options, settings));
         const auto outcomes =
             engine::run_simulation(simulation, runner, options.runs, options.seed);
@@ -151,16 +167,17 @@ int run_simulation_command(CliContext &context, RunOptions &options,
         std::cout << json{{"subject", simulation.subject},
                           {"session", session},
                           {"seed", options.seed},
-                          {"presets", report}}
+                          {"presets", result["presets"]},
+                          {"rankings", result["rankings"]}}
                          .dump(2)
                   << '\n';
     } else {
-        print_simulation(simulation, report, options.details);
+        print_simulation(simulation, result, options.details);
         std::printf("\nrecorded as session %lld in %s\n", static_cast<long long>(session),
                     (data_dir / "metrics.db").c_str());
     }
     if (options.fail_under >= 0) {
-        for (const auto &entry : report) {
+        for (const auto &entry : result["presets"]) {
             for (const auto &part : entry["parts"]) {
                 if (part["roi"].get<double>() < options.fail_under) {
                     std::fprintf(stderr,

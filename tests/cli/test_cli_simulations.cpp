@@ -92,7 +92,15 @@ workflows:
                                                      {"workflows", "harsh", "-0.5"}}));
     std::ifstream file(dir_ + "/data/roi_history.json");
     const json history = json::parse(file);
+    // harsh's series: steady's cell, touchy's cell, then the combined run with the synergy.
+    EXPECT_EQ(history["scenarios"]["harsh"]["roi"], json({1.0, 0.0, 0.0}));
     EXPECT_EQ(history["scenarios"]["harsh"]["metrics"]["synergy_roi"], json({-0.5}));
+    // Tracker rankings by total RAROI (the cell ROI here): steady 1 + 1, touchy 1 + 0.
+    ASSERT_EQ(out["rankings"].size(), 2u);
+    EXPECT_EQ(out["rankings"][0]["module"], "steady");
+    EXPECT_DOUBLE_EQ(out["rankings"][0]["raroi_total"].get<double>(), 2.0);
+    EXPECT_EQ(out["rankings"][1]["module"], "touchy");
+    EXPECT_DOUBLE_EQ(out["rankings"][1]["roi_delta_total"].get<double>(), 1.0);
 }
 
 TEST_F(Simulations, SectionsRunUnderTheirKeywordPresetsAndCombine) {
