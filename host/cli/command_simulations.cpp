@@ -254,8 +254,9 @@ int run_section_simulations(CliContext &context, RunOptions &options) {
 
     // A custom preset list (files, SANDBOX_ENV_PRESETS, settings) is the base; canonical
     // presets are added for every profile a target wants that the list leaves out.
+    const char *env_presets = std::getenv("SANDBOX_ENV_PRESETS");
     const bool custom = !options.preset_files.empty() || !settings.presets.empty() ||
-                        (std::getenv("SANDBOX_ENV_PRESETS") && *std::getenv("SANDBOX_ENV_PRESETS"));
+                        (env_presets != nullptr && *env_presets != '\0');
     std::vector<presets::Preset> base;
     if (custom) {
         base = presets::choose_presets({options.preset_files, options.preset_count,
@@ -273,6 +274,7 @@ int run_section_simulations(CliContext &context, RunOptions &options) {
         }
     }
     std::vector<json> bodies;
+    bodies.reserve(base.size());
     for (const auto &preset : base) {
         bodies.push_back(preset.body);
     }

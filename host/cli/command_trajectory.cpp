@@ -58,6 +58,7 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     record_plugins_used(store, session, plugins);
 
     std::vector<engine::CellPlan> plans;
+    plans.reserve(stages.size());
     for (const auto &stage : stages) {
         plans.push_back({&workflow, stage, {options.repetitions, options.seed, false}});
     }
@@ -68,6 +69,7 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         const auto cells =
             engine::MatrixRunner(matrix, plugins, effective_workers(options, settings)).run(plans);
         std::vector<std::pair<std::string, double>> stage_rois;
+        stage_rois.reserve(cells.size());
         for (const auto &cell : cells) {
             stage_rois.emplace_back(cell.preset, cell.roi);
         }

@@ -87,8 +87,8 @@ json round_trips(int count) {
     for (int i = 0; i < count; ++i) {
         const std::string message = "ping" + std::to_string(i);
         const auto sent = Clock::now();
-        ::sendto(client, message.data(), message.size(), 0,
-                 reinterpret_cast<const sockaddr *>(&to), sizeof to);
+        ::sendto(client, message.data(), message.size(), 0, reinterpret_cast<const sockaddr *>(&to),
+                 sizeof to);
         bool answered = false;
         while (!answered && readable_within(client, 3000)) {
             char buffer[64];
@@ -135,8 +135,8 @@ json datagrams(int count, int quiet_ms) {
             arrived.push_back(i);
         }
     }
-    return {{"sent", count}, {"received", received}, {"unique", arrived.size()},
-            {"arrived", arrived}};
+    return {
+        {"sent", count}, {"received", received}, {"unique", arrived.size()}, {"arrived", arrived}};
 }
 
 json bulk_transfer(long long bytes) {
@@ -162,8 +162,8 @@ json bulk_transfer(long long bytes) {
     }
     std::vector<char> chunk(1 << 16, 'x');
     for (long long left = bytes; left > 0;) {
-        const ssize_t n =
-            ::write(client, chunk.data(), static_cast<std::size_t>(std::min<long long>(left, 1 << 16)));
+        const ssize_t n = ::write(client, chunk.data(),
+                                  static_cast<std::size_t>(std::min<long long>(left, 1 << 16)));
         if (n <= 0) {
             die("write");
         }
@@ -172,7 +172,8 @@ json bulk_transfer(long long bytes) {
     ::shutdown(client, SHUT_WR);
     sink.join();
     const double seconds = std::chrono::duration<double>(last_byte - start).count();
-    return {{"bytes", got}, {"seconds", seconds},
+    return {{"bytes", got},
+            {"seconds", seconds},
             {"bits_per_s", seconds > 0 ? static_cast<double>(got) * 8 / seconds : 0}};
 }
 
@@ -247,8 +248,9 @@ int main(int argc, char **argv) {
         json result = {{"loopback_echo", loopback_echo()}, {"targets", json::object()}};
         for (std::size_t i = 1; i < args.size(); ++i) {
             const auto colon = args[i].rfind(':');
-            result["targets"][args[i]] = try_connect(
-                args[i].substr(0, colon), static_cast<std::uint16_t>(std::stoi(args[i].substr(colon + 1))));
+            result["targets"][args[i]] =
+                try_connect(args[i].substr(0, colon),
+                            static_cast<std::uint16_t>(std::stoi(args[i].substr(colon + 1))));
         }
         std::cout << result.dump() << "\n";
     } else {

@@ -33,8 +33,8 @@ TEST_F(NetworkTest, LatencyRaisesTheRoundTripAndTeardownRestoresIt) {
         EXPECT_TRUE(mechanism == "netem" || mechanism == "nfqueue") << run.network().dump();
         std::cout << "[ mechanism ] " << mechanism_here(run.network()) << "\n";
         const json measured = run_probe(run.spec());
-        std::cout << "[ measured  ] baseline " << baseline_ms << " ms, with 100 ms: "
-                  << measured.dump() << "\n";
+        std::cout << "[ measured  ] baseline " << baseline_ms
+                  << " ms, with 100 ms: " << measured.dump() << "\n";
         EXPECT_EQ(measured.value("lost", -1), 0);
         // >= 75 % of the set latency on top of the baseline (SEMANTICS.md).
         EXPECT_GE(measured.value("median_ms", 0.0), baseline_ms + 75.0) << measured.dump();
@@ -95,7 +95,7 @@ TEST_F(NetworkTest, TheSameSeedGivesTheSameDropSchedule) {
     const json other = arrivals(8, "seed-c");
     EXPECT_EQ(first, again);
     EXPECT_NE(first, other);
-    EXPECT_NEAR(first.size() / 100.0, 0.5, 0.15);
+    EXPECT_NEAR(static_cast<double>(first.size()) / 100.0, 0.5, 0.15);
 }
 
 TEST_F(NetworkTest, BandwidthIsCappedAtTheLimit) {

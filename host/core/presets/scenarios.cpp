@@ -73,7 +73,8 @@ std::vector<Preset> configured_scenarios(const config::Settings &settings, bool 
     }
     std::vector<Preset> chosen;
     for (size_t i = 0; i < settings.scenarios.size(); ++i) {
-        const auto &[name, body] = settings.scenarios[i];
+        const auto &name = settings.scenarios[i].first;
+        const auto &body = settings.scenarios[i].second;
         // `{name: hostile_input}` with no preset means the built-in scenario of that name.
         if (body.empty()) {
             const auto builtins = all_scenarios();

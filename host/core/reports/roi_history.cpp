@@ -27,6 +27,17 @@ std::vector<double> numbers(const json &value, const std::string &where) {
     return out;
 }
 
+// "file: scenarios.NAME" — how errors name a scenario's part of the file.
+std::string scenario_origin(const std::string &origin, const std::string &name) {
+    return origin + (origin.find(": scenarios.") == std::string::npos ? ": scenarios." : ".") +
+           name;
+}
+
+// One list of a scenario's series; `where` names the scenario in errors.
+std::vector<double> series_field(const json &series, const std::string &where, const char *key) {
+    return numbers(series.value(key, json::array()), where + "." + key);
+}
+
 }  // namespace
 
 RoiHistory load_roi_history(const std::filesystem::path &path) {
@@ -52,17 +63,17 @@ RoiHistory load_roi_history(const std::filesystem::path &path) {
             throw InputError(origin + ": \"scenarios\" must be an object; " + fix);
         }
         for (const auto &[name, series] : scenarios.items()) {
-            const std::string where = origin + ": scenarios." + name;
+            const std::string where = scenario_origin(origin, name);
             auto &out = history.scenarios[name];
-            out.roi = numbers(series.value("roi", json::array()), where + ".roi");
-            out.roi_delta = numbers(series.value("roi_delta", json::array()), where + ".roi_delta");
-            out.raroi = numbers(series.value("raroi", json::array()), where + ".raroi");
+            out.roi = series_field(series, where, "roi");
+            out.roi_delta = series_field(series, where, "roi_delta");
+            out.raroi = series_field(series, where, "raroi");
             const json metrics = series.value("metrics", json::object());
             if (!metrics.is_object()) {
-                throw InputError(where + ".metrics must be an object; " + fix);
+                throw InputError(scenario_origin(where, "metrics") + " must be an object; " + fix);
             }
             for (const auto &[metric, values] : metrics.items()) {
-                out.metrics[metric] = numbers(values, where + ".metrics." + metric);
+                out.metrics[metric] = series_field(metrics, where + ".metrics", metric.c_str());
             }
         }
     } catch (const json::exception &e) {

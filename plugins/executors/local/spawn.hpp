@@ -29,7 +29,8 @@ struct SpawnRequest {
     int stdin_fd = -1;  // all >= 3
     int stdout_fd = -1;
     int stderr_fd = -1;
-    int netns_fd = -1;  // a network namespace to setns() into before exec, or -1
+    // A network namespace (an open /run/netns/NAME) to setns() into before exec, or -1.
+    int netns_fd = -1;
     std::vector<int> cgroup_procs_fds;  // cgroup.procs files the child writes "0" into
     std::vector<ResourceLimit> limits;
 };

@@ -126,7 +126,9 @@ std::string find_tool(const std::string &name, const std::string &package) {
         if (folder.empty() || folder.front() != '/') {
             continue;
         }
-        const std::string candidate = folder + "/" + name;
+        std::string candidate = folder;
+        candidate += '/';
+        candidate += name;
         struct stat info {};
         if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
             ::access(candidate.c_str(), X_OK) == 0) {
