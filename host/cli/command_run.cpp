@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli_context.hpp"
+#include "config/setting_values.hpp"
 #include "engine/matrix_runner.hpp"
 #include "matrix_command.hpp"
 #include "presets/selection.hpp"
@@ -33,7 +34,7 @@ RunOptions parse(const std::vector<std::string> &args) {
         "seed", po::value(&options.seed), "seed for input generation")(
         "preset-file", po::value(&options.preset_files)->composing(), "JSON preset file")(
         "preset-count", po::value(&options.preset_count), "presets to generate (default 3)")(
-        "workers", po::value(&workers), "cells run at once")(
+        "workers", po::value(&workers), "runs executed at once")(
         "all-workflows", po::bool_switch(&options.all_workflows), "workflow simulations")(
         "sections", po::bool_switch(&options.sections), "section simulations over targets:")(
         "details", po::bool_switch(&options.details), "results grouped per preset")(
@@ -72,8 +73,9 @@ RunOptions parse(const std::vector<std::string> &args) {
         throw InputError("run: --preset-count " + std::to_string(options.preset_count) +
                          " must be from 1 to 10000");
     }
-    if (vm.count("workers") && (workers < 1 || workers > 256)) {
-        throw InputError("run: --workers " + std::to_string(workers) + " must be from 1 to 256");
+    if (vm.count("workers") && (workers < 1 || workers > static_cast<int>(config::kMaxWorkers))) {
+        throw InputError("run: --workers " + std::to_string(workers) + " must be from 1 to " +
+                         std::to_string(config::kMaxWorkers));
     }
     options.workers = static_cast<unsigned>(std::max(workers, 0));
     if (static_cast<int>(options.all_workflows) + static_cast<int>(options.sections) +

@@ -140,6 +140,11 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         options.matrix.seed = random_seed();
     }
     const auto scenarios = presets::configured_scenarios(settings, options.all_scenarios);
+    // Read before any run, so a typo in their variables costs nothing.
+    const scoring::RaroiContext raroi_context{reports::configured_impact_severity(),
+                                              workflow.impact};
+    (void)scoring::impact_of(raroi_context.severity, workflow.impact);
+    const auto tracker_settings = scoring::tracker_settings_from_environment();
 
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow, baseline != nullptr ? baseline : &workflow},
@@ -187,10 +192,8 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         run.seed = options.matrix.seed;
         run.repetitions = options.matrix.repetitions;
         run.cells = engine::pair_scenarios(scenarios, summaries);
-        run.report =
-            scoring::score_scenarios(reports::scoring_inputs(run.cells),
-                                     {reports::configured_impact_severity(), workflow.impact});
-        reports::record_scenario_run(store, data_dir, run);
+        run.report = scoring::score_scenarios(reports::scoring_inputs(run.cells), raroi_context);
+        reports::record_scenario_run(store, data_dir, run, tracker_settings);
         return 0;
     });
 

@@ -27,11 +27,11 @@ using nlohmann::json;
 // Records what a simulation found and returns the JSON report.
 json record_simulation(store::Store &store, int64_t session, const std::filesystem::path &data_dir,
                        const engine::Simulation &simulation,
-                       const std::vector<engine::PresetOutcome> &outcomes) {
+                       const std::vector<engine::PresetOutcome> &outcomes,
+                       const scoring::TrackerSettings &settings) {
     auto history = reports::load_roi_history(data_dir / "roi_history.json");
-    const auto settings = scoring::tracker_settings_from_environment();
-    auto tracker = history.tracker.empty() ? scoring::Tracker(settings)
-                                           : scoring::Tracker::from_json(history.tracker, settings);
+    auto tracker = reports::tracker_from_history(history, settings,
+                                                 data_dir / (simulation.subject + ".flags"));
     json report = json::array();
     for (const auto &outcome : outcomes) {
         json parts = json::array();
@@ -126,7 +126,8 @@ int run_simulation_command(CliContext &context, RunOptions &options,
     const std::filesystem::path data_dir = settings.data_dir;
     // Converged parts have stopped paying off: they are skipped (delete the flags file to
     // bring them back).
-    scoring::Tracker flags(scoring::tracker_settings_from_environment());
+    const auto tracker_settings = scoring::tracker_settings_from_environment();
+    scoring::Tracker flags(tracker_settings);
     flags.load_flags(data_dir / (simulation.subject + ".flags"));
     std::vector<engine::SimulationPart> kept;
     for (auto &part : simulation.parts) {
@@ -151,8 +152,9 @@ int run_simulation_command(CliContext &context, RunOptions &options,
     }
     resolve_plugins_for(plugins, workflows, simulation.presets);
     store::Store store(data_dir / "metrics.db");
-    const int64_t session = store.begin_session("run --" + simulation.subject, settings.source,
-                                                options.seed, {{"runs", options.runs}});
+    const int64_t session = store.begin_session(
+        simulation.subject == "workflows" ? "run --all-workflows" : "run --sections",
+        settings.source, options.seed, {{"runs", options.runs}});
     record_plugins_used(store, session, plugins);
     const engine::MatrixContext matrix{
         settings,          context.registry(), store, session, std::filesystem::current_path(),
@@ -161,7 +163,7 @@ int run_simulation_command(CliContext &context, RunOptions &options,
         engine::MatrixRunner runner(matrix, plugins, run_workers(options, settings));
         const auto outcomes =
             engine::run_simulation(simulation, runner, options.runs, options.seed);
-        return record_simulation(store, session, data_dir, simulation, outcomes);
+        return record_simulation(store, session, data_dir, simulation, outcomes, tracker_settings);
     });
     if (options.json) {
         std::cout << json{{"subject", simulation.subject},

@@ -3,6 +3,7 @@
 
 #include <random>
 
+#include "config/setting_values.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::cli {
@@ -18,7 +19,7 @@ po::variables_map parse_matrix_command(const std::string &command,
     description.add_options()("repetitions", po::value(&options.repetitions),
                               "runs per cell (default 1)")("seed", po::value(&options.seed),
                                                            "seed for inputs (default random)")(
-        "workers", po::value(&workers), "cells run at once (default: settings' workers)")(
+        "workers", po::value(&workers), "runs executed at once (default: settings' workers)")(
         "json", po::bool_switch(&options.json), "print the result as JSON")(
         "keep-workspaces", po::bool_switch(&options.keep_workspaces),
         "keep each run's workspace directory");
@@ -43,9 +44,9 @@ po::variables_map parse_matrix_command(const std::string &command,
         throw InputError(command + ": --seed " + std::to_string(options.seed) +
                          " must be a whole number from 0 up; leave it out for a random seed");
     }
-    if (vm.count("workers") && (workers < 1 || workers > 256)) {
+    if (vm.count("workers") && (workers < 1 || workers > static_cast<int>(config::kMaxWorkers))) {
         throw InputError(command + ": --workers " + std::to_string(workers) +
-                         " must be from 1 to 256");
+                         " must be from 1 to " + std::to_string(config::kMaxWorkers));
     }
     options.workers = workers > 0 ? static_cast<unsigned>(workers) : 0;
     return vm;

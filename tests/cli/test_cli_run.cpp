@@ -306,3 +306,34 @@ TEST_F(PresetSources, FlagsOverrideEnvironmentOverrideYaml) {
 }
 
 }  // namespace
+
+namespace {
+
+class NulInputs : public sbx::test::CliTest {};
+
+TEST_F(NulInputs, ArgvAndEnvironmentGetTheClosestLegalFormStdinKeepsTheBytes) {
+    // A NUL cannot travel in argv or the environment: it is dropped there (and the step's
+    // record says so), while stdin carries it intact. The run goes on either way.
+    write_settings(R"(
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: nul
+    steps:
+      - run: [/bin/sh, -c, 'printf "[%s][%s]" "$1" "$V"; od -An -c', sh, "{{input.text}}"]
+        env: {V: "{{input.text}}"}
+        stdin: "{{input.text}}"
+        inputs: {text: {type: string, example: "a\0b"}}
+        expect: {stdout_contains: "[ab][ab]"}
+)");
+    const auto result = runner({"run", "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(json::parse(result.out)["cells"][0]["passed"], 1) << result.out;
+    const auto step = json::parse(query("SELECT result FROM steps")[0][0]);
+    EXPECT_NE(step["stdout"].get<std::string>().find(R"(a  \0   b)"), std::string::npos)
+        << step["stdout"];
+    EXPECT_EQ(step["host_notes"],
+              json({"argv[4]: 1 NUL byte(s) removed (a C string cannot carry them)",
+                    "env.V: 1 NUL byte(s) removed (a C string cannot carry them)"}));
+}
+
+}  // namespace

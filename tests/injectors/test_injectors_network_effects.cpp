@@ -55,8 +55,8 @@ TEST_F(NetworkTest, JitterSpreadsTheRoundTripAroundTheLatency) {
     const auto rtts = measured.at("rtt_ms").get<std::vector<double>>();
     ASSERT_EQ(rtts.size(), 12U);
     const auto [low, high] = std::minmax_element(rtts.begin(), rtts.end());
-    EXPECT_GE(*low, 30.0 - 2);  // 60 - 30, minus scheduling slack
-    EXPECT_LE(*high, 90.0 + 25);
+    EXPECT_GE(*low, 30.0 - 2);    // 60 - 30, minus timer slack
+    EXPECT_LE(*high, 90.0 + 60);  // 60 + 30, plus room for a loaded machine
     EXPECT_GT(*high - *low, 10.0) << "jitter must vary the round trip";
 }
 
@@ -139,11 +139,11 @@ class HostEcho {
         sockaddr_in address{};
         address.sin_family = AF_INET;
         address.sin_addr.s_addr = htonl(INADDR_ANY);
-        ::bind(listener_, reinterpret_cast<sockaddr *>(&address), sizeof address);
         socklen_t length = sizeof address;
-        ::getsockname(listener_, reinterpret_cast<sockaddr *>(&address), &length);
+        EXPECT_EQ(::bind(listener_, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+        EXPECT_EQ(::getsockname(listener_, reinterpret_cast<sockaddr *>(&address), &length), 0);
+        EXPECT_EQ(::listen(listener_, 4), 0);
         port_ = ntohs(address.sin_port);
-        ::listen(listener_, 4);
         thread_ = std::thread([this] {
             const int connection = ::accept(listener_, nullptr, nullptr);
             char buffer[4];

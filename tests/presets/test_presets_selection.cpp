@@ -101,8 +101,14 @@ TEST_F(Selection, ThenTheEnvironmentThenInlineThenGenerated) {
     ASSERT_EQ(generated.size(), 4u);
     for (size_t i = 0; i < 4; ++i) {
         EXPECT_EQ(generated[i].body, expected[i]);
-        EXPECT_EQ(generated[i].name, expected[i]["SCENARIO_NAME"]);
+        // Names are SCENARIO_NAME, numbered from the second of a name on ("x#2").
+        const std::string name = expected[i]["SCENARIO_NAME"];
+        EXPECT_EQ(generated[i].name.substr(0, name.size()), name);
+        EXPECT_TRUE(generated[i].name.size() == name.size() ||
+                    generated[i].name[name.size()] == '#')
+            << generated[i].name;
     }
+    EXPECT_EQ(generated[1].name, "high_latency_api#2");
     config::Settings empty;
     inputs.settings = &empty;
     EXPECT_EQ(choose_presets(inputs).size(), 4u) << "no inline presets: generated";
@@ -195,3 +201,23 @@ TEST_F(Selection, RotationTakesFileIModNThenWalksEachFile) {
 
 }  // namespace
 }  // namespace sbx::presets
+
+namespace {
+
+TEST(PresetNames, RepeatedNamesGetANumberAndTheBodyKeepsItsName) {
+    std::vector<sbx::presets::Preset> presets;
+    for (const char *name : {"high_latency_api", "calm", "high_latency_api", "high_latency_api#2",
+                             "high_latency_api"}) {
+        presets.push_back({name, {{"SCENARIO_NAME", name}}, "test"});
+    }
+    sbx::presets::make_names_unique(presets);
+    std::vector<std::string> names;
+    for (const auto &preset : presets) {
+        names.push_back(preset.name);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"high_latency_api", "calm", "high_latency_api#2",
+                                               "high_latency_api#2#2", "high_latency_api#3"}));
+    EXPECT_EQ(presets[2].body["SCENARIO_NAME"], "high_latency_api");
+}
+
+}  // namespace

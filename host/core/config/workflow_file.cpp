@@ -11,15 +11,16 @@
 namespace sbx::config {
 
 std::vector<WorkflowDefinition> read_workflow_file(const std::filesystem::path &path) {
-    Settings settings = load_settings_file(path);
+    const std::string text =
+        read_input_file(path.string(), "the workflow file", "check the path to import");
+    Settings settings = load_settings_text(text, path.string());
     if (settings.workflows.empty()) {
         throw InputError(path.string() +
                          ": defines no workflows; write a `workflows:` list as in "
                          "sandbox_settings.yaml");
     }
     // The settings loader checked everything; the raw nodes give each workflow's text.
-    const YAML::Node document = parse_settings_yaml(
-        read_input_file(path.string(), "the workflow file", "check the path"), path.string());
+    const YAML::Node document = parse_settings_yaml(text, path.string());
     const YAML::Node list = document["workflows"];
     std::vector<WorkflowDefinition> definitions;
     for (size_t i = 0; i < settings.workflows.size(); ++i) {

@@ -3,17 +3,37 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
 #include "engine/injection_scope.hpp"
 #include "engine/template.hpp"
+#include "plugins/plugin.hpp"
 #include "util/errors.hpp"
 #include "util/units.hpp"
 
 namespace sbx::engine {
 
 using nlohmann::json;
+
+namespace {
+
+// argv, environment values and file names are C strings: a NUL byte would cut them short
+// (or make the executor refuse the run). Their closest legal form drops the NULs; the
+// step's record says where that happened. stdin and file contents carry NULs intact.
+std::string legal_c_string(std::string text, const std::string &where,
+                           std::vector<std::string> &notes) {
+    const auto removed = static_cast<size_t>(std::count(text.begin(), text.end(), '\0'));
+    if (removed != 0) {
+        text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
+        notes.push_back(where + ": " + std::to_string(removed) +
+                        " NUL byte(s) removed (a C string cannot carry them)");
+    }
+    return text;
+}
+
+}  // namespace
 
 bool meets_expectation(const config::Expectation &expect, const json &result, std::string &reason) {
     const std::string status = result.value("status", "XX");
@@ -73,13 +93,15 @@ WorkflowRunner::WorkflowRunner(PluginSet &plugins, const config::Settings &setti
 
 json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset &preset,
                                 const presets::Limits &limits, const json &inputs,
-                                const std::filesystem::path &workspace, bool counterfactual) {
+                                const std::filesystem::path &workspace, bool counterfactual,
+                                std::vector<std::string> &notes) {
     json argv = json::array();
     if (counterfactual) {
         argv.push_back("true");  // the environment alone: same executor, no workflow
     } else {
         for (const auto &word : step.run) {
-            argv.push_back(expand_template(word, inputs));
+            argv.push_back(legal_c_string(expand_template(word, inputs),
+                                          "argv[" + std::to_string(argv.size()) + "]", notes));
         }
         // A relative program path means "relative to where sandbox-runner was started";
         // the target itself runs inside its workspace.
@@ -93,12 +115,13 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
         env[key] = value;
     }
     for (const auto &[key, value] : step.env) {
-        env[key] = expand_template(value, inputs);
+        env[key] = legal_c_string(expand_template(value, inputs), "env." + key, notes);
     }
     json files = json::object();
     if (!counterfactual) {
         for (const auto &[path, content] : step.files) {
-            files[expand_template(path, inputs)] = expand_template(content, inputs);
+            files[legal_c_string(expand_template(path, inputs), "file name " + path, notes)] =
+                expand_template(content, inputs);
         }
     }
     int64_t timeout_ms = limits.timeout_ms;
@@ -140,10 +163,11 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
     RunOutcome outcome;
     for (const auto &step : workflow.steps) {
         StepOutcome step_outcome{step.name, false, "", json::object(), ""};
+        std::vector<std::string> notes;
         {
             InjectionScope injection(
                 plugins_.injectors(), preset_text,
-                build_spec(step, preset, limits, inputs, workspace.path(), counterfactual),
+                build_spec(step, preset, limits, inputs, workspace.path(), counterfactual, notes),
                 state_dir_);
             for (const auto &id : injection.active()) {
                 if (std::find(outcome.active_injectors.begin(), outcome.active_injectors.end(),
@@ -151,10 +175,28 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
                     outcome.active_injectors.push_back(id);
                 }
             }
-            step_outcome.result_text = plugins_.executor_for(workflow).run(injection.spec_text());
-            step_outcome.result = json::parse(step_outcome.result_text);
-            check_executor_result(step_outcome.result,
-                                  plugins_.executor_for(workflow).plugin().id());
+            auto &executor = plugins_.executor_for(workflow);
+            try {
+                step_outcome.result_text = executor.run(injection.spec_text());
+                step_outcome.result = json::parse(step_outcome.result_text);
+                check_executor_result(step_outcome.result, executor.plugin().id());
+            } catch (const plugins::PluginCallError &e) {
+                if (e.status() == SBX_CANCELLED) {
+                    throw;
+                }
+                // The executor refused this run (a hostile input made an impossible spec,
+                // say): the step fails with the reason, the matrix goes on.
+                step_outcome.result = {{"status", "XX"}, {"error", e.what()}};
+                step_outcome.result_text.clear();
+            }
+            if (!notes.empty()) {
+                step_outcome.result["host_notes"] = notes;
+                step_outcome.result_text.clear();
+            }
+            if (step_outcome.result_text.empty()) {
+                step_outcome.result_text =
+                    step_outcome.result.dump(-1, ' ', false, json::error_handler_t::replace);
+            }
         }
         config::Expectation expect = step.expect;
         if (expect.stdout_contains) {

@@ -53,7 +53,8 @@ class WorkflowRunner {
   private:
     nlohmann::json build_spec(const config::Step &step, const presets::Preset &preset,
                               const presets::Limits &limits, const nlohmann::json &inputs,
-                              const std::filesystem::path &workspace, bool counterfactual);
+                              const std::filesystem::path &workspace, bool counterfactual,
+                              std::vector<std::string> &notes);
 
     PluginSet &plugins_;
     const config::Settings &settings_;

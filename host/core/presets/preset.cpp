@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "config/preset_checks.hpp"
@@ -139,6 +140,23 @@ std::vector<Preset> parse_presets(const std::string &text, const std::string &or
         presets.push_back(make_preset(parsed, origin, 0));
     }
     return presets;
+}
+
+void make_names_unique(std::vector<Preset> &presets) {
+    std::map<std::string, int> seen;
+    for (auto &preset : presets) {
+        const int count = ++seen[preset.name];
+        if (count > 1) {
+            // A written name may already look like "x#2": keep counting until it is free.
+            std::string candidate;
+            int suffix = count;
+            do {
+                candidate = preset.name + "#" + std::to_string(suffix++);
+            } while (seen.count(candidate) != 0);
+            seen[candidate] = 1;
+            preset.name = candidate;
+        }
+    }
 }
 
 std::vector<Preset> load_preset_file(const std::string &path) {

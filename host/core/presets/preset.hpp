@@ -33,6 +33,12 @@ std::vector<Preset> load_preset_file(const std::string &path);
 // Wraps presets written inline in sandbox_settings.yaml.
 Preset make_preset(nlohmann::json body, std::string origin, size_t index);
 
+// Renames the second and later presets of a name to "name#2", "name#3", ...: results are
+// keyed by preset name (cells, series, synergy), and generated presets often share one
+// (two random presets both named high_latency_api, say). SCENARIO_NAME in the body, what
+// the target sees, is left as written.
+void make_names_unique(std::vector<Preset> &presets);
+
 // Validates the known keys and returns the limits. Throws InputError naming the preset's
 // origin, the key and what to write.
 Limits resolve_limits(const Preset &preset);

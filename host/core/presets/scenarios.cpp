@@ -92,6 +92,18 @@ std::vector<Preset> configured_scenarios(const config::Settings &settings, bool 
                                 : settings.source;
         chosen.push_back(make_preset(std::move(named), origin, i));
     }
+    return all ? with_extra_scenarios(std::move(chosen)) : chosen;
+}
+
+std::vector<Preset> with_extra_scenarios(std::vector<Preset> chosen) {
+    const auto all = all_scenarios();
+    for (size_t i = default_scenarios().size(); i < all.size(); ++i) {
+        const bool listed = std::any_of(chosen.begin(), chosen.end(),
+                                        [&](const Preset &p) { return p.name == all[i].name; });
+        if (!listed) {
+            chosen.push_back(all[i]);
+        }
+    }
     return chosen;
 }
 

@@ -13,8 +13,11 @@ namespace sbx::presets {
 std::vector<Preset> default_scenarios();
 // The defaults plus high_latency, resource_strain and chaotic_failure (--all-scenarios).
 std::vector<Preset> all_scenarios();
-// The settings' `scenarios:` when written, else the defaults (or all of them).
+// The settings' `scenarios:` when written, else the defaults; `all` adds high_latency,
+// resource_strain and chaotic_failure to either (those the list does not already name).
 std::vector<Preset> configured_scenarios(const config::Settings &settings, bool all);
+// `chosen` plus the three extra scenarios it does not already name.
+std::vector<Preset> with_extra_scenarios(std::vector<Preset> chosen);
 // The five temporal-trajectory stages: normal, high_latency, resource_strain, schema_drift,
 // chaotic_failure.
 std::vector<Preset> trajectory_stages();

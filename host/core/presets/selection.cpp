@@ -99,7 +99,10 @@ std::vector<std::vector<Preset>> load_preset_files(const std::vector<std::string
     return per_file;
 }
 
-std::vector<Preset> choose_presets(const SelectionInputs &inputs) {
+namespace {
+
+// The presets of the first source that gives any (see choose_presets).
+std::vector<Preset> presets_from_sources(const SelectionInputs &inputs) {
     const bool enabled = generation_enabled();
     const bool canonical = canonical_mode();
     if (!inputs.preset_files.empty()) {
@@ -133,6 +136,14 @@ std::vector<Preset> choose_presets(const SelectionInputs &inputs) {
         return chosen;
     }
     return generated(inputs, enabled, canonical);
+}
+
+}  // namespace
+
+std::vector<Preset> choose_presets(const SelectionInputs &inputs) {
+    auto chosen = presets_from_sources(inputs);
+    make_names_unique(chosen);
+    return chosen;
 }
 
 const Preset &rotated(const std::vector<std::vector<Preset>> &per_file, size_t run_index) {

@@ -22,8 +22,21 @@ void append_series(RoiHistory &history, const std::string &scenario, double roi,
     }
 }
 
+scoring::Tracker tracker_from_history(const RoiHistory &history,
+                                      const scoring::TrackerSettings &settings,
+                                      const std::filesystem::path &flags_file) {
+    scoring::Tracker tracker(settings);
+    if (!history.tracker.empty()) {
+        auto state = history.tracker;
+        state["converged"] = nlohmann::json::array();
+        tracker = scoring::Tracker::from_json(state, settings);
+    }
+    tracker.load_flags(flags_file);
+    return tracker;
+}
+
 void record_scenario_run(store::Store &store, const std::filesystem::path &data_dir,
-                         const ScenarioRun &run) {
+                         const ScenarioRun &run, const scoring::TrackerSettings &settings) {
     std::vector<store::ScenarioScoreRow> rows;
     for (const auto &score : run.report.scenarios) {
         rows.push_back({score.name,
@@ -46,9 +59,7 @@ void record_scenario_run(store::Store &store, const std::filesystem::path &data_
     // counterfactual (or baseline), after = the workflow.
     const auto history_path = data_dir / "roi_history.json";
     auto history = load_roi_history(history_path);
-    const auto settings = scoring::tracker_settings_from_environment();
-    auto tracker = history.tracker.empty() ? scoring::Tracker(settings)
-                                           : scoring::Tracker::from_json(history.tracker, settings);
+    auto tracker = tracker_from_history(history, settings, data_dir / "roi_tracker.flags");
     for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
         const auto &score = run.report.scenarios[i];
         const auto &metrics = run.cells[i].on.metrics;

@@ -36,9 +36,15 @@ std::string base36(unsigned long value) {
 
 NetworkNames next_names() {
     const auto pid = static_cast<unsigned long>(::getpid());
-    const unsigned long serial = ++g_made;
-    return {"sbx-" + std::to_string(pid) + "-" + std::to_string(serial),
-            "sbx-" + base36(pid) + "-" + base36(serial)};
+    for (;;) {
+        const unsigned long serial = ++g_made;
+        NetworkNames names{"sbx-" + std::to_string(pid) + "-" + std::to_string(serial),
+                           "sbx-" + base36(pid) + "-" + base36(serial)};
+        // A crashed host with our pid, not swept yet, may have left these names taken.
+        if (!namespace_exists(names.netns) && !link_exists(names.host_link)) {
+            return names;
+        }
+    }
 }
 
 bool is_our_name(const std::string &name) {

@@ -118,7 +118,10 @@ class Worker {
             throw Error(SBX_ERROR, "cannot bind NFQUEUE " + std::to_string(kQueueNumber) + " in " +
                                        netns_path + ": " + errno_text(errno));
         }
-        if (::nfq_set_mode(queue_, NFQNL_COPY_PACKET, 0xffff) < 0 ||
+        // The bytes cross to user space only when a duplicate needs them.
+        const bool copy_bytes = impairment_.duplication > 0;
+        if (::nfq_set_mode(queue_, copy_bytes ? NFQNL_COPY_PACKET : NFQNL_COPY_META,
+                           copy_bytes ? 0xffff : 0) < 0 ||
             ::nfq_set_queue_maxlen(queue_, kQueueLength) < 0) {
             throw Error(SBX_ERROR, "cannot configure NFQUEUE: " + errno_text(errno));
         }

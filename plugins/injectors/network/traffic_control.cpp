@@ -34,7 +34,8 @@ std::vector<std::string> tc_command(const std::string &netns) {
 }
 
 std::string netem_options(const LinkShaping &shaping) {
-    std::string options = "netem";
+    // As many packets held as the NFQUEUE helper holds (netem's default is 1000).
+    std::string options = "netem limit 8192";
     if (shaping.delay_ms > 0 || shaping.jitter_ms > 0) {
         options += " delay " + number(shaping.delay_ms * 1000, "%.0fus");
         if (shaping.jitter_ms > 0) {
