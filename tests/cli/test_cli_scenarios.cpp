@@ -212,3 +212,38 @@ workflows:
 }
 
 }  // namespace
+
+namespace {
+
+class MisuseScenario : public sbx::test::CliTest {};
+
+TEST_F(MisuseScenario, MisusedInputsBreakAStrictTargetAndCanonicalPresetsRun) {
+    // The step accepts only a whole number in range: every misuse kind that applies to an
+    // int slot (wrong type, out of range, extra slot aside) makes it fail.
+    write_settings(R"(
+scenarios:
+  - {name: normal}
+  - {name: user_misuse, preset: {SANDBOX_STUB_STRATEGY: misuse}}
+workflows:
+  - name: strict
+    steps:
+      - run: [/bin/sh, -c, 'test "$1" -ge 1 2>/dev/null && test "$1" -le 9', sh, "{{input.n}}"]
+        inputs: {n: {type: int, example: 5, min: 1, max: 9}}
+)");
+    const auto result = runner({"run-scenarios", "strict", "--repetitions", "6", "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const json summary = json::parse(result.out);
+    EXPECT_DOUBLE_EQ(summary["scenarios"]["normal"]["roi"].get<double>(), 1.0);
+    const double misused = summary["scenarios"]["user_misuse"]["roi"].get<double>();
+    EXPECT_LT(misused, 1.0);
+    EXPECT_EQ(summary["worst_scenario"], "user_misuse");
+
+    // SANDBOX_PRESET_MODE=canonical: the six low canonical presets, user_misuse included.
+    const auto canonical = sbx::test::run_command(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run", "--json"},
+        {{"SANDBOX_PRESET_MODE", "canonical"}}, dir_);
+    ASSERT_EQ(canonical.exit_code, 0) << canonical.err;
+    EXPECT_EQ(json::parse(canonical.out)["cells"].size(), 6u);
+}
+
+}  // namespace

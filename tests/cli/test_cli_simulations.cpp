@@ -193,3 +193,41 @@ workflows:
 }
 
 }  // namespace
+
+namespace {
+
+class ConvergedParts : public Simulations {};
+
+TEST_F(ConvergedParts, AreSkippedUntilTheirFlagIsRemoved) {
+    // The first cycle's delta is 1 (from no ROI to 1), every later one 0: with ROI_CYCLES=1
+    // and a window of 5, the window is all zeros at the 6th cycle, when both workflows
+    // converge; they are skipped from then on.
+    write_settings(R"(
+presets: [{SCENARIO_NAME: calm}]
+workflows:
+  - name: steady
+    steps: [{run: [/bin/true]}]
+  - name: other
+    steps: [{run: [/bin/true]}]
+)");
+    const std::map<std::string, std::string> env = {{"ROI_CYCLES", "1"}};
+    for (int cycle = 1; cycle <= 6; ++cycle) {
+        const json out = run_json({"run", "--all-workflows", "--json"}, env);
+        ASSERT_EQ(out["presets"][0]["parts"].size(), 2u) << "cycle " << cycle;
+    }
+    std::ifstream flags_file(dir_ + "/data/workflows.flags");
+    EXPECT_EQ(json::parse(flags_file)["converged"], json({"other", "steady"}));
+    std::vector<std::string> argv = {SBX_BINARY,     "--config", settings_,        "--data-dir",
+                                     dir_ + "/data", "run",      "--all-workflows"};
+    const auto skipped = sbx::test::run_command(argv, env, dir_);
+    EXPECT_EQ(skipped.exit_code, 0) << skipped.err;
+    EXPECT_NE(skipped.out.find("has converged; nothing to run"), std::string::npos) << skipped.out;
+
+    // The flags file is the switch: a module taken out of it runs again.
+    write_file("data/workflows.flags", R"({"converged": ["other"]})");
+    const json again = run_json({"run", "--all-workflows", "--json"}, env);
+    ASSERT_EQ(again["presets"][0]["parts"].size(), 1u);
+    EXPECT_EQ(again["presets"][0]["parts"][0]["name"], "steady");
+}
+
+}  // namespace

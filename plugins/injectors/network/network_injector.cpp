@@ -97,8 +97,6 @@ class NetworkInjector final : public Injector {
                                         " ready: " + network->report().dump());
         }
         hold(key, network);
-        const std::uint64_t token = ++runs_prepared_;
-        running_.emplace(token, network);
 
         spec["netns"] = network->path();
         json &env = spec["env"];
@@ -109,11 +107,16 @@ class NetworkInjector final : public Injector {
         }
         json report = network->report();
         report["reused"] = reused;
-        return json{{"active", true},
-                    {"spec", spec},
-                    {"state", {{"namespace", network->name()}, {"token", token}}},
-                    {"network", report}}
-            .dump();
+        const std::uint64_t token = runs_prepared_ + 1;
+        std::string response = json{
+            {"active", true},
+            {"spec", spec},
+            {"state", {{"namespace", network->name()}, {"token", token}}},
+            {"network", report}}.dump();
+        // Last, once nothing can fail: only a successful prepare gets a teardown.
+        runs_prepared_ = token;
+        running_.emplace(token, std::move(network));
+        return response;
     }
 
     void teardown(const std::string &state_json) override {

@@ -1,0 +1,125 @@
+// The `misuse` stub strategy: valid inputs misused the way careless users and callers do —
+// wrong types, missing or extra slots, out-of-range numbers, paths outside the workspace.
+#include <sbx/plugin.hpp>
+
+#include "stub_request.hpp"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kinds.hpp"
+#include "misused_values.hpp"
+#include "schedule.hpp"
+#include "splitmix64.hpp"
+
+namespace {
+
+using nlohmann::json;
+using sbx_misuse::Kind;
+
+class MisuseStub final : public sbx::StubStrategy {
+  public:
+    // Rationale: `kinds` items are plain strings, not a JSON Schema enum, so that an
+    // unknown kind reaches the constructor, whose refusal names it and lists the known
+    // ones; a schema enum violation would only say "not one of the enum values".
+    static constexpr sbx::About about{
+        "misuse",
+        "Misused inputs",
+        "1.0.0",
+        "Valid inputs with one or more misuses per set: wrong_type, missing_required (sent "
+        "as \"\"), extra_slot, out_of_range, wrong_arity, path_escape, enum_violation, on a "
+        "seeded schedule that meets every applicable kind; meta tags each set's misuses.",
+        R"({"type":"object","additionalProperties":false,"properties":{)"
+        R"("kinds":{"type":"array","minItems":1,"items":{"type":"string"},)"
+        R"("default":["wrong_type","missing_required","extra_slot","out_of_range",)"
+        R"("wrong_arity","path_escape","enum_violation"],)"
+        R"("description":"The kinds of misuse to apply, from wrong_type, missing_required, )"
+        R"(extra_slot, out_of_range, wrong_arity, path_escape, enum_violation (default: )"
+        R"(all)."}}})",
+        "sandbox-runner",
+        "https://example.invalid/sandbox-runner",
+        "Apache-2.0"};
+
+    explicit MisuseStub(const std::string &config_json) : kinds_(enabled_kinds(config_json)) {}
+
+    // Response: {"input_sets": [...], "meta": [{slot: {"kind": ..., details}}]}, parallel;
+    // meta names every slot a set misused, and only those.
+    std::string generate(const std::string &request_json) override {
+        const auto request = sbx_stubs::read_request(request_json, "misuse");
+        std::vector<sbx_misuse::Slot> slots;
+        json valid = json::object();
+        for (const auto &[name, declaration] : request.slots.items()) {  // sorted by name
+            slots.push_back(sbx_misuse::read_slot(name, declaration));
+            valid[name] = slots.back().valid;
+        }
+        sbx_stubs::Rng rng(request.seed);
+        sbx_misuse::Schedule schedule(slots, kinds_, rng);
+        json sets = json::array();
+        json meta = json::array();
+        const uint64_t count = request.count;
+        for (uint64_t j = 0; j < count; ++j) {
+            if ((j & 0x3FFU) == 0x3FFU && sbx::host::cancelled()) {
+                throw sbx::Error(SBX_CANCELLED, "misuse: cancelled");
+            }
+            json set = valid;
+            json tags = json::object();
+            if (!schedule.empty()) {
+                for (const sbx_misuse::Misuse &m : schedule.next(rng)) {
+                    if (m.kind == Kind::extra_slot) {
+                        sbx_misuse::add_extra_slots(set, tags, rng);
+                    } else {
+                        const sbx_misuse::Slot &slot = slots[m.slot];
+                        tags[slot.name] =
+                            sbx_misuse::misuse_slot(m.kind, slot, set[slot.name], rng);
+                    }
+                }
+            }
+            sets.push_back(std::move(set));
+            meta.push_back(std::move(tags));
+        }
+        return json{{"input_sets", std::move(sets)}, {"meta", std::move(meta)}}.dump();
+    }
+
+  private:
+    // sandbox-runner checks the schema first; this guards hosts that do not, and names an
+    // unknown kind with the list of known ones.
+    static std::vector<Kind> enabled_kinds(const std::string &config_json) {
+        const json config = sbx_stubs::parse_json(config_json, "misuse", "configuration");
+        if (!config.is_object()) {
+            throw sbx::Error(SBX_INVALID, "misuse: configuration must be an object");
+        }
+        std::vector<Kind> kinds(sbx_misuse::kAllKinds.begin(), sbx_misuse::kAllKinds.end());
+        for (const auto &[key, value] : config.items()) {
+            if (key != "kinds") {
+                throw sbx::Error(SBX_INVALID, "misuse: unknown configuration key '" + key +
+                                                  "'; the only key is kinds");
+            }
+            if (!value.is_array() || value.empty()) {
+                throw sbx::Error(SBX_INVALID, "misuse: kinds must be a non-empty list of: " +
+                                                  sbx_misuse::kind_list());
+            }
+            kinds.clear();
+            for (const json &name : value) {
+                const auto kind = name.is_string() ? sbx_misuse::kind_named(name.get<std::string>())
+                                                   : std::nullopt;
+                if (!kind) {
+                    throw sbx::Error(SBX_INVALID, "misuse: kinds: " + name.dump() +
+                                                      " is not a kind of misuse; known kinds: " +
+                                                      sbx_misuse::kind_list());
+                }
+                kinds.push_back(*kind);
+            }
+        }
+        return kinds;
+    }
+
+    std::vector<Kind> kinds_;
+};
+
+}  // namespace
+
+SBX_PLUGIN(MisuseStub);
