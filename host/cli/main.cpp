@@ -28,6 +28,7 @@ constexpr const char *kUsage =
     "  simulate-temporal-trajectory [WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n"
     "      [--json] [--keep-workspaces]\n"
     "  workflows list [--json] | workflows import FILE\n"
+    "  purge-stale [--json] (alias cleanup) | check-resources [--json] (exit 1 when any)\n"
     "  rank-scenarios RUN... [--json]      (RUN: a data dir, roi_history.json or metrics.db)\n"
     "  rank-synergy RUN... [--metric M] [--json]      (synergy_M of sections and workflows)\n"
     "  rank-scenario-synergy RUN... [--metric M] [--json]      (workflows only; the same as\n"
@@ -109,6 +110,9 @@ int main(int argc, char **argv) {
         if (command == "rank-scenarios" || command == "rank-synergy" ||
             command == "rank-scenario-synergy") {
             return sbx::cli::run_rank_command(context, command, args);
+        }
+        if (command == "purge-stale" || command == "cleanup" || command == "check-resources") {
+            return sbx::cli::run_cleanup_command(context, command, args);
         }
         if (command == "workflows") {
             return sbx::cli::run_workflows_command(context, args);

@@ -14,14 +14,15 @@ namespace {
 
 using nlohmann::json;
 
-// Four runs per cell. normal: all pass (1.0); concurrency_spike: run 4 fails (0.75);
+// Four runs per cell. normal: all pass (1.0); concurrency_spike: 8 copies per run, so 32
+// executions, every 4th fails (0.75);
 // hostile_input: runs 2 and 4 fail (0.5); schema_drift: all fail (0); flaky_upstream:
 // all pass (1.0).
-constexpr const char *kCountingStep = R"(
+constexpr const char *kCountingStep = R"yaml(
       - name: count
-        run: [/bin/sh, -c, 'f="$COUNTS/$SCENARIO_NAME"; exec 9>"$f.lock"; flock 9; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; flock -u 9; case "$SCENARIO_NAME:$n" in concurrency_spike:4|hostile_input:2|hostile_input:4|schema_drift:*) exit 1;; esac']
+        run: [/bin/sh, -c, 'f="$COUNTS/$SCENARIO_NAME"; exec 9>"$f.lock"; flock 9; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; flock -u 9; case "$SCENARIO_NAME:$n:$((n % 4))" in concurrency_spike:*:0|hostile_input:2:*|hostile_input:4:*|schema_drift:*) exit 1;; esac']
         env: {COUNTS: "COUNTS_DIR"}
-)";
+)yaml";
 
 class ScenariosCommand : public sbx::test::CliTest {
   protected:
@@ -244,6 +245,55 @@ workflows:
         {{"SANDBOX_PRESET_MODE", "canonical"}}, dir_);
     ASSERT_EQ(canonical.exit_code, 0) << canonical.err;
     EXPECT_EQ(json::parse(canonical.out)["cells"].size(), 6u);
+}
+
+}  // namespace
+
+namespace {
+
+class ConcurrencyCopies : public sbx::test::CliTest {};
+
+TEST_F(ConcurrencyCopies, CopiesRunAtOnceInOneWorkspaceAndEachIsAnExecution) {
+    // together: each copy leaves a marker and waits until all four are there, so it only
+    // passes when the four copies really run at the same time.
+    // first-wins: `mkdir` succeeds for exactly one copy of each run: ROI 1/4 exactly.
+    write_settings(R"(
+scenarios:
+  - {name: spike4, preset: {CONCURRENCY_LEVEL: "4"}}
+workflows:
+  - name: together
+    steps:
+      - run: [/bin/sh, -c, 'mktemp -p . c.XXXXXX >/dev/null; for i in $(seq 100); do [ $(ls | grep -c "^c\.") -ge 4 ] && exit 0; sleep 0.05; done; exit 1']
+  - name: first-wins
+    steps:
+      - run: [/bin/sh, -c, 'mkdir lock']
+)");
+    const auto together = runner({"run-scenarios", "together", "--repetitions", "2", "--json"});
+    ASSERT_EQ(together.exit_code, 0) << together.err;
+    const json summary = json::parse(together.out);
+    EXPECT_DOUBLE_EQ(summary["scenarios"]["spike4"]["roi"].get<double>(), 1.0);
+    EXPECT_EQ(query("SELECT min(value), max(value) FROM metrics WHERE name = 'concurrency_level'"),
+              (std::vector<std::vector<std::string>>{{"4.0", "4.0"}}));
+
+    const auto race = runner({"run-scenarios", "first-wins", "--repetitions", "3", "--json"});
+    ASSERT_EQ(race.exit_code, 0) << race.err;
+    const json raced = json::parse(race.out);
+    EXPECT_DOUBLE_EQ(raced["scenarios"]["spike4"]["roi"].get<double>(), 0.25);
+    EXPECT_DOUBLE_EQ(raced["scenarios"]["spike4"]["roi_delta"].get<double>(), -0.75);
+    EXPECT_EQ(query("SELECT DISTINCT value FROM metrics JOIN runs ON runs.id = metrics.run_id "
+                    "WHERE name = 'concurrency_error_rate' AND runs.workflow = 'first-wins' AND "
+                    "runs.flag = 'on'"),
+              (std::vector<std::vector<std::string>>{{"0.75"}}));
+    // The step record keeps every copy's verdict.
+    const auto copies = json::parse(
+        query("SELECT result FROM steps JOIN runs ON runs.id = steps.run_id WHERE "
+              "runs.workflow = 'first-wins' AND runs.flag = 'on' LIMIT 1")[0][0])["copies"];
+    ASSERT_EQ(copies.size(), 4u);
+    int passed = 0;
+    for (const auto &copy : copies) {
+        passed += copy["passed"].get<bool>() ? 1 : 0;
+    }
+    EXPECT_EQ(passed, 1);
 }
 
 }  // namespace

@@ -186,6 +186,24 @@ TEST_F(FullSettings, FindWorkflowByNameOrId) {
     EXPECT_EQ(s().find_workflow(""), nullptr);
 }
 
+TEST(LoadSettingsFile, UpstreamsOfAWorkflow) {
+    const std::string file = SBX_CONFIG_GOOD_DIR "/upstreams.yaml";
+    const Settings settings = load_settings_file(file);
+    ASSERT_EQ(settings.workflows.size(), 2u);
+    const auto &upstreams = settings.workflows[0].upstreams;
+    ASSERT_EQ(upstreams.size(), 3u);
+    EXPECT_EQ(upstreams[0].name, "api");
+    EXPECT_EQ(upstreams[0].listen, "127.0.0.1:18080");
+    EXPECT_EQ(upstreams[0].target, "127.0.0.1:8080");
+    EXPECT_EQ(upstreams[0].where.str(), file + ":5:9");
+    EXPECT_EQ(upstreams[1].name, "Cache_2");
+    EXPECT_EQ(upstreams[1].listen, "[::1]:0");
+    EXPECT_EQ(upstreams[1].target, "cache.internal:6379");
+    EXPECT_EQ(upstreams[1].where.str(), file + ":8:9");
+    EXPECT_EQ(upstreams[2].listen, "[::1]:0") << "port 0 may repeat: any free port";
+    EXPECT_TRUE(settings.workflows[1].upstreams.empty());
+}
+
 TEST(LoadSettingsText, EmptyTextGivesDefaults) {
     for (const char *text : {"", "# only a comment\n", "---\n"}) {
         Settings s = load_settings_text(text, "empty.yaml");

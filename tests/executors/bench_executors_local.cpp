@@ -1,7 +1,12 @@
 // Per-run overhead of the local executor: runs of /bin/true through the real plugin against
 // raw posix_spawn + waitpid of the same program, in alternating blocks so that load from
-// other processes hits both alike. Prints the median milliseconds per run of each.
-// Usage: bench_executors_local [RUNS] [CONFIG_JSON], e.g. '{"workspace_root":"/dev/shm/sbx"}'.
+// other processes hits all alike. Prints the median milliseconds per run of each.
+// Usage: bench_executors_local [RUNS] [CONFIG_JSON] [NAME=SPEC_JSON ...], e.g.
+//   bench_executors_local 1000 '{"workspace_root":"/dev/shm/sbx"}'
+//   bench_executors_local 1000 '{}' plain='{}' cgroup='{"limits":{"cpu_cores":1}}'
+// Each NAME=SPEC_JSON is one variant: fields added to the spec of /bin/true (limits,
+// workspace...); without any, one variant "local executor" with none. Ratios are given
+// against raw spawn and against the first variant.
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -10,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "plugins/plugin.hpp"
@@ -36,6 +42,12 @@ double median(std::vector<double> values) {
     return values[values.size() / 2];
 }
 
+struct Variant {
+    std::string name;
+    std::string spec;
+    std::vector<double> blocks;
+};
+
 }  // namespace
 
 int main(int argc, char **argv) try {
@@ -46,10 +58,22 @@ int main(int argc, char **argv) try {
     const auto plugin = sbx::plugins::load_plugin(SBX_LOCAL_EXECUTOR_PATH);
     const auto instance =
         plugin->create(argc > 2 ? nlohmann::json::parse(argv[2]) : nlohmann::json::object());
-    const std::string spec = nlohmann::json{{"argv", {program}}}.dump();
+    std::vector<Variant> variants;
+    for (int i = 3; i < argc; ++i) {
+        const std::string argument = argv[i];
+        const auto equals = argument.find('=');
+        if (equals == std::string::npos) {
+            throw std::runtime_error("variant '" + argument + "' is not NAME=SPEC_JSON");
+        }
+        nlohmann::json spec = nlohmann::json::parse(argument.substr(equals + 1));
+        spec["argv"] = {program};
+        variants.push_back({argument.substr(0, equals), spec.dump(), {}});
+    }
+    if (variants.empty()) {
+        variants.push_back({"local executor", nlohmann::json{{"argv", {program}}}.dump(), {}});
+    }
 
     std::vector<double> raw;
-    std::vector<double> local;
     for (int done = 0; done < runs; done += kBlock) {
         raw.push_back(block_ms_per_run([&] {
             pid_t pid = 0;
@@ -59,18 +83,28 @@ int main(int argc, char **argv) try {
             int status = 0;
             ::waitpid(pid, &status, 0);
         }));
-        local.push_back(block_ms_per_run([&] {
-            if (nlohmann::json::parse(instance->run(spec))["status"] != "OK") {
-                throw std::runtime_error("a run of /bin/true did not end OK");
-            }
-        }));
+        for (auto &variant : variants) {
+            variant.blocks.push_back(block_ms_per_run([&] {
+                const auto result = nlohmann::json::parse(instance->run(variant.spec));
+                if (result["status"] != "OK") {
+                    throw std::runtime_error("a run of /bin/true (" + variant.name +
+                                             ") did not end OK: " + result.dump());
+                }
+            }));
+        }
     }
     const double raw_ms = median(raw);
-    const double local_ms = median(local);
+    const double first_ms = median(variants.front().blocks);
     std::printf("runs: %d each, median of blocks of %d\n", runs, kBlock);
-    std::printf("posix_spawn+waitpid: %.3f ms/run\nlocal executor:      %.3f ms/run\n", raw_ms,
-                local_ms);
-    std::printf("ratio: %.2fx\n", local_ms / raw_ms);
+    std::printf("%-24s %8.3f ms/run\n", "posix_spawn+waitpid:", raw_ms);
+    for (const auto &variant : variants) {
+        const double ms = median(variant.blocks);
+        std::printf("%-24s %8.3f ms/run  ratio %.2fx raw, %.2fx %s\n", (variant.name + ":").c_str(),
+                    ms, ms / raw_ms, ms / first_ms, variants.front().name.c_str());
+    }
+    if (variants.size() == 1) {
+        std::printf("ratio: %.2fx\n", first_ms / raw_ms);
+    }
     return 0;
 } catch (const std::exception &e) {
     std::fprintf(stderr, "bench_executors_local: %s\n", e.what());

@@ -1,10 +1,12 @@
-// Misbehaving target programs for the local executor tests, one mode per behaviour: memory
-// hog, busy loop, daemonizing grandchild, fork bomb, file writer, segfault.
+// Misbehaving target programs for the local executor and injector tests, one mode per
+// behaviour: memory hog, busy loops, daemonizing grandchild, fork bomb, file writers, segfault.
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,8 +18,8 @@ namespace {
 
 int usage() {
     std::fprintf(stderr,
-                 "usage: sbx_test_target hog | busy | segv | daemonize PIDFILE | forkbomb TOKEN"
-                 " | write FILE BYTES\n");
+                 "usage: sbx_test_target hog | busy | spin MS | segv | daemonize PIDFILE"
+                 " | forkbomb TOKEN | write FILE BYTES | pattern FILE BYTES write|pwrite|fwrite\n");
     return 2;
 }
 
@@ -44,6 +46,58 @@ int busy() {
     for (;;) {
         counter = counter + 1;
     }
+}
+
+// Busy for `milliseconds` of wall-clock time, then exits 0: the CPU it got in that time
+// is the share it was allowed.
+int spin(long milliseconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(milliseconds);
+    volatile unsigned long counter = 0;
+    while (std::chrono::steady_clock::now() < until) {
+        for (int i = 0; i < 10000; ++i) {
+            counter = counter + 1;
+        }
+    }
+    return 0;
+}
+
+// The byte the pattern file holds at `offset`: every value, in an order no corruption keeps.
+unsigned char pattern_byte(long long offset) {
+    return static_cast<unsigned char>((offset * 131 + 7) % 251);
+}
+
+// Writes BYTES of the pattern to FILE, 4 KiB at a time, through write(2), pwrite(2) or
+// fwrite(3): what a disk corruption shim sees of an ordinary program.
+int write_pattern(const char *path, long long bytes, const std::string &how) {
+    constexpr long long kChunk = 4096;
+    unsigned char chunk[kChunk];
+    FILE *stream = how == "fwrite" ? std::fopen(path, "wb") : nullptr;
+    const int fd = how == "fwrite" ? -1 : ::open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (stream == nullptr && fd < 0) {
+        std::printf("open failed %s\n", strerrorname_np(errno));
+        return 1;
+    }
+    for (long long offset = 0; offset < bytes; offset += kChunk) {
+        const long long length = std::min(kChunk, bytes - offset);
+        for (long long i = 0; i < length; ++i) {
+            chunk[i] = pattern_byte(offset + i);
+        }
+        const auto size = static_cast<std::size_t>(length);
+        const bool ok = how == "fwrite"   ? std::fwrite(chunk, 1, size, stream) == size
+                        : how == "pwrite" ? ::pwrite(fd, chunk, size, offset) == length
+                                          : ::write(fd, chunk, size) == length;
+        if (!ok) {
+            std::printf("write failed %s\n", strerrorname_np(errno));
+            return 1;
+        }
+    }
+    if (stream != nullptr) {
+        std::fclose(stream);
+    } else {
+        ::close(fd);
+    }
+    std::printf("wrote %lld\n", bytes);
+    return 0;
 }
 
 int segv() {
@@ -147,6 +201,12 @@ int main(int argc, char **argv) {
     }
     if (mode == "busy") {
         return busy();
+    }
+    if (mode == "spin" && argc == 3) {
+        return spin(std::atol(argv[2]));
+    }
+    if (mode == "pattern" && argc == 5) {
+        return write_pattern(argv[2], std::atoll(argv[3]), argv[4]);
     }
     if (mode == "segv") {
         return segv();

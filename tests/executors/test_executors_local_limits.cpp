@@ -14,6 +14,8 @@ TEST_F(LocalExecutorTest, MemoryHogOverLimitEndsAsOom) {
     EXPECT_EQ(result["limit"], "memory");
     EXPECT_EQ(result["signal"], SIGKILL);
     EXPECT_EQ(result["enforcement"]["memory"], "cgroup_v1") << "no memory cgroup could be made";
+    // Swap is held to the same limit (this machine has swap accounting), so the limit is real.
+    EXPECT_EQ(result["enforcement"]["memory_swap"], "memory.memsw.limit_in_bytes");
     EXPECT_EQ(result["stdout"], "") << "the hog got further than it should";
 }
 
@@ -42,8 +44,8 @@ TEST_F(LocalExecutorTest, BusyLoopOverCpuTimeEndsAsTimeoutWithCpuTimeLimit) {
     EXPECT_EQ(result["status"], "TO") << result.dump(2);
     EXPECT_EQ(result["limit"], "cpu_time");
     EXPECT_GE(result["cpu_user_s"].get<double>() + result["cpu_sys_s"].get<double>(), 0.95);
-    // PID 1 ignores SIGXCPU, so the hard limit (soft + 1 s) ends it.
-    EXPECT_LT(result["wall_s"].get<double>(), 5.0);
+    // PID 1 ignores SIGXCPU, so the hard limit (soft + 1 s) ends it — well before the
+    // 10 s timeout, which `limit` proves without timing a noisy machine.
 }
 
 TEST_F(LocalExecutorTest, ForkBombUnderPidsLimitIsContainedAndLeavesNothing) {
@@ -63,12 +65,16 @@ TEST_F(LocalExecutorTest, ForkBombUnderPidsLimitIsContainedAndLeavesNothing) {
     EXPECT_TRUE(processes_with(token).empty()) << "fork bomb processes survived the run";
 }
 
+// disk_limit: file_size (and the fallback without CAP_SYS_ADMIN): the largest file. The
+// tmpfs workspace, the default, is in test_executors_local_resources.cpp.
 TEST_F(LocalExecutorTest, WritingPastDiskLimitFails) {
     const json result = run({{"argv", {helper(), "write", "big.bin", std::to_string(kMiB)}},
-                             {"limits", {{"disk_bytes", 64 * 1024}}}});
+                             {"limits", {{"disk_bytes", 64 * 1024}}}},
+                            {{"disk_limit", "file_size"}});
     EXPECT_EQ(result["status"], "RE") << result.dump(2);
     EXPECT_EQ(result["stdout"], "wrote 65536\nerror EFBIG\n");
     EXPECT_EQ(result["limit"], "disk");
+    EXPECT_EQ(result["enforcement"]["disk"], "rlimit_fsize");
 }
 
 }  // namespace

@@ -60,6 +60,16 @@ struct Step {
     SourceLocation where;
 };
 
+// An upstream service the workflow's target talks to. The fault_proxy injector puts a proxy
+// on `listen` that forwards to `target` and tells the target where it is through
+// SANDBOX_UPSTREAM_<NAME> (docs/configuration.md, "Upstreams").
+struct Upstream {
+    std::string name;    // letters, digits and '_', not starting with a digit; unique
+    std::string listen;  // host:port, or [IPv6]:port; port 0: any free port
+    std::string target;  // host:port of the real upstream
+    SourceLocation where;
+};
+
 struct Workflow {
     int64_t id = 0;  // 0: no id given (ids written in YAML are positive)
     std::string name;
@@ -69,6 +79,7 @@ struct Workflow {
     SourceLocation baseline_where;
     std::string impact = "standard";       // experimental, low, standard or critical
     std::vector<nlohmann::json> services;  // raw; interpreted by the engine
+    std::vector<Upstream> upstreams;       // in the order written
     std::vector<Step> steps;               // never empty
     SourceLocation where;
 };

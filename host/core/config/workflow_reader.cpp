@@ -1,6 +1,8 @@
 // Reads `workflows:`: names and ids unique, steps present, baselines naming a workflow.
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <utility>
 
 #include "config/section_readers.hpp"
 #include "config/suggest.hpp"
@@ -13,7 +15,14 @@ constexpr const char *kWorkflowExample =
     "workflows: [{name: import, steps: [{name: load, run: [./bin/kvtool, import]}]}]";
 const std::vector<std::string> &workflow_keys() {
     static const std::vector<std::string> values = {"id",     "name",  "executor", "baseline",
-                                                    "impact", "steps", "services"};
+                                                    "impact", "steps", "services", "upstreams"};
+    return values;
+}
+
+constexpr const char *kUpstreamExample =
+    "upstreams: [{name: api, listen: 127.0.0.1:18080, target: 127.0.0.1:8080}]";
+const std::vector<std::string> &upstream_keys() {
+    static const std::vector<std::string> values = {"name", "listen", "target"};
     return values;
 }
 
@@ -102,6 +111,139 @@ std::vector<Step> read_steps(const YamlReader &reader, const Field &field,
     return steps;
 }
 
+// "host:port" or "[v6 address]:port" with a decimal port; port 0 only where `any_port`.
+bool is_host_port(const std::string &text, bool any_port, std::string &why) {
+    size_t colon = std::string::npos;
+    if (!text.empty() && text.front() == '[') {
+        const size_t close = text.find(']');
+        if (close == std::string::npos || close == 1 || close + 1 >= text.size() ||
+            text[close + 1] != ':') {
+            why = "is not [address]:port";
+            return false;
+        }
+        colon = close + 1;
+    } else {
+        colon = text.find(':');
+        if (colon == std::string::npos || colon == 0 ||
+            text.find(':', colon + 1) != std::string::npos) {
+            why = "is not host:port";
+            return false;
+        }
+    }
+    const std::string port = text.substr(colon + 1);
+    if (port.empty() || port.size() > 5 ||
+        port.find_first_not_of("0123456789") != std::string::npos) {
+        why = "has no port number after the last ':'";
+        return false;
+    }
+    const long number = std::stol(port);
+    if (number > 65535 || (number == 0 && !any_port)) {
+        why = "has port " + port + ", not one from " + (any_port ? "0" : "1") + " to 65535";
+        return false;
+    }
+    return true;
+}
+
+Upstream read_upstream(const YamlReader &reader, const Field &field, const std::string &what) {
+    Upstream upstream;
+    upstream.where = reader.where(field.value);
+    if (!field.value.IsMap()) {
+        reader.fail(reader.where(field),
+                    what + " is " + YamlReader::describe(field.value) + ", not a mapping",
+                    std::string("write ") + kUpstreamExample);
+    }
+    std::string label = what;
+    if (!written_name(field.value).empty()) {
+        label = "upstream '" + written_name(field.value) + "'" + what.substr(what.find(" of "));
+    }
+    for (const auto &entry : reader.fields(field, upstream_keys(), label, kUpstreamExample)) {
+        if (entry.key == "name") {
+            upstream.name = reader.non_empty_text(entry, "name: api");
+            const bool plain = upstream.name.find_first_not_of(
+                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                   "0123456789_") == std::string::npos &&
+                               !(upstream.name.front() >= '0' && upstream.name.front() <= '9');
+            if (!plain) {
+                reader.fail(reader.where(entry),
+                            "upstream name '" + upstream.name + "' is not a plain name",
+                            "use letters, digits and '_', not starting with a digit, since it "
+                            "names the variable SANDBOX_UPSTREAM_<NAME>; write e.g. name: api");
+            }
+            continue;
+        }
+        const bool listen = entry.key == "listen";
+        const std::string example = listen ? "listen: 127.0.0.1:18080" : "target: 127.0.0.1:8080";
+        std::string address = reader.non_empty_text(entry, example);
+        std::string why;
+        if (!is_host_port(address, listen, why)) {
+            std::string problem = entry.key + " '" + address;
+            problem.append("' of ").append(label).append(" ").append(why);
+            reader.fail(reader.where(entry), problem,
+                        "write " + example + " (an IPv6 address in brackets, quoted: \"[::1]:" +
+                            (listen ? "18080" : "8080") + "\")");
+        }
+        (listen ? upstream.listen : upstream.target) = std::move(address);
+    }
+    for (const auto &[key, value] :
+         {std::pair<const char *, const std::string *>{"name", &upstream.name},
+          {"listen", &upstream.listen},
+          {"target", &upstream.target}}) {
+        if (value->empty()) {
+            reader.fail(upstream.where, label + " has no " + key,
+                        std::string("give it name, listen and target; write ") + kUpstreamExample);
+        }
+    }
+    return upstream;
+}
+
+// `upstreams:` of a workflow: names unique once upper-cased (they name environment
+// variables), listen addresses unique (one proxy per address); port 0 may repeat.
+std::vector<Upstream> read_upstreams(const YamlReader &reader, const Field &field,
+                                     const std::string &workflow) {
+    std::vector<Upstream> upstreams;
+    if (!field.value.IsDefined() || field.value.IsNull()) {
+        return upstreams;
+    }
+    if (!field.value.IsSequence()) {
+        reader.fail(reader.where(field),
+                    "upstreams of " + workflow + " must be a list, not " +
+                        YamlReader::describe(field.value),
+                    std::string("write ") + kUpstreamExample);
+    }
+    std::map<std::string, size_t> names;
+    std::map<std::string, size_t> listens;
+    size_t index = 0;
+    for (const auto &item : field.value) {
+        ++index;
+        Upstream upstream =
+            read_upstream(reader, {"upstream " + std::to_string(index), field.value, item},
+                          "upstream " + std::to_string(index) + " of " + workflow);
+        std::string upper = upstream.name;
+        std::transform(upper.begin(), upper.end(), upper.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        if (const auto [first, added] = names.emplace(upper, upstreams.size()); !added) {
+            reader.fail(upstream.where,
+                        "upstream name '" + upstream.name + "' of " + workflow +
+                            " is used twice (first at line " +
+                            std::to_string(upstreams[first->second].where.line) + ")",
+                        "give each upstream its own name (SANDBOX_UPSTREAM_" + upper +
+                            " names one upstream; case does not count)");
+        }
+        const bool any_port = upstream.listen.size() > 2 &&
+                              upstream.listen.compare(upstream.listen.size() - 2, 2, ":0") == 0;
+        if (const auto [first, added] = listens.emplace(upstream.listen, upstreams.size());
+            !added && !any_port) {
+            reader.fail(upstream.where,
+                        "listen " + upstream.listen + " of upstream '" + upstream.name +
+                            "' is already the listen address of upstream '" +
+                            upstreams[first->second].name + "'",
+                        "give each upstream its own port, or port 0 for any free one");
+        }
+        upstreams.push_back(std::move(upstream));
+    }
+    return upstreams;
+}
+
 // Where a workflow's name and id were written, for duplicate checks.
 struct KeyLocations {
     SourceLocation name;
@@ -166,6 +308,8 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
             for (const auto &service : entry.value) {
                 workflow.services.push_back(reader.json(service));
             }
+        } else if (entry.key == "upstreams") {
+            workflow.upstreams = read_upstreams(reader, entry, what);
         } else if (entry.key == "steps") {
             has_steps = true;
             workflow.steps = read_steps(reader, entry, what);

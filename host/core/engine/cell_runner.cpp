@@ -152,9 +152,12 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.failed_step = outcome.failed_step;
     record.wall_s = outcome.wall_s;
     record.metrics = collect(request + "]}");
+    record.metrics.insert(outcome.host_metrics.begin(), outcome.host_metrics.end());
     store_.record_run(record);
 
     result.passed = outcome.passed;
+    result.executions = outcome.executions;
+    result.passed_executions = outcome.passed_executions;
     result.metrics = std::move(record.metrics);
     result.active_injectors = std::move(outcome.active_injectors);
 }
@@ -168,6 +171,8 @@ CellSummary CellRunner::finish(const CellWork &work) {
     for (const auto &result : work.results) {
         ++summary.runs;
         summary.passed += result.passed ? 1 : 0;
+        summary.executions += result.executions;
+        summary.passed_executions += result.passed_executions;
         for (const auto &[name, value] : result.metrics) {
             metric_sums[name] += value;
         }
@@ -181,7 +186,9 @@ CellSummary CellRunner::finish(const CellWork &work) {
             }
         }
     }
-    summary.roi = summary.runs ? static_cast<double>(summary.passed) / summary.runs : 0.0;
+    summary.roi = summary.executions != 0
+                      ? static_cast<double>(summary.passed_executions) / summary.executions
+                      : 0.0;
     for (const auto &[name, sum] : metric_sums) {
         summary.metrics[name] = sum / summary.runs;
     }

@@ -32,8 +32,10 @@ struct CellSummary {
     std::string preset;
     std::string flag;
     int runs = 0;
-    int passed = 0;
-    double roi = 0;                         // passed / runs
+    int passed = 0;      // runs in which every copy passed
+    int executions = 0;  // runs × CONCURRENCY_LEVEL
+    int passed_executions = 0;
+    double roi = 0;                         // passed_executions / executions
     std::map<std::string, double> metrics;  // mean over the runs
     std::map<std::string, int> failures;    // "step: reason" -> count
     std::vector<std::string> active_injectors;
@@ -44,6 +46,8 @@ struct CellSummary {
 // What one run of a cell left for the cell's summary.
 struct RunResult {
     bool passed = false;
+    int executions = 1;  // CONCURRENCY_LEVEL copies
+    int passed_executions = 0;
     std::map<std::string, double> metrics;
     std::vector<std::string> failures;  // "step: reason" of the failed step, if any
     std::vector<std::string> active_injectors;

@@ -40,6 +40,23 @@ plugins::Instance &PluginSet::executor_for(const config::Workflow &workflow) {
     return *found->second;
 }
 
+plugins::Instance &PluginSet::executor_copy(const config::Workflow &workflow, size_t copy) {
+    auto &first = executor_for(workflow);
+    if (copy == 0) {
+        return first;
+    }
+    const auto key = std::make_pair(first.plugin().id(), copy);
+    auto found = executor_copies_.find(key);
+    if (found == executor_copies_.end()) {
+        const auto &where =
+            workflow.executor.empty() ? settings_.executor_where : workflow.executor_where;
+        found =
+            executor_copies_.emplace(key, make(first.plugin().id(), SBX_KIND_EXECUTOR, where.str()))
+                .first;
+    }
+    return *found->second;
+}
+
 plugins::Instance &PluginSet::stub(const std::string &id, const std::string &where) {
     auto found = stubs_.find(id);
     if (found == stubs_.end()) {

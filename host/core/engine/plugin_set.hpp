@@ -21,6 +21,10 @@ class PluginSet {
     plugins::Instance &executor() { return *executor_; }
     // The workflow's own `executor:` when it names one, else the default executor.
     plugins::Instance &executor_for(const config::Workflow &workflow);
+    // Copy `copy` of that executor: copy 0 is executor_for(workflow); others are further
+    // instances of the same plugin, created on first use, so CONCURRENCY_LEVEL copies of a
+    // step can run at once (the ABI serializes calls per instance).
+    plugins::Instance &executor_copy(const config::Workflow &workflow, size_t copy);
     std::vector<std::unique_ptr<plugins::Instance>> &injectors() { return injectors_; }
     std::vector<std::unique_ptr<plugins::Instance>> &collectors() { return collectors_; }
     plugins::Instance &predictor() { return *predictor_; }
@@ -42,6 +46,7 @@ class PluginSet {
     std::unique_ptr<plugins::Instance> predictor_;
     std::map<std::string, std::unique_ptr<plugins::Instance>> stubs_;
     std::map<std::string, std::unique_ptr<plugins::Instance>> workflow_executors_;
+    std::map<std::pair<std::string, size_t>, std::unique_ptr<plugins::Instance>> executor_copies_;
 };
 
 }  // namespace sbx::engine

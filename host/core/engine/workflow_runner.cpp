@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <thread>
 
 #include "engine/injection_scope.hpp"
 #include "engine/template.hpp"
@@ -31,6 +32,21 @@ std::string legal_c_string(std::string text, const std::string &where,
                         " NUL byte(s) removed (a C string cannot carry them)");
     }
     return text;
+}
+
+// The workflow's `upstreams:` for the injectors (fault_proxy puts a proxy on each `listen`);
+// the field is absent when the workflow declares none.
+json with_upstreams(json spec, const config::Workflow &workflow) {
+    if (!workflow.upstreams.empty()) {
+        json upstreams = json::array();
+        for (const auto &upstream : workflow.upstreams) {
+            upstreams.push_back({{"name", upstream.name},
+                                 {"listen", upstream.listen},
+                                 {"target", upstream.target}});
+        }
+        spec["upstreams"] = std::move(upstreams);
+    }
+    return spec;
 }
 
 }  // namespace
@@ -142,6 +158,8 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
     set_if("memory_bytes", limits.memory_bytes);
     set_if("disk_bytes", limits.disk_bytes);
     set_if("pids", limits.pids);
+    set_if("cpu_cores", limits.cpu_cores);
+    set_if("disk_write_bps", limits.disk_write_bps);
     return json{
         {"run_id", std::to_string(getpid()) + "-" + std::to_string(++run_counter_)},
         {"argv", argv},
@@ -154,20 +172,115 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
         {"limits", limit_fields}};
 }
 
+namespace {
+
+// CONCURRENCY_LEVEL of a preset (validated as a whole number when the preset was read);
+// 1 when absent. Capped: each copy is a process and an executor instance.
+size_t concurrency_level(const presets::Preset &preset) {
+    constexpr size_t kMaxCopies = 256;
+    const auto found = preset.body.find("CONCURRENCY_LEVEL");
+    if (found == preset.body.end()) {
+        return 1;
+    }
+    const std::string text = found->is_string() ? found->get<std::string>() : found->dump();
+    size_t level = 1;
+    try {
+        level = static_cast<size_t>(std::stoull(text));
+    } catch (const std::exception &) {
+        level = 1;
+    }
+    return std::clamp<size_t>(level, 1, kMaxCopies);
+}
+
+// Executes `spec_text` on `executor`; an executor's refusal of this one run (a hostile
+// input made an impossible spec, say) becomes an XX result, so the matrix goes on.
+StepOutcome execute(plugins::Instance &executor, const std::string &spec_text,
+                    const std::string &step_name) {
+    StepOutcome outcome{step_name, false, "", json::object(), ""};
+    try {
+        outcome.result_text = executor.run(spec_text);
+        outcome.result = json::parse(outcome.result_text);
+        check_executor_result(outcome.result, executor.plugin().id());
+    } catch (const plugins::PluginCallError &e) {
+        if (e.status() == SBX_CANCELLED) {
+            throw;
+        }
+        outcome.result = {{"status", "XX"}, {"error", e.what()}};
+        outcome.result_text.clear();
+    }
+    return outcome;
+}
+
+}  // namespace
+
+std::vector<StepOutcome> WorkflowRunner::run_copies(const config::Workflow &workflow,
+                                                    const json &spec,
+                                                    const std::vector<bool> &alive) {
+    const size_t copies = alive.size();
+    std::vector<StepOutcome> outcomes(copies);
+    if (copies == 1) {
+        outcomes[0] = execute(plugins_.executor_for(workflow), spec.dump(), "");
+        return outcomes;
+    }
+    // Instances are created here, on this thread: PluginSet is not thread-safe.
+    std::vector<plugins::Instance *> executors(copies);
+    std::vector<std::string> texts(copies);
+    for (size_t i = 0; i < copies; ++i) {
+        executors[i] = &plugins_.executor_copy(workflow, i);
+        json copy = spec;
+        copy["run_id"] = spec.value("run_id", std::string()) + "-c" + std::to_string(i);
+        texts[i] = copy.dump();
+    }
+    std::vector<std::exception_ptr> errors(copies);
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < copies; ++i) {
+        if (alive[i]) {
+            threads.emplace_back([&, i] {
+                try {
+                    outcomes[i] = execute(*executors[i], texts[i], "");
+                } catch (...) {
+                    errors[i] = std::current_exception();
+                }
+            });
+        }
+    }
+    try {
+        if (alive[0]) {
+            outcomes[0] = execute(*executors[0], texts[0], "");
+        }
+    } catch (...) {
+        errors[0] = std::current_exception();
+    }
+    for (auto &thread : threads) {
+        thread.join();
+    }
+    for (const auto &error : errors) {
+        if (error) {
+            std::rethrow_exception(error);
+        }
+    }
+    return outcomes;
+}
+
 RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
                                const json &inputs, bool counterfactual) {
     const auto limits = presets::resolve_limits(preset);
     const auto started = std::chrono::steady_clock::now();
     const auto workspace = workspaces_.lease();
     const std::string preset_text = preset.body.dump();
+    // Copies share the workspace: they are concurrent users of the same state, which is
+    // what a concurrency spike is about.
+    std::vector<bool> alive(concurrency_level(preset), true);
     RunOutcome outcome;
     for (const auto &step : workflow.steps) {
-        StepOutcome step_outcome{step.name, false, "", json::object(), ""};
         std::vector<std::string> notes;
+        std::vector<StepOutcome> copies;
         {
             InjectionScope injection(
                 plugins_.injectors(), preset_text,
-                build_spec(step, preset, limits, inputs, workspace.path(), counterfactual, notes),
+                with_upstreams(build_spec(step, preset, limits, inputs, workspace.path(),
+                                          counterfactual, notes),
+                               workflow),
                 state_dir_);
             for (const auto &id : injection.active()) {
                 if (std::find(outcome.active_injectors.begin(), outcome.active_injectors.end(),
@@ -175,45 +288,77 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
                     outcome.active_injectors.push_back(id);
                 }
             }
-            auto &executor = plugins_.executor_for(workflow);
-            try {
-                step_outcome.result_text = executor.run(injection.spec_text());
-                step_outcome.result = json::parse(step_outcome.result_text);
-                check_executor_result(step_outcome.result, executor.plugin().id());
-            } catch (const plugins::PluginCallError &e) {
-                if (e.status() == SBX_CANCELLED) {
-                    throw;
-                }
-                // The executor refused this run (a hostile input made an impossible spec,
-                // say): the step fails with the reason, the matrix goes on.
-                step_outcome.result = {{"status", "XX"}, {"error", e.what()}};
-                step_outcome.result_text.clear();
-            }
-            if (!notes.empty()) {
-                step_outcome.result["host_notes"] = notes;
-                step_outcome.result_text.clear();
-            }
-            if (step_outcome.result_text.empty()) {
-                step_outcome.result_text =
-                    step_outcome.result.dump(-1, ' ', false, json::error_handler_t::replace);
-            }
+            copies = run_copies(workflow, injection.spec(), alive);
         }
         config::Expectation expect = step.expect;
         if (expect.stdout_contains) {
             expect.stdout_contains = expand_template(*expect.stdout_contains, inputs);
         }
-        step_outcome.passed =
-            counterfactual ? step_outcome.result.value("status", "XX") == "OK"
-                           : meets_expectation(expect, step_outcome.result, step_outcome.reason);
+        json copy_results = json::array();
+        for (size_t i = 0; i < copies.size(); ++i) {
+            auto &copy = copies[i];
+            if (!alive[i]) {
+                continue;
+            }
+            copy.name = step.name;
+            copy.passed = counterfactual ? copy.result.value("status", "XX") == "OK"
+                                         : meets_expectation(expect, copy.result, copy.reason);
+            alive[i] = copy.passed;
+            if (copies.size() > 1) {
+                copy_results.push_back({{"copy", i},
+                                        {"status", copy.result.value("status", "XX")},
+                                        {"exit_code", copy.result.value("exit_code", -1)},
+                                        {"passed", copy.passed}});
+            }
+        }
+        // The record keeps copy 0's result, or the first failed copy's (the one that says
+        // what went wrong), with every copy's verdict beside it.
+        size_t shown = copies.size();
+        for (size_t i = 0; i < copies.size(); ++i) {
+            if (copies[i].result.empty()) {
+                continue;  // a copy that had already failed at an earlier step
+            }
+            if (shown == copies.size() || !copies[i].passed) {
+                shown = i;
+            }
+            if (!copies[i].passed) {
+                break;
+            }
+        }
+        StepOutcome step_outcome = std::move(copies[shown]);
+        step_outcome.passed = std::all_of(alive.begin(), alive.end(), [](bool a) { return a; });
+        if (!notes.empty()) {
+            step_outcome.result["host_notes"] = notes;
+            step_outcome.result_text.clear();
+        }
+        if (!copy_results.empty()) {
+            step_outcome.result["copies"] = copy_results;
+            step_outcome.result_text.clear();
+        }
+        if (step_outcome.result_text.empty()) {
+            step_outcome.result_text =
+                step_outcome.result.dump(-1, ' ', false, json::error_handler_t::replace);
+        }
         outcome.steps.push_back(step_outcome);
-        if (!step_outcome.passed) {
+        if (!step_outcome.passed && outcome.failed_step.empty()) {
             outcome.failed_step = step.name;
+        }
+        if (std::none_of(alive.begin(), alive.end(), [](bool a) { return a; })) {
             break;
         }
     }
+    outcome.executions = static_cast<int>(alive.size());
+    outcome.passed_executions = static_cast<int>(std::count(alive.begin(), alive.end(), true));
     outcome.passed = outcome.failed_step.empty();
     outcome.wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (alive.size() > 1) {
+        const double copies = static_cast<double>(alive.size());
+        outcome.host_metrics = {
+            {"concurrency_level", copies},
+            {"concurrency_error_rate", (copies - outcome.passed_executions) / copies},
+            {"concurrency_throughput", outcome.wall_s > 0 ? copies / outcome.wall_s : 0.0}};
+    }
     return outcome;
 }
 

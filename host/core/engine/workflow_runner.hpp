@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -23,7 +24,13 @@ struct StepOutcome {
 };
 
 struct RunOutcome {
-    bool passed = false;
+    bool passed = false;  // every copy passed every step
+    // CONCURRENCY_LEVEL copies of each step run at once; each copy is one execution.
+    int executions = 1;
+    int passed_executions = 0;
+    // Measured by the host: concurrency_level, concurrency_error_rate (failed copies /
+    // copies) and concurrency_throughput (copies per second) when copies > 1.
+    std::map<std::string, double> host_metrics;
     std::string failed_step;
     double wall_s = 0;
     std::vector<StepOutcome> steps;
@@ -51,6 +58,10 @@ class WorkflowRunner {
                    const nlohmann::json &inputs, bool counterfactual);
 
   private:
+    // Runs one step's spec through `copies` executor instances at once (run ids suffixed
+    // "-c<i>"), copies whose `alive` is false skipped; results by copy.
+    std::vector<StepOutcome> run_copies(const config::Workflow &workflow,
+                                        const nlohmann::json &spec, const std::vector<bool> &alive);
     nlohmann::json build_spec(const config::Step &step, const presets::Preset &preset,
                               const presets::Limits &limits, const nlohmann::json &inputs,
                               const std::filesystem::path &workspace, bool counterfactual,

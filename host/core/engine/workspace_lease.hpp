@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "util/temp_dir.hpp"
 
@@ -16,6 +18,9 @@ class WorkspacePool {
   public:
     // `keep`: every run gets its own new directory, left in place afterwards.
     explicit WorkspacePool(bool keep);
+    ~WorkspacePool();
+    WorkspacePool(const WorkspacePool &) = delete;
+    WorkspacePool &operator=(const WorkspacePool &) = delete;
 
     class Lease {
       public:
@@ -37,5 +42,9 @@ class WorkspacePool {
     bool keep_;
     std::unique_ptr<TempDir> shared_;  // the reused directory, removed with the pool
 };
+
+// Workspaces under $TMPDIR/sandbox-runner whose owning host is gone (killed before it
+// could remove them); removes them unless `dry_run`. Returns one line per workspace.
+std::vector<std::string> sweep_workspaces(bool dry_run);
 
 }  // namespace sbx::engine

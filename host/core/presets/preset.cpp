@@ -41,6 +41,35 @@ int64_t signed_size(uint64_t bytes) {
     return static_cast<int64_t>(bytes);
 }
 
+// DISK_IO_THROTTLE: a size per second, as docker --device-write-bps reads it ("100Ki",
+// "1mb", "100 KiB/s": binary units, "/s" optional), or a bandwidth in bits ("8mbps" is
+// 1e6 bytes/s). 0, like a 0 size limit, means no throttle.
+uint64_t parse_bytes_per_second(std::string text) {
+    if (text.size() > 2 && text.compare(text.size() - 2, 2, "/s") == 0) {
+        text.erase(text.size() - 2);
+    }
+    const auto space = text.find(' ');
+    if (space != std::string::npos && text.find(' ', space + 1) == std::string::npos) {
+        text.erase(space, 1);  // "100 KiB" as written in SEMANTICS.md
+    }
+    uint64_t bytes = 0;
+    try {
+        bytes = parse_size_bytes(text);
+    } catch (const UnitError &size_error) {
+        try {
+            const double per_second = parse_bandwidth_bits_per_second(text) / 8;
+            // Saturated, so the conversion stays defined; signed_size refuses it as too large.
+            bytes = per_second < 1.8e19 ? static_cast<uint64_t>(per_second)
+                                        : std::numeric_limits<uint64_t>::max();
+        } catch (const UnitError &) {
+            throw UnitError(size_error.problem() + " per second",
+                            "write a size per second such as 100Ki, 10Mi or 100 KiB/s, or a "
+                            "bandwidth such as 8mbps");
+        }
+    }
+    return bytes;
+}
+
 [[noreturn]] void bad_value(const Preset &preset, const std::string &key, const std::string &why) {
     throw InputError(preset.origin + ": preset '" + preset.name + "': " + key + ": " + why);
 }
@@ -200,14 +229,25 @@ Limits resolve_limits(const Preset &preset) {
     }
     if (body.contains("CPU_LIMIT")) {
         try {
-            const double cores = std::stod(text_of("CPU_LIMIT"));
-            if (!(cores > 0)) {
-                throw std::invalid_argument("not positive");
+            size_t used = 0;
+            const std::string text = text_of("CPU_LIMIT");
+            const double cores = std::stod(text, &used);
+            if (used != text.size() || !(cores > 0) || !std::isfinite(cores)) {
+                throw std::invalid_argument("not a positive number");
             }
+            limits.cpu_cores = cores;
         } catch (const std::exception &) {
             bad_value(
                 preset, "CPU_LIMIT",
                 "'" + text_of("CPU_LIMIT") + "' is not a positive share of cores like 0.5 or 2");
+        }
+    }
+    if (body.contains("DISK_IO_THROTTLE")) {
+        try {
+            limits.disk_write_bps =
+                signed_size(parse_bytes_per_second(text_of("DISK_IO_THROTTLE")));
+        } catch (const std::invalid_argument &e) {
+            bad_value(preset, "DISK_IO_THROTTLE", e.what());
         }
     }
     for (const char *key : {"PACKET_LOSS", "PACKET_DUPLICATION"}) {

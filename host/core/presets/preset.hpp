@@ -23,6 +23,8 @@ struct Limits {
     int64_t memory_bytes = 0;
     int64_t disk_bytes = 0;
     int64_t pids = 0;
+    double cpu_cores = 0;        // CPU_LIMIT: a share of cores like docker --cpus
+    int64_t disk_write_bps = 0;  // DISK_IO_THROTTLE: bytes per second written to the disk
 };
 
 // Parses presets from JSON text: one object, or a list of objects. `origin` names the

@@ -1,5 +1,6 @@
-// cgroup v1: a folder under /sys/fs/cgroup/memory and one under /sys/fs/cgroup/pids, each in
-// a sandbox-runner parent. OOM kills come from memory.oom_control, refused forks from pids.events.
+// cgroup v1: one folder per controller (memory, pids, cpu, blkio) under
+// /sys/fs/cgroup/<controller>/sandbox-runner. OOM kills come from memory.oom_control, refused
+// forks from pids.events, throttling from cpu.stat.
 #include <string>
 #include <utility>
 
@@ -11,24 +12,70 @@ namespace {
 
 constexpr const char kMemoryRoot[] = "/sys/fs/cgroup/memory";
 constexpr const char kPidsRoot[] = "/sys/fs/cgroup/pids";
+constexpr const char kCpuRoot[] = "/sys/fs/cgroup/cpu";
+constexpr const char kBlkioRoot[] = "/sys/fs/cgroup/blkio";
+
+// One controller's cgroup of the run and its open cgroup.procs.
+struct Controller {
+    std::unique_ptr<CgroupDir> dir;
+    UniqueFd procs;
+    explicit operator bool() const { return dir != nullptr; }
+};
+
+// Makes <root>/sandbox-runner/<name> and lets `configure` write its limits; an empty
+// Controller when any of that fails (the folder is then removed again).
+template <class Configure>
+Controller make_controller(const char *root, const std::string &name, Configure &&configure) {
+    if (!writable_folder(root)) {
+        return {};
+    }
+    Controller controller;
+    controller.dir = CgroupDir::create(std::string(root) + "/sandbox-runner", name);
+    if (!controller.dir || !configure(*controller.dir)) {
+        return {};
+    }
+    controller.procs = controller.dir->open_procs();
+    if (!controller.procs.valid()) {
+        return {};
+    }
+    return controller;
+}
+
+std::optional<std::uint64_t> read_number(const CgroupDir &dir, const char *file) {
+    const auto text = dir.read(file);
+    if (text) {
+        try {
+            return std::stoull(*text);
+        } catch (const std::exception &) {
+        }
+    }
+    return std::nullopt;
+}
 
 class CgroupsV1 final : public RunCgroups {
   public:
-    std::unique_ptr<CgroupDir> memory;
-    std::unique_ptr<CgroupDir> pids;
-    UniqueFd memory_procs;
-    UniqueFd pids_procs;
+    Controller memory;
+    Controller pids;
+    Controller cpu;
+    Controller blkio;
+    bool memsw = false;  // memory.memsw.limit_in_bytes was written
 
     [[nodiscard]] const char *version() const override { return "cgroup_v1"; }
-    [[nodiscard]] bool limits_memory() const override { return memory != nullptr; }
-    [[nodiscard]] bool limits_pids() const override { return pids != nullptr; }
+    [[nodiscard]] bool limits_memory() const override { return bool(memory); }
+    [[nodiscard]] bool limits_pids() const override { return bool(pids); }
+    [[nodiscard]] bool limits_cpu() const override { return bool(cpu); }
+    [[nodiscard]] bool limits_disk_io() const override { return bool(blkio); }
+    [[nodiscard]] std::string memory_swap() const override {
+        return memsw ? "memory.memsw.limit_in_bytes"
+                     : "none (no memory.memsw.limit_in_bytes: swap accounting is off, boot with "
+                       "swapaccount=1; the target may swap past the limit)";
+    }
     [[nodiscard]] std::vector<int> join_fds() const override {
         std::vector<int> fds;
-        if (memory) {
-            fds.push_back(memory_procs.get());
-        }
-        if (pids) {
-            fds.push_back(pids_procs.get());
+        for (const Controller *controller : {&memory, &pids, &cpu, &blkio}) {
+            if (*controller) {
+                fds.push_back(controller->procs.get());
+            }
         }
         return fds;
     }
@@ -37,61 +84,60 @@ class CgroupsV1 final : public RunCgroups {
         if (memory) {
             // oom_kill appeared in 4.13; failcnt alone would also count reclaim that worked.
             counters.oom_kills =
-                keyed_counter(memory->read("memory.oom_control").value_or(""), "oom_kill");
-            const auto peak = memory->read("memory.max_usage_in_bytes");
-            if (peak) {
-                try {
-                    counters.memory_peak_bytes = std::stoull(*peak);
-                } catch (const std::exception &) {
-                }
-            }
+                keyed_counter(memory.dir->read("memory.oom_control").value_or(""), "oom_kill");
+            counters.memory_peak_bytes = read_number(*memory.dir, "memory.max_usage_in_bytes");
         }
         if (pids) {
-            counters.pids_refused = keyed_counter(pids->read("pids.events").value_or(""), "max");
+            counters.pids_refused =
+                keyed_counter(pids.dir->read("pids.events").value_or(""), "max");
+        }
+        if (cpu) {
+            const std::string stat = cpu.dir->read("cpu.stat").value_or("");
+            counters.cpu_throttled_periods = keyed_counter(stat, "nr_throttled");
+            counters.cpu_throttled_s =
+                static_cast<double>(keyed_counter(stat, "throttled_time")) / 1e9;
         }
         return counters;
     }
 };
 
-std::unique_ptr<CgroupDir> make_memory(const CgroupRequest &request, UniqueFd &procs) {
-    if (request.memory_bytes == 0 || !writable_folder(kMemoryRoot)) {
-        return nullptr;
-    }
-    auto dir = CgroupDir::create(std::string(kMemoryRoot) + "/sandbox-runner", request.name);
-    if (!dir) {
-        return nullptr;
-    }
-    const std::string bytes = std::to_string(request.memory_bytes);
-    // limit before memsw: memsw must never be below limit. memsw (absent without swap
-    // accounting) keeps the target from swapping its way past the limit.
-    if (!dir->write("memory.limit_in_bytes", bytes) ||
-        (dir->has("memory.memsw.limit_in_bytes") &&
-         !dir->write("memory.memsw.limit_in_bytes", bytes))) {
-        return nullptr;
-    }
-    procs = dir->open_procs();
-    return procs.valid() ? std::move(dir) : nullptr;
-}
-
-std::unique_ptr<CgroupDir> make_pids(const CgroupRequest &request, UniqueFd &procs) {
-    if (request.pids == 0 || !writable_folder(kPidsRoot)) {
-        return nullptr;
-    }
-    auto dir = CgroupDir::create(std::string(kPidsRoot) + "/sandbox-runner", request.name);
-    if (!dir || !dir->write("pids.max", std::to_string(request.pids))) {
-        return nullptr;
-    }
-    procs = dir->open_procs();
-    return procs.valid() ? std::move(dir) : nullptr;
-}
-
 }  // namespace
 
 std::unique_ptr<RunCgroups> make_cgroups_v1(const CgroupRequest &request) {
     auto cgroups = std::make_unique<CgroupsV1>();
-    cgroups->memory = make_memory(request, cgroups->memory_procs);
-    cgroups->pids = make_pids(request, cgroups->pids_procs);
-    if (!cgroups->memory && !cgroups->pids) {
+    if (request.memory_bytes > 0) {
+        const std::string bytes = std::to_string(request.memory_bytes);
+        cgroups->memory = make_controller(kMemoryRoot, request.name, [&](const CgroupDir &dir) {
+            // limit before memsw: memsw must never be below limit. memsw (absent without swap
+            // accounting) keeps the target from swapping its way past the limit.
+            if (!dir.write("memory.limit_in_bytes", bytes)) {
+                return false;
+            }
+            if (dir.has("memory.memsw.limit_in_bytes")) {
+                cgroups->memsw = dir.write("memory.memsw.limit_in_bytes", bytes);
+                return cgroups->memsw;
+            }
+            return true;
+        });
+    }
+    if (request.pids > 0) {
+        cgroups->pids = make_controller(kPidsRoot, request.name, [&](const CgroupDir &dir) {
+            return dir.write("pids.max", std::to_string(request.pids));
+        });
+    }
+    if (request.cpu_cores > 0) {
+        cgroups->cpu = make_controller(kCpuRoot, request.name, [&](const CgroupDir &dir) {
+            return dir.write("cpu.cfs_period_us", std::to_string(kCpuPeriodUs)) &&
+                   dir.write("cpu.cfs_quota_us", std::to_string(cpu_quota_us(request.cpu_cores)));
+        });
+    }
+    if (request.wants_io()) {
+        cgroups->blkio = make_controller(kBlkioRoot, request.name, [&](const CgroupDir &dir) {
+            return dir.write("blkio.throttle.write_bps_device",
+                             request.io_device + " " + std::to_string(request.disk_write_bps));
+        });
+    }
+    if (!cgroups->memory && !cgroups->pids && !cgroups->cpu && !cgroups->blkio) {
         return nullptr;
     }
     return cgroups;

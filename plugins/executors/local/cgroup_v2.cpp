@@ -1,5 +1,6 @@
-// cgroup v2: one folder under /sys/fs/cgroup/sandbox-runner holding memory.max and pids.max.
-// Untestable on the build machines (v2 has no controllers there), so kept small and obvious.
+// cgroup v2: one folder under /sys/fs/cgroup/sandbox-runner holding memory.max, pids.max,
+// cpu.max and io.max. Untestable on the build machines (v2 has no controllers there), so
+// kept small and obvious.
 #include <sstream>
 #include <string>
 
@@ -16,16 +17,30 @@ class CgroupsV2 final : public RunCgroups {
     std::unique_ptr<CgroupDir> dir;
     UniqueFd procs;
     bool memory = false;
+    bool swap = false;  // memory.swap.max was set to 0
     bool pids = false;
+    bool cpu = false;
+    bool io = false;
 
     [[nodiscard]] const char *version() const override { return "cgroup_v2"; }
     [[nodiscard]] bool limits_memory() const override { return memory; }
     [[nodiscard]] bool limits_pids() const override { return pids; }
+    [[nodiscard]] bool limits_cpu() const override { return cpu; }
+    [[nodiscard]] bool limits_disk_io() const override { return io; }
+    [[nodiscard]] std::string memory_swap() const override {
+        return swap ? "memory.swap.max=0"
+                    : "none (no memory.swap.max: swap accounting is off; the target may swap "
+                      "past the limit)";
+    }
     [[nodiscard]] std::vector<int> join_fds() const override { return {procs.get()}; }
     [[nodiscard]] CgroupCounters counters() const override {
         CgroupCounters counters;
         counters.oom_kills = keyed_counter(dir->read("memory.events").value_or(""), "oom_kill");
         counters.pids_refused = keyed_counter(dir->read("pids.events").value_or(""), "max");
+        const std::string cpu_stat = dir->read("cpu.stat").value_or("");
+        counters.cpu_throttled_periods = keyed_counter(cpu_stat, "nr_throttled");
+        counters.cpu_throttled_s =
+            static_cast<double>(keyed_counter(cpu_stat, "throttled_usec")) / 1e6;
         const auto peak = dir->read("memory.peak");  // Linux 5.19+
         if (peak) {
             try {
@@ -59,12 +74,15 @@ std::unique_ptr<RunCgroups> make_cgroups_v2(const CgroupRequest &request) {
     }
     const bool want_memory = request.memory_bytes > 0 && offers(*controllers, "memory");
     const bool want_pids = request.pids > 0 && offers(*controllers, "pids");
-    if (!want_memory && !want_pids) {
+    const bool want_cpu = request.cpu_cores > 0 && offers(*controllers, "cpu");
+    const bool want_io = request.wants_io() && offers(*controllers, "io");
+    if (!want_memory && !want_pids && !want_cpu && !want_io) {
         return nullptr;
     }
     // Controllers reach a cgroup only when every ancestor enables them for its children.
-    const std::string enable =
-        std::string(want_memory ? "+memory " : "") + (want_pids ? "+pids" : "");
+    const std::string enable = std::string(want_memory ? "+memory " : "") +
+                               (want_pids ? "+pids " : "") + (want_cpu ? "+cpu " : "") +
+                               (want_io ? "+io" : "");
     const std::string parent = std::string(kRoot) + "/sandbox-runner";
     CgroupDir::write_file(std::string(kRoot) + "/cgroup.subtree_control", enable);
     if (!CgroupDir::make_folder(parent)) {
@@ -77,12 +95,20 @@ std::unique_ptr<RunCgroups> make_cgroups_v2(const CgroupRequest &request) {
         return nullptr;
     }
     const std::string bytes = std::to_string(request.memory_bytes);
-    cgroups->memory =
-        want_memory && cgroups->dir->write("memory.max", bytes) &&
-        (!cgroups->dir->has("memory.swap.max") || cgroups->dir->write("memory.swap.max", "0"));
+    cgroups->swap = want_memory && cgroups->dir->has("memory.swap.max") &&
+                    cgroups->dir->write("memory.swap.max", "0");
+    cgroups->memory = want_memory && cgroups->dir->write("memory.max", bytes) &&
+                      (!cgroups->dir->has("memory.swap.max") || cgroups->swap);
     cgroups->pids = want_pids && cgroups->dir->write("pids.max", std::to_string(request.pids));
+    const std::string cpu_max =
+        std::to_string(cpu_quota_us(request.cpu_cores)) + " " + std::to_string(kCpuPeriodUs);
+    cgroups->cpu = want_cpu && cgroups->dir->write("cpu.max", cpu_max);
+    const std::string io_max =
+        request.io_device + " wbps=" + std::to_string(request.disk_write_bps);
+    cgroups->io = want_io && cgroups->dir->write("io.max", io_max);
     cgroups->procs = cgroups->dir->open_procs();
-    if ((!cgroups->memory && !cgroups->pids) || !cgroups->procs.valid()) {
+    if ((!cgroups->memory && !cgroups->pids && !cgroups->cpu && !cgroups->io) ||
+        !cgroups->procs.valid()) {
         return nullptr;
     }
     return cgroups;

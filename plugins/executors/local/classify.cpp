@@ -1,5 +1,6 @@
 // Run classification. A limit that *ended* the run (timeout, cpu_time, memory) decides the
-// status; one that only *hurt* it (pids, disk) is named beside an RE/SG status.
+// status; one that only *hurt* it (pids, disk) is named beside an RE/SG status; the CPU
+// share only slows a run, so it is listed in limits_hit and never named as the limit.
 #include "classify.hpp"
 
 #include <signal.h>
@@ -39,8 +40,11 @@ Verdict classify(const Evidence &evidence) {
     if (evidence.pids_refused > 0) {
         verdict.limits_hit.emplace_back("pids");
     }
-    if (verdict.signal == SIGXFSZ || evidence.file_size_reached) {
+    if (verdict.signal == SIGXFSZ || evidence.file_size_reached || evidence.workspace_full) {
         verdict.limits_hit.emplace_back("disk");
+    }
+    if (evidence.cpu_throttled) {
+        verdict.limits_hit.emplace_back("cpu");  // slowed, never ended: not a `limit` below
     }
 
     const bool clean_exit = !signaled && verdict.exit_code == 0;

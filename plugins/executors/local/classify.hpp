@@ -17,6 +17,8 @@ struct Evidence {
     std::uint64_t oom_kills = 0;     // from the memory cgroup
     std::uint64_t pids_refused = 0;  // from the pids cgroup
     bool file_size_reached = false;  // a workspace file is as long as RLIMIT_FSIZE allows
+    bool workspace_full = false;     // the tmpfs workspace has no free block left
+    bool cpu_throttled = false;      // the CPU quota ran out in at least one period
 };
 
 struct Verdict {

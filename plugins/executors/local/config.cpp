@@ -51,11 +51,17 @@ ExecutorConfig parse_config(const std::string &config_json) {
                 invalid(where, "must be \"auto\" or \"off\", got \"" + mode + "\"");
             }
             result.use_cgroups = mode == "auto";
+        } else if (key == "disk_limit") {
+            const std::string mode = read_string(value, where);
+            if (mode != "tmpfs" && mode != "file_size") {
+                invalid(where, "must be \"tmpfs\" or \"file_size\", got \"" + mode + "\"");
+            }
+            result.disk_as_tmpfs = mode == "tmpfs";
         } else {
             invalid("local executor configuration",
                     "unknown key '" + key +
                         "'; known keys: workspace_root, output_bytes, default_timeout_ms, "
-                        "inherit_env, cgroups");
+                        "inherit_env, cgroups, disk_limit");
         }
     }
     // A relative root would move with the host's working directory; pin it now.

@@ -41,7 +41,13 @@ inline constexpr const char kConfigSchema[] = R"json({
       "type": "string",
       "enum": ["auto", "off"],
       "default": "auto",
-      "description": "auto: enforce memory and pids limits with a per-run cgroup when one can be made, else with rlimits. off: rlimits only."
+      "description": "auto: enforce memory, pids, CPU share and disk write throttle with per-run cgroups when they can be made, else memory and pids with rlimits (no CPU share, no throttle). off: rlimits only."
+    },
+    "disk_limit": {
+      "type": "string",
+      "enum": ["tmpfs", "file_size"],
+      "default": "tmpfs",
+      "description": "How a spec's limits.disk_bytes is enforced. tmpfs: the workspace is a tmpfs of exactly that many bytes, mounted in the run's own mount namespace (writes beyond it fail with ENOSPC); needs CAP_SYS_ADMIN, falls back to file_size without. file_size: the largest file the target may write (RLIMIT_FSIZE, EFBIG)."
     }
   }
 })json";
@@ -53,6 +59,8 @@ struct ExecutorConfig {
     std::uint64_t default_timeout_ms = 0;
     bool inherit_env = false;
     bool use_cgroups = true;
+    // disk_bytes as a tmpfs workspace of that size (else RLIMIT_FSIZE only).
+    bool disk_as_tmpfs = true;
 };
 
 // Parses and validates a configuration object ("" or null mean all defaults). Throws

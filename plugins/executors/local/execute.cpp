@@ -1,5 +1,5 @@
 // Running one spec. Resources are declared in the order they must be released in reverse:
-// workspace (removed last), cgroups (emptied and removed), stdio, then the target process.
+// workspace (removed last), its tmpfs, cgroups (emptied and removed), stdio, then the target.
 #include "execute.hpp"
 
 #include <sbx/plugin.hpp>
@@ -16,6 +16,8 @@
 
 #include "cgroups.hpp"
 #include "classify.hpp"
+#include "disk_plan.hpp"
+#include "enforcement.hpp"
 #include "output_capture.hpp"
 #include "rlimits.hpp"
 #include "spawn.hpp"
@@ -38,30 +40,6 @@ double seconds(const timeval &time) {
 
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// How each requested limit is enforced, so a reader of the result knows what it was worth.
-nlohmann::json enforcement(const RunLimits &limits, const RunCgroups *cgroups) {
-    nlohmann::json report = nlohmann::json::object();
-    if (limits.timeout_ms > 0) {
-        report["timeout"] = "wall_clock";
-    }
-    if (limits.cpu_time_s > 0) {
-        report["cpu_time"] = "rlimit_cpu";
-    }
-    if (limits.disk_bytes > 0) {
-        report["disk"] = "rlimit_fsize";
-    }
-    if (limits.memory_bytes > 0) {
-        report["memory"] = cgroups && cgroups->limits_memory() ? cgroups->version() : "rlimit_as";
-    }
-    if (limits.pids > 0) {
-        // RLIMIT_NPROC counts every process of the user, and does not bind root at all.
-        report["pids"] = cgroups && cgroups->limits_pids() ? cgroups->version()
-                         : ::geteuid() == 0 ? "none (rlimit_nproc does not bind root)"
-                                            : "rlimit_nproc";
-    }
-    return report;
 }
 
 // Fields every result has, zeroed, so a failed start reads like any other result.
@@ -97,7 +75,7 @@ void put_output(nlohmann::json &result, const char *name, const OutputCapture &c
 SpawnRequest spawn_request(const ProgramLookup &program, const CStringArray &argv,
                            const CStringArray &envp, const Workspace &workspace,
                            const TargetStdio &stdio, const RunCgroups *cgroups,
-                           const RunLimits &limits) {
+                           const RunLimits &limits, const DiskPlan &disk) {
     SpawnRequest request;
     request.program = program.path.c_str();
     request.argv = argv.data();
@@ -109,14 +87,20 @@ SpawnRequest spawn_request(const ProgramLookup &program, const CStringArray &arg
     if (cgroups != nullptr) {
         request.cgroup_procs_fds = cgroups->join_fds();
     }
-    request.limits = target_rlimits(limits, cgroups != nullptr && cgroups->limits_memory(),
-                                    cgroups != nullptr && cgroups->limits_pids());
+    if (disk.tmpfs) {
+        request.workspace_mount_fd = disk.tmpfs->mount_fd();
+    }
+    HeldElsewhere held;
+    held.memory_in_cgroup = cgroups != nullptr && cgroups->limits_memory();
+    held.pids_in_cgroup = cgroups != nullptr && cgroups->limits_pids();
+    held.disk_in_tmpfs = disk.tmpfs != nullptr;
+    request.limits = target_rlimits(limits, held);
     return request;
 }
 
 // What the kernel and the workspace tell about how the run ended.
 Evidence gather_evidence(const Supervised &run, const RunLimits &limits, const RunCgroups *cgroups,
-                         const Workspace &workspace, nlohmann::json &result) {
+                         const Workspace &workspace, const DiskPlan &disk, nlohmann::json &result) {
     Evidence evidence;
     evidence.wait_status = run.exit.wait_status;
     evidence.wall_timeout = run.timed_out;
@@ -129,11 +113,20 @@ Evidence gather_evidence(const Supervised &run, const RunLimits &limits, const R
         if (counters.memory_peak_bytes) {
             result["memory_peak_bytes"] = *counters.memory_peak_bytes;
         }
+        if (cgroups->limits_cpu()) {
+            evidence.cpu_throttled = counters.cpu_throttled_periods > 0;
+            result["cpu_throttled_s"] = counters.cpu_throttled_s;
+        }
     }
-    const bool exited_cleanly =
-        WIFEXITED(run.exit.wait_status) && WEXITSTATUS(run.exit.wait_status) == 0;
-    if (limits.disk_bytes > 0 && !exited_cleanly) {
-        evidence.file_size_reached = workspace.has_file_of_at_least(limits.disk_bytes);
+    if (disk.tmpfs) {
+        evidence.workspace_full = disk.tmpfs->full();
+        result["disk_used_bytes"] = disk.tmpfs->used_bytes();
+    } else {
+        const bool exited_cleanly =
+            WIFEXITED(run.exit.wait_status) && WEXITSTATUS(run.exit.wait_status) == 0;
+        if (limits.disk_bytes > 0 && !exited_cleanly) {
+            evidence.file_size_reached = workspace.has_file_of_at_least(limits.disk_bytes);
+        }
     }
     return evidence;
 }
@@ -153,6 +146,19 @@ void put_outcome(nlohmann::json &result, const Verdict &verdict, const Supervise
     result["max_rss_kb"] = run.exit.usage.ru_maxrss;
 }
 
+// The next step (or the user, with keep_workspace) finds in the folder what this one left
+// in its tmpfs. A failure does not change the run's verdict; the result and log say it.
+void sync_back(const WorkspaceTmpfs &tmpfs, const std::string &folder, nlohmann::json &result) {
+    try {
+        tmpfs.copy_out(folder);
+    } catch (const Error &e) {
+        result["workspace_error"] = e.what();
+        host::log(SBX_LOG_WARN,
+                  std::string("run ") + result.value("run_id", "") +
+                      ": the workspace tmpfs was not copied back entirely: " + e.what());
+    }
+}
+
 }  // namespace
 
 nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
@@ -167,17 +173,32 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     if (spec.keep_workspace) {
         workspace.keep();
     }
-    workspace.write_files(spec.files);
     if (workspace.survives()) {
         result["workspace"] = workspace.path();
     }
 
     const RunLimits &limits = spec.limits;
+    const DiskPlan disk = plan_disk(limits, config, workspace.path());
+    if (disk.tmpfs) {
+        // What the folder holds (earlier steps' files), then the spec's files on top.
+        disk.tmpfs->copy_in(workspace.path());
+        write_workspace_files(disk.tmpfs->root_fd(), workspace.path(), spec.files);
+    } else {
+        workspace.write_files(spec.files);
+    }
+
     std::unique_ptr<RunCgroups> cgroups;
     if (config.use_cgroups) {
-        cgroups = make_run_cgroups({next_cgroup_name(), limits.memory_bytes, limits.pids});
+        CgroupRequest request;
+        request.name = next_cgroup_name();
+        request.memory_bytes = limits.memory_bytes;
+        request.pids = limits.pids;
+        request.cpu_cores = limits.cpu_cores;
+        request.io_device = disk.io_device;
+        request.disk_write_bps = limits.disk_write_bps;
+        cgroups = make_run_cgroups(request);
     }
-    result["enforcement"] = enforcement(limits, cgroups.get());
+    result["enforcement"] = enforcement(limits, cgroups.get(), disk, config.use_cgroups);
 
     const std::vector<std::string> environment =
         target_environment(spec, config.inherit_env, workspace.path());
@@ -204,7 +225,7 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     const CStringArray argv(spec.argv);
     const CStringArray envp(environment);
     SpawnRequest request =
-        spawn_request(program, argv, envp, workspace, stdio, cgroups.get(), limits);
+        spawn_request(program, argv, envp, workspace, stdio, cgroups.get(), limits, disk);
     request.netns_fd = netns.get();
 
     // The wall clock (and the timeout) covers the target, not the preparation before it.
@@ -221,6 +242,10 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
                               "' (run spec: netns; is it a network namespace, and does the "
                               "host have CAP_SYS_ADMIN?): setns: " +
                               errno_text(spawned.failed_errno);
+        } else if (step == "mount the workspace tmpfs" || step == "make mounts private") {
+            result["error"] = "cannot mount the workspace tmpfs over " + workspace.path() + " (" +
+                              step + "): " + errno_text(spawned.failed_errno) +
+                              "; set the local executor's disk_limit to file_size to do without";
         } else {
             result["error"] =
                 "cannot prepare the target (" + step + "): " + errno_text(spawned.failed_errno);
@@ -243,10 +268,13 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
                                        " s; the target was killed");
     }
 
-    const Evidence evidence = gather_evidence(run, limits, cgroups.get(), workspace, result);
+    const Evidence evidence = gather_evidence(run, limits, cgroups.get(), workspace, disk, result);
     put_outcome(result, classify(evidence), run, wall_s);
     put_output(result, "stdout", out, limits.output_bytes);
     put_output(result, "stderr", err, limits.output_bytes);
+    if (disk.tmpfs && workspace.survives()) {
+        sync_back(*disk.tmpfs, workspace.path(), result);
+    }
     return result;
 }
 

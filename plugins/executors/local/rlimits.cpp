@@ -21,21 +21,20 @@ double cpu_soft_limit_s(const RunLimits &limits) {
     return limits.cpu_time_s > 0 ? std::clamp(std::ceil(limits.cpu_time_s), 1.0, kMaxSeconds) : 0.0;
 }
 
-std::vector<ResourceLimit> target_rlimits(const RunLimits &limits, bool memory_in_cgroup,
-                                          bool pids_in_cgroup) {
+std::vector<ResourceLimit> target_rlimits(const RunLimits &limits, const HeldElsewhere &held) {
     std::vector<ResourceLimit> result;
     result.push_back(both(RLIMIT_CORE, 0));  // a crashing target must not fill the disk
     if (limits.cpu_time_s > 0) {
         const auto soft = static_cast<rlim_t>(cpu_soft_limit_s(limits));
         result.push_back(ResourceLimit{RLIMIT_CPU, {soft, soft + 1}});
     }
-    if (limits.disk_bytes > 0) {
+    if (limits.disk_bytes > 0 && !held.disk_in_tmpfs) {
         result.push_back(both(RLIMIT_FSIZE, static_cast<rlim_t>(limits.disk_bytes)));
     }
-    if (limits.memory_bytes > 0 && !memory_in_cgroup) {
+    if (limits.memory_bytes > 0 && !held.memory_in_cgroup) {
         result.push_back(both(RLIMIT_AS, static_cast<rlim_t>(limits.memory_bytes)));
     }
-    if (limits.pids > 0 && !pids_in_cgroup) {
+    if (limits.pids > 0 && !held.pids_in_cgroup) {
         result.push_back(both(RLIMIT_NPROC, static_cast<rlim_t>(limits.pids)));
     }
     return result;

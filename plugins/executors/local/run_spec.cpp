@@ -38,12 +38,16 @@ RunLimits parse_limits(const nlohmann::json &limits, const ExecutorConfig &confi
             result.disk_bytes = read_count(value, where);
         } else if (key == "pids") {
             result.pids = read_count(value, where);
+        } else if (key == "cpu_cores") {
+            result.cpu_cores = read_non_negative(value, where);
+        } else if (key == "disk_write_bps") {
+            result.disk_write_bps = read_count(value, where);
         } else if (key == "output_bytes") {
             // 0 would mean "capture everything", which lets one run exhaust the host's memory.
             const std::uint64_t bytes = read_count(value, where);
             result.output_bytes = bytes > 0 ? bytes : config.output_bytes;
         }
-        // Other limits (cpu share, bandwidth...) belong to injectors; ignore them here.
+        // Other limits (bandwidth...) belong to injectors; ignore them here.
     }
     return result;
 }

@@ -13,12 +13,14 @@ namespace sbx::local {
 
 // Every limit: 0 means none.
 struct RunLimits {
-    std::uint64_t timeout_ms = 0;    // wall clock, enforced by the parent
-    double cpu_time_s = 0;           // RLIMIT_CPU, rounded up to whole seconds
-    std::uint64_t memory_bytes = 0;  // memory cgroup, else RLIMIT_AS
-    std::uint64_t disk_bytes = 0;    // largest file the target may write (RLIMIT_FSIZE)
-    std::uint64_t pids = 0;          // pids cgroup, else RLIMIT_NPROC
-    std::uint64_t output_bytes = 0;  // kept per stream; never 0 after parsing (config default)
+    std::uint64_t timeout_ms = 0;      // wall clock, enforced by the parent
+    double cpu_time_s = 0;             // RLIMIT_CPU, rounded up to whole seconds
+    std::uint64_t memory_bytes = 0;    // memory cgroup, else RLIMIT_AS
+    std::uint64_t disk_bytes = 0;      // workspace size (tmpfs), else largest file (RLIMIT_FSIZE)
+    std::uint64_t pids = 0;            // pids cgroup, else RLIMIT_NPROC
+    double cpu_cores = 0;              // share of cores (cpu cgroup quota), like docker --cpus
+    std::uint64_t disk_write_bps = 0;  // write throttle on the workspace's disk (blkio / io)
+    std::uint64_t output_bytes = 0;    // kept per stream; never 0 after parsing (config default)
 };
 
 struct RunSpec {

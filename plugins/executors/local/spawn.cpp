@@ -12,12 +12,17 @@
 // SIGXFSZ is ignored (an over-long write gets EFBIG) and RLIMIT_CPU ends the target with
 // the hard limit's SIGKILL one second after the soft limit. Signals from outside the
 // namespace (our SIGKILL, the OOM killer) and faults (SIGSEGV, SIGBUS) still work.
+//
+// With a tmpfs workspace the child also gets a mount namespace of its own (CLONE_NEWNS),
+// makes every mount in it private and attaches the detached tmpfs over the workspace path:
+// the host never sees that mount, and it ends with the namespace's last process.
 #include "spawn.hpp"
 
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -39,6 +44,8 @@ enum ChildStep : int {
     kJoinNetwork,
     kSession,
     kJoinCgroup,
+    kPrivateMounts,
+    kMountWorkspace,
     kSetRlimit,
     kChdir,
     kStdio,
@@ -53,6 +60,10 @@ const char *step_name(int step) {
             return "setsid";
         case kJoinCgroup:
             return "join cgroup";
+        case kPrivateMounts:
+            return "make mounts private";
+        case kMountWorkspace:
+            return "mount the workspace tmpfs";
         case kSetRlimit:
             return "setrlimit";
         case kChdir:
@@ -121,6 +132,17 @@ int child_main(void *argument) {
         // Joined before execve, so everything the target does is charged to the run.
         if (::write(context->cgroup_fds[i], "0", 1) != 1) {  // "0": the writing process
             child_fail(context, kJoinCgroup);
+        }
+    }
+    if (request.workspace_mount_fd >= 0) {
+        // Our mount namespace is a copy of the host's: unshare propagation first, or the
+        // mount below would appear in the host's namespace wherever / is shared.
+        if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
+            child_fail(context, kPrivateMounts);
+        }
+        if (::move_mount(request.workspace_mount_fd, "", AT_FDCWD, request.workdir,
+                         MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+            child_fail(context, kMountWorkspace);
         }
     }
     for (std::size_t i = 0; i < context->limit_count; ++i) {
@@ -192,6 +214,10 @@ pid_t clone_child(ChildContext &context, bool new_pid_namespace, int &pidfd, int
     int flags = CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD;
     if (new_pid_namespace) {
         flags |= CLONE_NEWPID;
+    }
+    if (context.request->workspace_mount_fd >= 0) {
+        // The workspace tmpfs lives in this namespace only and dies with its last process.
+        flags |= CLONE_NEWNS;
     }
     context.new_session = !new_pid_namespace;
     pid_t pid;

@@ -31,6 +31,9 @@ struct SpawnRequest {
     int stderr_fd = -1;
     // A network namespace (an open /run/netns/NAME) to setns() into before exec, or -1.
     int netns_fd = -1;
+    // A detached mount (fsmount) the child attaches over `workdir` in a mount namespace of
+    // its own, made private first so that nothing propagates to the host; or -1.
+    int workspace_mount_fd = -1;
     std::vector<int> cgroup_procs_fds;  // cgroup.procs files the child writes "0" into
     std::vector<ResourceLimit> limits;
 };

@@ -109,16 +109,38 @@ Workspace::~Workspace() {
     }
 }
 
-void Workspace::write_files(const std::vector<std::pair<std::string, std::string>> &files) const {
-    UniqueFd root(::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!root.valid()) {
+int Workspace::open_folder() const {
+    const int folder = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder < 0) {
         throw_system_error("cannot open workspace " + path_, errno);
     }
+    return folder;
+}
+
+void Workspace::write_files(const std::vector<std::pair<std::string, std::string>> &files) const {
+    if (files.empty()) {
+        return;
+    }
+    const UniqueFd root(open_folder());
+    write_workspace_files(root.get(), path_, files);
+}
+
+std::string path_in(const std::string &folder, const std::string &name) {
+    std::string path;
+    path.reserve(folder.size() + 1 + name.size());
+    path += folder;
+    path += '/';
+    path += name;
+    return path;
+}
+
+void write_workspace_files(int root, const std::string &shown_root,
+                           const std::vector<std::pair<std::string, std::string>> &files) {
     for (const auto &[relative, content] : files) {
-        const std::string shown = path_ + "/" + relative;
+        const std::string shown = path_in(shown_root, relative);
         // Walk one component at a time: mkdirat/openat with a multi-component path would
         // follow a symlink planted in an intermediate folder.
-        UniqueFd folder(::dup(root.get()));
+        UniqueFd folder(::fcntl(root, F_DUPFD_CLOEXEC, 0));
         std::size_t start = 0;
         for (std::size_t slash = relative.find('/'); slash != std::string::npos;
              slash = relative.find('/', start)) {

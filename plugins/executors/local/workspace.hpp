@@ -32,6 +32,9 @@ class Workspace {
     // cannot redirect a write outside itself. Throws sbx::Error naming the file.
     void write_files(const std::vector<std::pair<std::string, std::string>> &files) const;
 
+    // Opens the folder (O_DIRECTORY); throws sbx::Error naming it.
+    [[nodiscard]] int open_folder() const;
+
     // True when some regular file in the workspace is at least `bytes` long: the trace
     // RLIMIT_FSIZE leaves when a write was cut short. Looks at a bounded number of entries.
     [[nodiscard]] bool has_file_of_at_least(std::uint64_t bytes) const;
@@ -42,5 +45,13 @@ class Workspace {
     std::string path_;
     bool remove_at_end_;
 };
+
+// "<folder>/<name>", for messages and relative paths (one allocation).
+std::string path_in(const std::string &folder, const std::string &name);
+
+// Writes `files` below the folder open as `root` (shown as `shown_root` in errors), the way
+// Workspace::write_files does: folders made on the way, no symlink followed.
+void write_workspace_files(int root, const std::string &shown_root,
+                           const std::vector<std::pair<std::string, std::string>> &files);
 
 }  // namespace sbx::local

@@ -80,7 +80,26 @@ void stop_burner(const Burner &burner) {
     }
 }
 
-std::vector<std::string> sweep_burners(const std::filesystem::path &state_dir) {
+namespace {
+
+// The parent pid of a live process, 0 when it is gone.
+pid_t parent_of(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const auto close_paren = text.rfind(')');
+    if (close_paren == std::string::npos) {
+        return 0;
+    }
+    std::istringstream fields(text.substr(close_paren + 2));
+    std::string state;
+    pid_t parent = 0;
+    fields >> state >> parent;
+    return parent;
+}
+
+}  // namespace
+
+std::vector<std::string> sweep_burners(const std::filesystem::path &state_dir, bool dry_run) {
     std::vector<std::string> removed;
     std::error_code ec;
     for (const auto &entry : std::filesystem::directory_iterator(state_dir, ec)) {
@@ -90,8 +109,17 @@ std::vector<std::string> sweep_burners(const std::filesystem::path &state_dir) {
         Burner burner;
         std::ifstream(entry.path()) >> burner.pid >> burner.start_time;
         burner.pid_file = entry.path();
-        stop_burner(burner);
-        removed.push_back("burner pid " + std::to_string(burner.pid));
+        const bool running = burner.pid > 0 && process_start_time(burner.pid) == burner.start_time;
+        // A burner still child of its host belongs to a running sandbox-runner, which
+        // stops it itself: only orphans (reparented) and stale records are stale.
+        if (running && parent_of(burner.pid) > 1) {
+            continue;
+        }
+        removed.push_back(running ? "burner pid " + std::to_string(burner.pid)
+                                  : "burner record " + entry.path().filename().string());
+        if (!dry_run) {
+            stop_burner(burner);
+        }
     }
     return removed;
 }

@@ -20,7 +20,8 @@ struct Burner {
 Burner start_burner(const std::filesystem::path &state_dir);
 // Kills and reaps the burner if it is still the same process; removes its pid file.
 void stop_burner(const Burner &burner);
-// Kills burners recorded in `state_dir` whose host is gone; returns what was removed.
-std::vector<std::string> sweep_burners(const std::filesystem::path &state_dir);
+// Kills burners recorded in `state_dir` whose host is gone and removes their records;
+// returns what was (with `dry_run`: would be) removed.
+std::vector<std::string> sweep_burners(const std::filesystem::path &state_dir, bool dry_run);
 
 }  // namespace cpu_spike

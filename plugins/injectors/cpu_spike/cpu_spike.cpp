@@ -163,7 +163,8 @@ class CpuSpike final : public sbx::Injector {
             return json{{"removed", json::array()}}.dump();
         }
         const auto removed = cpu_spike::sweep_burners(
-            std::filesystem::path(request["state_dir"].get<std::string>()) / "cpu_spike");
+            std::filesystem::path(request["state_dir"].get<std::string>()) / "cpu_spike",
+            request.value("dry_run", false));
         return json{{"removed", removed}}.dump();
     }
 

@@ -133,7 +133,8 @@ class NetworkInjector final : public Injector {
         if (state_dir.empty()) {
             return R"({"removed":[]})";
         }
-        return json{{"removed", sweep_records(std::filesystem::path(state_dir) / "network")}}
+        return json{{"removed", sweep_records(std::filesystem::path(state_dir) / "network",
+                                              request.value("dry_run", false))}}
             .dump();
     }
 

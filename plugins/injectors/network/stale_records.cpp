@@ -68,7 +68,7 @@ NamespaceRecord::NamespaceRecord(NamespaceRecord &&other) noexcept
     other.path_.clear();
 }
 
-std::vector<std::string> sweep_records(const std::filesystem::path &folder) {
+std::vector<std::string> sweep_records(const std::filesystem::path &folder, bool dry_run) {
     std::vector<std::string> removed;
     std::error_code ec;
     for (const auto &entry : std::filesystem::directory_iterator(folder, ec)) {
@@ -83,15 +83,21 @@ std::vector<std::string> sweep_records(const std::filesystem::path &folder) {
         // Only names this tool makes: a damaged record must not delete someone else's.
         if (is_our_name(netns)) {
             if (is_our_name(host_link) && link_exists(host_link)) {
-                delete_link(host_link);
+                if (!dry_run) {
+                    delete_link(host_link);
+                }
                 removed.push_back("link " + host_link);
             }
             if (namespace_exists(netns)) {
-                delete_namespace(netns);
+                if (!dry_run) {
+                    delete_namespace(netns);
+                }
                 removed.push_back("network namespace " + netns);
             }
         }
-        std::filesystem::remove(entry.path(), ec);
+        if (!dry_run) {
+            std::filesystem::remove(entry.path(), ec);
+        }
     }
     return removed;
 }

@@ -40,6 +40,6 @@ class NamespaceRecord {
 
 // Removes the namespaces and links recorded under `folder` whose host process is gone, and
 // their records; leaves those of live hosts. Returns one line per thing removed.
-std::vector<std::string> sweep_records(const std::filesystem::path &folder);
+std::vector<std::string> sweep_records(const std::filesystem::path &folder, bool dry_run = false);
 
 }  // namespace sbx::network

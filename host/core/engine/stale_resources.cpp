@@ -1,0 +1,42 @@
+// Sweeping every injector and the workspaces.
+#include "engine/stale_resources.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "engine/workspace_lease.hpp"
+
+namespace sbx::engine {
+
+SweepReport sweep_stale(const plugins::Registry &registry, const config::Settings &settings,
+                        const std::filesystem::path &state_dir, bool dry_run) {
+    SweepReport report;
+    const std::string request =
+        nlohmann::json{{"state_dir", state_dir.string()}, {"dry_run", dry_run}}.dump();
+    for (const auto &plugin : registry.plugins()) {
+        if (plugin->kind() != SBX_KIND_INJECTOR) {
+            continue;
+        }
+        try {
+            const auto section = settings.plugins.find(plugin->id());
+            auto instance =
+                plugin->create(section != settings.plugins.end() ? section->second.value
+                                                                 : nlohmann::json::object(),
+                               {});
+            const auto answer = nlohmann::json::parse(instance->sweep(request));
+            for (const auto &item : answer.value("removed", nlohmann::json::array())) {
+                if (item.is_string()) {
+                    report.items.push_back({plugin->id(), item.get<std::string>()});
+                }
+            }
+        } catch (const std::exception &e) {
+            // One broken plugin must not keep the others from cleaning up.
+            report.errors.push_back(plugin->id() + ": " + e.what());
+        }
+    }
+    for (auto &workspace : sweep_workspaces(dry_run)) {
+        report.items.push_back({"workspace", std::move(workspace)});
+    }
+    return report;
+}
+
+}  // namespace sbx::engine

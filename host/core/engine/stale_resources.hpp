@@ -1,0 +1,30 @@
+// What crashed hosts leave behind, found and removed: everything every injector plugin
+// recorded under the state dir (its sweep()), and workspaces of dead hosts. The engine of
+// `purge-stale` (remove) and `check-resources` (list only).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "config/settings.hpp"
+#include "plugins/registry.hpp"
+
+namespace sbx::engine {
+
+struct Leftover {
+    std::string kind;  // the injector id that owns it, or "workspace"
+    std::string what;  // e.g. "network namespace sbx-4242-1", "burner pid 77"
+};
+
+struct SweepReport {
+    std::vector<Leftover> items;
+    std::vector<std::string> errors;  // a plugin that failed to sweep: named, not fatal
+};
+
+// Sweeps with every injector plugin in `registry` (configured with its `plugins:` section
+// when the settings have one) and the stale workspaces. `dry_run` lists without removing.
+SweepReport sweep_stale(const plugins::Registry &registry, const config::Settings &settings,
+                        const std::filesystem::path &state_dir, bool dry_run);
+
+}  // namespace sbx::engine

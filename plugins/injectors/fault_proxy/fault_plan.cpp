@@ -1,0 +1,174 @@
+// Preset keys -> FaultPlan. Presets hold strings (or YAML scalars turned JSON): numbers
+// are read from their text, exactly, so "500ms" or "1.5" connections are refused.
+#include "fault_plan.hpp"
+
+#include <sbx/plugin.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+namespace sbx::fault_proxy {
+namespace {
+
+using nlohmann::json;
+
+// Defaults when a failure mode is listed without its key: the canonical low profile
+// (1 failure per 20 requests, 500 ms of API latency; SEMANTICS.md, "Presets").
+constexpr std::uint64_t kModeFailures = 1;
+constexpr std::uint64_t kModeRequests = 20;
+constexpr std::uint64_t kModeLatencyMs = 500;
+
+std::string text_of(const json &value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+std::vector<std::string> modes_of(const json &modes) {
+    std::vector<std::string> out;
+    if (modes.is_array()) {
+        for (const auto &mode : modes) {
+            if (mode.is_string()) {
+                out.push_back(mode.get<std::string>());
+            }
+        }
+    } else if (modes.is_string()) {
+        std::istringstream parts(modes.get<std::string>());
+        for (std::string part; std::getline(parts, part, ',');) {
+            const auto first = part.find_first_not_of(' ');
+            const auto last = part.find_last_not_of(' ');
+            if (first != std::string::npos) {
+                out.push_back(part.substr(first, last - first + 1));
+            }
+        }
+    }
+    return out;
+}
+
+std::uint64_t whole_number(const json &preset, const char *key, std::uint64_t max,
+                           const std::string &example) {
+    const std::string text = text_of(preset.at(key));
+    std::uint64_t value = 0;
+    const char *end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || stop != end || value > max) {
+        throw Error(SBX_INVALID, std::string(key) + ": '" + text +
+                                     "' is not a whole number from 0 to " + std::to_string(max) +
+                                     "; write " + example);
+    }
+    return value;
+}
+
+std::uint64_t milliseconds(const json &preset, const char *key) {
+    const std::string text = text_of(preset.at(key));
+    double value = -1;
+    const char *end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value) || value < 0 ||
+        value > static_cast<double>(kMaxLatencyMs)) {
+        throw Error(SBX_INVALID, std::string(key) + ": '" + text +
+                                     "' is not a number of milliseconds from 0 to " +
+                                     std::to_string(kMaxLatencyMs) +
+                                     "; write a bare number such as 200 (no unit)");
+    }
+    return static_cast<std::uint64_t>(std::llround(value));
+}
+
+// CORRUPT_PAYLOAD: a flag ("1", true, yes: the configured rate; "0", false, no: none) or a
+// fraction of bytes ("0.01", "1%"; "100%" for every byte, since "1" is the flag).
+double corrupt_rate(const json &value, double flag_rate) {
+    if (value.is_boolean()) {
+        return value.get<bool>() ? flag_rate : 0.0;
+    }
+    std::string text = text_of(value);
+    if (text == "1" || text == "true" || text == "yes") {
+        return flag_rate;
+    }
+    if (text == "0" || text == "false" || text == "no") {
+        return 0.0;
+    }
+    const bool percent = !text.empty() && text.back() == '%';
+    if (percent) {
+        text.pop_back();
+    }
+    double rate = -1;
+    const char *end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, rate);
+    if (!text.empty() && error == std::errc() && stop == end && std::isfinite(rate)) {
+        rate = percent ? rate / 100.0 : rate;
+        if (rate >= 0 && rate <= 1) {
+            return rate;
+        }
+    }
+    throw Error(SBX_INVALID, "CORRUPT_PAYLOAD: '" + text_of(value) +
+                                 "' is neither a flag nor a fraction of bytes; write \"1\" for "
+                                 "the configured rate, or a fraction such as 0.01 or 1%");
+}
+
+}  // namespace
+
+FaultPlan plan_from_preset(const json &preset, double default_corrupt_rate) {
+    FaultPlan plan;
+    if (!preset.is_object()) {
+        return plan;
+    }
+    bool flaky = false;
+    bool slow = false;
+    bool corrupt = false;
+    for (const auto &mode : modes_of(preset.value("FAILURE_MODES", json()))) {
+        flaky = flaky || mode == "flaky_upstream";
+        slow = slow || mode == "api_latency";
+        corrupt = corrupt || mode == "corrupt_payload";
+    }
+    if (flaky) {
+        plan.failures = kModeFailures;
+        plan.requests = kModeRequests;
+    }
+    if (slow) {
+        plan.latency_ms = kModeLatencyMs;
+    }
+    if (corrupt) {
+        plan.corrupt_rate = default_corrupt_rate;
+    }
+    plan.active = flaky || slow || corrupt;
+    // A key set to 0 still activates the proxy: on- and off-runs then go through the same
+    // path, so the comparison measures the fault, not the proxy.
+    if (preset.contains("UPSTREAM_REQUESTS")) {
+        plan.requests = whole_number(preset, "UPSTREAM_REQUESTS", kMaxRequests,
+                                     "the block failures are spread over, such as 20");
+    }
+    if (preset.contains("UPSTREAM_FAILURES")) {
+        plan.active = true;
+        plan.failures = whole_number(preset, "UPSTREAM_FAILURES", kMaxRequests,
+                                     "connections reset out of every UPSTREAM_REQUESTS, such as 1");
+    }
+    if (preset.contains("API_LATENCY_MS")) {
+        plan.active = true;
+        plan.latency_ms = milliseconds(preset, "API_LATENCY_MS");
+    }
+    if (preset.contains("CORRUPT_PAYLOAD")) {
+        plan.active = true;
+        plan.corrupt_rate = corrupt_rate(preset.at("CORRUPT_PAYLOAD"), default_corrupt_rate);
+    }
+    if (plan.failures > 0 && plan.requests == 0) {
+        throw Error(SBX_INVALID, "UPSTREAM_REQUESTS: '0' leaves no connection for " +
+                                     std::to_string(plan.failures) +
+                                     " failure(s); write a block size such as 20");
+    }
+    if (plan.failures > plan.requests) {
+        throw Error(SBX_INVALID, "UPSTREAM_FAILURES: " + std::to_string(plan.failures) +
+                                     " is more than " + "UPSTREAM_REQUESTS (" +
+                                     std::to_string(plan.requests) +
+                                     "); write at most as many failures as requests");
+    }
+    return plan;
+}
+
+json describe(const FaultPlan &plan) {
+    return {{"latency_ms", plan.latency_ms},
+            {"failures", plan.failures},
+            {"requests", plan.requests},
+            {"corrupt_rate", plan.corrupt_rate}};
+}
+
+}  // namespace sbx::fault_proxy

@@ -1,0 +1,243 @@
+// The `fault_proxy` injector: a TCP proxy in front of each upstream the workflow declares
+// (the spec's `upstreams`), between the target and the real service, adding latency to each
+// request, resetting a seeded share of connections and corrupting bytes on the way back.
+// Active when the preset lists flaky_upstream, api_latency or corrupt_payload in
+// FAILURE_MODES or sets UPSTREAM_FAILURES, API_LATENCY_MS or CORRUPT_PAYLOAD; a no-op for
+// workflows without upstreams.
+//
+// Lifecycle: prepare() leases a proxy per upstream from a process-wide table (runs of the
+// same preset share one; another preset waits for the address) and teardown() gives the
+// leases back; the last one stops the proxy, resetting the connections in flight. The
+// proxies are threads of the host: a SIGKILLed host leaves only record files for sweep().
+#include <sbx/plugin.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fault_plan.hpp"
+#include "proxy_pool.hpp"
+#include "proxy_records.hpp"
+
+namespace sbx::fault_proxy {
+namespace {
+
+using nlohmann::json;
+
+struct UpstreamSpec {
+    std::string name;
+    std::string listen;
+    std::string target;
+};
+
+// SANDBOX_UPSTREAM_<NAME>: the name upper-cased.
+std::string variable_of(const std::string &name) {
+    std::string upper = name;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return "SANDBOX_UPSTREAM_" + upper;
+}
+
+bool is_plain_name(const std::string &name) {
+    return !name.empty() && std::isdigit(static_cast<unsigned char>(name.front())) == 0 &&
+           std::all_of(name.begin(), name.end(),
+                       [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
+}
+
+// The spec's `upstreams` (absent: none), checked as the host's loader checks them.
+std::vector<UpstreamSpec> upstreams_of(const json &spec) {
+    std::vector<UpstreamSpec> upstreams;
+    const auto found = spec.find("upstreams");
+    if (found == spec.end() || found->is_null()) {
+        return upstreams;
+    }
+    if (!found->is_array()) {
+        throw Error(SBX_INVALID,
+                    "the run spec's upstreams must be a list of {name, listen, "
+                    "target}, not " +
+                        found->dump());
+    }
+    std::set<std::string> variables;
+    for (const auto &item : *found) {
+        const auto text = [&](const char *key) {
+            const auto value = item.is_object() ? item.find(key) : item.end();
+            if (!item.is_object() || value == item.end() || !value->is_string() ||
+                value->get<std::string>().empty()) {
+                throw Error(SBX_INVALID, "upstream " + item.dump() + " has no " + key +
+                                             "; each is {name, listen, target}");
+            }
+            return value->get<std::string>();
+        };
+        UpstreamSpec upstream{text("name"), text("listen"), text("target")};
+        if (!is_plain_name(upstream.name)) {
+            throw Error(SBX_INVALID, "upstream name '" + upstream.name +
+                                         "' is not letters, digits and '_' (it names an "
+                                         "environment variable)");
+        }
+        if (!variables.insert(variable_of(upstream.name)).second) {
+            throw Error(SBX_INVALID,
+                        "two upstreams are named '" + upstream.name + "' (case does not count)");
+        }
+        upstreams.push_back(std::move(upstream));
+    }
+    return upstreams;
+}
+
+class FaultProxyInjector final : public Injector {
+  public:
+    static constexpr About about{
+        "fault_proxy",
+        "Fault proxy",
+        "1.0.0",
+        "Puts a TCP proxy in front of each upstream a workflow declares (upstreams:) that "
+        "adds API latency to each request, resets a seeded share of connections "
+        "(flaky_upstream) and corrupts bytes coming back (CORRUPT_PAYLOAD).",
+        R"json({"type":"object","additionalProperties":false,"properties":{
+          "seed":{"type":"integer","minimum":0,"default":0,
+            "description":"seed of the schedule: which connections are reset and which bytes are altered, for the same preset and upstream"},
+          "corrupt_rate":{"type":"number","minimum":0,"maximum":1,"default":0.001,
+            "description":"fraction of the bytes coming back from an upstream that are altered when CORRUPT_PAYLOAD is a flag (1, true, yes) or corrupt_payload is a failure mode"},
+          "wait_ms":{"type":"integer","minimum":0,"maximum":86400000,"default":600000,
+            "description":"how long a run waits for a listen address held by the proxy of another preset's concurrent run before failing; port 0 never waits"}}})json",
+        "sandbox-runner",
+        "https://example.invalid/sandbox-runner",
+        "Apache-2.0"};
+
+    explicit FaultProxyInjector(const std::string &config_json) {
+        const json config = json::parse(config_json);
+        seed_ = config.value("seed", std::uint64_t{0});
+        corrupt_rate_ = config.value("corrupt_rate", 0.001);
+        wait_ms_ = config.value("wait_ms", std::int64_t{600000});
+    }
+
+    std::string prepare(const std::string &request_json) override {
+        const json request = json::parse(request_json);
+        json spec = request.value("spec", json::object());
+        const auto upstreams = upstreams_of(spec);
+        if (upstreams.empty()) {
+            return R"({"active":false,"state":null})";  // no "spec": left as it was
+        }
+        const json preset = request.value("preset", json::object());
+        const FaultPlan plan = plan_from_preset(preset, corrupt_rate_);
+        json &env = spec["env"];
+        if (!plan.active) {
+            // No faults: the target talks to the upstream itself, found the same way.
+            for (const auto &upstream : upstreams) {
+                env[variable_of(upstream.name)] = upstream.target;
+            }
+            return json{{"active", false}, {"spec", spec}, {"state", nullptr}}.dump();
+        }
+
+        const std::string netns = spec.value("netns", "");
+        const std::string state_dir = request.value("state_dir", "");
+        const std::string preset_text = preset.dump();
+        // Leases are taken in address order, so two runs that need the same two addresses
+        // cannot each hold one and wait for the other.
+        std::map<std::string, const UpstreamSpec *> by_address;
+        for (const auto &upstream : upstreams) {
+            const bool any_port = upstream.listen.size() > 2 &&
+                                  upstream.listen.compare(upstream.listen.size() - 2, 2, ":0") == 0;
+            std::string key = upstream.listen + (netns.empty() ? "" : " in " + netns);
+            if (any_port) {
+                key += " #" + std::to_string(++any_port_leases_);
+            }
+            if (!by_address.emplace(key, &upstream).second) {
+                throw Error(SBX_INVALID, "two upstreams listen on " + upstream.listen +
+                                             "; give each its own port, or port 0");
+            }
+        }
+        std::vector<ProxyLease> leases;
+        json report = json::array();
+        for (const auto &[address_key, upstream] : by_address) {
+            const std::string schedule_key = std::to_string(seed_) + "\n" + preset_text + "\n" +
+                                             upstream->name + "\n" + upstream->target;
+            const auto make = [&, upstream = upstream] {
+                ProxySettings settings;
+                settings.name = upstream->name;
+                settings.listen =
+                    resolve(upstream->listen, "listen of upstream '" + upstream->name + "'");
+                settings.netns = netns;
+                settings.target =
+                    resolve(upstream->target, "target of upstream '" + upstream->name + "'");
+                settings.latency_ms = plan.latency_ms;
+                settings.corrupt_rate = plan.corrupt_rate;
+                settings.seed = seed_;
+                settings.schedule = shared_schedule(schedule_key, seed_, upstream->name,
+                                                    plan.failures, plan.requests);
+                if (!state_dir.empty()) {
+                    settings.record_folder = std::filesystem::path(state_dir) / "fault_proxy";
+                }
+                return std::make_shared<ProxyServer>(std::move(settings));
+            };
+            // A failure here destroys the leases taken so far: a half-made prepare leaves
+            // nothing running.
+            leases.push_back(lease_proxy(address_key, schedule_key, make,
+                                         std::chrono::milliseconds(wait_ms_),
+                                         [] { return host::cancelled(); }));
+            const auto &proxy = leases.back().proxy();
+            env[variable_of(upstream->name)] = proxy.address();
+            report.push_back({{"name", upstream->name},
+                              {"listen", proxy.address()},
+                              {"target", upstream->target},
+                              {"shared", leases.back().shared()}});
+        }
+        const std::uint64_t token = runs_prepared_ + 1;
+        std::string response =
+            json{
+                {"active", true},
+                {"spec", spec},
+                {"state", {{"token", token}}},
+                {"fault_proxy", {{"plan", describe(plan)}, {"seed", seed_}, {"upstreams", report}}}}
+                .dump();
+        // Last, once nothing can fail: only a successful prepare gets a teardown.
+        runs_prepared_ = token;
+        running_.emplace(token, std::move(leases));
+        return response;
+    }
+
+    void teardown(const std::string &state_json) override {
+        const json state = json::parse(state_json);
+        if (!state.is_object()) {
+            return;
+        }
+        const auto run = running_.find(state.value("token", std::uint64_t{0}));
+        if (run == running_.end()) {
+            return;  // already torn down
+        }
+        for (const auto &lease : run->second) {
+            host::log(SBX_LOG_DEBUG, "proxy " + lease.proxy().address() +
+                                         " at teardown: " + lease.proxy().counters().dump());
+        }
+        running_.erase(run);  // the last lease of an address stops its proxy
+    }
+
+    std::string sweep(const std::string &request_json) override {
+        const json request = json::parse(request_json);
+        const std::string state_dir = request.value("state_dir", "");
+        if (state_dir.empty()) {
+            return R"({"removed":[]})";
+        }
+        return json{{"removed", sweep_records(std::filesystem::path(state_dir) / "fault_proxy")}}
+            .dump();
+    }
+
+  private:
+    std::uint64_t seed_ = 0;
+    double corrupt_rate_ = 0.001;
+    std::int64_t wait_ms_ = 600000;
+    std::map<std::uint64_t, std::vector<ProxyLease>> running_;
+    std::uint64_t runs_prepared_ = 0;
+    inline static std::atomic<std::uint64_t> any_port_leases_{0};
+};
+
+}  // namespace
+}  // namespace sbx::fault_proxy
+
+SBX_PLUGIN(sbx::fault_proxy::FaultProxyInjector);

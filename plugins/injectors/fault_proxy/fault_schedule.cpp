@@ -1,0 +1,104 @@
+// Seeded schedules: Floyd's sampling for the reset positions of a block, geometric gaps
+// between altered bytes.
+#include "fault_schedule.hpp"
+
+#include <cmath>
+#include <utility>
+
+namespace sbx::fault_proxy {
+
+std::uint64_t SplitMix64::next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31U);
+}
+
+double SplitMix64::unit() {
+    return static_cast<double>(next() >> 11U) * 0x1.0p-53;
+}
+
+std::uint64_t derive_seed(std::uint64_t seed, const std::string &name, std::uint64_t stream) {
+    // FNV-1a of the name, then mixed with the seed and the stream through SplitMix64.
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (const unsigned char c : name) {
+        hash = (hash ^ c) * 0x100000001b3ULL;
+    }
+    SplitMix64 mix(seed ^ hash);
+    SplitMix64 again(mix.next() ^ (stream * 0xd1b54a32d192ed03ULL));
+    return again.next();
+}
+
+std::set<std::uint64_t> reset_positions(std::uint64_t seed, const std::string &name,
+                                        std::uint64_t failures, std::uint64_t requests,
+                                        std::uint64_t block) {
+    std::set<std::uint64_t> chosen;
+    if (failures == 0 || requests == 0) {
+        return chosen;
+    }
+    // Block b draws from stream 2b; ByteCorrupter seeds use odd ones.
+    SplitMix64 random(derive_seed(seed, name, 2 * block));
+    // Floyd: `failures` distinct positions out of `requests` in O(failures) draws.
+    for (std::uint64_t j = requests - std::min(failures, requests); j < requests; ++j) {
+        const std::uint64_t pick = random.next() % (j + 1);
+        if (!chosen.insert(pick).second) {
+            chosen.insert(j);
+        }
+    }
+    return chosen;
+}
+
+ConnectionSchedule::ConnectionSchedule(std::uint64_t seed, std::string name, std::uint64_t failures,
+                                       std::uint64_t requests)
+    : seed_(seed), name_(std::move(name)), failures_(failures), requests_(requests) {}
+
+ConnectionSchedule::Ticket ConnectionSchedule::next() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    Ticket ticket;
+    ticket.index = next_index_++;
+    if (failures_ == 0 || requests_ == 0) {
+        return ticket;
+    }
+    const std::uint64_t block = ticket.index / requests_;
+    if (block != block_) {
+        doomed_ = reset_positions(seed_, name_, failures_, requests_, block);
+        block_ = block;
+    }
+    ticket.reset = doomed_.count(ticket.index % requests_) != 0;
+    return ticket;
+}
+
+ByteCorrupter::ByteCorrupter(double rate, std::uint64_t seed) : rate_(rate), random_(seed) {
+    if (rate_ > 0) {
+        next_corrupt_ = gap();
+    }
+}
+
+// The gap to the next altered byte is geometric, P(gap = g) = (1 - rate)^g * rate: the
+// same as deciding each byte on its own with probability `rate`, in one draw per
+// altered byte instead of one per byte.
+std::uint64_t ByteCorrupter::gap() {
+    if (rate_ >= 1) {
+        return 0;
+    }
+    const double u = 1.0 - random_.unit();  // (0, 1]
+    const double g = std::floor(std::log(u) / std::log1p(-rate_));
+    constexpr double kFar = 1e18;  // beyond any stream; keeps the sum below UINT64_MAX
+    return g >= kFar ? static_cast<std::uint64_t>(kFar) : static_cast<std::uint64_t>(g);
+}
+
+std::size_t ByteCorrupter::apply(char *data, std::size_t size) {
+    std::size_t altered = 0;
+    const std::uint64_t end = offset_ + size;
+    while (next_corrupt_ < end) {
+        const auto mask = static_cast<unsigned char>(1 + random_.next() % 255);
+        auto &byte = data[next_corrupt_ - offset_];
+        byte = static_cast<char>(static_cast<unsigned char>(byte) ^ mask);
+        ++altered;
+        next_corrupt_ += 1 + gap();
+    }
+    offset_ = end;
+    return altered;
+}
+
+}  // namespace sbx::fault_proxy

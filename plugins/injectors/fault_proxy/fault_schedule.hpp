@@ -1,0 +1,79 @@
+// The seeded fate of each connection and byte. Connection k of a schedule is reset when k
+// is among the UPSTREAM_FAILURES positions drawn for its block of UPSTREAM_REQUESTS
+// connections (exactly that many per complete block); byte n of a connection's upstream ->
+// client stream is altered when a geometric draw lands on it. Both depend on the seed, the
+// upstream's name and the position alone, never on timing or read sizes.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace sbx::fault_proxy {
+
+// SplitMix64: small, fast, and the same stream on every platform.
+class SplitMix64 {
+  public:
+    explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+    std::uint64_t next();
+    double unit();  // uniform in [0, 1)
+
+  private:
+    std::uint64_t state_;
+};
+
+// A seed for one purpose: the configured seed, the upstream's name and a stream number.
+std::uint64_t derive_seed(std::uint64_t seed, const std::string &name, std::uint64_t stream);
+
+// The positions (0 .. requests-1) of the reset connections of block `block`.
+std::set<std::uint64_t> reset_positions(std::uint64_t seed, const std::string &name,
+                                        std::uint64_t failures, std::uint64_t requests,
+                                        std::uint64_t block);
+
+// Hands out connection numbers in arrival order, with their fate; shared by every proxy
+// of one (seed, preset, upstream) in the process, so the schedule runs over all their
+// connections. Thread-safe.
+class ConnectionSchedule {
+  public:
+    ConnectionSchedule(std::uint64_t seed, std::string name, std::uint64_t failures,
+                       std::uint64_t requests);
+
+    struct Ticket {
+        std::uint64_t index = 0;
+        bool reset = false;
+    };
+    Ticket next();
+
+  private:
+    std::uint64_t seed_;
+    std::string name_;
+    std::uint64_t failures_;
+    std::uint64_t requests_;
+    std::mutex mutex_;
+    std::uint64_t next_index_ = 0;
+    std::uint64_t block_ = UINT64_MAX;  // the block `doomed_` belongs to
+    std::set<std::uint64_t> doomed_;
+};
+
+// Alters bytes of one connection's upstream -> client stream at `rate`, by absolute offset:
+// the same bytes whatever sizes they are read in (seeded with derive_seed(seed, name,
+// 2 * connection + 1): odd streams, while reset blocks use even ones). Each altered byte is XORed
+// with a nonzero mask, so it always changes.
+class ByteCorrupter {
+  public:
+    ByteCorrupter(double rate, std::uint64_t seed);
+    // Alters the bytes of `data` (which start at the stream offset already passed);
+    // returns how many were altered.
+    std::size_t apply(char *data, std::size_t size);
+
+  private:
+    std::uint64_t gap();
+
+    double rate_;
+    SplitMix64 random_;
+    std::uint64_t offset_ = 0;                 // stream offset of data[0]
+    std::uint64_t next_corrupt_ = UINT64_MAX;  // stream offset of the next altered byte
+};
+
+}  // namespace sbx::fault_proxy

@@ -1,0 +1,69 @@
+// One fault proxy: a listening socket and a thread running a poll loop that forwards each
+// accepted connection to the upstream, holding back each request by the latency, resetting
+// the connections its schedule dooms and altering bytes on the way back. Stopping it (the
+// destructor) wakes the loop, resets every connection in flight and closes the listener;
+// it never waits for a peer.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "fault_schedule.hpp"
+#include "proxy_records.hpp"
+#include "socket_address.hpp"
+
+namespace sbx::fault_proxy {
+
+struct ProxySettings {
+    std::string name;              // the upstream's name, for messages and seeds
+    SocketAddress listen;          // port 0: the kernel chooses
+    std::string netns;             // "" = the host's network namespace
+    SocketAddress target;          // the real upstream
+    std::uint64_t latency_ms = 0;  // per request burst, client -> upstream
+    double corrupt_rate = 0;       // per byte, upstream -> client
+    std::uint64_t seed = 0;        // of the byte corruption (the schedule has its own)
+    std::shared_ptr<ConnectionSchedule> schedule;
+    std::filesystem::path record_folder;  // "" = no record
+};
+
+// Counters since the proxy started, for reports and tests.
+struct ProxyCounters {
+    std::atomic<std::uint64_t> connections{0};  // accepted
+    std::atomic<std::uint64_t> resets{0};       // reset by the schedule
+    std::atomic<std::uint64_t> corrupted_bytes{0};
+    std::atomic<std::uint64_t> bytes_to_upstream{0};
+    std::atomic<std::uint64_t> bytes_to_client{0};
+};
+
+class ProxyServer {
+  public:
+    // Listens and starts the loop; throws sbx::Error when it cannot listen.
+    explicit ProxyServer(ProxySettings settings);
+    ~ProxyServer();
+    ProxyServer(const ProxyServer &) = delete;
+    ProxyServer &operator=(const ProxyServer &) = delete;
+    ProxyServer(ProxyServer &&) = delete;
+    ProxyServer &operator=(ProxyServer &&) = delete;
+
+    // Where the target connects: host:port, with the port the kernel chose for port 0.
+    [[nodiscard]] const std::string &address() const { return address_; }
+    [[nodiscard]] nlohmann::json counters() const;
+
+  private:
+    void loop() noexcept;
+
+    ProxySettings settings_;
+    UniqueFd listener_;
+    UniqueFd wake_;  // eventfd: written once to stop the loop
+    std::string address_;
+    ProxyRecord record_;
+    ProxyCounters counters_;
+    std::thread thread_;  // last: started once everything it uses exists
+};
+
+}  // namespace sbx::fault_proxy

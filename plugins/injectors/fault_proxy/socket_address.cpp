@@ -1,0 +1,164 @@
+// getaddrinfo, bind/listen (in a network namespace through a short-lived thread that
+// enters it), and resets.
+#include "socket_address.hpp"
+
+#include <sbx/plugin.hpp>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <thread>
+
+namespace sbx::fault_proxy {
+
+void UniqueFd::reset(int fd) {
+    if (fd_ >= 0) {
+        ::close(fd_);
+    }
+    fd_ = fd;
+}
+
+namespace {
+
+std::string errno_text(int error) {
+    return std::strerror(error);
+}
+
+UniqueFd bound_listener(const SocketAddress &address, const std::string &what) {
+    UniqueFd fd(::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!fd) {
+        throw Error(SBX_ERROR, "cannot make a socket for " + what + ": " + errno_text(errno));
+    }
+    const int on = 1;
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (::bind(fd.get(), address.get(), address.size) != 0) {
+        const int error = errno;
+        throw Error(
+            SBX_ERROR,
+            "cannot listen on " + to_text(address) + " (" + what + "): " + errno_text(error) +
+                (error == EADDRINUSE ? "; another program uses that port: choose a free one, "
+                                       "or port 0 for any"
+                                     : ""));
+    }
+    if (::listen(fd.get(), SOMAXCONN) != 0) {
+        throw Error(SBX_ERROR, "cannot listen on " + to_text(address) + " (" + what +
+                                   "): " + errno_text(errno));
+    }
+    return fd;
+}
+
+}  // namespace
+
+SocketAddress resolve(const std::string &host_port, const std::string &what) {
+    std::string host;
+    std::string port;
+    const auto fail = [&](const std::string &why) {
+        throw Error(SBX_INVALID, what + " '" + host_port + "' " + why +
+                                     "; write host:port such as 127.0.0.1:18080, or [::1]:18080");
+    };
+    if (!host_port.empty() && host_port.front() == '[') {
+        const auto close = host_port.find(']');
+        if (close == std::string::npos || close + 1 >= host_port.size() ||
+            host_port[close + 1] != ':') {
+            fail("is not [address]:port");
+        }
+        host = host_port.substr(1, close - 1);
+        port = host_port.substr(close + 2);
+    } else {
+        const auto colon = host_port.rfind(':');
+        if (colon == std::string::npos || host_port.find(':') != colon) {
+            fail("is not host:port");
+        }
+        host = host_port.substr(0, colon);
+        port = host_port.substr(colon + 1);
+    }
+    if (host.empty() || port.empty() || port.size() > 5 ||
+        port.find_first_not_of("0123456789") != std::string::npos || std::stol(port) > 65535) {
+        fail("has no host or no port from 0 to 65535");
+    }
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    addrinfo *found = nullptr;
+    const int status = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found);
+    if (status != 0 || found == nullptr) {
+        throw Error(SBX_INVALID, what + " '" + host_port + "': cannot resolve '" + host +
+                                     "': " + ::gai_strerror(status));
+    }
+    SocketAddress address;
+    std::memcpy(&address.storage, found->ai_addr, found->ai_addrlen);
+    address.size = found->ai_addrlen;
+    ::freeaddrinfo(found);
+    return address;
+}
+
+std::string to_text(const SocketAddress &address) {
+    char host[INET6_ADDRSTRLEN] = {};
+    if (address.storage.ss_family == AF_INET6) {
+        const auto *v6 = reinterpret_cast<const sockaddr_in6 *>(&address.storage);
+        ::inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof host);
+        return "[" + std::string(host) + "]:" + std::to_string(ntohs(v6->sin6_port));
+    }
+    const auto *v4 = reinterpret_cast<const sockaddr_in *>(&address.storage);
+    ::inet_ntop(AF_INET, &v4->sin_addr, host, sizeof host);
+    return std::string(host) + ":" + std::to_string(ntohs(v4->sin_port));
+}
+
+UniqueFd listen_on(const SocketAddress &address, const std::string &netns,
+                   const std::string &what) {
+    if (netns.empty()) {
+        return bound_listener(address, what);
+    }
+    // setns(CLONE_NEWNET) moves only the calling thread: a thread of its own enters the
+    // namespace, makes the socket, and ends; the host's threads stay where they are.
+    UniqueFd result;
+    std::exception_ptr error;
+    std::thread maker([&] {
+        try {
+            const UniqueFd ns(::open(netns.c_str(), O_RDONLY | O_CLOEXEC));
+            if (!ns || ::setns(ns.get(), CLONE_NEWNET) != 0) {
+                throw Error(SBX_ERROR, "cannot enter network namespace " + netns + " for " + what +
+                                           ": " + errno_text(errno) +
+                                           " (entering one needs CAP_SYS_ADMIN)");
+            }
+            result = bound_listener(address, what + ", in network namespace " + netns);
+        } catch (...) {
+            error = std::current_exception();
+        }
+    });
+    maker.join();
+    if (error) {
+        std::rethrow_exception(error);
+    }
+    return result;
+}
+
+SocketAddress local_address(int fd) {
+    SocketAddress address;
+    address.size = sizeof address.storage;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&address.storage), &address.size);
+    return address;
+}
+
+void reset_connection(UniqueFd &fd) {
+    if (!fd) {
+        return;
+    }
+    const linger hard{1, 0};
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+    sockaddr unspecified{};
+    unspecified.sa_family = AF_UNSPEC;
+    // Fails harmlessly on a socket that is not connected (one still connecting, say).
+    (void)::connect(fd.get(), &unspecified, sizeof unspecified);
+    fd.reset();
+}
+
+}  // namespace sbx::fault_proxy

@@ -1,0 +1,314 @@
+// The fault_proxy injector's contract with the host: when it is active, what it tells the
+// target, refusal of bad values, one proxy per address shared by a preset's runs (another
+// preset waits), record files, sweep after a SIGKILLed host, and a proxy that listens
+// inside the run's network namespace.
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <future>
+#include <iostream>
+
+#include "fault_proxy_fixture.hpp"
+
+namespace sbx::injectors_test {
+namespace {
+
+sbx_status prepare_status(plugins::Instance &injector, const json &request) {
+    try {
+        const json response = json::parse(injector.prepare(request.dump()));
+        injector.teardown(response.value("state", json()).dump());
+        return SBX_OK;
+    } catch (const plugins::PluginCallError &e) {
+        return e.status();
+    }
+}
+
+// A port that was free a moment ago (bound to port 0 and closed).
+std::string free_address() {
+    const TestUpstream probe(TestUpstream::Mode::echo);
+    return probe.address();
+}
+
+std::vector<std::filesystem::path> records_in(const std::string &folder) {
+    std::vector<std::filesystem::path> records;
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator(folder, ec)) {
+        records.push_back(entry.path());
+    }
+    return records;
+}
+
+TEST_F(FaultProxyTest, DescribesAnInjectorWithAClosedSchema) {
+    const auto &descriptor = fault_proxy_plugin()->descriptor();
+    EXPECT_EQ(descriptor.id, "fault_proxy");
+    EXPECT_EQ(descriptor.kind, SBX_KIND_INJECTOR);
+    EXPECT_EQ(descriptor.config_schema["additionalProperties"], false);
+    EXPECT_ANY_THROW((void)fault_proxy_plugin()->create({{"corrupt_rate", 2}}));
+    EXPECT_ANY_THROW((void)fault_proxy_plugin()->create({{"seed", -1}}));
+}
+
+TEST_F(FaultProxyTest, ANoOpForWorkflowsWithoutUpstreams) {
+    auto proxy = injector();
+    json plain = request({{"FAILURE_MODES", "flaky_upstream"}, {"API_LATENCY_MS", "100"}}, "");
+    plain["spec"].erase("upstreams");
+    const json response = json::parse(proxy->prepare(plain.dump()));
+    EXPECT_FALSE(response.value("active", true));
+    EXPECT_FALSE(response.contains("spec")) << "the spec is left alone";
+    proxy->teardown(response.value("state", json()).dump());
+}
+
+TEST_F(FaultProxyTest, WithoutFaultsTheTargetIsToldTheRealUpstream) {
+    auto proxy = injector();
+    for (const json &preset : {json::object(), json{{"CPU_SPIKE", "1"}},
+                               json{{"FAILURE_MODES", "cpu_spike, network"}}}) {
+        const PreparedRun run(*proxy, request(preset, "127.0.0.1:8080"));
+        EXPECT_FALSE(run.response().value("active", true)) << preset.dump();
+        EXPECT_EQ(run.upstream(), "127.0.0.1:8080") << preset.dump();
+    }
+}
+
+TEST_F(FaultProxyTest, EachUpstreamKeyOrModeActivatesIt) {
+    const TestUpstream upstream(TestUpstream::Mode::echo);
+    auto proxy = injector();
+    for (const json &preset :
+         {json{{"FAILURE_MODES", json::array({"flaky_upstream"})}},
+          json{{"FAILURE_MODES", "cpu_spike, api_latency"}},
+          json{{"FAILURE_MODES", "corrupt_payload"}}, json{{"UPSTREAM_FAILURES", "0"}},
+          json{{"API_LATENCY_MS", 0}}, json{{"CORRUPT_PAYLOAD", true}}}) {
+        json keyed = preset;
+        keyed["SCENARIO_NAME"] = "activates";
+        const PreparedRun run(*proxy, request(keyed, upstream.address()));
+        EXPECT_TRUE(run.response().value("active", false)) << preset.dump();
+        EXPECT_NE(run.upstream(), upstream.address()) << "the target is sent to the proxy";
+        EXPECT_EQ(run.upstream().rfind("127.0.0.1:", 0), 0U) << run.upstream();
+    }
+    const PreparedRun flaky(*proxy,
+                            request({{"FAILURE_MODES", "flaky_upstream"}}, upstream.address()));
+    EXPECT_EQ(flaky.response()["fault_proxy"]["plan"],
+              json({{"latency_ms", 0}, {"failures", 1}, {"requests", 20}, {"corrupt_rate", 0.0}}))
+        << "the canonical flaky_upstream: 1 in 20";
+}
+
+TEST_F(FaultProxyTest, RefusesValuesThatAreNotThePresetsUnits) {
+    auto proxy = injector();
+    for (const json &preset :
+         {json{{"API_LATENCY_MS", "100ms"}}, json{{"API_LATENCY_MS", "-5"}},
+          json{{"API_LATENCY_MS", "9999999"}}, json{{"UPSTREAM_FAILURES", "1.5"}},
+          json{{"UPSTREAM_FAILURES", "5"}, {"UPSTREAM_REQUESTS", "2"}},
+          json{{"UPSTREAM_FAILURES", "1"}, {"UPSTREAM_REQUESTS", "0"}},
+          json{{"CORRUPT_PAYLOAD", "150%"}}, json{{"CORRUPT_PAYLOAD", "lots"}}}) {
+        EXPECT_EQ(prepare_status(*proxy, request(preset, "127.0.0.1:8080")), SBX_INVALID)
+            << preset.dump();
+    }
+    json unnamed = request({{"API_LATENCY_MS", "1"}}, "127.0.0.1:8080");
+    unnamed["spec"]["upstreams"][0]["name"] = "my-api";
+    EXPECT_EQ(prepare_status(*proxy, unnamed), SBX_INVALID);
+    json no_port = request({{"API_LATENCY_MS", "1"}}, "127.0.0.1");
+    EXPECT_EQ(prepare_status(*proxy, no_port), SBX_INVALID);
+    json twice = request({{"API_LATENCY_MS", "1"}}, "127.0.0.1:8080", "127.0.0.1:18999");
+    twice["spec"]["upstreams"].push_back(
+        {{"name", "other"}, {"listen", "127.0.0.1:18999"}, {"target", "127.0.0.1:8081"}});
+    EXPECT_EQ(prepare_status(*proxy, twice), SBX_INVALID);
+}
+
+TEST_F(FaultProxyTest, TellsTheTargetWhereEachUpstreamIs) {
+    const TestUpstream api(TestUpstream::Mode::echo);
+    const TestUpstream cache(TestUpstream::Mode::echo);
+    auto proxy = injector();
+    json both =
+        request({{"SCENARIO_NAME", "two-upstreams"}, {"API_LATENCY_MS", "0"}}, api.address());
+    both["spec"]["upstreams"].push_back(
+        {{"name", "Cache_1"}, {"listen", "127.0.0.1:0"}, {"target", cache.address()}});
+    both["spec"]["env"]["KEEP"] = "me";
+    const PreparedRun run(*proxy, both);
+    EXPECT_EQ(run.spec()["env"].value("KEEP", ""), "me");
+    for (const char *variable : {"SANDBOX_UPSTREAM_API", "SANDBOX_UPSTREAM_CACHE_1"}) {
+        Client client(run.upstream(variable));
+        EXPECT_EQ(client.exchange("hi\n"), Client::Outcome::ok) << variable;
+    }
+    EXPECT_EQ(api.accepted(), 1);
+    EXPECT_EQ(cache.accepted(), 1);
+}
+
+TEST_F(FaultProxyTest, RunsOfOnePresetShareTheProxyAnotherPresetWaits) {
+    const TestUpstream upstream(TestUpstream::Mode::echo);
+    const std::string fixed = free_address();
+    const json preset = {{"SCENARIO_NAME", "shared-address"}, {"API_LATENCY_MS", "0"}};
+    auto first_worker = injector();
+    auto second_worker = injector({{"wait_ms", 200}});
+    auto first =
+        std::make_unique<PreparedRun>(*first_worker, request(preset, upstream.address(), fixed));
+    EXPECT_EQ(first->upstream(), fixed);
+    {
+        const PreparedRun same(*second_worker, request(preset, upstream.address(), fixed));
+        EXPECT_EQ(same.upstream(), fixed);
+        EXPECT_TRUE(same.response()["fault_proxy"]["upstreams"][0].value("shared", false));
+    }
+    Client still(fixed);
+    EXPECT_EQ(still.exchange("still here\n"), Client::Outcome::ok)
+        << "the proxy lives while a run holds it";
+
+    const json other = {{"SCENARIO_NAME", "other-preset"}, {"API_LATENCY_MS", "0"}};
+    const auto start = Clock::now();
+    EXPECT_EQ(prepare_status(*second_worker, request(other, upstream.address(), fixed)),
+              SBX_TIMEOUT);
+    EXPECT_GE(elapsed_ms(start), 200.0);
+
+    // With time to wait, it gets the address once the first run is torn down.
+    auto patient = injector();
+    auto waiting = std::async(std::launch::async, [&] {
+        const auto began = Clock::now();
+        const PreparedRun run(*patient, request(other, upstream.address(), fixed));
+        return std::make_pair(elapsed_ms(began), run.upstream());
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    first.reset();
+    const auto [waited_ms, address] = waiting.get();
+    EXPECT_GE(waited_ms, 250.0);
+    EXPECT_EQ(address, fixed);
+}
+
+TEST_F(FaultProxyTest, PortZeroGivesEachRunAPortOfItsOwn) {
+    const TestUpstream upstream(TestUpstream::Mode::echo);
+    auto proxy = injector();
+    const json preset = {{"SCENARIO_NAME", "port-zero"}, {"API_LATENCY_MS", "0"}};
+    const PreparedRun one(*proxy, request(preset, upstream.address()));
+    const PreparedRun two(*proxy, request(preset, upstream.address()));
+    EXPECT_NE(one.upstream(), two.upstream());
+    EXPECT_FALSE(two.response()["fault_proxy"]["upstreams"][0].value("shared", true));
+}
+
+TEST_F(FaultProxyTest, ARecordLivesExactlyAsLongAsItsProxy) {
+    const TestUpstream upstream(TestUpstream::Mode::echo);
+    auto proxy = injector();
+    const std::string folder = state_dir_ + "/fault_proxy";
+    {
+        const PreparedRun run(
+            *proxy,
+            request({{"SCENARIO_NAME", "records"}, {"API_LATENCY_MS", "0"}}, upstream.address()));
+        const auto records = records_in(folder);
+        ASSERT_EQ(records.size(), 1U);
+        std::ifstream in(records[0]);
+        pid_t pid = 0;
+        unsigned long long start_time = 0;
+        std::string name;
+        std::string listen;
+        std::string target;
+        in >> pid >> start_time >> name >> listen >> target;
+        EXPECT_EQ(pid, ::getpid());
+        EXPECT_GT(start_time, 0ULL);
+        EXPECT_EQ(name, "api");
+        EXPECT_EQ(listen, run.upstream());
+        EXPECT_EQ(target, upstream.address());
+        // A live host's record is not swept.
+        const json swept = json::parse(proxy->sweep(json{{"state_dir", state_dir_}}.dump()));
+        EXPECT_EQ(swept["removed"], json::array());
+    }
+    EXPECT_TRUE(records_in(folder).empty()) << "teardown removes the record";
+}
+
+// The first line of `path` that is a JSON object, waiting up to `timeout` for it.
+std::string first_object_line(const std::string &path, std::chrono::seconds timeout) {
+    const auto deadline = Clock::now() + timeout;
+    while (Clock::now() < deadline) {
+        std::ifstream in(path);
+        for (std::string line; std::getline(in, line) && !in.eof();) {
+            if (!line.empty() && line.front() == '{') {
+                return line;
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return "";
+}
+
+TEST_F(FaultProxyTest, SweepAfterASigkilledHostLeavesNoProxyAndNoRecord) {
+    const TestUpstream upstream(TestUpstream::Mode::echo);
+    auto live = injector();
+    const PreparedRun mine(
+        *live,
+        request({{"SCENARIO_NAME", "sweep-live"}, {"API_LATENCY_MS", "0"}}, upstream.address()));
+
+    const std::string log = state_dir_ + "/crash.log";
+    const int pid =
+        test::spawn_background({SBX_FAULT_PROXY_CRASH_HOST_PATH, SBX_FAULT_PROXY_INJECTOR_PATH,
+                                state_dir_, upstream.address()},
+                               {}, "", log);
+    const std::string line = first_object_line(log, std::chrono::seconds(15));
+    std::string crashed_address;
+    if (!line.empty()) {
+        crashed_address = json::parse(line)["upstreams"][0].value("listen", "");
+        Client before(crashed_address);
+        EXPECT_TRUE(before.connected()) << "the crash host's proxy was listening";
+    }
+    ::kill(pid, SIGKILL);  // whatever happened: the crash host must not outlive the test
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_FALSE(line.empty()) << "the crashing host never prepared";
+    EXPECT_EQ(records_in(state_dir_ + "/fault_proxy").size(), 2U) << "its record and mine";
+
+    const Client after(crashed_address);
+    EXPECT_FALSE(after.connected()) << "the proxy was a thread of the host: it died with it";
+    EXPECT_EQ(after.connect_errno(), ECONNREFUSED);
+
+    const json swept = json::parse(live->sweep(json{{"state_dir", state_dir_}}.dump()));
+    std::cout << "[ swept     ] " << swept.dump() << "\n";
+    ASSERT_EQ(swept["removed"].size(), 1U);
+    EXPECT_NE(swept["removed"][0].get<std::string>().find(crashed_address), std::string::npos);
+    const auto left = records_in(state_dir_ + "/fault_proxy");
+    ASSERT_EQ(left.size(), 1U) << "the live host's record stays";
+    EXPECT_NE(left[0].filename().string().find(std::to_string(::getpid())), std::string::npos);
+    Client still(mine.upstream());
+    EXPECT_EQ(still.exchange("alive\n"), Client::Outcome::ok) << "sweep left the live proxy alone";
+}
+
+// A network namespace made for the test, with loopback up; deleted however the test ends.
+struct TestNamespace {
+    std::string name = "sbxtest-proxy-" + std::to_string(::getpid());
+    bool made = false;
+    TestNamespace() {
+        made =
+            test::run_command({"/usr/sbin/ip", "netns", "add", name}).exit_code == 0 &&
+            test::run_command({"/usr/sbin/ip", "-n", name, "link", "set", "lo", "up"}).exit_code ==
+                0;
+    }
+    ~TestNamespace() { (void)test::run_command({"/usr/sbin/ip", "netns", "delete", name}); }
+    TestNamespace(const TestNamespace &) = delete;
+    TestNamespace &operator=(const TestNamespace &) = delete;
+};
+
+TEST_F(FaultProxyTest, ListensInsideTheRunsNetworkNamespace) {
+    // After the network injector, the spec names the namespace the target runs in: the
+    // proxy listens on that namespace's loopback and reaches the upstream from the host's.
+    ASSERT_EQ(::geteuid(), 0U) << "entering a network namespace needs root";
+    const TestNamespace netns;
+    ASSERT_TRUE(netns.made) << "ip netns add failed (iproute2 missing?)";
+    const TestUpstream upstream(TestUpstream::Mode::echo);
+    auto proxy = injector();
+    json in_namespace =
+        request({{"SCENARIO_NAME", "netns"}, {"API_LATENCY_MS", "0"}}, upstream.address());
+    in_namespace["spec"]["netns"] = "/run/netns/" + netns.name;
+    const PreparedRun run(*proxy, in_namespace);
+    const std::string address = run.upstream();
+
+    // A client thread that enters the namespace, as the target would run there.
+    Client::Outcome inside = Client::Outcome::closed;
+    std::thread target([&] {
+        const int fd = ::open(("/run/netns/" + netns.name).c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd >= 0 && ::setns(fd, CLONE_NEWNET) == 0) {
+            Client client(address);
+            inside = client.exchange("from inside\n");
+        }
+        ::close(fd);
+    });
+    target.join();
+    EXPECT_EQ(inside, Client::Outcome::ok);
+    const Client outside(address);
+    EXPECT_FALSE(outside.connected()) << "the host's loopback has no proxy on that port";
+}
+
+}  // namespace
+}  // namespace sbx::injectors_test
