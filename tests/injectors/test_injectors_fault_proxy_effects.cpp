@@ -1,7 +1,9 @@
 // What the fault proxy does to traffic, measured by real clients against a real upstream:
 // the exact seeded share of reset connections, the latency of each request, corrupted bytes
 // at the set rate, and a teardown under traffic that ends everything at once.
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include <cmath>
 #include <iostream>
@@ -245,6 +247,36 @@ TEST_F(FaultProxyTest, TeardownUnderTrafficEndsEveryConnectionAtOnce) {
     const Client late(address);
     EXPECT_FALSE(late.connected()) << "nothing listens after teardown";
     std::cout << "[ teardown  ] " << teardown_ms << " ms under traffic\n";
+}
+
+TEST_F(FaultProxyTest, TeardownEndsConnectionsEvenWhenAForkHoldsTheirDescriptors) {
+    // A process forked from the host without exec (a cpu_spike burner) holds copies of the
+    // proxy's sockets: closing the host's descriptors alone would then leave the listener
+    // listening and the connections open. The proxy acts on the sockets themselves.
+    const TestUpstream upstream(TestUpstream::Mode::echo);
+    auto proxy = injector();
+    PreparedRun run(*proxy,
+                    request({{"SCENARIO_NAME", "fork-holds-copies"}, {"API_LATENCY_MS", "0"}},
+                            upstream.address()));
+    const std::string address = run.upstream();
+    Client open(address);
+    ASSERT_EQ(open.exchange("before\n"), Client::Outcome::ok);
+    const pid_t holder = ::fork();
+    if (holder == 0) {
+        ::pause();  // holds every descriptor of the test process, the proxy's included
+        ::_exit(0);
+    }
+    ASSERT_GT(holder, 0);
+    run.teardown();
+    const auto reading = Clock::now();
+    int error = 0;
+    (void)open.read_all(SIZE_MAX, error);
+    EXPECT_EQ(error, ECONNRESET);
+    EXPECT_LT(elapsed_ms(reading), 1000.0);
+    const Client late(address);
+    EXPECT_FALSE(late.connected()) << "the forked copy of the listener does not listen";
+    ::kill(holder, SIGKILL);
+    ::waitpid(holder, nullptr, 0);
 }
 
 TEST_F(FaultProxyTest, AnUpstreamThatIsDownResetsTheClient) {

@@ -70,6 +70,25 @@ TEST_F(FaultProxyTest, WithoutFaultsTheTargetIsToldTheRealUpstream) {
     }
 }
 
+TEST_F(FaultProxyTest, AFixedListenAddressWorksInEveryScenario) {
+    // A target written against the fixed address must reach its upstream under normal
+    // too: fault-free presets get an idle proxy there, one shared by all of them.
+    const TestUpstream upstream(TestUpstream::Mode::echo);
+    const std::string fixed = free_address();
+    auto proxy = injector();
+    const PreparedRun normal(*proxy,
+                             request({{"SCENARIO_NAME", "normal"}}, upstream.address(), fixed));
+    EXPECT_FALSE(normal.response().value("active", true)) << "no fault applied";
+    EXPECT_EQ(normal.upstream(), fixed);
+    EXPECT_EQ(normal.response()["fault_proxy"]["plan"]["failures"], 0);
+    const PreparedRun hostile(
+        *proxy, request({{"SCENARIO_NAME", "hostile_input"}, {"FAILURE_MODES", "hostile_input"}},
+                        upstream.address(), fixed));
+    EXPECT_TRUE(hostile.response()["fault_proxy"]["upstreams"][0].value("shared", false));
+    Client client(fixed);
+    EXPECT_EQ(client.exchange("plain\n"), Client::Outcome::ok);
+}
+
 TEST_F(FaultProxyTest, EachUpstreamKeyOrModeActivatesIt) {
     const TestUpstream upstream(TestUpstream::Mode::echo);
     auto proxy = injector();

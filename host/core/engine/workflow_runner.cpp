@@ -275,13 +275,11 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
     for (const auto &step : workflow.steps) {
         std::vector<std::string> notes;
         std::vector<StepOutcome> copies;
-        {
-            InjectionScope injection(
-                plugins_.injectors(), preset_text,
-                with_upstreams(build_spec(step, preset, limits, inputs, workspace.path(),
-                                          counterfactual, notes),
-                               workflow),
-                state_dir_);
+        const json spec = with_upstreams(
+            build_spec(step, preset, limits, inputs, workspace.path(), counterfactual, notes),
+            workflow);
+        try {
+            InjectionScope injection(plugins_.injectors(), preset_text, spec, state_dir_);
             for (const auto &id : injection.active()) {
                 if (std::find(outcome.active_injectors.begin(), outcome.active_injectors.end(),
                               id) == outcome.active_injectors.end()) {
@@ -289,6 +287,18 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
                 }
             }
             copies = run_copies(workflow, injection.spec(), alive);
+        } catch (const plugins::PluginCallError &e) {
+            if (e.status() == SBX_CANCELLED) {
+                throw;
+            }
+            // An injector could not set up this run (a port in use, say): the earlier
+            // injectors are torn down already; every live copy of the step fails with why.
+            copies.assign(alive.size(), StepOutcome{});
+            for (size_t i = 0; i < alive.size(); ++i) {
+                if (alive[i]) {
+                    copies[i].result = {{"status", "XX"}, {"error", e.what()}};
+                }
+            }
         }
         config::Expectation expect = step.expect;
         if (expect.stdout_contains) {

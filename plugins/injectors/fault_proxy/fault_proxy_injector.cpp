@@ -3,7 +3,8 @@
 // request, resetting a seeded share of connections and corrupting bytes on the way back.
 // Active when the preset lists flaky_upstream, api_latency or corrupt_payload in
 // FAILURE_MODES or sets UPSTREAM_FAILURES, API_LATENCY_MS or CORRUPT_PAYLOAD; a no-op for
-// workflows without upstreams.
+// workflows without upstreams. Without faults, an upstream with a fixed listen address
+// still gets a proxy (an idle one); with port 0 the target is told the real upstream.
 //
 // Lifecycle: prepare() leases a proxy per upstream from a process-wide table (runs of the
 // same preset share one; another preset waits for the address) and teardown() gives the
@@ -49,6 +50,11 @@ bool is_plain_name(const std::string &name) {
     return !name.empty() && std::isdigit(static_cast<unsigned char>(name.front())) == 0 &&
            std::all_of(name.begin(), name.end(),
                        [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
+}
+
+// Port 0: the kernel chooses a port for each proxy.
+bool any_port(const std::string &listen) {
+    return listen.size() > 2 && listen.compare(listen.size() - 2, 2, ":0") == 0;
 }
 
 // The spec's `upstreams` (absent: none), checked as the host's loader checks them.
@@ -127,11 +133,18 @@ class FaultProxyInjector final : public Injector {
         const json preset = request.value("preset", json::object());
         const FaultPlan plan = plan_from_preset(preset, corrupt_rate_);
         json &env = spec["env"];
-        if (!plan.active) {
-            // No faults: the target talks to the upstream itself, found the same way.
-            for (const auto &upstream : upstreams) {
+        // No faults: the target talks to the upstream itself, found the same way, unless
+        // the upstream has a fixed listen address, which the target may have been written
+        // against: an idle proxy (no fault) keeps that address working in every scenario.
+        bool idle_proxies = false;
+        for (const auto &upstream : upstreams) {
+            if (!plan.active && any_port(upstream.listen)) {
                 env[variable_of(upstream.name)] = upstream.target;
+            } else {
+                idle_proxies = !plan.active;
             }
+        }
+        if (!plan.active && !idle_proxies) {
             return json{{"active", false}, {"spec", spec}, {"state", nullptr}}.dump();
         }
 
@@ -142,10 +155,11 @@ class FaultProxyInjector final : public Injector {
         // cannot each hold one and wait for the other.
         std::map<std::string, const UpstreamSpec *> by_address;
         for (const auto &upstream : upstreams) {
-            const bool any_port = upstream.listen.size() > 2 &&
-                                  upstream.listen.compare(upstream.listen.size() - 2, 2, ":0") == 0;
+            if (!plan.active && any_port(upstream.listen)) {
+                continue;  // told the real upstream above
+            }
             std::string key = upstream.listen + (netns.empty() ? "" : " in " + netns);
-            if (any_port) {
+            if (any_port(upstream.listen)) {
                 key += " #" + std::to_string(++any_port_leases_);
             }
             if (!by_address.emplace(key, &upstream).second) {
@@ -156,8 +170,10 @@ class FaultProxyInjector final : public Injector {
         std::vector<ProxyLease> leases;
         json report = json::array();
         for (const auto &[address_key, upstream] : by_address) {
-            const std::string schedule_key = std::to_string(seed_) + "\n" + preset_text + "\n" +
-                                             upstream->name + "\n" + upstream->target;
+            // Idle proxies of every fault-free preset are alike: they share an address.
+            const std::string schedule_key =
+                (plan.active ? std::to_string(seed_) + "\n" + preset_text : std::string("idle")) +
+                "\n" + upstream->name + "\n" + upstream->target;
             const auto make = [&, upstream = upstream] {
                 ProxySettings settings;
                 settings.name = upstream->name;
@@ -191,7 +207,7 @@ class FaultProxyInjector final : public Injector {
         const std::uint64_t token = runs_prepared_ + 1;
         std::string response =
             json{
-                {"active", true},
+                {"active", plan.active},
                 {"spec", spec},
                 {"state", {{"token", token}}},
                 {"fault_proxy", {{"plan", describe(plan)}, {"seed", seed_}, {"upstreams", report}}}}

@@ -1,0 +1,58 @@
+// Nothing leaks: 200 runs with every injector enabled and active (network namespace with
+// delay and loss, fault proxy, CPU burners, premature kills, disk corruption, broken
+// credentials, a tmpfs workspace, a CPU quota, concurrency copies), then check-resources
+// finds nothing left: no namespace, burner, proxy, workspace or record.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+class NothingLeaks : public sbx::test::CliTest {};
+
+TEST_F(NothingLeaks, TwoHundredRunsWithEveryInjectorLeaveNothingBehind) {
+    const std::string tmp = dir_ + "/tmp";
+    std::filesystem::create_directories(tmp);
+    write_settings(R"(
+injectors: [cpu_spike, network, fault_proxy, timeout, disk_corruption, broken_auth]
+presets:
+  - {SCENARIO_NAME: everything, CPU_SPIKE: "1", NETWORK_LATENCY_MS: "2", PACKET_LOSS: "0.05",
+     UPSTREAM_FAILURES: "1", UPSTREAM_REQUESTS: "4", API_LATENCY_MS: "1", BROKEN_AUTH: "1",
+     FAILURE_MODES: [timeout, disk_corruption], DISK_LIMIT: 8Mi, CPU_LIMIT: "1",
+     CONCURRENCY_LEVEL: "2"}
+  - {SCENARIO_NAME: partition, FAILURE_MODES: [network_partition]}
+workflows:
+  - name: busy
+    upstreams: [{name: api, listen: "127.0.0.1:0", target: "127.0.0.1:9"}]
+    steps:
+      - run: [/bin/sh, -c, 'echo data > out.txt; echo "$API_TOKEN" > /dev/null']
+        env: {API_TOKEN: secret-token-123}
+        expect: {exit_code: any, status: OK}
+)");
+    const auto ran = sbx::test::run_command({SBX_BINARY, "--config", settings_, "--data-dir",
+                                             dir_ + "/data", "run", "--runs", "100", "--json"},
+                                            {{"TMPDIR", tmp}}, dir_);
+    ASSERT_EQ(ran.exit_code, 0) << ran.err;
+    const json report = json::parse(ran.out);
+    ASSERT_EQ(report["cells"].size(), 2u);
+    for (const auto &cell : report["cells"]) {
+        EXPECT_EQ(cell["runs"], 100);
+    }
+    // Every injector really took part.
+    std::vector<std::string> active = report["cells"][0]["active_injectors"];
+    for (const char *id :
+         {"cpu_spike", "network", "fault_proxy", "timeout", "disk_corruption", "broken_auth"}) {
+        EXPECT_NE(std::find(active.begin(), active.end(), id), active.end()) << id;
+    }
+    const auto left = sbx::test::run_command({SBX_BINARY, "--config", settings_, "--data-dir",
+                                              dir_ + "/data", "check-resources", "--json"},
+                                             {{"TMPDIR", tmp}}, dir_);
+    EXPECT_EQ(left.exit_code, 0) << left.out << left.err;
+    EXPECT_TRUE(json::parse(left.out)["left"].empty()) << left.out;
+    EXPECT_TRUE(std::filesystem::is_empty(tmp + "/sandbox-runner")) << "a workspace was left";
+}
+
+}  // namespace
