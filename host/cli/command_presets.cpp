@@ -8,6 +8,7 @@
 #include <random>
 
 #include "cli_context.hpp"
+#include "option_parsing.hpp"
 #include "presets/generator.hpp"
 #include "presets/preset.hpp"
 #include "util/atomic_file.hpp"
@@ -68,19 +69,8 @@ Words read_words(const std::vector<std::string> &args) {
         "unexpected", po::value(&unexpected));
     po::positional_options_description stray;
     stray.add("unexpected", -1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args)
-                      .options(description)
-                      .positional(stray)
-                      .style(po::command_line_style::default_style &
-                             ~po::command_line_style::allow_guessing)
-                      .run(),
-                  vm);
-        po::notify(vm);
-    } catch (const po::error &e) {
-        bad_option(e.what(), std::string("write ") + kUsage);
-    }
+    const auto vm =
+        parse_options("presets generate", args, description, stray, std::string("write ") + kUsage);
     if (!unexpected.empty()) {
         bad_option("unexpected argument '" + unexpected.front() + "'",
                    std::string("write ") + kUsage);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_context.hpp"
+#include "option_parsing.hpp"
 #include "ranking/ranking.hpp"
 #include "util/errors.hpp"
 
@@ -34,19 +35,7 @@ Options parse(const std::string &which, const std::vector<std::string> &args) {
     }
     po::positional_options_description positional;
     positional.add("run", -1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args)
-                      .options(description)
-                      .positional(positional)
-                      .style(po::command_line_style::default_style &
-                             ~po::command_line_style::allow_guessing)
-                      .run(),
-                  vm);
-        po::notify(vm);
-    } catch (const po::error &e) {
-        throw InputError(which + ": " + e.what() + "; run `sandbox-runner --help`");
-    }
+    parse_options(which, args, description, positional);
     return options;
 }
 

@@ -10,6 +10,7 @@
 #include "config/setting_values.hpp"
 #include "engine/matrix_runner.hpp"
 #include "matrix_command.hpp"
+#include "option_parsing.hpp"
 #include "presets/selection.hpp"
 #include "report.hpp"
 #include "reports/roi_history.hpp"
@@ -43,18 +44,7 @@ RunOptions parse(const std::vector<std::string> &args) {
         "keep each run's workspace directory")(
         "fail-under", po::value(&options.fail_under),
         "exit 1 when any preset's ROI is below this value (a CI gate)");
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args)
-                      .options(description)
-                      .style(po::command_line_style::default_style &
-                             ~po::command_line_style::allow_guessing)
-                      .run(),
-                  vm);
-        po::notify(vm);
-    } catch (const po::error &e) {
-        throw InputError(std::string("run: ") + e.what() + "; run `sandbox-runner --help`");
-    }
+    const auto vm = parse_options("run", args, description);
     if (vm.count("seed") && options.seed < 0) {
         throw InputError("run: --seed " + std::to_string(options.seed) +
                          " must be a whole number from 0 up; leave it out for a random seed");

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "config/setting_values.hpp"
+#include "option_parsing.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::cli {
@@ -23,19 +24,7 @@ po::variables_map parse_matrix_command(const std::string &command,
         "json", po::bool_switch(&options.json), "print the result as JSON")(
         "keep-workspaces", po::bool_switch(&options.keep_workspaces),
         "keep each run's workspace directory");
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args)
-                      .options(description)
-                      .positional(positional)
-                      .style(po::command_line_style::default_style &
-                             ~po::command_line_style::allow_guessing)
-                      .run(),
-                  vm);
-        po::notify(vm);
-    } catch (const po::error &e) {
-        throw InputError(command + ": " + e.what() + "; run `sandbox-runner --help`");
-    }
+    auto vm = parse_options(command, args, description, positional);
     if (options.repetitions < 1 || options.repetitions > 1000000) {
         throw InputError(command + ": --repetitions " + std::to_string(options.repetitions) +
                          " must be from 1 to 1000000");

@@ -10,28 +10,14 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
 #include <stdexcept>
+#include "host_identity.hpp"
 
 namespace cpu_spike {
 namespace {
 
-unsigned long long process_start_time(pid_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-    const auto close_paren = text.rfind(')');
-    if (close_paren == std::string::npos) {
-        return 0;
-    }
-    std::istringstream fields(text.substr(close_paren + 2));
-    std::string field;
-    // Fields after "(comm)" start at field 3; start time is field 22.
-    for (int index = 3; index <= 22 && fields >> field; ++index) {
-        if (index == 22) {
-            return std::stoull(field);
-        }
-    }
-    return 0;
-}
+using sbx::injectors::process_start_time;
 
 [[noreturn]] void spin(pid_t parent) {
     // Dies with the host thread that started it, even when the host is SIGKILLed.

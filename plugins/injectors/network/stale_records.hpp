@@ -3,6 +3,8 @@
 // host-side link once the host that made them is gone.
 #pragma once
 
+#include "host_identity.hpp"
+
 #include <sys/types.h>
 
 #include <filesystem>
@@ -11,9 +13,8 @@
 
 namespace sbx::network {
 
-// /proc/<pid>/stat field 22 (start time in clock ticks), 0 when the process does not exist.
 // A pid plus its start time names one process even after the pid is reused.
-unsigned long long process_start_time(pid_t pid);
+using injectors::process_start_time;
 
 // A record file, removed when the object goes out of scope if the namespace and link it
 // names are gone by then (declare it before them, so it is destroyed after them).
