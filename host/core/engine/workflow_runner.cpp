@@ -305,6 +305,9 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
             expect.stdout_contains = expand_template(*expect.stdout_contains, inputs);
         }
         json copy_results = json::array();
+        // The step passes when every copy that ran it passed; copies that had failed an
+        // earlier step did not run it.
+        bool step_passed = true;
         for (size_t i = 0; i < copies.size(); ++i) {
             auto &copy = copies[i];
             if (!alive[i]) {
@@ -314,6 +317,7 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
             copy.passed = counterfactual ? copy.result.value("status", "XX") == "OK"
                                          : meets_expectation(expect, copy.result, copy.reason);
             alive[i] = copy.passed;
+            step_passed = step_passed && copy.passed;
             if (copies.size() > 1) {
                 copy_results.push_back({{"copy", i},
                                         {"status", copy.result.value("status", "XX")},
@@ -336,7 +340,7 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
             }
         }
         StepOutcome step_outcome = std::move(copies[shown]);
-        step_outcome.passed = std::all_of(alive.begin(), alive.end(), [](bool a) { return a; });
+        step_outcome.passed = step_passed;
         if (!notes.empty()) {
             step_outcome.result["host_notes"] = notes;
             step_outcome.result_text.clear();
