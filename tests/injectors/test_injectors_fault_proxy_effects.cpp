@@ -279,6 +279,42 @@ TEST_F(FaultProxyTest, TeardownEndsConnectionsEvenWhenAForkHoldsTheirDescriptors
     ::waitpid(holder, nullptr, 0);
 }
 
+TEST_F(FaultProxyTest, AFixedAddressIsFreeAgainAfterTeardownEvenWithForkedCopies) {
+    // The next run of another preset binds the same fixed address: neither the finished
+    // connections nor the listener may keep it, even when a fork holds their descriptors.
+    const TestUpstream upstream(TestUpstream::Mode::echo);
+    std::string fixed;
+    {
+        const TestUpstream probe(TestUpstream::Mode::echo);
+        fixed = probe.address();
+    }
+    auto proxy = injector();
+    std::vector<pid_t> holders;
+    for (int round = 0; round < 3; ++round) {
+        const json preset = {{"SCENARIO_NAME", "fixed-reuse-" + std::to_string(round)},
+                             {"API_LATENCY_MS", "0"}};
+        PreparedRun run(*proxy, request(preset, upstream.address(), fixed));
+        ASSERT_EQ(run.upstream(), fixed) << "round " << round;
+        auto finished = std::make_unique<Client>(fixed);  // ends normally before teardown
+        ASSERT_EQ(finished->exchange("done\n"), Client::Outcome::ok);
+        Client open(fixed);  // still open at teardown
+        ASSERT_EQ(open.exchange("open\n"), Client::Outcome::ok);
+        const pid_t holder = ::fork();  // holds both connections' and the listener's sockets
+        if (holder == 0) {
+            ::pause();
+            ::_exit(0);
+        }
+        holders.push_back(holder);
+        finished.reset();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // its close completes
+        run.teardown();
+    }
+    for (const pid_t holder : holders) {
+        ::kill(holder, SIGKILL);
+        ::waitpid(holder, nullptr, 0);
+    }
+}
+
 TEST_F(FaultProxyTest, AnUpstreamThatIsDownResetsTheClient) {
     // A port nobody listens on: bind one and close it.
     std::string down;
