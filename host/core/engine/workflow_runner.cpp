@@ -214,12 +214,13 @@ StepOutcome execute(plugins::Instance &executor, const std::string &spec_text,
 }  // namespace
 
 std::vector<StepOutcome> WorkflowRunner::run_copies(const config::Workflow &workflow,
-                                                    const json &spec,
+                                                    const json &spec, const std::string &spec_text,
                                                     const std::vector<bool> &alive) {
     const size_t copies = alive.size();
     std::vector<StepOutcome> outcomes(copies);
     if (copies == 1) {
-        outcomes[0] = execute(plugins_.executor_for(workflow), spec.dump(), "");
+        // The common case: the text the injectors left, not a fresh serialization.
+        outcomes[0] = execute(plugins_.executor_for(workflow), spec_text, "");
         return outcomes;
     }
     // Instances are created here, on this thread: PluginSet is not thread-safe.
@@ -275,18 +276,19 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
     for (const auto &step : workflow.steps) {
         std::vector<std::string> notes;
         std::vector<StepOutcome> copies;
-        const json spec = with_upstreams(
+        json spec = with_upstreams(
             build_spec(step, preset, limits, inputs, workspace.path(), counterfactual, notes),
             workflow);
         try {
-            InjectionScope injection(plugins_.injectors(), preset_text, spec, state_dir_);
+            InjectionScope injection(plugins_.injectors(), preset_text, std::move(spec),
+                                     state_dir_);
             for (const auto &id : injection.active()) {
                 if (std::find(outcome.active_injectors.begin(), outcome.active_injectors.end(),
                               id) == outcome.active_injectors.end()) {
                     outcome.active_injectors.push_back(id);
                 }
             }
-            copies = run_copies(workflow, injection.spec(), alive);
+            copies = run_copies(workflow, injection.spec(), injection.spec_text(), alive);
         } catch (const plugins::PluginCallError &e) {
             if (e.status() == SBX_CANCELLED) {
                 throw;
