@@ -12,25 +12,6 @@
 
 namespace sbx::fault_proxy {
 
-unsigned long long process_start_time(pid_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    const std::string text((std::istreambuf_iterator<char>(stat)),
-                           std::istreambuf_iterator<char>());
-    const auto close_paren = text.rfind(')');
-    if (close_paren == std::string::npos || close_paren + 2 > text.size()) {
-        return 0;
-    }
-    std::istringstream fields(text.substr(close_paren + 2));
-    std::string field;
-    // Fields after "(comm)" start at field 3; the start time is field 22.
-    for (int index = 3; index <= 22 && fields >> field; ++index) {
-        if (index == 22) {
-            return std::stoull(field);
-        }
-    }
-    return 0;
-}
-
 ProxyRecord::ProxyRecord(const std::filesystem::path &folder, const std::string &name,
                          const std::string &listen, const std::string &target) {
     if (folder.empty()) {

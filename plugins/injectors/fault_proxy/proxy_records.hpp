@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "host_identity.hpp"
+
 namespace sbx::fault_proxy {
 
-// /proc/<pid>/stat field 22 (start time in clock ticks); 0 when there is no such process.
-unsigned long long process_start_time(pid_t pid);
+// A pid plus its start time names one process even after the pid is reused.
+using injectors::process_start_time;
 
 // A record file, removed when the object goes out of scope.
 class ProxyRecord {
