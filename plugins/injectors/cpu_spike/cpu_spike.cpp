@@ -7,34 +7,11 @@
 #include <thread>
 
 #include "burner.hpp"
+#include "preset_activation.hpp"
 
 namespace {
 
 using nlohmann::json;
-
-// FAILURE_MODES is a list or a comma-separated string.
-bool lists_mode(const json &modes, const std::string &wanted) {
-    if (modes.is_array()) {
-        for (const auto &mode : modes) {
-            if (mode.is_string() && mode.get<std::string>() == wanted) {
-                return true;
-            }
-        }
-        return false;
-    }
-    if (!modes.is_string()) {
-        return false;
-    }
-    std::istringstream parts(modes.get<std::string>());
-    for (std::string part; std::getline(parts, part, ',');) {
-        const auto first = part.find_first_not_of(' ');
-        const auto last = part.find_last_not_of(' ');
-        if (first != std::string::npos && part.substr(first, last - first + 1) == wanted) {
-            return true;
-        }
-    }
-    return false;
-}
 
 // The most burners one step may get, as for the `burners` setting: the count becomes
 // that many forks.
@@ -86,7 +63,7 @@ unsigned burners_requested(const json &preset, unsigned fallback) {
     if (count == 1) {
         count = fallback;
     }
-    if (count == 0 && lists_mode(preset.value("FAILURE_MODES", json()), "cpu_spike")) {
+    if (count == 0 && sbx::injectors::lists_failure_mode(preset, "cpu_spike")) {
         count = fallback;
     }
     return count;

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <vector>
 
+#include "preset_activation.hpp"
+
 namespace sbx::fault_proxy {
 namespace {
 
@@ -22,27 +24,6 @@ constexpr std::uint64_t kModeLatencyMs = 500;
 
 std::string text_of(const json &value) {
     return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
-std::vector<std::string> modes_of(const json &modes) {
-    std::vector<std::string> out;
-    if (modes.is_array()) {
-        for (const auto &mode : modes) {
-            if (mode.is_string()) {
-                out.push_back(mode.get<std::string>());
-            }
-        }
-    } else if (modes.is_string()) {
-        std::istringstream parts(modes.get<std::string>());
-        for (std::string part; std::getline(parts, part, ',');) {
-            const auto first = part.find_first_not_of(' ');
-            const auto last = part.find_last_not_of(' ');
-            if (first != std::string::npos) {
-                out.push_back(part.substr(first, last - first + 1));
-            }
-        }
-    }
-    return out;
 }
 
 std::uint64_t whole_number(const json &preset, const char *key, std::uint64_t max,
@@ -112,14 +93,9 @@ FaultPlan plan_from_preset(const json &preset, double default_corrupt_rate) {
     if (!preset.is_object()) {
         return plan;
     }
-    bool flaky = false;
-    bool slow = false;
-    bool corrupt = false;
-    for (const auto &mode : modes_of(preset.value("FAILURE_MODES", json()))) {
-        flaky = flaky || mode == "flaky_upstream";
-        slow = slow || mode == "api_latency";
-        corrupt = corrupt || mode == "corrupt_payload";
-    }
+    const bool flaky = injectors::lists_failure_mode(preset, "flaky_upstream");
+    const bool slow = injectors::lists_failure_mode(preset, "api_latency");
+    const bool corrupt = injectors::lists_failure_mode(preset, "corrupt_payload");
     if (flaky) {
         plan.failures = kModeFailures;
         plan.requests = kModeRequests;

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <utility>
 
+#include "preset_activation.hpp"
+
 namespace sbx::network {
 namespace {
 
@@ -133,37 +135,13 @@ const json *find_set(const json &preset, const char *key) {
 
 }  // namespace
 
-bool lists_failure_mode(const json &modes, const std::string &mode) {
-    if (modes.is_array()) {
-        for (const auto &entry : modes) {
-            if (entry.is_string() && entry.get<std::string>() == mode) {
-                return true;
-            }
-        }
-        return false;
-    }
-    if (!modes.is_string()) {
-        return false;
-    }
-    std::istringstream parts(modes.get<std::string>());
-    for (std::string part; std::getline(parts, part, ',');) {
-        const auto first = part.find_first_not_of(" \t");
-        const auto last = part.find_last_not_of(" \t");
-        if (first != std::string::npos && part.substr(first, last - first + 1) == mode) {
-            return true;
-        }
-    }
-    return false;
-}
-
 NetworkPlan plan_from_preset(const json &preset) {
     if (!preset.is_object()) {
         throw Error(SBX_INVALID, "preset must be a JSON object, got " + preset.dump());
     }
     NetworkPlan plan;
-    const json modes = preset.value("FAILURE_MODES", json());
-    plan.partition = lists_failure_mode(modes, "network_partition");
-    plan.active = plan.partition || lists_failure_mode(modes, "network");
+    plan.partition = injectors::lists_failure_mode(preset, "network_partition");
+    plan.active = plan.partition || injectors::lists_failure_mode(preset, "network");
 
     const auto read = [&](const char *key, auto parse, double &into) {
         if (const json *value = find_set(preset, key)) {

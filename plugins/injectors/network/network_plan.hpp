@@ -29,7 +29,4 @@ struct NetworkPlan {
 // (SBX_INVALID) naming the key and what to write instead.
 NetworkPlan plan_from_preset(const nlohmann::json &preset);
 
-// True when FAILURE_MODES (a list or a comma-separated string) names `mode`.
-bool lists_failure_mode(const nlohmann::json &modes, const std::string &mode);
-
 }  // namespace sbx::network
