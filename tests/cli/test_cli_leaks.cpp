@@ -17,9 +17,11 @@ TEST_F(NothingLeaks, TwoHundredRunsWithEveryInjectorLeaveNothingBehind) {
     const std::string tmp = dir_ + "/tmp";
     std::filesystem::create_directories(tmp);
     write_settings(R"(
-injectors: [cpu_spike, network, fault_proxy, timeout, disk_corruption, broken_auth]
+injectors: [cpu_spike, concurrency_spike, network, fault_proxy, timeout, disk_corruption,
+            broken_auth]
 presets:
   - {SCENARIO_NAME: everything, CPU_SPIKE: "1", NETWORK_LATENCY_MS: "2", PACKET_LOSS: "0.05",
+     THREAD_BURST: "2", ASYNC_TASK_BURST: "2",
      UPSTREAM_FAILURES: "1", UPSTREAM_REQUESTS: "4", API_LATENCY_MS: "1", BROKEN_AUTH: "1",
      FAILURE_MODES: [timeout, disk_corruption], DISK_LIMIT: 8Mi, CPU_LIMIT: "1",
      CONCURRENCY_LEVEL: "2"}
@@ -43,10 +45,17 @@ workflows:
     }
     // Every injector really took part.
     std::vector<std::string> active = report["cells"][0]["active_injectors"];
-    for (const char *id :
-         {"cpu_spike", "network", "fault_proxy", "timeout", "disk_corruption", "broken_auth"}) {
+    for (const char *id : {"cpu_spike", "concurrency_spike", "network", "fault_proxy", "timeout",
+                           "disk_corruption", "broken_auth"}) {
         EXPECT_NE(std::find(active.begin(), active.end(), id), active.end()) << id;
     }
+    // Each run's record names the mechanism that made its packet faults.
+    const auto mechanisms = query(
+        "SELECT DISTINCT json_extract(steps.result, '$.injections.network.impairment') "
+        "FROM steps JOIN runs ON runs.id = steps.run_id JOIN presets ON presets.id = "
+        "runs.preset_id WHERE presets.name = 'everything'");
+    ASSERT_EQ(mechanisms.size(), 1U);
+    EXPECT_TRUE(mechanisms[0][0] == "netem" || mechanisms[0][0] == "nfqueue") << mechanisms[0][0];
     const auto left = sbx::test::run_command({SBX_BINARY, "--config", settings_, "--data-dir",
                                               dir_ + "/data", "check-resources", "--json"},
                                              {{"TMPDIR", tmp}}, dir_);

@@ -1,7 +1,7 @@
-// Shared fixture of the resource injector tests (timeout, disk_corruption, broken_auth): the
-// real plugins and the real local executor, loaded through the host's plugin loader, and a
-// run helper that pairs prepare, the executor's run and teardown as the host's
-// InjectionScope does.
+// Shared fixture of the resource injector tests (timeout, disk_corruption, broken_auth,
+// concurrency_spike): the real plugins and the real local executor, loaded through the
+// host's plugin loader, and a run helper that pairs prepare, the executor's run and
+// teardown as the host's InjectionScope does.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -33,6 +33,10 @@ inline std::shared_ptr<plugins::Plugin> disk_corruption_plugin() {
 }
 inline std::shared_ptr<plugins::Plugin> broken_auth_plugin() {
     static const auto plugin = load_once(SBX_BROKEN_AUTH_INJECTOR_PATH);
+    return plugin;
+}
+inline std::shared_ptr<plugins::Plugin> concurrency_spike_plugin() {
+    static const auto plugin = load_once(SBX_CONCURRENCY_SPIKE_INJECTOR_PATH);
     return plugin;
 }
 inline std::shared_ptr<plugins::Plugin> executor_plugin() {

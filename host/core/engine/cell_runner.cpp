@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "engine/run_seed.hpp"
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
 
@@ -119,7 +120,9 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.started_at = store::utc_now();
     RunOutcome outcome;
     try {
-        outcome = runner_.run(workflow, preset, inputs, work.options.counterfactual);
+        outcome =
+            runner_.run(workflow, preset, inputs, work.options.counterfactual,
+                        {work.options.seed, run_seed(work.options.seed, preset.name, repetition)});
     } catch (const plugins::PluginCallError &e) {
         if (e.status() != SBX_CANCELLED) {
             throw;

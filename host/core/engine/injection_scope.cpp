@@ -7,13 +7,14 @@ namespace sbx::engine {
 
 InjectionScope::InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &injectors,
                                const std::string &preset_text, nlohmann::json spec,
-                               const std::string &state_dir)
+                               const std::string &state_dir, int64_t command_seed)
     : spec_(std::move(spec)), spec_text_(spec_.dump()) {
     // The request is assembled from texts already at hand; JSON work at the plugin
     // boundary is most of the host's per-run cost.
     const std::string fixed_fields =
         R"(,"run_id":)" + nlohmann::json(spec_.value("run_id", "")).dump() + R"(,"state_dir":)" +
-        nlohmann::json(state_dir).dump() + R"(,"preset":)" + preset_text;
+        nlohmann::json(state_dir).dump() + R"(,"seed":)" + std::to_string(command_seed) +
+        R"(,"preset":)" + preset_text;
     for (auto &injector : injectors) {
         const std::string request = R"({"spec":)" + spec_text_ + fixed_fields + "}";
         // If a later prepare throws, the destructor does not run for a half-built
@@ -21,8 +22,20 @@ InjectionScope::InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &
         try {
             const auto response = nlohmann::json::parse(injector->prepare(request));
             prepared_.push_back({injector.get(), response.value("state", nlohmann::json()).dump()});
+            const std::string &id = injector->plugin().id();
             if (response.value("active", false)) {
-                active_.push_back(injector->plugin().id());
+                active_.push_back(id);
+            }
+            if (const auto report = response.find(id); report != response.end()) {
+                reports_[id] = *report;
+            }
+            if (const auto numbers = response.find("metrics");
+                numbers != response.end() && numbers->is_object()) {
+                for (const auto &[name, value] : numbers->items()) {
+                    if (value.is_number()) {
+                        metrics_[name] = value.get<double>();
+                    }
+                }
             }
             // No "spec" in the response: the injector left it unchanged.
             if (response.contains("spec") && response["spec"].is_object()) {

@@ -3,6 +3,8 @@
 // scope is left (result, exception, cancellation).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,9 +17,10 @@ namespace sbx::engine {
 class InjectionScope {
   public:
     // Calls prepare() on each injector in order, threading the run spec through them.
+    // `command_seed` is the command's --seed, the same for every run of the command.
     InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &injectors,
                    const std::string &preset_text, nlohmann::json spec,
-                   const std::string &state_dir);
+                   const std::string &state_dir, int64_t command_seed);
     ~InjectionScope();
     InjectionScope(const InjectionScope &) = delete;
     InjectionScope &operator=(const InjectionScope &) = delete;
@@ -28,6 +31,11 @@ class InjectionScope {
     [[nodiscard]] const std::string &spec_text() const { return spec_text_; }
     // Ids of the injectors that said they are active for this preset.
     [[nodiscard]] const std::vector<std::string> &active() const { return active_; }
+    // What the injectors said they did, by id: the response field named after the
+    // injector's id (which mechanism, which schedule, ...); empty when none said anything.
+    [[nodiscard]] const nlohmann::json &reports() const { return reports_; }
+    // Numbers the injectors want in the run's metrics (the response's `metrics`).
+    [[nodiscard]] const std::map<std::string, double> &metrics() const { return metrics_; }
 
   private:
     void teardown_all() noexcept;
@@ -39,6 +47,8 @@ class InjectionScope {
     std::string spec_text_;
     std::vector<Prepared> prepared_;
     std::vector<std::string> active_;
+    nlohmann::json reports_ = nlohmann::json::object();
+    std::map<std::string, double> metrics_;
 };
 
 }  // namespace sbx::engine

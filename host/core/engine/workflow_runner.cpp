@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "engine/injection_scope.hpp"
+#include "engine/run_seed.hpp"
 #include "engine/template.hpp"
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
@@ -110,7 +111,7 @@ WorkflowRunner::WorkflowRunner(PluginSet &plugins, const config::Settings &setti
 json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset &preset,
                                 const presets::Limits &limits, const json &inputs,
                                 const std::filesystem::path &workspace, bool counterfactual,
-                                std::vector<std::string> &notes) {
+                                uint64_t seed, std::vector<std::string> &notes) {
     json argv = json::array();
     if (counterfactual) {
         argv.push_back("true");  // the environment alone: same executor, no workflow
@@ -162,6 +163,7 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
     set_if("disk_write_bps", limits.disk_write_bps);
     return json{
         {"run_id", std::to_string(getpid()) + "-" + std::to_string(++run_counter_)},
+        {"seed", as_spec_seed(seed)},
         {"argv", argv},
         {"env", env},
         {"stdin", step.stdin_text && !counterfactual ? expand_template(*step.stdin_text, inputs)
@@ -230,6 +232,8 @@ std::vector<StepOutcome> WorkflowRunner::run_copies(const config::Workflow &work
         executors[i] = &plugins_.executor_copy(workflow, i);
         json copy = spec;
         copy["run_id"] = spec.value("run_id", std::string()) + "-c" + std::to_string(i);
+        // Each copy draws its own faults, the same ones on every rerun.
+        copy["seed"] = as_spec_seed(mix_seed(spec.value("seed", uint64_t{0}), "copy", i));
         texts[i] = copy.dump();
     }
     std::vector<std::exception_ptr> errors(copies);
@@ -264,7 +268,7 @@ std::vector<StepOutcome> WorkflowRunner::run_copies(const config::Workflow &work
 }
 
 RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
-                               const json &inputs, bool counterfactual) {
+                               const json &inputs, bool counterfactual, const RunSeeds &seeds) {
     const auto limits = presets::resolve_limits(preset);
     const auto started = std::chrono::steady_clock::now();
     const auto workspace = workspaces_.lease();
@@ -273,20 +277,30 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
     // what a concurrency spike is about.
     std::vector<bool> alive(concurrency_level(preset), true);
     RunOutcome outcome;
-    for (const auto &step : workflow.steps) {
+    for (size_t index = 0; index < workflow.steps.size(); ++index) {
+        const auto &step = workflow.steps[index];
         std::vector<std::string> notes;
         std::vector<StepOutcome> copies;
-        json spec = with_upstreams(
-            build_spec(step, preset, limits, inputs, workspace.path(), counterfactual, notes),
-            workflow);
+        json reports;
+        json spec =
+            with_upstreams(build_spec(step, preset, limits, inputs, workspace.path(),
+                                      counterfactual, mix_seed(seeds.run, "step", index), notes),
+                           workflow);
         try {
-            InjectionScope injection(plugins_.injectors(), preset_text, std::move(spec),
-                                     state_dir_);
+            InjectionScope injection(plugins_.injectors(), preset_text, std::move(spec), state_dir_,
+                                     seeds.command);
             for (const auto &id : injection.active()) {
                 if (std::find(outcome.active_injectors.begin(), outcome.active_injectors.end(),
                               id) == outcome.active_injectors.end()) {
                     outcome.active_injectors.push_back(id);
                 }
+            }
+            for (const auto &[name, value] : injection.metrics()) {
+                auto &kept = outcome.host_metrics[name];
+                kept = std::max(kept, value);
+            }
+            if (!injection.reports().empty()) {
+                reports = injection.reports();
             }
             copies = run_copies(workflow, injection.spec(), injection.spec_text(), alive);
         } catch (const plugins::PluginCallError &e) {
@@ -351,6 +365,11 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
             step_outcome.result["copies"] = copy_results;
             step_outcome.result_text.clear();
         }
+        if (!reports.is_null()) {
+            // The run's record says how each fault was made (which mechanism, which draw).
+            step_outcome.result["injections"] = std::move(reports);
+            step_outcome.result_text.clear();
+        }
         if (step_outcome.result_text.empty()) {
             step_outcome.result_text =
                 step_outcome.result.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -370,10 +389,11 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (alive.size() > 1) {
         const double copies = static_cast<double>(alive.size());
-        outcome.host_metrics = {
-            {"concurrency_level", copies},
-            {"concurrency_error_rate", (copies - outcome.passed_executions) / copies},
-            {"concurrency_throughput", outcome.wall_s > 0 ? copies / outcome.wall_s : 0.0}};
+        outcome.host_metrics["concurrency_level"] = copies;
+        outcome.host_metrics["concurrency_error_rate"] =
+            (copies - outcome.passed_executions) / copies;
+        outcome.host_metrics["concurrency_throughput"] =
+            outcome.wall_s > 0 ? copies / outcome.wall_s : 0.0;
     }
     return outcome;
 }

@@ -29,12 +29,20 @@ struct RunOutcome {
     int executions = 1;
     int passed_executions = 0;
     // Measured by the host: concurrency_level, concurrency_error_rate (failed copies /
-    // copies) and concurrency_throughput (copies per second) when copies > 1.
+    // copies) and concurrency_throughput (copies per second) when copies > 1; plus the
+    // `metrics` injectors reported from prepare (the largest over the steps).
     std::map<std::string, double> host_metrics;
     std::string failed_step;
     double wall_s = 0;
     std::vector<StepOutcome> steps;
     std::vector<std::string> active_injectors;
+};
+
+// What a run is seeded with: the command's `--seed` (in every injector's prepare request)
+// and this run's own seed (the run spec's `seed`; see engine/run_seed.hpp).
+struct RunSeeds {
+    int64_t command = 0;
+    uint64_t run = 0;
 };
 
 // Whether a step's result meets its expectation; fills `reason` when not.
@@ -55,7 +63,7 @@ class WorkflowRunner {
     // Runs every step in one fresh workspace, stopping at the first failed step.
     // `counterfactual` replaces each step's command by a no-op through the same executor.
     RunOutcome run(const config::Workflow &workflow, const presets::Preset &preset,
-                   const nlohmann::json &inputs, bool counterfactual);
+                   const nlohmann::json &inputs, bool counterfactual, const RunSeeds &seeds);
 
   private:
     // Runs one step's spec through `copies` executor instances at once (run ids suffixed
@@ -66,7 +74,7 @@ class WorkflowRunner {
     nlohmann::json build_spec(const config::Step &step, const presets::Preset &preset,
                               const presets::Limits &limits, const nlohmann::json &inputs,
                               const std::filesystem::path &workspace, bool counterfactual,
-                              std::vector<std::string> &notes);
+                              uint64_t seed, std::vector<std::string> &notes);
 
     PluginSet &plugins_;
     const config::Settings &settings_;

@@ -1,20 +1,15 @@
-// CPU burner processes: children that spin until killed, die with the thread that made
-// them, and leave a pid file so a crashed host's burners can be swept later.
+// CPU burner processes: helpers (common/helper_process.hpp) that spin until killed.
 #pragma once
-
-#include <sys/types.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "helper_process.hpp"
+
 namespace cpu_spike {
 
-struct Burner {
-    pid_t pid = 0;
-    unsigned long long start_time = 0;  // /proc/<pid>/stat field 22: guards against pid reuse
-    std::filesystem::path pid_file;
-};
+using Burner = sbx::injectors::HelperProcess;
 
 // Starts one burner; records it under `state_dir` when that is not empty.
 Burner start_burner(const std::filesystem::path &state_dir);
