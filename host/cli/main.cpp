@@ -28,6 +28,7 @@ constexpr const char *kUsage =
     "  simulate-temporal-trajectory [WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n"
     "      [--json] [--keep-workspaces]\n"
     "  workflows list [--json] | workflows import FILE\n"
+    "  replay RUN_ID [--print] [--json]      (exit 1 when the outcome differs)\n"
     "  purge-stale [--json] (alias cleanup) | check-resources [--json] (exit 1 when any)\n"
     "  rank-scenarios RUN... [--json]      (RUN: a data dir, roi_history.json or metrics.db)\n"
     "  rank-synergy RUN... [--metric M] [--json]      (synergy_M of sections and workflows)\n"
@@ -116,6 +117,9 @@ int main(int argc, char **argv) {
         }
         if (command == "workflows") {
             return sbx::cli::run_workflows_command(context, args);
+        }
+        if (command == "replay") {
+            return sbx::cli::run_replay_command(context, args);
         }
         if (command == "simulate-temporal-trajectory") {
             return sbx::cli::run_trajectory_command(context, args);

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "config/setting_values.hpp"
+#include "engine/input_generation.hpp"
 #include "option_parsing.hpp"
 #include "util/errors.hpp"
 
@@ -52,10 +53,10 @@ void resolve_plugins_for(engine::PluginSet &plugins,
         (void)plugins.executor_for(*workflow);
     }
     for (const auto &preset : presets) {
-        const auto &strategy = preset.body.value("SANDBOX_STUB_STRATEGY", nlohmann::json());
-        if (strategy.is_string()) {
-            (void)plugins.stub(strategy.get<std::string>(),
-                               preset.origin + ": SANDBOX_STUB_STRATEGY");
+        // Each link of a chain ("faker,misuse" or a list).
+        for (const auto &id :
+             engine::strategy_chain(preset.body.value("SANDBOX_STUB_STRATEGY", nlohmann::json()))) {
+            (void)plugins.stub(id, preset.origin + ": SANDBOX_STUB_STRATEGY");
         }
     }
 }

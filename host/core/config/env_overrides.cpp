@@ -5,6 +5,7 @@
 #include "config/setting_values.hpp"
 #include "config/suggest.hpp"
 #include "util/errors.hpp"
+#include "util/json_input.hpp"
 
 namespace sbx::config {
 
@@ -75,6 +76,13 @@ void apply_environment(Settings &settings,
         dirs.emplace_back(value);
         dir_locations.push_back(from_variable("SANDBOX_METRICS_PLUGIN_DIR"));
     }
+    // Directories of extra stub strategies (the seeds' name); searched like any plugin dir.
+    if (const char *value = env.get("SANDBOX_STUB_PLUGINS")) {
+        for (auto &dir : split_path_list(value)) {
+            dirs.push_back(std::move(dir));
+            dir_locations.push_back(from_variable("SANDBOX_STUB_PLUGINS"));
+        }
+    }
     settings.plugin_dirs.insert(settings.plugin_dirs.begin(), dirs.begin(), dirs.end());
     settings.plugin_dir_locations.insert(settings.plugin_dir_locations.begin(),
                                          dir_locations.begin(), dir_locations.end());
@@ -85,6 +93,20 @@ void apply_environment(Settings &settings,
     if (const char *value = env.get("SANDBOX_STUB_STRATEGY")) {
         settings.stub_strategy = value;
         settings.stub_strategy_where = from_variable("SANDBOX_STUB_STRATEGY");
+    }
+    if (const char *value = env.get("SANDBOX_INPUT_STUBS")) {
+        settings.input_stubs =
+            parse_json_input(value, "environment variable SANDBOX_INPUT_STUBS", "input sets",
+                             "set it to a JSON list of input sets, e.g. "
+                             "[{\"name\": \"alice\"}]");
+        settings.input_stubs_where = from_variable("SANDBOX_INPUT_STUBS");
+        check_input_stubs(settings.input_stubs, [&](const std::string &problem) {
+            fail("SANDBOX_INPUT_STUBS", value, problem,
+                 "set it to a JSON list of input sets, e.g. [{\"name\": \"alice\"}]");
+        });
+    }
+    if (const char *value = env.get("SANDBOX_STUB_CACHE")) {
+        settings.stub_cache = read_switch("SANDBOX_STUB_CACHE", value);
     }
     if (const char *value = env.get("SANDBOX_WORKERS")) {
         auto workers = parse_workers(value);

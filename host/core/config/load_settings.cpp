@@ -20,9 +20,10 @@ namespace {
 
 const std::vector<std::string> &top_level_keys() {
     static const std::vector<std::string> values = {
-        "plugin_dirs", "data_dir",  "executor",        "stub_strategy",    "injectors", "metrics",
-        "predictor",   "workers",   "keep_workspaces", "log_level",        "json_logs", "plugins",
-        "presets",     "workflows", "targets",         "keyword_profiles", "scenarios"};
+        "plugin_dirs",      "data_dir",  "executor",    "stub_strategy",   "injectors",
+        "metrics",          "predictor", "workers",     "keep_workspaces", "log_level",
+        "json_logs",        "plugins",   "presets",     "workflows",       "targets",
+        "keyword_profiles", "scenarios", "input_stubs", "stub_cache"};
     return values;
 }
 
@@ -106,6 +107,15 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
     } else if (key == "stub_strategy") {
         s.stub_strategy = reader.non_empty_text(entry, "stub_strategy: normal");
         s.stub_strategy_where = reader.where(entry);
+    } else if (key == "input_stubs") {
+        s.input_stubs = reader.json(entry.value);
+        s.input_stubs_where = reader.where(entry);
+        check_input_stubs(s.input_stubs, [&](const std::string &problem) {
+            reader.fail(reader.where(entry), "input_stubs " + problem,
+                        "write a list of input sets, e.g. input_stubs: [{name: alice, n: 3}]");
+        });
+    } else if (key == "stub_cache") {
+        s.stub_cache = reader.boolean(entry);
     } else if (key == "predictor") {
         s.predictor = reader.non_empty_text(entry, "predictor: ema");
         s.predictor_where = reader.where(entry);

@@ -20,10 +20,11 @@ Settings load_settings_text(const std::string &yaml, const std::string &source_n
 
 // Applies the SANDBOX_* environment variables over the loaded settings:
 //   SANDBOX_DATA_DIR, SANDBOX_EXECUTOR, SANDBOX_STUB_STRATEGY   replace the value
-//   SANDBOX_PLUGIN_DIRS (colon-separated), SANDBOX_METRICS_PLUGIN_DIR   are put before
-//                                      plugin_dirs, in that order
+//   SANDBOX_PLUGIN_DIRS (colon-separated), SANDBOX_METRICS_PLUGIN_DIR,
+//   SANDBOX_STUB_PLUGINS (colon-separated)   are put before plugin_dirs, in that order
+//   SANDBOX_INPUT_STUBS (a JSON list of input sets)   replaces input_stubs
 //   SANDBOX_WORKERS (a number or auto), SANDBOX_LOG_LEVEL,
-//   SANDBOX_JSON_LOGS, SANDBOX_KEEP_WORKSPACES (1, 0, true, false)
+//   SANDBOX_JSON_LOGS, SANDBOX_KEEP_WORKSPACES, SANDBOX_STUB_CACHE (1, 0, true, false)
 // A variable set to "" counts as unset. The location of an overridden value becomes
 // "environment variable SANDBOX_...". A bad value throws InputError naming the variable.
 void apply_environment(Settings &settings,

@@ -41,4 +41,23 @@ std::optional<bool> parse_switch(std::string_view text) {
     return std::nullopt;
 }
 
+void check_input_stubs(const nlohmann::json &sets,
+                       const std::function<void(const std::string &problem)> &fail) {
+    if (!sets.is_array()) {
+        fail(std::string("must be a list of input sets, not ") + sets.type_name());
+        return;
+    }
+    if (sets.empty()) {
+        fail("is an empty list: there is no input set to run");
+        return;
+    }
+    for (size_t i = 0; i < sets.size(); ++i) {
+        if (!sets[i].is_object()) {
+            fail("item " + std::to_string(i + 1) + " is " + sets[i].type_name() +
+                 ", not an input set (an object of slot names to values)");
+            return;
+        }
+    }
+}
+
 }  // namespace sbx::config

@@ -2,6 +2,8 @@
 // environment variables can set, so the two sources agree on what is valid.
 #pragma once
 
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,5 +21,10 @@ std::optional<unsigned> parse_workers(std::string_view text);
 
 // An on/off switch from an environment variable: 1, 0, true, false (any case).
 std::optional<bool> parse_switch(std::string_view text);
+
+// `input_stubs` must be a non-empty list of objects (input sets); calls `fail` with what is
+// wrong ("must be a list, not ...", "item 3 is not an object").
+void check_input_stubs(const nlohmann::json &sets,
+                       const std::function<void(const std::string &problem)> &fail);
 
 }  // namespace sbx::config

@@ -101,8 +101,16 @@ struct Settings {
     std::string data_dir = "sandbox_data";
     std::string executor = "local";
     SourceLocation executor_where;
+    // A stub strategy id, or a chain "faker,misuse" (each later one alters the sets of the
+    // one before it).
     std::string stub_strategy = "normal";
     SourceLocation stub_strategy_where;
+    // `input_stubs:` / SANDBOX_INPUT_STUBS: input sets that replace generation (cycled over a
+    // cell's runs); null when not given.
+    nlohmann::json input_stubs;
+    SourceLocation input_stubs_where;
+    // Keep generated input sets in metrics.db's stub_cache and reuse them.
+    bool stub_cache = true;
     std::vector<std::string> injectors;              // plugin ids applied around every run
     std::vector<SourceLocation> injector_locations;  // parallel to injectors
     std::vector<std::string> metrics = {"process_metrics"};

@@ -3,47 +3,15 @@
 
 #include <algorithm>
 
+#include "engine/input_generation.hpp"
 #include "engine/run_seed.hpp"
+#include "engine/stub_failures.hpp"
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::engine {
 
 using nlohmann::json;
-
-namespace {
-
-// The union of every step's input slots (first declaration of a name wins).
-json slots_of(const config::Workflow &workflow) {
-    json slots = json::object();
-    for (const auto &step : workflow.steps) {
-        for (const auto &slot : step.inputs) {
-            if (slots.contains(slot.name)) {
-                continue;
-            }
-            json described{{"type", slot.type}, {"required", slot.required}};
-            if (!slot.example.is_null()) {
-                described["example"] = slot.example;
-            }
-            if (!slot.default_value.is_null()) {
-                described["default"] = slot.default_value;
-            }
-            if (slot.min) {
-                described["min"] = *slot.min;
-            }
-            if (slot.max) {
-                described["max"] = *slot.max;
-            }
-            if (!slot.values.empty()) {
-                described["values"] = slot.values;
-            }
-            slots[slot.name] = described;
-        }
-    }
-    return slots;
-}
-
-}  // namespace
 
 CellRunner::CellRunner(PluginSet &plugins, WorkflowRunner &runner, store::Store &store,
                        int64_t session_id)
@@ -58,25 +26,11 @@ CellWork CellRunner::prepare(const config::Workflow &workflow, const presets::Pr
     work.preset_id = store_.preset_id(preset.name, preset.body);
     work.preset_text = preset.body.dump();
     work.results.resize(static_cast<size_t>(options.runs));
-    // A preset chooses its inputs (hostile, misuse, ...); otherwise the configured default.
-    const std::string strategy = preset.body.value("SANDBOX_STUB_STRATEGY", json()).is_string()
-                                     ? preset.body["SANDBOX_STUB_STRATEGY"].get<std::string>()
-                                     : "";
-    auto &stub = strategy.empty()
-                     ? plugins_.stub(plugins_.default_stub(), "stub_strategy")
-                     : plugins_.stub(strategy, preset.origin + ": SANDBOX_STUB_STRATEGY");
-    const json request{{"slots", slots_of(workflow)},
-                       {"count", options.runs},
-                       {"seed", options.seed},
-                       {"preset", preset.body}};
-    work.input_sets = json::parse(stub.generate(request.dump())).value("input_sets", json::array());
-    if (!work.input_sets.is_array() ||
-        work.input_sets.size() != static_cast<size_t>(options.runs)) {
-        throw EnvironmentError(
-            "stub strategy '" + stub.plugin().id() + "' returned " +
-            std::to_string(work.input_sets.is_array() ? work.input_sets.size() : 0) +
-            " input sets, expected " + std::to_string(options.runs));
-    }
+    auto inputs =
+        generate_cell_inputs(plugins_, store_, workflow, preset, options.runs, options.seed);
+    work.input_sets = std::move(inputs.input_sets);
+    work.input_meta = std::move(inputs.meta);
+    work.strategy = std::move(inputs.strategy);
     return work;
 }
 
@@ -151,12 +105,18 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.flag = flag;
     record.repetition = repetition;
     record.inputs = inputs;
+    record.input_meta =
+        work.input_meta.is_array() && static_cast<size_t>(repetition) < work.input_meta.size()
+            ? work.input_meta[static_cast<size_t>(repetition)]
+            : json();
     record.passed = outcome.passed;
     record.failed_step = outcome.failed_step;
     record.wall_s = outcome.wall_s;
     record.metrics = collect(request + "]}");
     record.metrics.insert(outcome.host_metrics.begin(), outcome.host_metrics.end());
-    store_.record_run(record);
+    const auto tags = stub_failure_metrics(record.input_meta, inputs, outcome.passed);
+    record.metrics.insert(tags.begin(), tags.end());
+    result.run_id = store_.record_run(record);
 
     result.passed = outcome.passed;
     result.executions = outcome.executions;
@@ -171,7 +131,11 @@ CellSummary CellRunner::finish(const CellWork &work) {
     summary.preset = work.preset.name;
     summary.flag = work.options.counterfactual ? "off" : "on";
     std::map<std::string, double> metric_sums;
+    summary.strategy = work.strategy;
     for (const auto &result : work.results) {
+        if (!result.passed && summary.failed_run == 0) {
+            summary.failed_run = result.run_id;
+        }
         ++summary.runs;
         summary.passed += result.passed ? 1 : 0;
         summary.executions += result.executions;

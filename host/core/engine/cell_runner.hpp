@@ -41,6 +41,8 @@ struct CellSummary {
     std::vector<std::string> active_injectors;
     nlohmann::json forecast;  // the predictor's answer for the next ROI of this cell
     int64_t cell_id = 0;
+    std::string strategy;    // what made the inputs: a strategy chain, or input_stubs
+    int64_t failed_run = 0;  // runs.id of the cell's first failed run (by repetition), 0: none
 };
 
 // What one run of a cell left for the cell's summary.
@@ -51,6 +53,7 @@ struct RunResult {
     std::map<std::string, double> metrics;
     std::vector<std::string> failures;  // "step: reason" of the failed step, if any
     std::vector<std::string> active_injectors;
+    int64_t run_id = 0;  // runs.id
 };
 
 // A cell in flight: its inputs, generated once, and a slot per repetition. Runs of one
@@ -61,6 +64,8 @@ struct CellWork {
     CellOptions options;
     int64_t preset_id = 0;
     nlohmann::json input_sets;
+    nlohmann::json input_meta;  // parallel to input_sets (see CellInputs)
+    std::string strategy;       // what made the inputs
     std::string preset_text;
     std::vector<RunResult> results;  // by repetition
 };

@@ -1,6 +1,8 @@
 // Creating the configured plugin instances, with configuration errors mapped to YAML.
 #include "engine/plugin_set.hpp"
 
+#include "engine/input_generation.hpp"
+
 namespace sbx::engine {
 
 PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &registry)
@@ -23,7 +25,10 @@ PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &
     }
     predictor_ =
         make(settings.predictor, SBX_KIND_PREDICTOR, at(settings.predictor_where, "predictor"));
-    stub(settings.stub_strategy, at(settings.stub_strategy_where, "stub_strategy"));
+    // Every link of the default chain must load now, not at the first cell.
+    for (const auto &id : strategy_chain(nlohmann::json(settings.stub_strategy))) {
+        stub(id, at(settings.stub_strategy_where, "stub_strategy"));
+    }
 }
 
 plugins::Instance &PluginSet::executor_for(const config::Workflow &workflow) {

@@ -31,6 +31,7 @@ class PluginSet {
     // The stub strategy `id`, created on first use (presets choose it per run).
     plugins::Instance &stub(const std::string &id, const std::string &where);
     [[nodiscard]] const std::string &default_stub() const { return settings_.stub_strategy; }
+    [[nodiscard]] const config::Settings &settings() const { return settings_; }
     // Every instance's plugin, for the session record.
     [[nodiscard]] std::vector<std::shared_ptr<const plugins::Plugin>> used() const;
 

@@ -267,6 +267,21 @@ std::vector<StepOutcome> WorkflowRunner::run_copies(const config::Workflow &work
     return outcomes;
 }
 
+std::vector<json> WorkflowRunner::step_specs(const config::Workflow &workflow,
+                                             const presets::Preset &preset, const json &inputs,
+                                             bool counterfactual,
+                                             const std::filesystem::path &workspace) {
+    const auto limits = presets::resolve_limits(preset);
+    std::vector<json> specs;
+    for (const auto &step : workflow.steps) {
+        std::vector<std::string> notes;
+        specs.push_back(with_upstreams(
+            build_spec(step, preset, limits, inputs, workspace, counterfactual, 0, notes),
+            workflow));
+    }
+    return specs;
+}
+
 RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
                                const json &inputs, bool counterfactual, const RunSeeds &seeds) {
     const auto limits = presets::resolve_limits(preset);

@@ -65,6 +65,13 @@ class WorkflowRunner {
     RunOutcome run(const config::Workflow &workflow, const presets::Preset &preset,
                    const nlohmann::json &inputs, bool counterfactual, const RunSeeds &seeds);
 
+    // The run specs of the workflow's steps as the executor would get them before any
+    // injector, in `workspace`: what a shell reproducer of the run is made from.
+    std::vector<nlohmann::json> step_specs(const config::Workflow &workflow,
+                                           const presets::Preset &preset,
+                                           const nlohmann::json &inputs, bool counterfactual,
+                                           const std::filesystem::path &workspace);
+
   private:
     // Runs one step's spec through `copies` executor instances at once (run ids suffixed
     // "-c<i>"), copies whose `alive` is false skipped; results by copy.

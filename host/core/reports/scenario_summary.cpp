@@ -1,8 +1,10 @@
 // Building, writing and printing the run-scenarios result.
 #include "reports/scenario_summary.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
+#include "engine/stub_failures.hpp"
 #include "util/atomic_file.hpp"
 
 namespace sbx::reports {
@@ -20,6 +22,32 @@ std::vector<scoring::ScenarioInput> scoring_inputs(
     return inputs;
 }
 
+namespace {
+
+// "hostile: sql_injection 25%, format_string 12%" — what broke the on-runs, by the stub
+// strategies' tags, most frequent first.
+std::string broken_by_text(const std::map<std::string, std::map<std::string, double>> &tags) {
+    std::string text;
+    for (const auto &[strategy, by_tag] : tags) {
+        std::vector<std::pair<std::string, double>> sorted(by_tag.begin(), by_tag.end());
+        std::stable_sort(sorted.begin(), sorted.end(),
+                         [](const auto &a, const auto &b) { return a.second > b.second; });
+        text += (text.empty() ? "" : "; ") + strategy + ":";
+        for (size_t i = 0; i < sorted.size(); ++i) {
+            char share[32];
+            std::snprintf(share, sizeof share, " %.0f%%", sorted[i].second * 100);
+            text += (i == 0 ? " " : ", ") + sorted[i].first + share;
+        }
+    }
+    return text;
+}
+
+std::string replay_command(int64_t run_id) {
+    return "sandbox-runner replay " + std::to_string(run_id);
+}
+
+}  // namespace
+
 json scenario_summary(const ScenarioRun &run) {
     json scenarios = json::object();
     json order = json::array();
@@ -31,19 +59,23 @@ json scenario_summary(const ScenarioRun &run) {
             failures[reason] = count;
         }
         order.push_back(score.name);
-        scenarios[score.name] = {{"roi", score.roi_on},
-                                 {"roi_off", score.roi_off},
-                                 {"roi_delta", score.roi_delta},
-                                 {"raroi", score.raroi_on},
-                                 {"raroi_off", score.raroi_off},
-                                 {"raroi_delta", score.raroi_delta},
-                                 {"target_delta", score.target_delta},
-                                 {"metrics_delta", score.metrics_delta},
-                                 {"passed", !score.failed},
-                                 {"reasons", score.failing_reasons},
-                                 {"tip", score.tip},
-                                 {"runs", on.runs},
-                                 {"failures", failures}};
+        scenarios[score.name] = {
+            {"roi", score.roi_on},
+            {"roi_off", score.roi_off},
+            {"roi_delta", score.roi_delta},
+            {"raroi", score.raroi_on},
+            {"raroi_off", score.raroi_off},
+            {"raroi_delta", score.raroi_delta},
+            {"target_delta", score.target_delta},
+            {"metrics_delta", score.metrics_delta},
+            {"passed", !score.failed},
+            {"reasons", score.failing_reasons},
+            {"tip", score.tip},
+            {"runs", on.runs},
+            {"failures", failures},
+            {"inputs", on.strategy},
+            {"broken_by", engine::failure_tags(on.metrics)},
+            {"replay", on.failed_run != 0 ? json(replay_command(on.failed_run)) : json()}};
     }
     return {{"workflow", run.workflow},
             {"mode", run.baseline.empty() ? "counterfactual" : "baseline"},
@@ -110,6 +142,22 @@ std::string scenario_text(const ScenarioRun &run) {
                              [](const auto &a, const auto &b) { return a.second < b.second; });
         if (most != failures.end()) {
             out += " most often " + most->first + " (" + std::to_string(most->second) + "x)";
+        }
+        out += "\n";
+    }
+    // What broke the target, by input category, and how to see it happen again.
+    for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
+        const auto &on = run.cells[i].on;
+        const auto tags = engine::failure_tags(on.metrics);
+        if (tags.empty() && !(run.report.scenarios[i].failed && on.failed_run != 0)) {
+            continue;
+        }
+        out += "  " + run.report.scenarios[i].name + ":";
+        if (!tags.empty()) {
+            out += " broken by " + broken_by_text(tags) + ";";
+        }
+        if (on.failed_run != 0) {
+            out += " replay: " + replay_command(on.failed_run);
         }
         out += "\n";
     }

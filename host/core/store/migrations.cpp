@@ -139,6 +139,19 @@ const std::vector<const char *> &migrations() {
             value REAL NOT NULL,
             PRIMARY KEY(session_id, subject, scenario, name));
         )sql",
+        // 3: what the stub strategy did to each run's inputs (for replay and failure
+        // categories), and generated input sets kept for reuse.
+        R"sql(
+        ALTER TABLE runs ADD COLUMN input_meta TEXT;
+        CREATE TABLE stub_cache(
+            workflow TEXT NOT NULL,
+            strategy TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            request_hash TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            response TEXT NOT NULL,
+            PRIMARY KEY(workflow, strategy, seed, request_hash));
+        )sql",
     };
     return steps;
 }

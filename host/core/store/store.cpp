@@ -56,8 +56,8 @@ Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_pa
     migrate(connection_);
     insert_run_.emplace(connection_.get(),
                         "INSERT INTO runs(session_id, workflow, preset_id, flag, repetition, "
-                        "inputs, passed, failed_step, started_at, wall_s) "
-                        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                        "inputs, passed, failed_step, started_at, wall_s, input_meta) "
+                        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert_step_.emplace(connection_.get(),
                          "INSERT INTO steps VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert_run_metric_.emplace(connection_.get(),
@@ -146,6 +146,12 @@ int64_t Store::record_run(const RunRecord &run) {
         insert.bind_null(8);
     } else {
         insert.bind(8, run.failed_step);
+    }
+    if (run.input_meta.is_null()) {
+        insert.bind_null(11);
+    } else {
+        insert.bind(11,
+                    run.input_meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
     insert.run();
     const int64_t run_id = sqlite3_last_insert_rowid(connection_.get());

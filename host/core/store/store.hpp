@@ -32,6 +32,8 @@ struct RunRecord {
     std::string flag = "on";  // "on" | "off" (the counterfactual)
     int repetition = 0;
     nlohmann::json inputs = nlohmann::json::object();
+    // What the stub strategy said it did to this set (its `meta` entry), null when nothing.
+    nlohmann::json input_meta;
     bool passed = false;
     std::string failed_step;
     std::string started_at;  // ISO 8601 UTC

@@ -2,6 +2,8 @@
 // entry, generator expansion, and the interleaved per-kind orders.
 #include "catalogue.hpp"
 
+#include <algorithm>
+
 #include <fstream>
 #include <limits>
 #include <map>
@@ -205,21 +207,22 @@ void Catalogue::finish() {
         }
         return true;
     };
+    // Rounds cycle every category through its payloads until the largest one is dealt, so
+    // any window of as many sets as there are categories meets each category: a seed that
+    // starts late never lands in a tail of only the biggest categories. Payloads of small
+    // categories come round more often; the order is the same for a given catalogue.
+    std::size_t largest = 0;
+    for (const auto &indices : by_category) {
+        largest = std::max(largest, indices.size());
+    }
     for (const SlotKind kind : {SlotKind::text, SlotKind::number, SlotKind::json}) {
         auto &order = orders_[static_cast<std::size_t>(kind)];
         order.clear();
-        for (std::size_t round = 0; order.size() < payloads_.size(); ++round) {
-            bool any = false;
+        for (std::size_t round = 0; round < largest; ++round) {
             for (std::size_t c = 0; c < by_category.size(); ++c) {
-                if (round < by_category[c].size()) {
-                    any = true;
-                    if (accepts(kind, categories_[c])) {
-                        order.push_back(by_category[c][round]);
-                    }
+                if (accepts(kind, categories_[c])) {
+                    order.push_back(by_category[c][round % by_category[c].size()]);
                 }
-            }
-            if (!any) {
-                break;
             }
         }
         // A user catalogue may lack the categories a kind prefers; then it takes any.

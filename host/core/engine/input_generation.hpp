@@ -1,0 +1,41 @@
+// The input sets of one cell: the given ones (`input_stubs:` / SANDBOX_INPUT_STUBS) when
+// set, else those of the preset's stub strategy chain (SANDBOX_STUB_STRATEGY, else the
+// `stub_strategy` setting), reused from the stub cache when the same request was answered
+// before.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "config/settings.hpp"
+#include "engine/plugin_set.hpp"
+#include "presets/preset.hpp"
+#include "store/store.hpp"
+
+namespace sbx::engine {
+
+struct CellInputs {
+    nlohmann::json input_sets = nlohmann::json::array();  // exactly the cell's run count
+    // Parallel to input_sets: {strategy id: what that strategy said it did to the set} (its
+    // `meta` entry), or null when none said anything.
+    nlohmann::json meta = nlohmann::json::array();
+    std::string strategy;  // "input_stubs", or the chain as ids joined by ','
+    bool cached = false;   // taken from the stub cache
+};
+
+// The ids of a chain: "faker, misuse" (commas, spaces around ids ignored) or a JSON list of
+// ids. Empty ids are dropped; an empty chain is empty.
+std::vector<std::string> strategy_chain(const nlohmann::json &value);
+
+// The slots of every step of `workflow` (the first declaration of a name wins), as the
+// stub request describes them.
+nlohmann::json slots_of(const config::Workflow &workflow);
+
+// Throws EnvironmentError when a strategy breaks the ABI (another number of sets, a set
+// that is no object) and InputError when the preset names a strategy that is not loaded.
+CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
+                                const config::Workflow &workflow, const presets::Preset &preset,
+                                int count, int64_t seed);
+
+}  // namespace sbx::engine

@@ -1,0 +1,205 @@
+// Where a run's inputs come from and what is kept of them: given sets (SANDBOX_INPUT_STUBS,
+// input_stubs:) replace generation; generated sets are reused from the stub cache; what a
+// hostile or misuse strategy did to a failed run's inputs becomes metrics by category and
+// the run-scenarios report's "broken by" line; `replay` runs a recorded run again and
+// `replay --print` gives shell lines that reproduce its steps.
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+using nlohmann::json;
+using Rows = std::vector<std::vector<std::string>>;
+
+constexpr const char *kEchoWorkflow = R"(
+workflows:
+  - name: echo
+    steps:
+      - run: [/bin/sh, -c, 'echo "name=$1 n=$2"', echo, "{{input.name}}", "{{input.n}}"]
+        inputs:
+          name: {type: string, example: alice}
+          n: {type: int, example: 3}
+)";
+
+class Inputs : public sbx::test::CliTest {
+  protected:
+    Rows inputs_of_last_session() {
+        return query(
+            "SELECT inputs FROM runs WHERE session_id = (SELECT max(id) FROM sessions) ORDER BY "
+            "repetition");
+    }
+};
+
+TEST_F(Inputs, SandboxInputStubsReplaceGenerationCycledOverTheRuns) {
+    write_settings(std::string("presets: [{SCENARIO_NAME: only}]\n") + kEchoWorkflow);
+    const auto result = sbx::test::run_command(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run", "--runs", "3"},
+        {{"SANDBOX_INPUT_STUBS", R"([{"name": "bob", "n": 1}, {"name": "eve", "n": 2}])"}}, dir_);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(inputs_of_last_session(), (Rows{{R"({"n":1,"name":"bob"})"},
+                                              {R"({"n":2,"name":"eve"})"},
+                                              {R"({"n":1,"name":"bob"})"}}));
+    EXPECT_EQ(query("SELECT DISTINCT json_extract(result, '$.stdout') FROM steps ORDER BY 1"),
+              (Rows{{"name=bob n=1\n"}, {"name=eve n=2\n"}}));
+}
+
+TEST_F(Inputs, BadGivenInputSetsAreExitTwoNamingWhereTheyCameFrom) {
+    write_settings(std::string("presets: [{SCENARIO_NAME: only}]\n") + kEchoWorkflow);
+    for (const auto &[value, expected] : std::vector<std::pair<std::string, std::string>>{
+             {R"([{"name": "bob",}])", "environment variable SANDBOX_INPUT_STUBS:1:"},
+             {R"({"name": "bob"})", "must be a list of input sets, not object"},
+             {R"([{"name": "bob"}, 7])", "item 2 is number, not an input set"},
+             {"[]", "is an empty list"}}) {
+        const auto result = sbx::test::run_command(
+            {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run"},
+            {{"SANDBOX_INPUT_STUBS", value}}, dir_);
+        EXPECT_EQ(result.exit_code, 2) << value << "\n" << result.err;
+        EXPECT_NE(result.err.find("SANDBOX_INPUT_STUBS"), std::string::npos) << result.err;
+        EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
+    }
+    write_settings(std::string("input_stubs: {name: bob}\npresets: [{SCENARIO_NAME: only}]\n") +
+                   kEchoWorkflow);
+    const auto yaml = runner({"run"});
+    EXPECT_EQ(yaml.exit_code, 2);
+    EXPECT_NE(yaml.err.find("settings.yaml:1:14: input_stubs must be a list of input sets"),
+              std::string::npos)
+        << yaml.err;
+    EXPECT_FALSE(std::filesystem::exists(db_path())) << "nothing may be recorded";
+}
+
+TEST_F(Inputs, InputStubsInTheSettingsFileWorkToo) {
+    write_settings(std::string("input_stubs: [{name: carol, n: 9}]\npresets: [{SCENARIO_NAME: "
+                               "only}]\n") +
+                   kEchoWorkflow);
+    ASSERT_EQ(runner({"run", "--runs", "2"}).exit_code, 0);
+    EXPECT_EQ(inputs_of_last_session(),
+              (Rows{{R"({"n":9,"name":"carol"})"}, {R"({"n":9,"name":"carol"})"}}));
+}
+
+TEST_F(Inputs, GeneratedSetsAreKeptAndReusedFromTheStubCache) {
+    write_settings(std::string("presets: [{SCENARIO_NAME: only, SANDBOX_STUB_STRATEGY: "
+                               "random}]\n") +
+                   kEchoWorkflow);
+    ASSERT_EQ(runner({"run", "--runs", "2", "--seed", "5"}).exit_code, 0);
+    const auto first = inputs_of_last_session();
+    ASSERT_EQ(query("SELECT workflow, strategy, seed FROM stub_cache"),
+              (Rows{{"echo", "random", "5"}}));
+    // Prove the second command reads the cache rather than generating again: change the
+    // kept sets, and the runs use the change.
+    ASSERT_EQ(sbx::test::run_command(
+                  {"/usr/bin/sqlite3", db_path(),
+                   R"(UPDATE stub_cache SET response = '{"input_sets":[{"name":"kept","n":1},)"
+                   R"({"name":"kept","n":2}],"meta":[null,null]}')"},
+                  {}, dir_)
+                  .exit_code,
+              0);
+    ASSERT_EQ(runner({"run", "--runs", "2", "--seed", "5"}).exit_code, 0);
+    EXPECT_EQ(inputs_of_last_session(),
+              (Rows{{R"({"n":1,"name":"kept"})"}, {R"({"n":2,"name":"kept"})"}}));
+    // Another seed is another key; SANDBOX_STUB_CACHE=0 neither reads nor writes it.
+    const auto fresh = sbx::test::run_command({SBX_BINARY, "--config", settings_, "--data-dir",
+                                               dir_ + "/data", "run", "--runs", "2", "--seed", "5"},
+                                              {{"SANDBOX_STUB_CACHE", "0"}}, dir_);
+    ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+    EXPECT_EQ(inputs_of_last_session(), first);
+    EXPECT_EQ(query("SELECT count(*) FROM stub_cache"), (Rows{{"1"}}));
+}
+
+// A target that fails (exit 3) on any input with a character a careless parser trips on.
+constexpr const char *kFragileScript =
+    "case \"$1\" in *[%\\<\\;\\$\\`\\|\\&\\'\\\"]*) exit 3;; esac\n";
+constexpr const char *kFragileWorkflow = R"(
+workflows:
+  - name: fragile
+    steps:
+      - name: parse
+        run: [/bin/sh, fragile.sh, "{{input.name}}"]
+        inputs:
+          name: {type: string, example: alice}
+)";
+
+TEST_F(Inputs, HostileFailuresAreCountedByCategoryReportedAndReplayable) {
+    const std::string script = write_file("fragile.sh", kFragileScript);
+    std::string workflow = kFragileWorkflow;
+    workflow.replace(workflow.find("fragile.sh"), std::string("fragile.sh").size(), script);
+    write_settings(std::string("scenarios: [{name: hostile_input}]\n") + workflow);
+    const auto result = runner({"run-scenarios", "fragile", "--repetitions", "40", "--seed", "9",
+                                "--json", "--workers", "2"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const json summary = json::parse(result.out);
+    const json &hostile = summary["scenarios"]["hostile_input"];
+    ASSERT_LT(hostile["roi"].get<double>(), 1.0) << "the fragile target never broke: " << hostile;
+    ASSERT_GT(hostile["roi"].get<double>(), 0.0) << "every payload broke it: " << hostile;
+    EXPECT_EQ(hostile["inputs"], "hostile");
+
+    // Each failed run's categories, from what the strategy said of its inputs, are exactly
+    // the tags its metrics carry; a passed run carries none.
+    std::map<std::string, int> failed_by_category;
+    int failed = 0;
+    for (const auto &row :
+         query("SELECT runs.id, runs.passed, runs.input_meta FROM runs JOIN presets ON presets.id "
+               "= runs.preset_id WHERE presets.name = 'hostile_input' AND runs.flag = 'on'")) {
+        const json meta = json::parse(row[2]);
+        const std::string category = meta["hostile"]["name"]["category"];
+        const auto tags = query("SELECT name, value FROM metrics WHERE run_id = " + row[0] +
+                                " AND name LIKE 'hostile_failures%' ORDER BY name");
+        if (row[1] == "1") {
+            EXPECT_EQ(tags, (Rows{{"hostile_failures", "0.0"}})) << row[0];
+        } else {
+            ++failed;
+            ++failed_by_category[category];
+            EXPECT_EQ(tags,
+                      (Rows{{"hostile_failures", "1.0"}, {"hostile_failures." + category, "1.0"}}))
+                << row[0];
+        }
+    }
+    ASSERT_GT(failed, 0);
+    json expected = json::object();
+    for (const auto &[category, count] : failed_by_category) {
+        expected["hostile"][category] = static_cast<double>(count) / 40;
+    }
+    EXPECT_EQ(hostile["broken_by"], expected);
+    EXPECT_EQ(
+        query("SELECT DISTINCT value FROM metrics JOIN runs ON runs.id = metrics.run_id WHERE "
+              "metrics.name = 'inputs_tried'"),
+        (Rows{{"1.0"}}));
+
+    // The report's replay command re-runs the first failed run and gets the same crash.
+    const std::string replay = hostile["replay"];
+    ASSERT_EQ(replay.rfind("sandbox-runner replay ", 0), 0U) << replay;
+    const std::string run_id = replay.substr(std::string("sandbox-runner replay ").size());
+    const auto again = runner({"replay", run_id, "--json"});
+    ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+    const json outcome = json::parse(again.out);
+    EXPECT_TRUE(outcome["reproduced"]) << outcome;
+    EXPECT_EQ(outcome["replay"]["status"], "RE") << outcome;
+    EXPECT_EQ(query("SELECT inputs FROM runs WHERE id = " + run_id),
+              query("SELECT inputs FROM runs WHERE id = " +
+                    std::to_string(outcome["replay_run"].get<int64_t>())));
+
+    // --print: shell lines that fail the same way on their own.
+    const auto printed = runner({"replay", run_id, "--print"});
+    ASSERT_EQ(printed.exit_code, 0) << printed.err;
+    write_file("reproduce.sh", printed.out);
+    const auto shell = sbx::test::run_command({"/bin/sh", dir_ + "/reproduce.sh"}, {}, dir_);
+    EXPECT_EQ(shell.exit_code, 3) << printed.out << shell.err;
+}
+
+TEST_F(Inputs, ReplayOfAMissingRunIsExitTwo) {
+    write_settings(std::string("presets: [{SCENARIO_NAME: only}]\n") + kEchoWorkflow);
+    ASSERT_EQ(runner({"run"}).exit_code, 0);
+    const auto missing = runner({"replay", "999"});
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("has no run 999"), std::string::npos) << missing.err;
+    const auto none = runner({"replay"});
+    EXPECT_EQ(none.exit_code, 2);
+    EXPECT_NE(none.err.find("name a run by its id"), std::string::npos) << none.err;
+}
+
+}  // namespace
