@@ -159,6 +159,34 @@ TEST_F(CliErrors, CpuSpikeThatIsNoFlagNorBurnerCountIsRefusedBeforeAnythingRuns)
     EXPECT_FALSE(std::filesystem::exists(db_path())) << "nothing was recorded for bad input";
 }
 
+TEST_F(CliErrors, UpstreamFaultKeysAreCheckedBeforeAnythingRuns) {
+    // The fault_proxy plugin refuses these too, but only mid-matrix (exit 3).
+    for (const auto &[key, value] : std::vector<std::pair<std::string, std::string>>{
+             {"UPSTREAM_TIMEOUTS", "\"1.5\""},
+             {"UPSTREAM_TIMEOUTS", "\"-1\""},
+             {"UPSTREAM_BANDWIDTH", "\"10MB\""},
+             {"UPSTREAM_BANDWIDTH", "\"0\""},
+             {"UPSTREAM_SLICE_BYTES", "\"0\""},
+             {"UPSTREAM_SLICE_BYTES", "7.5"},
+             {"UPSTREAM_SLICE_DELAY_MS", "\"10ms\""}}) {
+        const auto file =
+            write_file("upstream.json", R"({"SCENARIO_NAME": "u", ")" + key + "\": " + value + "}");
+        const auto result = runner({"run", "--preset-file", file});
+        EXPECT_EQ(result.exit_code, 2) << key << " " << value << ": " << result.err;
+        EXPECT_NE(result.err.find(key + ": "), std::string::npos) << result.err;
+        EXPECT_NE(result.err.find("write "), std::string::npos) << result.err;
+    }
+    const auto mode = runner(
+        {"run", "--preset-file",
+         write_file("mode.json", R"({"FAILURE_MODES": "upstream_timeout", "UPSTREAM_BANDWIDTH": )"
+                                 R"("teleport"})")});
+    EXPECT_EQ(mode.exit_code, 2);
+    EXPECT_EQ(mode.err.find("is not a failure mode"), std::string::npos)
+        << "upstream_timeout is a failure mode: " << mode.err;
+    EXPECT_NE(mode.err.find("UPSTREAM_BANDWIDTH"), std::string::npos) << mode.err;
+    EXPECT_FALSE(std::filesystem::exists(db_path())) << "nothing was recorded for bad input";
+}
+
 TEST_F(CliErrors, PresetKeyOrValueThatCannotReachTheEnvironmentIsRefused) {
     // The executor refused these mid-matrix (exit 3, session recorded).
     for (const char *body : {R"({"A=B": "x"})", R"({"": "x"})", R"({"MY_FLAG": "a\u0000b"})"}) {

@@ -51,6 +51,7 @@ class TestUpstream {
         echo,     // sends back what it reads, until the client closes
         payload,  // sends `payload_bytes` of pattern_byte, then closes
         endless,  // sends pattern bytes until the connection breaks
+        sink,     // reads until the client closes, counting bytes and timing them
     };
 
     explicit TestUpstream(Mode mode, std::size_t payload_bytes = 0)
@@ -90,6 +91,12 @@ class TestUpstream {
     [[nodiscard]] int accepted() const { return accepted_.load(); }
     // Connections whose handler has seen them end (EOF, reset, or a failed send).
     [[nodiscard]] int ended() const { return ended_.load(); }
+    // Sink: bytes read so far, and the seconds from the first byte read to the last.
+    [[nodiscard]] std::size_t sunk() const { return sunk_.load(); }
+    [[nodiscard]] double sink_seconds() const {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        return std::chrono::duration<double>(last_byte_ - first_byte_).count();
+    }
 
   private:
     void accept_loop() {
@@ -112,7 +119,17 @@ class TestUpstream {
         const int on = 1;
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
         std::vector<char> buffer(16384);
-        if (mode_ == Mode::echo) {
+        if (mode_ == Mode::sink) {
+            for (ssize_t got = 0; (got = ::recv(fd, buffer.data(), buffer.size(), 0)) > 0;) {
+                const auto now = std::chrono::steady_clock::now();
+                const std::lock_guard<std::mutex> lock(mutex_);
+                if (sunk_ == 0) {
+                    first_byte_ = now;
+                }
+                last_byte_ = now;
+                sunk_ += static_cast<std::size_t>(got);
+            }
+        } else if (mode_ == Mode::echo) {
             for (;;) {
                 const ssize_t got = ::recv(fd, buffer.data(), buffer.size(), 0);
                 if (got <= 0 ||
@@ -151,7 +168,10 @@ class TestUpstream {
     std::atomic<bool> stopping_{false};
     std::atomic<int> accepted_{0};
     std::atomic<int> ended_{0};
-    std::mutex mutex_;
+    std::atomic<std::size_t> sunk_{0};
+    std::chrono::steady_clock::time_point first_byte_{};
+    std::chrono::steady_clock::time_point last_byte_{};
+    mutable std::mutex mutex_;
     std::vector<int> open_;
     std::vector<std::thread> workers_;
     std::thread acceptor_;

@@ -57,6 +57,15 @@ TEST_F(FaultProxyTest, ResetsExactlyTheSeededShareOfConnections) {
     const auto reset = reset_connections(run, 30);
     EXPECT_EQ(reset.size(), 9U) << "3 of every 10 connections, exactly";
     EXPECT_EQ(reset, expected_resets(7, 3, 10, 30));
+    // The golden schedule of seed 7 (README): hung connections, added later, moved no reset.
+    const std::vector<std::uint64_t> golden = {5, 6, 8, 14, 15, 17, 21, 25, 26};
+    EXPECT_EQ(reset, golden);
+    const PreparedRun no_timeouts(*proxy, request({{"SCENARIO_NAME", "exact-share-0"},
+                                                   {"UPSTREAM_FAILURES", "3"},
+                                                   {"UPSTREAM_TIMEOUTS", "0"},
+                                                   {"UPSTREAM_REQUESTS", "10"}},
+                                                  upstream.address()));
+    EXPECT_EQ(reset_connections(no_timeouts, 30), golden) << "UPSTREAM_TIMEOUTS 0 is no timeout";
     std::cout << "[ resets    ] " << json(reset).dump() << "\n";
 }
 

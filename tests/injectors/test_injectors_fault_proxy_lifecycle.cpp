@@ -96,7 +96,9 @@ TEST_F(FaultProxyTest, EachUpstreamKeyOrModeActivatesIt) {
          {json{{"FAILURE_MODES", json::array({"flaky_upstream"})}},
           json{{"FAILURE_MODES", "cpu_spike, api_latency"}},
           json{{"FAILURE_MODES", "corrupt_payload"}}, json{{"UPSTREAM_FAILURES", "0"}},
-          json{{"API_LATENCY_MS", 0}}, json{{"CORRUPT_PAYLOAD", true}}}) {
+          json{{"API_LATENCY_MS", 0}}, json{{"CORRUPT_PAYLOAD", true}},
+          json{{"FAILURE_MODES", "upstream_timeout"}}, json{{"UPSTREAM_TIMEOUTS", "0"}},
+          json{{"UPSTREAM_BANDWIDTH", "10mbps"}}, json{{"UPSTREAM_SLICE_BYTES", "1"}}}) {
         json keyed = preset;
         keyed["SCENARIO_NAME"] = "activates";
         const PreparedRun run(*proxy, request(keyed, upstream.address()));
@@ -106,9 +108,30 @@ TEST_F(FaultProxyTest, EachUpstreamKeyOrModeActivatesIt) {
     }
     const PreparedRun flaky(*proxy,
                             request({{"FAILURE_MODES", "flaky_upstream"}}, upstream.address()));
-    EXPECT_EQ(flaky.response()["fault_proxy"]["plan"],
-              json({{"latency_ms", 0}, {"failures", 1}, {"requests", 20}, {"corrupt_rate", 0.0}}))
+    const json plain_plan = {{"latency_ms", 0},     {"failures", 0},
+                             {"timeouts", 0},       {"requests", 20},
+                             {"corrupt_rate", 0.0}, {"bandwidth_bits_per_s", 0.0},
+                             {"slice_bytes", 0},    {"slice_delay_ms", 0}};
+    json flaky_plan = plain_plan;
+    flaky_plan["failures"] = 1;
+    EXPECT_EQ(flaky.response()["fault_proxy"]["plan"], flaky_plan)
         << "the canonical flaky_upstream: 1 in 20";
+    const PreparedRun hanging(*proxy,
+                              request({{"FAILURE_MODES", "upstream_timeout"}}, upstream.address()));
+    json hanging_plan = plain_plan;
+    hanging_plan["timeouts"] = 1;
+    EXPECT_EQ(hanging.response()["fault_proxy"]["plan"], hanging_plan)
+        << "upstream_timeout alone: 1 hung connection in 20";
+    const PreparedRun shaped(*proxy, request({{"SCENARIO_NAME", "shaped"},
+                                              {"UPSTREAM_BANDWIDTH", "1.5Mbps"},
+                                              {"UPSTREAM_SLICE_BYTES", 7},
+                                              {"UPSTREAM_SLICE_DELAY_MS", "2.5"}},
+                                             upstream.address()));
+    json shaped_plan = plain_plan;
+    shaped_plan["bandwidth_bits_per_s"] = 1.5e6;
+    shaped_plan["slice_bytes"] = 7;
+    shaped_plan["slice_delay_ms"] = 3;
+    EXPECT_EQ(shaped.response()["fault_proxy"]["plan"], shaped_plan);
 }
 
 TEST_F(FaultProxyTest, RefusesValuesThatAreNotThePresetsUnits) {
@@ -121,6 +144,35 @@ TEST_F(FaultProxyTest, RefusesValuesThatAreNotThePresetsUnits) {
           json{{"CORRUPT_PAYLOAD", "150%"}}, json{{"CORRUPT_PAYLOAD", "lots"}}}) {
         EXPECT_EQ(prepare_status(*proxy, request(preset, "127.0.0.1:8080")), SBX_INVALID)
             << preset.dump();
+    }
+    // The newer keys: refused naming the key, with what to write instead.
+    for (const auto &[preset, key] : std::vector<std::pair<json, std::string>>{
+             {{{"UPSTREAM_TIMEOUTS", "1.5"}}, "UPSTREAM_TIMEOUTS"},
+             {{{"UPSTREAM_TIMEOUTS", "-1"}}, "UPSTREAM_TIMEOUTS"},
+             {{{"UPSTREAM_TIMEOUTS", "9"}, {"UPSTREAM_FAILURES", "2"}, {"UPSTREAM_REQUESTS", "10"}},
+              "UPSTREAM_TIMEOUTS"},
+             {{{"UPSTREAM_TIMEOUTS", "1"}, {"UPSTREAM_REQUESTS", "0"}}, "UPSTREAM_REQUESTS"},
+             {{{"UPSTREAM_BANDWIDTH", "10MB"}}, "UPSTREAM_BANDWIDTH"},
+             {{{"UPSTREAM_BANDWIDTH", "fast"}}, "UPSTREAM_BANDWIDTH"},
+             {{{"UPSTREAM_BANDWIDTH", "0"}}, "UPSTREAM_BANDWIDTH"},
+             {{{"UPSTREAM_BANDWIDTH", "-5mbps"}}, "UPSTREAM_BANDWIDTH"},
+             {{{"UPSTREAM_BANDWIDTH", "2000gbps"}}, "UPSTREAM_BANDWIDTH"},
+             {{{"UPSTREAM_SLICE_BYTES", "0"}}, "UPSTREAM_SLICE_BYTES"},
+             {{{"UPSTREAM_SLICE_BYTES", "7.5"}}, "UPSTREAM_SLICE_BYTES"},
+             {{{"UPSTREAM_SLICE_BYTES", "7B"}}, "UPSTREAM_SLICE_BYTES"},
+             {{{"UPSTREAM_SLICE_BYTES", "2000000"}}, "UPSTREAM_SLICE_BYTES"},
+             {{{"UPSTREAM_SLICE_BYTES", "7"}, {"UPSTREAM_SLICE_DELAY_MS", "10ms"}},
+              "UPSTREAM_SLICE_DELAY_MS"},
+             {{{"UPSTREAM_SLICE_BYTES", "7"}, {"UPSTREAM_SLICE_DELAY_MS", "-1"}},
+              "UPSTREAM_SLICE_DELAY_MS"}}) {
+        try {
+            const PreparedRun run(*proxy, request(preset, "127.0.0.1:8080"));
+            ADD_FAILURE() << preset.dump() << " was accepted";
+        } catch (const plugins::PluginCallError &e) {
+            EXPECT_EQ(e.status(), SBX_INVALID) << preset.dump();
+            EXPECT_NE(std::string(e.what()).find(key + ": "), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("write"), std::string::npos) << e.what();
+        }
     }
     json unnamed = request({{"API_LATENCY_MS", "1"}}, "127.0.0.1:8080");
     unnamed["spec"]["upstreams"][0]["name"] = "my-api";

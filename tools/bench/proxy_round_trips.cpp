@@ -6,6 +6,9 @@
 // connections (connect, one round trip, close).
 //   sbx-bench-proxy-round-trips PLUGIN ROUND_TRIPS CONNECTIONS [MESSAGE_BYTES]
 // Prints one line per measure: NAME MEDIAN_US MEAN_US P99_US.
+//   sbx-bench-proxy-round-trips PLUGIN throughput BANDWIDTH BYTES
+// Echoes BYTES through a proxy prepared with UPSTREAM_BANDWIDTH=BANDWIDTH (both directions
+// paced, pipelined) and through an idle one; prints NAME BITS_PER_SECOND for each.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -134,6 +137,71 @@ double micros_since(Clock::time_point start) {
     return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
 }
 
+// Where the target is told the upstream is, for a proxy prepared with `preset`.
+std::string prepared(sbx::plugins::Instance &injector, const nlohmann::json &preset,
+                     const std::string &target, nlohmann::json &state) {
+    using nlohmann::json;
+    const json request = {
+        {"preset", preset},
+        {"spec",
+         {{"run_id", "bench-1"},
+          {"argv", {"/bin/true"}},
+          {"upstreams", {{{"name", "api"}, {"listen", "127.0.0.1:0"}, {"target", target}}}}}},
+        {"run_id", "bench-1"}};
+    const json response = json::parse(injector.prepare(request.dump()));
+    state = response.value("state", json());
+    return response["spec"]["env"].value("SANDBOX_UPSTREAM_API", "");
+}
+
+// Bits per second of `bytes` echoed through `address`: sent by a thread, read back here.
+double echo_rate(const std::string &address, std::size_t bytes) {
+    const int fd = connect_to(address);
+    if (fd < 0) {
+        return 0;
+    }
+    const auto start = Clock::now();
+    std::thread sender([fd, bytes] {
+        const std::string chunk(65536, 'b');
+        for (std::size_t sent = 0; sent < bytes;) {
+            const ssize_t put =
+                ::send(fd, chunk.data(), std::min(chunk.size(), bytes - sent), MSG_NOSIGNAL);
+            if (put <= 0) {
+                return;
+            }
+            sent += static_cast<std::size_t>(put);
+        }
+    });
+    char buffer[65536];
+    std::size_t got = 0;
+    for (ssize_t n = 0; got < bytes && (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) {
+        got += static_cast<std::size_t>(n);
+    }
+    const double seconds = micros_since(start) / 1e6;
+    sender.join();
+    ::close(fd);
+    return static_cast<double>(got) * 8 / seconds;
+}
+
+int throughput(const char *plugin_path, const std::string &bandwidth, std::size_t bytes) {
+    using nlohmann::json;
+    const EchoServer echo;
+    const auto plugin = sbx::plugins::load_plugin(plugin_path);
+    const auto injector = plugin->create(json::object());
+    json paced_state;
+    json idle_state;
+    const std::string paced =
+        prepared(*injector, {{"SCENARIO_NAME", "bench-paced"}, {"UPSTREAM_BANDWIDTH", bandwidth}},
+                 echo.address(), paced_state);
+    const std::string idle =
+        prepared(*injector, {{"SCENARIO_NAME", "bench-idle"}, {"API_LATENCY_MS", "0"}},
+                 echo.address(), idle_state);
+    std::printf("paced_bps %.0f\n", echo_rate(paced, bytes));
+    std::printf("idle_bps %.0f\n", echo_rate(idle, bytes));
+    injector->teardown(paced_state.dump());
+    injector->teardown(idle_state.dump());
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -143,6 +211,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     using nlohmann::json;
+    if (std::string(argv[2]) == "throughput") {
+        return throughput(argv[1], argv[3], argc > 4 ? std::stoul(argv[4]) : 1U << 20U);
+    }
     const int round_trips = std::max(10, std::stoi(argv[2]));
     const int connections = std::max(10, std::stoi(argv[3]));
     const std::string message(argc > 4 ? std::stoul(argv[4]) : 64, 'x');

@@ -52,6 +52,15 @@ const std::map<std::string, Rule> &rules() {
     static const Rule milliseconds =
         number_rule(false, false, "a number of milliseconds such as 200 (no unit)");
     static const Rule count = number_rule(false, true, "a whole number such as 10");
+    // The fault proxy paces to it: a bandwidth that lets nothing through is no bandwidth.
+    static const Rule positive_bandwidth = [](const std::string &text) {
+        const double bits = parse_bandwidth_bits_per_second(text);
+        if (bits < 1) {
+            throw UnitError("'" + text + "' would let no traffic through",
+                            "write a bandwidth of at least 1bps such as 1mbps, or "
+                            "UPSTREAM_TIMEOUTS for connections that never answer");
+        }
+    };
     static const std::map<std::string, Rule> table = {
         {"MEMORY_LIMIT", size},
         {"DISK_LIMIT", size},
@@ -74,7 +83,12 @@ const std::map<std::string, Rule> &rules() {
         {"ASYNC_TASK_BURST", count},
         {"MAX_THREADS", count},
         {"UPSTREAM_FAILURES", count},
+        {"UPSTREAM_TIMEOUTS", count},
         {"UPSTREAM_REQUESTS", count},
+        {"UPSTREAM_BANDWIDTH", positive_bandwidth},
+        {"UPSTREAM_SLICE_BYTES",
+         number_rule(true, true, "a whole number of bytes per send such as 7")},
+        {"UPSTREAM_SLICE_DELAY_MS", milliseconds},
         {"SCHEMA_MISMATCHES", count},
         {"SCHEMA_CHECKS", count},
     };
@@ -120,22 +134,11 @@ const std::vector<std::string> &checked_preset_keys() {
 const std::vector<std::string> &known_failure_modes() {
     // SEMANTICS.md's failure-mode table and the seeds' generator: a mode no injector or
     // stub knows would silently do nothing, so it is refused like a misspelt key.
-    static const std::vector<std::string> modes = {"network",
-                                                   "network_partition",
-                                                   "api_latency",
-                                                   "flaky_upstream",
-                                                   "disk",
-                                                   "disk_corruption",
-                                                   "cpu",
-                                                   "cpu_spike",
-                                                   "memory",
-                                                   "timeout",
-                                                   "concurrency_spike",
-                                                   "hostile_input",
-                                                   "user_misuse",
-                                                   "schema_drift",
-                                                   "broken_auth",
-                                                   "corrupt_payload"};
+    static const std::vector<std::string> modes = {
+        "network",     "network_partition", "api_latency",   "flaky_upstream", "upstream_timeout",
+        "disk",        "disk_corruption",   "cpu",           "cpu_spike",      "memory",
+        "timeout",     "concurrency_spike", "hostile_input", "user_misuse",    "schema_drift",
+        "broken_auth", "corrupt_payload"};
     return modes;
 }
 

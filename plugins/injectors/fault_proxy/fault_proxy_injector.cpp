@@ -1,10 +1,12 @@
 // The `fault_proxy` injector: a TCP proxy in front of each upstream the workflow declares
 // (the spec's `upstreams`), between the target and the real service, adding latency to each
-// request, resetting a seeded share of connections and corrupting bytes on the way back.
-// Active when the preset lists flaky_upstream, api_latency or corrupt_payload in
-// FAILURE_MODES or sets UPSTREAM_FAILURES, API_LATENCY_MS or CORRUPT_PAYLOAD; a no-op for
-// workflows without upstreams. Without faults, an upstream with a fixed listen address
-// still gets a proxy (an idle one); with port 0 the target is told the real upstream.
+// request, resetting or hanging a seeded share of connections, corrupting bytes on the way
+// back, limiting each connection's bandwidth and slicing replies. Active when the preset
+// lists flaky_upstream, upstream_timeout, api_latency or corrupt_payload in FAILURE_MODES
+// or sets UPSTREAM_FAILURES, UPSTREAM_TIMEOUTS, API_LATENCY_MS, CORRUPT_PAYLOAD,
+// UPSTREAM_BANDWIDTH or UPSTREAM_SLICE_BYTES; a no-op for workflows without upstreams. Without
+// faults, an upstream with a fixed listen address still gets a proxy (an idle one); with port 0 the
+// target is told the real upstream.
 //
 // Lifecycle: prepare() leases a proxy per upstream from a process-wide table (runs of the
 // same preset share one; another preset waits for the address) and teardown() gives the
@@ -103,11 +105,13 @@ class FaultProxyInjector final : public Injector {
         "Fault proxy",
         "1.0.0",
         "Puts a TCP proxy in front of each upstream a workflow declares (upstreams:) that "
-        "adds API latency to each request, resets a seeded share of connections "
-        "(flaky_upstream) and corrupts bytes coming back (CORRUPT_PAYLOAD).",
+        "adds API latency to each request, resets or hangs a seeded share of connections "
+        "(flaky_upstream, upstream_timeout), corrupts bytes coming back (CORRUPT_PAYLOAD), "
+        "limits each connection's bandwidth (UPSTREAM_BANDWIDTH) and slices replies "
+        "(UPSTREAM_SLICE_BYTES).",
         R"json({"type":"object","additionalProperties":false,"properties":{
           "seed":{"type":"integer","minimum":0,"default":0,
-            "description":"seed of the schedule: which connections are reset and which bytes are altered, for the same preset and upstream"},
+            "description":"seed of the schedule: which connections are reset or hang and which bytes are altered, for the same preset and upstream"},
           "corrupt_rate":{"type":"number","minimum":0,"maximum":1,"default":0.001,
             "description":"fraction of the bytes coming back from an upstream that are altered when CORRUPT_PAYLOAD is a flag (1, true, yes) or corrupt_payload is a failure mode"},
           "wait_ms":{"type":"integer","minimum":0,"maximum":86400000,"default":600000,
@@ -184,9 +188,12 @@ class FaultProxyInjector final : public Injector {
                     resolve(upstream->target, "target of upstream '" + upstream->name + "'");
                 settings.latency_ms = plan.latency_ms;
                 settings.corrupt_rate = plan.corrupt_rate;
+                settings.bandwidth_bits_per_s = plan.bandwidth_bits_per_s;
+                settings.slice_bytes = plan.slice_bytes;
+                settings.slice_delay_ms = plan.slice_delay_ms;
                 settings.seed = seed_;
                 settings.schedule = shared_schedule(schedule_key, seed_, upstream->name,
-                                                    plan.failures, plan.requests);
+                                                    plan.failures, plan.timeouts, plan.requests);
                 if (!state_dir.empty()) {
                     settings.record_folder = std::filesystem::path(state_dir) / "fault_proxy";
                 }

@@ -1,9 +1,10 @@
-// Seeded schedules: Floyd's sampling for the reset positions of a block, geometric gaps
-// between altered bytes.
+// Seeded schedules: Floyd's sampling for the faulty positions of a block and for which of
+// them hang, geometric gaps between altered bytes.
 #include "fault_schedule.hpp"
 
 #include <cmath>
 #include <utility>
+#include <vector>
 
 namespace sbx::fault_proxy {
 
@@ -29,17 +30,12 @@ std::uint64_t derive_seed(std::uint64_t seed, const std::string &name, std::uint
     return again.next();
 }
 
-std::set<std::uint64_t> reset_positions(std::uint64_t seed, const std::string &name,
-                                        std::uint64_t failures, std::uint64_t requests,
-                                        std::uint64_t block) {
+namespace {
+
+// Floyd: `count` distinct values out of 0 .. `range`-1 in O(count) draws.
+std::set<std::uint64_t> floyd_sample(SplitMix64 &random, std::uint64_t count, std::uint64_t range) {
     std::set<std::uint64_t> chosen;
-    if (failures == 0 || requests == 0) {
-        return chosen;
-    }
-    // Block b draws from stream 2b; ByteCorrupter seeds use odd ones.
-    SplitMix64 random(derive_seed(seed, name, 2 * block));
-    // Floyd: `failures` distinct positions out of `requests` in O(failures) draws.
-    for (std::uint64_t j = requests - std::min(failures, requests); j < requests; ++j) {
+    for (std::uint64_t j = range - std::min(count, range); j < range; ++j) {
         const std::uint64_t pick = random.next() % (j + 1);
         if (!chosen.insert(pick).second) {
             chosen.insert(j);
@@ -48,23 +44,63 @@ std::set<std::uint64_t> reset_positions(std::uint64_t seed, const std::string &n
     return chosen;
 }
 
+// Salted into the upstream's name for the draw of hung positions: the integer streams of
+// derive_seed are all taken (even: blocks, odd: byte corruption).
+const char *const kTimeoutSalt = "\ntimeouts";
+
+}  // namespace
+
+std::set<std::uint64_t> reset_positions(std::uint64_t seed, const std::string &name,
+                                        std::uint64_t count, std::uint64_t requests,
+                                        std::uint64_t block) {
+    if (count == 0 || requests == 0) {
+        return {};
+    }
+    // Block b draws from stream 2b; ByteCorrupter seeds use odd ones.
+    SplitMix64 random(derive_seed(seed, name, 2 * block));
+    return floyd_sample(random, count, requests);
+}
+
+BlockFates block_fates(std::uint64_t seed, const std::string &name, std::uint64_t failures,
+                       std::uint64_t timeouts, std::uint64_t requests, std::uint64_t block) {
+    BlockFates fates;
+    fates.resets = reset_positions(seed, name, failures + timeouts, requests, block);
+    if (timeouts == 0 || fates.resets.empty()) {
+        return fates;
+    }
+    // Which of the faulty positions hang: ranks among them, drawn the same way.
+    const std::vector<std::uint64_t> faulty(fates.resets.begin(), fates.resets.end());
+    SplitMix64 random(derive_seed(seed, name + kTimeoutSalt, block));
+    for (const std::uint64_t rank : floyd_sample(random, timeouts, faulty.size())) {
+        fates.timeouts.insert(faulty[rank]);
+        fates.resets.erase(faulty[rank]);
+    }
+    return fates;
+}
+
 ConnectionSchedule::ConnectionSchedule(std::uint64_t seed, std::string name, std::uint64_t failures,
-                                       std::uint64_t requests)
-    : seed_(seed), name_(std::move(name)), failures_(failures), requests_(requests) {}
+                                       std::uint64_t timeouts, std::uint64_t requests)
+    : seed_(seed),
+      name_(std::move(name)),
+      failures_(failures),
+      timeouts_(timeouts),
+      requests_(requests) {}
 
 ConnectionSchedule::Ticket ConnectionSchedule::next() {
     const std::lock_guard<std::mutex> lock(mutex_);
     Ticket ticket;
     ticket.index = next_index_++;
-    if (failures_ == 0 || requests_ == 0) {
+    if ((failures_ == 0 && timeouts_ == 0) || requests_ == 0) {
         return ticket;
     }
     const std::uint64_t block = ticket.index / requests_;
     if (block != block_) {
-        doomed_ = reset_positions(seed_, name_, failures_, requests_, block);
+        fates_ = block_fates(seed_, name_, failures_, timeouts_, requests_, block);
         block_ = block;
     }
-    ticket.reset = doomed_.count(ticket.index % requests_) != 0;
+    const std::uint64_t position = ticket.index % requests_;
+    ticket.reset = fates_.resets.count(position) != 0;
+    ticket.hang = fates_.timeouts.count(position) != 0;
     return ticket;
 }
 

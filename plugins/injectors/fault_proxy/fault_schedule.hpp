@@ -1,7 +1,8 @@
-// The seeded fate of each connection and byte. Connection k of a schedule is reset when k
-// is among the UPSTREAM_FAILURES positions drawn for its block of UPSTREAM_REQUESTS
-// connections (exactly that many per complete block); byte n of a connection's upstream ->
-// client stream is altered when a geometric draw lands on it. Both depend on the seed, the
+// The seeded fate of each connection and byte. Connection k of a schedule is faulty when k
+// is among the UPSTREAM_FAILURES + UPSTREAM_TIMEOUTS positions drawn for its block of
+// UPSTREAM_REQUESTS connections; UPSTREAM_TIMEOUTS of those hang and the others are reset
+// (exactly that many of each per complete block). Byte n of a connection's upstream ->
+// client stream is altered when a geometric draw lands on it. All depend on the seed, the
 // upstream's name and the position alone, never on timing or read sizes.
 #pragma once
 
@@ -26,10 +27,21 @@ class SplitMix64 {
 // A seed for one purpose: the configured seed, the upstream's name and a stream number.
 std::uint64_t derive_seed(std::uint64_t seed, const std::string &name, std::uint64_t stream);
 
-// The positions (0 .. requests-1) of the reset connections of block `block`.
+// `count` distinct positions (0 .. requests-1), the faulty connections of block `block`
+// (Floyd's sampling, stream 2 * block). With no timeouts these are the resets, so adding
+// UPSTREAM_TIMEOUTS to the schedule left the reset positions of older presets unchanged.
 std::set<std::uint64_t> reset_positions(std::uint64_t seed, const std::string &name,
-                                        std::uint64_t failures, std::uint64_t requests,
+                                        std::uint64_t count, std::uint64_t requests,
                                         std::uint64_t block);
+
+// The fates of block `block`: `failures` reset and `timeouts` hung positions, disjoint.
+// Which of the block's faulty positions hang is a second draw, from a stream of its own.
+struct BlockFates {
+    std::set<std::uint64_t> resets;
+    std::set<std::uint64_t> timeouts;
+};
+BlockFates block_fates(std::uint64_t seed, const std::string &name, std::uint64_t failures,
+                       std::uint64_t timeouts, std::uint64_t requests, std::uint64_t block);
 
 // Hands out connection numbers in arrival order, with their fate; shared by every proxy
 // of one (seed, preset, upstream) in the process, so the schedule runs over all their
@@ -37,11 +49,12 @@ std::set<std::uint64_t> reset_positions(std::uint64_t seed, const std::string &n
 class ConnectionSchedule {
   public:
     ConnectionSchedule(std::uint64_t seed, std::string name, std::uint64_t failures,
-                       std::uint64_t requests);
+                       std::uint64_t timeouts, std::uint64_t requests);
 
     struct Ticket {
         std::uint64_t index = 0;
         bool reset = false;
+        bool hang = false;
     };
     Ticket next();
 
@@ -49,11 +62,12 @@ class ConnectionSchedule {
     std::uint64_t seed_;
     std::string name_;
     std::uint64_t failures_;
+    std::uint64_t timeouts_;
     std::uint64_t requests_;
     std::mutex mutex_;
     std::uint64_t next_index_ = 0;
-    std::uint64_t block_ = UINT64_MAX;  // the block `doomed_` belongs to
-    std::set<std::uint64_t> doomed_;
+    std::uint64_t block_ = UINT64_MAX;  // the block `fates_` belongs to
+    BlockFates fates_;
 };
 
 // Alters bytes of one connection's upstream -> client stream at `rate`, by absolute offset:

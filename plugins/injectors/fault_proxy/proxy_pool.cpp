@@ -83,13 +83,14 @@ ProxyLease lease_proxy(const std::string &address_key, const std::string &plan_k
 
 std::shared_ptr<ConnectionSchedule> shared_schedule(const std::string &key, std::uint64_t seed,
                                                     const std::string &name, std::uint64_t failures,
+                                                    std::uint64_t timeouts,
                                                     std::uint64_t requests) {
     static auto *const mutex = new std::mutex();
     static auto *const schedules = new std::map<std::string, std::shared_ptr<ConnectionSchedule>>();
     const std::lock_guard<std::mutex> lock(*mutex);
     auto &schedule = (*schedules)[key];
     if (!schedule) {
-        schedule = std::make_shared<ConnectionSchedule>(seed, name, failures, requests);
+        schedule = std::make_shared<ConnectionSchedule>(seed, name, failures, timeouts, requests);
     }
     return schedule;
 }

@@ -53,6 +53,6 @@ ProxyLease lease_proxy(const std::string &address_key, const std::string &plan_k
 // preset's rate together.
 std::shared_ptr<ConnectionSchedule> shared_schedule(const std::string &key, std::uint64_t seed,
                                                     const std::string &name, std::uint64_t failures,
-                                                    std::uint64_t requests);
+                                                    std::uint64_t timeouts, std::uint64_t requests);
 
 }  // namespace sbx::fault_proxy

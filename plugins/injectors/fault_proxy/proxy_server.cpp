@@ -1,5 +1,6 @@
 // The proxy's poll loop. Every socket is non-blocking; the loop never waits for a peer, only
-// in ppoll, which the stop eventfd, the sockets and the next held-back request wake.
+// in ppoll, which the stop eventfd, the sockets and the next timer wake (a held-back
+// request, a paced send, the next slice).
 #include "proxy_server.hpp"
 
 #include <sbx/plugin.hpp>
@@ -16,6 +17,8 @@
 #include <cstring>
 #include <vector>
 
+#include "send_shaper.hpp"
+
 namespace sbx::fault_proxy {
 namespace {
 
@@ -29,21 +32,32 @@ constexpr int kAcceptsPerWake = 64;
 
 // One direction of a connection: bytes read from one side, not yet written to the other.
 struct Pipe {
+    explicit Pipe(SendShaper send_shaper) : shaper(send_shaper) {}
+
     std::vector<char> data;
     std::size_t sent = 0;
     bool eof = false;   // the source has finished (FIN)
     bool shut = false;  // the FIN has been passed on
+    SendShaper shaper;  // when the pending bytes may go out, and how many at once
 
     [[nodiscard]] std::size_t pending() const { return data.size() - sent; }
     [[nodiscard]] bool wants_input() const { return !eof && pending() < kBufferBytes; }
 };
 
 struct Connection {
-    Connection(std::uint64_t number, double corrupt_rate, std::uint64_t corrupt_seed)
-        : index(number), corrupter(corrupt_rate, corrupt_seed) {}
+    Connection(std::uint64_t number, const ProxySettings &settings)
+        : index(number),
+          up(SendShaper(settings.bandwidth_bits_per_s / 8, 0, {})),
+          down(SendShaper(settings.bandwidth_bits_per_s / 8, settings.slice_bytes,
+                          std::chrono::milliseconds(settings.slice_delay_ms))),
+          corrupter(settings.corrupt_rate,
+                    derive_seed(settings.seed, settings.name, 2 * number + 1)) {}
 
     std::uint64_t index;
     bool doomed = false;  // reset by the schedule, at its first request
+    // Hung by the schedule: never connected to the upstream; the client's bytes are read
+    // and dropped, nothing goes back, until teardown resets it.
+    bool hung = false;
     UniqueFd client;
     UniqueFd upstream;
     bool connecting = true;
@@ -72,17 +86,35 @@ ssize_t fill(int fd, Pipe &pipe) {
     return got;
 }
 
-// Writes what it can of `pipe`. false on an error other than EAGAIN.
-bool drain(int fd, Pipe &pipe, std::atomic<std::uint64_t> &counter) {
-    while (pipe.pending() > 0) {
-        const ssize_t put = ::send(fd, pipe.data.data() + pipe.sent, pipe.pending(), MSG_NOSIGNAL);
+// Writes what it can of `pipe`, as far as its shaper lets it at `now`. false on an error
+// other than EAGAIN.
+bool drain(int fd, Pipe &pipe, Clock::time_point now, std::atomic<std::uint64_t> &counter) {
+    while (pipe.pending() > 0 && pipe.shaper.ready_at() <= now) {
+        const std::size_t size = std::min(pipe.pending(), pipe.shaper.allowance());
+        const ssize_t put = ::send(fd, pipe.data.data() + pipe.sent, size, MSG_NOSIGNAL);
         if (put < 0) {
             return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
         }
         pipe.sent += static_cast<std::size_t>(put);
         counter += static_cast<std::uint64_t>(put);
+        pipe.shaper.sent(static_cast<std::size_t>(put), now);
     }
     return true;
+}
+
+// Reads and drops what a hung connection's client sends. false when the client reset.
+bool swallow(Connection &c) {
+    char sink[16384];
+    for (;;) {
+        const ssize_t got = ::recv(c.client.get(), sink, sizeof sink, 0);
+        if (got == 0) {
+            c.up.eof = true;  // a half-close: still nothing comes back, not even a FIN
+            return true;
+        }
+        if (got < 0) {
+            return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+        }
+    }
 }
 
 void no_delay(int fd) {
@@ -129,6 +161,7 @@ ProxyServer::~ProxyServer() {
 nlohmann::json ProxyServer::counters() const {
     return {{"connections", counters_.connections.load()},
             {"resets", counters_.resets.load()},
+            {"timeouts", counters_.timeouts.load()},
             {"corrupted_bytes", counters_.corrupted_bytes.load()},
             {"bytes_to_upstream", counters_.bytes_to_upstream.load()},
             {"bytes_to_client", counters_.bytes_to_client.load()}};
@@ -157,12 +190,17 @@ void ProxyServer::loop() noexcept {
             }
             const auto ticket = settings_.schedule->next();
             ++counters_.connections;
-            auto c = std::make_unique<Connection>(
-                ticket.index, settings_.corrupt_rate,
-                derive_seed(settings_.seed, settings_.name, 2 * ticket.index + 1));
+            auto c = std::make_unique<Connection>(ticket.index, settings_);
             c->doomed = ticket.reset;
             c->client = std::move(client);
             no_delay(c->client.get());
+            if (ticket.hang) {
+                ++counters_.timeouts;
+                c->hung = true;
+                c->connecting = false;
+                connections.push_back(std::move(c));
+                continue;
+            }
             c->upstream = UniqueFd(::socket(settings_.target.storage.ss_family,
                                             SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
             if (!c->upstream) {
@@ -184,6 +222,12 @@ void ProxyServer::loop() noexcept {
     // of one connection happens here, whatever woke the loop.
     const auto step = [&](Connection &c, short client_events, short upstream_events,
                           Clock::time_point now) {
+        if (c.hung) {
+            if ((client_events & (POLLIN | POLLHUP | POLLERR)) != 0 && !swallow(c)) {
+                abort(c);
+            }
+            return;
+        }
         if (c.connecting && (upstream_events & (POLLOUT | POLLERR | POLLHUP)) != 0) {
             int error = 0;
             socklen_t size = sizeof error;
@@ -233,7 +277,7 @@ void ProxyServer::loop() noexcept {
                 abort(c);
                 return;
             }
-            if (!drain(c.upstream.get(), c.up, counters_.bytes_to_upstream)) {
+            if (!drain(c.upstream.get(), c.up, now, counters_.bytes_to_upstream)) {
                 abort(c);
                 return;
             }
@@ -244,7 +288,7 @@ void ProxyServer::loop() noexcept {
         }
         if (c.down.pending() > 0) {
             const std::size_t before = c.down.pending();
-            if (!drain(c.client.get(), c.down, counters_.bytes_to_client)) {
+            if (!drain(c.client.get(), c.down, now, counters_.bytes_to_client)) {
                 abort(c);
                 return;
             }
@@ -265,14 +309,28 @@ void ProxyServer::loop() noexcept {
         polled.push_back({wake_.get(), POLLIN, 0});
         polled.push_back({listener_.get(), POLLIN, 0});
         auto next_release = Clock::time_point::max();
+        // Bytes that may not go out yet (a held request, a pace, a slice's pause) wait for
+        // the timer, not for POLLOUT: a writable socket would wake the loop at once.
+        const auto writable_at = [&](Clock::time_point ready, short &events) {
+            if (ready > now) {
+                next_release = std::min(next_release, ready);
+            } else {
+                events |= POLLOUT;
+            }
+        };
         for (const auto &c : connections) {
             short client_events = 0;
             short upstream_events = 0;
             if (c->up.wants_input()) {
                 client_events |= POLLIN;
             }
+            if (c->hung) {
+                polled.push_back({client_events != 0 ? c->client.get() : -1, client_events, 0});
+                polled.push_back({-1, 0, 0});
+                continue;
+            }
             if (c->down.pending() > 0) {
-                client_events |= POLLOUT;
+                writable_at(c->down.shaper.ready_at(), client_events);
             }
             if (c->connecting) {
                 upstream_events |= POLLOUT;
@@ -281,11 +339,7 @@ void ProxyServer::loop() noexcept {
                     upstream_events |= POLLIN;
                 }
                 if (c->up.pending() > 0) {
-                    if (c->release_at > now) {
-                        next_release = std::min(next_release, c->release_at);
-                    } else {
-                        upstream_events |= POLLOUT;
-                    }
+                    writable_at(std::max(c->release_at, c->up.shaper.ready_at()), upstream_events);
                 }
             }
             // A descriptor with nothing to wait for is left out (fd -1): poll would report

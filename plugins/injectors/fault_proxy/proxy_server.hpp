@@ -1,8 +1,9 @@
 // One fault proxy: a listening socket and a thread running a poll loop that forwards each
 // accepted connection to the upstream, holding back each request by the latency, resetting
-// the connections its schedule dooms and altering bytes on the way back. Stopping it (the
-// destructor) wakes the loop, resets every connection in flight and closes the listener;
-// it never waits for a peer.
+// or hanging the connections its schedule names, altering bytes on the way back, pacing
+// each direction to a bandwidth and slicing what comes back. Stopping it (the destructor)
+// wakes the loop, resets every connection in flight and closes the listener; it never
+// waits for a peer.
 #pragma once
 
 #include <atomic>
@@ -20,13 +21,16 @@
 namespace sbx::fault_proxy {
 
 struct ProxySettings {
-    std::string name;              // the upstream's name, for messages and seeds
-    SocketAddress listen;          // port 0: the kernel chooses
-    std::string netns;             // "" = the host's network namespace
-    SocketAddress target;          // the real upstream
-    std::uint64_t latency_ms = 0;  // per request burst, client -> upstream
-    double corrupt_rate = 0;       // per byte, upstream -> client
-    std::uint64_t seed = 0;        // of the byte corruption (the schedule has its own)
+    std::string name;                  // the upstream's name, for messages and seeds
+    SocketAddress listen;              // port 0: the kernel chooses
+    std::string netns;                 // "" = the host's network namespace
+    SocketAddress target;              // the real upstream
+    std::uint64_t latency_ms = 0;      // per request burst, client -> upstream
+    double corrupt_rate = 0;           // per byte, upstream -> client
+    double bandwidth_bits_per_s = 0;   // each direction of each connection; 0: unlimited
+    std::uint64_t slice_bytes = 0;     // upstream -> client sends of at most this; 0: whole
+    std::uint64_t slice_delay_ms = 0;  // between two slices
+    std::uint64_t seed = 0;            // of the byte corruption (the schedule has its own)
     std::shared_ptr<ConnectionSchedule> schedule;
     std::filesystem::path record_folder;  // "" = no record
 };
@@ -35,6 +39,7 @@ struct ProxySettings {
 struct ProxyCounters {
     std::atomic<std::uint64_t> connections{0};  // accepted
     std::atomic<std::uint64_t> resets{0};       // reset by the schedule
+    std::atomic<std::uint64_t> timeouts{0};     // hung by the schedule
     std::atomic<std::uint64_t> corrupted_bytes{0};
     std::atomic<std::uint64_t> bytes_to_upstream{0};
     std::atomic<std::uint64_t> bytes_to_client{0};
