@@ -44,7 +44,7 @@ std::string type_of(const json &slot) {
     return it != slot.end() && it->is_string() ? it->get<std::string>() : "string";
 }
 
-json base_value(const json &slot) {
+json base_value(const std::string &name, const json &slot) {
     if (slot.is_object()) {
         for (const char *key : {"example", "default"}) {
             if (slot.contains(key)) {
@@ -52,7 +52,8 @@ json base_value(const json &slot) {
             }
         }
     }
-    return sbx_stubs::plain_value(slot.is_object() ? slot : json::object(), type_of(slot));
+    return sbx_stubs::plain_value(slot.is_object() ? slot : json::object(), type_of(slot),
+                                  "legacy_schema: slot '" + name + "'");
 }
 
 class LegacySchemaStub final : public sbx::StubStrategy {
@@ -114,7 +115,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
         json base = json::object();
         std::vector<std::string> json_slots;  // name order: nlohmann objects are sorted
         for (const auto &[name, slot] : slots.items()) {
-            base[name] = base_value(slot);
+            base[name] = base_value(name, slot);
             if (type_of(slot) == "json") {
                 json_slots.push_back(name);
             }

@@ -50,34 +50,15 @@ std::optional<json> beyond(const json &declared, const char *key, bool integral)
     return json(next);
 }
 
-// The plain number of an int or float slot: min, else 0, within max; an integer for int
-// slots. (plain_value gives min as it came, a float from the host even for int slots, and
-// 0 for a slot whose max is below 0: neither is valid.)
-json plain_number(const json &declared, bool integral) {
-    const json min = declared.value("min", json());
-    const json max = declared.value("max", json());
-    double d = min.is_number() ? min.get<double>() : 0.0;
-    d = integral ? std::ceil(d) : d;
-    if (max.is_number() && d > max.get<double>()) {
-        d = integral ? std::floor(max.get<double>()) : max.get<double>();
-    }
-    if (integral && std::fabs(d) < kExact) {
-        return static_cast<int64_t>(d);
-    }
-    return d;
-}
-
-json valid_value(const json &declared, const std::string &type) {
+json valid_value(const std::string &name, const json &declared, const std::string &type) {
     for (const char *key : {"example", "default"}) {
         const auto it = declared.find(key);
         if (it != declared.end() && !it->is_null()) {
             return *it;
         }
     }
-    if (type == "int" || type == "float") {
-        return plain_number(declared, type == "int");
-    }
-    return sbx_stubs::plain_value(declared, type);
+    // Bounds are checked where the value is made: a min above max is refused here.
+    return sbx_stubs::plain_value(declared, type, "misuse: slot '" + name + "'");
 }
 
 }  // namespace
@@ -133,7 +114,7 @@ Slot read_slot(const std::string &name, const json &declaration) {
                              "misuse: slot '" + name + "': " + bound + " must be a number");
         }
     }
-    slot.valid = valid_value(slot.declared, slot.type);
+    slot.valid = valid_value(name, slot.declared, slot.type);
     if (slot.type == "int" || slot.type == "float") {
         slot.below_min = beyond(slot.declared, "min", slot.type == "int");
         slot.above_max = beyond(slot.declared, "max", slot.type == "int");

@@ -35,7 +35,8 @@ class NormalStub final : public sbx::StubStrategy {
             } else if (slot.contains("default")) {
                 input_set[name] = slot["default"];
             } else {
-                input_set[name] = sbx_stubs::plain_value(slot, slot.value("type", "string"));
+                input_set[name] = sbx_stubs::plain_value(slot, slot.value("type", "string"),
+                                                         "normal: slot '" + name + "'");
             }
         }
         // Every set is the same: normal inputs do not vary, so repetitions measure the

@@ -6,9 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <string>
+
+#include "civil_date.hpp"
 
 namespace sbx_random {
 namespace {
@@ -180,23 +181,6 @@ std::string hex_bytes(Rng &rng) {
 
 }  // namespace
 
-// Howard Hinnant's civil_from_days, for dates without <chrono>'s C++20 calendar.
-std::string iso_date(int64_t days) {
-    const int64_t z = days + 719468;
-    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    const int64_t doe = z - era * 146097;
-    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const int64_t mp = (5 * doy + 2) / 153;
-    const int64_t d = doy - (153 * mp + 2) / 5 + 1;
-    const int64_t m = mp < 10 ? mp + 3 : mp - 9;
-    const int64_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-    char text[64];  // room for any int64 year, so the format cannot truncate
-    std::snprintf(text, sizeof text, "%04lld-%02lld-%02lld", static_cast<long long>(y),
-                  static_cast<long long>(m), static_cast<long long>(d));
-    return text;
-}
-
 json random_value(const json &slot, Rng &rng) {
     const auto type_it = slot.is_object() ? slot.find("type") : slot.end();
     const std::string type =
@@ -215,7 +199,7 @@ json random_value(const json &slot, Rng &rng) {
         return random_json(rng, 0);
     }
     if (type == "date") {
-        return iso_date(rng.between(0, kLastDay));
+        return sbx_stubs::iso_date(rng.between(0, kLastDay));
     }
     if (type == "email") {
         return letters(rng, 1, 10) + "@" + letters(rng, 2, 10) + "." + tld(rng);

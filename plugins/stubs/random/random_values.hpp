@@ -14,7 +14,4 @@ using sbx_stubs::Rng;
 // (SBX_INVALID) when the slot's bounds cannot be honoured.
 nlohmann::json random_value(const nlohmann::json &slot, Rng &rng);
 
-// "YYYY-MM-DD" of the day `days` after 1970-01-01 (proleptic Gregorian).
-std::string iso_date(int64_t days);
-
 }  // namespace sbx_random
