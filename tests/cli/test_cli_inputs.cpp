@@ -111,6 +111,47 @@ TEST_F(Inputs, GeneratedSetsAreKeptAndReusedFromTheStubCache) {
     EXPECT_EQ(query("SELECT count(*) FROM stub_cache"), (Rows{{"1"}}));
 }
 
+TEST_F(Inputs, AChainAltersTheSetsOfTheStrategyBeforeIt) {
+    write_settings(R"(
+presets:
+  - {SCENARIO_NAME: plain, SANDBOX_STUB_STRATEGY: faker}
+  - {SCENARIO_NAME: chained, SANDBOX_STUB_STRATEGY: "faker, misuse"}
+workflows:
+  - name: signup
+    steps:
+      - run: [/bin/true]
+        inputs:
+          user_email: {type: string}
+          age: {type: int, min: 18, max: 99}
+)");
+    ASSERT_EQ(runner({"run", "--runs", "12", "--seed", "4"}).exit_code, 0);
+    const auto rows = query(
+        "SELECT presets.name, runs.repetition, runs.inputs, runs.input_meta FROM runs JOIN "
+        "presets ON presets.id = runs.preset_id ORDER BY presets.name, runs.repetition");
+    ASSERT_EQ(rows.size(), 24U);
+    int misused = 0;
+    for (size_t j = 0; j < 12; ++j) {
+        const auto &chained = rows[j];  // "chained" sorts first
+        const auto &plain = rows[12 + j];
+        ASSERT_EQ(chained[0], "chained");
+        const json faker_set = json::parse(plain[2]);
+        const json set = json::parse(chained[2]);
+        const json meta = chained[3].empty() ? json() : json::parse(chained[3]);
+        ASSERT_TRUE(faker_set["user_email"].get<std::string>().find('@') != std::string::npos);
+        // Every slot misuse left alone holds faker's value; the ones it misused are tagged.
+        for (const auto &[slot, value] : faker_set.items()) {
+            const bool tagged = meta.is_object() && meta["misuse"].contains(slot);
+            misused += tagged ? 1 : 0;
+            if (!tagged) {
+                EXPECT_EQ(set[slot], value) << "set " << j << " slot " << slot;
+            }
+        }
+    }
+    EXPECT_GT(misused, 0) << "misuse altered nothing";
+    EXPECT_EQ(query("SELECT DISTINCT strategy FROM stub_cache ORDER BY 1"),
+              (Rows{{"faker"}, {"faker,misuse"}}));
+}
+
 // A target that fails (exit 3) on any input with a character a careless parser trips on.
 constexpr const char *kFragileScript =
     "case \"$1\" in *[%\\<\\;\\$\\`\\|\\&\\'\\\"]*) exit 3;; esac\n";

@@ -89,6 +89,23 @@ TEST_F(FaultProxyTest, AFixedListenAddressWorksInEveryScenario) {
     EXPECT_EQ(client.exchange("plain\n"), Client::Outcome::ok);
 }
 
+TEST_F(FaultProxyTest, TheCommandSeedIsMixedIntoTheSchedule) {
+    const TestUpstream upstream(TestUpstream::Mode::echo);
+    auto proxy = injector();
+    const auto seed_with = [&](const json &command_seed) {
+        json asked = request({{"FAILURE_MODES", "flaky_upstream"}}, upstream.address());
+        if (!command_seed.is_null()) {
+            asked["seed"] = command_seed;
+        }
+        const PreparedRun run(*proxy, asked);
+        return run.response()["fault_proxy"]["seed"].get<std::uint64_t>();
+    };
+    EXPECT_EQ(seed_with(json()), 0U) << "no command seed: the seed setting alone";
+    EXPECT_EQ(seed_with(11), seed_with(11));
+    EXPECT_NE(seed_with(11), seed_with(12));
+    EXPECT_NE(seed_with(11), 0U);
+}
+
 TEST_F(FaultProxyTest, EachUpstreamKeyOrModeActivatesIt) {
     const TestUpstream upstream(TestUpstream::Mode::echo);
     auto proxy = injector();

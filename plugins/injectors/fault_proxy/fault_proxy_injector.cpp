@@ -28,6 +28,7 @@
 #include "fault_plan.hpp"
 #include "proxy_pool.hpp"
 #include "proxy_records.hpp"
+#include "run_seed.hpp"
 
 namespace sbx::fault_proxy {
 namespace {
@@ -152,6 +153,7 @@ class FaultProxyInjector final : public Injector {
             return json{{"active", false}, {"spec", spec}, {"state", nullptr}}.dump();
         }
 
+        const std::uint64_t seed = schedule_seed(request);
         const std::string netns = spec.value("netns", "");
         const std::string state_dir = request.value("state_dir", "");
         const std::string preset_text = preset.dump();
@@ -176,7 +178,7 @@ class FaultProxyInjector final : public Injector {
         for (const auto &[address_key, upstream] : by_address) {
             // Idle proxies of every fault-free preset are alike: they share an address.
             const std::string schedule_key =
-                (plan.active ? std::to_string(seed_) + "\n" + preset_text : std::string("idle")) +
+                (plan.active ? std::to_string(seed) + "\n" + preset_text : std::string("idle")) +
                 "\n" + upstream->name + "\n" + upstream->target;
             const auto make = [&, upstream = upstream] {
                 ProxySettings settings;
@@ -191,8 +193,8 @@ class FaultProxyInjector final : public Injector {
                 settings.bandwidth_bits_per_s = plan.bandwidth_bits_per_s;
                 settings.slice_bytes = plan.slice_bytes;
                 settings.slice_delay_ms = plan.slice_delay_ms;
-                settings.seed = seed_;
-                settings.schedule = shared_schedule(schedule_key, seed_, upstream->name,
+                settings.seed = seed;
+                settings.schedule = shared_schedule(schedule_key, seed, upstream->name,
                                                     plan.failures, plan.timeouts, plan.requests);
                 if (!state_dir.empty()) {
                     settings.record_folder = std::filesystem::path(state_dir) / "fault_proxy";
@@ -213,11 +215,10 @@ class FaultProxyInjector final : public Injector {
         }
         const std::uint64_t token = runs_prepared_ + 1;
         std::string response =
-            json{
-                {"active", plan.active},
-                {"spec", spec},
-                {"state", {{"token", token}}},
-                {"fault_proxy", {{"plan", describe(plan)}, {"seed", seed_}, {"upstreams", report}}}}
+            json{{"active", plan.active},
+                 {"spec", spec},
+                 {"state", {{"token", token}}},
+                 {"fault_proxy", {{"plan", describe(plan)}, {"seed", seed}, {"upstreams", report}}}}
                 .dump();
         // Last, once nothing can fail: only a successful prepare gets a teardown.
         runs_prepared_ = token;
@@ -252,6 +253,18 @@ class FaultProxyInjector final : public Injector {
     }
 
   private:
+    // The schedule's seed: the `seed` setting, mixed with the command's --seed when the
+    // host sends one, so another --seed gives another schedule. (A schedule spans the runs
+    // of a preset, so the per-run spec seed is not the one to use.)
+    [[nodiscard]] std::uint64_t schedule_seed(const json &request) const {
+        const auto command = request.find("seed");
+        if (command == request.end() || !command->is_number_integer()) {
+            return seed_;
+        }
+        std::uint64_t state = seed_ ^ command->get<std::uint64_t>();
+        return injectors::splitmix64(state);
+    }
+
     std::uint64_t seed_ = 0;
     double corrupt_rate_ = 0.001;
     std::int64_t wait_ms_ = 600000;

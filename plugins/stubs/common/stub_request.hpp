@@ -42,6 +42,21 @@ struct StubRequest {
     uint64_t count = 1;    // input sets to produce
     uint64_t seed = 0;     // 0 when absent
     nlohmann::json slots;  // always an object (empty when absent or null)
+    // In a chain ("faker,misuse"), the sets of the strategy before this one, which an
+    // altering strategy (misuse, legacy_schema, hostile) alters instead of its own base
+    // values; null when absent. When present: an array of `count` objects.
+    nlohmann::json input_sets;
+
+    // Set j of the chain overlaid on `base` (the strategy's own values): the chain's values
+    // win, slots it lacks keep the base value.
+    [[nodiscard]] nlohmann::json chained(uint64_t j, nlohmann::json base) const {
+        if (input_sets.is_array() && j < input_sets.size()) {
+            for (const auto &[name, value] : input_sets[j].items()) {
+                base[name] = value;
+            }
+        }
+        return base;
+    }
 };
 
 inline StubRequest read_request(const std::string &text, const char *strategy) {
@@ -63,6 +78,18 @@ inline StubRequest read_request(const std::string &text, const char *strategy) {
     }
     if (!request.slots.is_object()) {
         throw sbx::Error(SBX_INVALID, std::string(strategy) + ": slots must be an object");
+    }
+    request.input_sets = request.body.value("input_sets", nlohmann::json());
+    if (!request.input_sets.is_null()) {
+        bool valid = request.input_sets.is_array() && request.input_sets.size() == request.count;
+        for (const auto &set : valid ? request.input_sets : nlohmann::json::array()) {
+            valid = valid && set.is_object();
+        }
+        if (!valid) {
+            throw sbx::Error(SBX_INVALID, std::string(strategy) +
+                                              ": input_sets must be a list of `count` objects "
+                                              "(the sets of the strategy before this one)");
+        }
     }
     return request;
 }

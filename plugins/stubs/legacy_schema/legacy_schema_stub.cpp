@@ -129,7 +129,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
             if ((j & 0x3FFU) == 0x3FFU && sbx::host::cancelled()) {
                 throw sbx::Error(SBX_CANCELLED, "legacy_schema: cancelled");
             }
-            json set = base;
+            json set = request.chained(j, base);
             json changes = json::object();
             drift_set(set, changes, json_slots, quota, rng);
             sets.push_back(std::move(set));

@@ -65,7 +65,7 @@ class MisuseStub final : public sbx::StubStrategy {
             if ((j & 0x3FFU) == 0x3FFU && sbx::host::cancelled()) {
                 throw sbx::Error(SBX_CANCELLED, "misuse: cancelled");
             }
-            json set = valid;
+            json set = request.chained(j, valid);
             json tags = json::object();
             if (!schedule.empty()) {
                 for (const sbx_misuse::Misuse &m : schedule.next(rng)) {
