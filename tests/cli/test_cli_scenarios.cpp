@@ -6,7 +6,9 @@
 // runs `true` and always passes.
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli_fixture.hpp"
 
@@ -238,6 +240,33 @@ workflows:
     const double misused = summary["scenarios"]["user_misuse"]["roi"].get<double>();
     EXPECT_LT(misused, 1.0);
     EXPECT_EQ(summary["worst_scenario"], "user_misuse");
+    // Misuse counts are exact: the cell's misuse_failures.<kind> are the kinds of the failed
+    // runs' sets, each run counted once, as the strategy tagged them.
+    std::map<std::string, double> expected;
+    int failed = 0;
+    for (const auto &row : query("SELECT runs.passed, runs.input_meta FROM runs JOIN presets ON "
+                                 "presets.id = runs.preset_id WHERE presets.name = 'user_misuse' "
+                                 "AND runs.flag = 'on'")) {
+        if (row[0] == "1") {
+            continue;
+        }
+        ++failed;
+        std::set<std::string> kinds;
+        const json meta = json::parse(row[1]);
+        for (const auto &[slot, tag] : meta["misuse"].items()) {
+            kinds.insert(tag["kind"].get<std::string>());
+        }
+        for (const auto &kind : kinds) {
+            expected[kind] += 1.0 / 6;
+        }
+    }
+    EXPECT_DOUBLE_EQ(1.0 - misused, failed / 6.0);
+    ASSERT_FALSE(expected.empty());
+    const json broken = summary["scenarios"]["user_misuse"]["broken_by"]["misuse"];
+    ASSERT_EQ(broken.size(), expected.size()) << broken;
+    for (const auto &[kind, share] : expected) {
+        EXPECT_DOUBLE_EQ(broken[kind].get<double>(), share) << kind;
+    }
 
     // SANDBOX_PRESET_MODE=canonical: the six low canonical presets, user_misuse included.
     const auto canonical = sbx::test::run_command(

@@ -12,6 +12,9 @@ using nlohmann::json;
 
 namespace {
 
+// The largest response the stub cache keeps.
+constexpr size_t kMaxCachedBytes = size_t{8} << 20;
+
 std::string trimmed(const std::string &text) {
     const auto first = text.find_first_not_of(" \t");
     if (first == std::string::npos) {
