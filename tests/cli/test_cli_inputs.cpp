@@ -152,6 +152,42 @@ workflows:
               (Rows{{"faker"}, {"faker,misuse"}}));
 }
 
+TEST_F(Inputs, AJsonSlotsSchemaReachesTheStrategies) {
+    write_settings(R"(
+presets: [{SCENARIO_NAME: only, SANDBOX_STUB_STRATEGY: faker}]
+workflows:
+  - name: order
+    steps:
+      - run: [/bin/true]
+        inputs:
+          order:
+            type: json
+            schema: {type: object, required: [id, email], properties: {id: {type: integer, minimum: 1, maximum: 50}, email: {type: string, format: email}}}
+)");
+    ASSERT_EQ(runner({"run", "--runs", "3", "--seed", "2"}).exit_code, 0);
+    for (const auto &row : query("SELECT inputs FROM runs")) {
+        const json order = json::parse(row[0])["order"];
+        ASSERT_TRUE(order.is_object()) << row[0];
+        EXPECT_TRUE(order["id"].is_number_integer()) << row[0];
+        EXPECT_GE(order["id"].get<int>(), 1) << row[0];
+        EXPECT_LE(order["id"].get<int>(), 50) << row[0];
+        EXPECT_NE(order["email"].get<std::string>().find('@'), std::string::npos) << row[0];
+    }
+    write_settings(R"(
+workflows:
+  - name: order
+    steps:
+      - run: [/bin/true]
+        inputs:
+          order: {type: string, schema: {type: object}}
+)");
+    const auto refused = runner({"run"});
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find("settings.yaml:7:41: a schema is only for json inputs"),
+              std::string::npos)
+        << refused.err;
+}
+
 // A target that fails (exit 3) on any input with a character a careless parser trips on.
 constexpr const char *kFragileScript =
     "case \"$1\" in *[%\\<\\;\\$\\`\\|\\&\\'\\\"]*) exit 3;; esac\n";

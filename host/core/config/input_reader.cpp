@@ -12,8 +12,8 @@ namespace sbx::config {
 namespace {
 
 const std::vector<std::string> &slot_keys() {
-    static const std::vector<std::string> values = {"type", "example", "default", "min",
-                                                    "max",  "values",  "required"};
+    static const std::vector<std::string> values = {"type", "example", "default",  "min",
+                                                    "max",  "values",  "required", "schema"};
     return values;
 }
 
@@ -79,7 +79,7 @@ InputSlot read_input_slot(const YamlReader &reader, const Field &field, const st
                         slot.name + "}}");
     }
     const std::string slot_what = "input '" + slot.name + "' of " + what;
-    SourceLocation max_where, values_where;
+    SourceLocation max_where, values_where, schema_where;
     std::vector<std::pair<std::string, Field>> checked_values;
     for (const auto &entry : reader.fields(field, slot_keys(), slot_what, example)) {
         if (entry.key == "type") {
@@ -104,7 +104,21 @@ InputSlot read_input_slot(const YamlReader &reader, const Field &field, const st
             values_where = reader.where(entry);
         } else if (entry.key == "required") {
             slot.required = reader.boolean(entry);
+        } else if (entry.key == "schema") {
+            if (!entry.value.IsMap()) {
+                reader.fail(reader.where(entry),
+                            "schema of " + slot_what + " must be a mapping (a JSON Schema), not " +
+                                YamlReader::describe(entry.value),
+                            "write e.g. schema: {type: object, properties: {id: {type: integer}}}");
+            }
+            slot.schema = reader.json(entry.value);
+            schema_where = reader.where(entry);
         }
+    }
+    if (!slot.schema.is_null() && slot.type != "json") {
+        reader.fail(schema_where,
+                    "a schema is only for json inputs, and " + slot_what + " has type " + slot.type,
+                    "write type: json, or remove schema");
     }
     if (slot.min && slot.max && *slot.min > *slot.max) {
         reader.fail(max_where, "max of " + slot_what + " is below its min",

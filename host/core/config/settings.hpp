@@ -34,6 +34,7 @@ struct InputSlot {
     nlohmann::json default_value;  // null when not given
     std::optional<double> min, max;
     std::vector<std::string> values;  // the choices of an enum slot (required for enum)
+    nlohmann::json schema;  // a json slot's JSON Schema (fields with types), null when none
     bool required = true;
     SourceLocation where;
 };

@@ -130,6 +130,9 @@ json slots_of(const config::Workflow &workflow) {
             if (!slot.values.empty()) {
                 described["values"] = slot.values;
             }
+            if (!slot.schema.is_null()) {
+                described["schema"] = slot.schema;
+            }
             slots[slot.name] = described;
         }
     }
