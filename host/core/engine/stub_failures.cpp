@@ -42,7 +42,10 @@ std::map<std::string, double> stub_failure_metrics(const json &input_meta, const
             const auto &entries = entry.is_array() ? entry : json::array({entry});
             for (const auto &one : entries) {
                 if (const auto tag = tag_of(one); !tag.empty()) {
-                    metrics[name + "." + tag] = 1.0;
+                    std::string metric = name;
+                    metric += '.';
+                    metric += tag;
+                    metrics[metric] = 1.0;
                 }
             }
         }
