@@ -1,6 +1,8 @@
 // Failure metrics from the stub strategies' meta.
 #include "engine/stub_failures.hpp"
 
+#include <algorithm>
+
 namespace sbx::engine {
 
 using nlohmann::json;
@@ -25,12 +27,54 @@ std::string tag_of(const json &entry) {
 
 }  // namespace
 
+namespace {
+
+// Schema drift: a slot's entry that is a list of field changes ({field, change}) — what
+// legacy_schema writes for a JSON slot it drifted. Adds schema_mismatches (fields changed),
+// schema_mismatch_rate (changed / fields the slots had before the drift) and schema_errors
+// (1 when the run failed on drifted inputs).
+void add_schema_drift(const json &slots, const json &inputs, bool passed,
+                      std::map<std::string, double> &metrics) {
+    double changed = 0;
+    double fields_before = 0;
+    for (const auto &[slot, entry] : slots.items()) {
+        if (!entry.is_array()) {
+            continue;
+        }
+        double added = 0;
+        double dropped = 0;
+        for (const auto &change : entry) {
+            const std::string kind = tag_of(change);
+            added += kind == "added" ? 1 : 0;
+            dropped += kind == "dropped" ? 1 : 0;
+        }
+        changed += static_cast<double>(entry.size());
+        const auto value = inputs.is_object() ? inputs.find(slot) : inputs.end();
+        const double now =
+            value != inputs.end() && value->is_object() ? static_cast<double>(value->size()) : 0;
+        fields_before += std::max(1.0, now - added + dropped);
+    }
+    if (fields_before == 0) {
+        return;
+    }
+    metrics["schema_mismatches"] += changed;
+    metrics["schema_mismatch_rate"] = metrics["schema_mismatches"] / fields_before;
+    metrics["schema_errors"] = !passed && changed > 0 ? 1.0 : 0.0;
+}
+
+}  // namespace
+
 std::map<std::string, double> stub_failure_metrics(const json &input_meta, const json &inputs,
                                                    bool passed) {
     std::map<std::string, double> metrics;
     metrics["inputs_tried"] = inputs.is_object() ? static_cast<double>(inputs.size()) : 0.0;
     if (!input_meta.is_object()) {
         return metrics;
+    }
+    for (const auto &[strategy, slots] : input_meta.items()) {
+        if (slots.is_object()) {
+            add_schema_drift(slots, inputs, passed, metrics);
+        }
     }
     for (const auto &[strategy, slots] : input_meta.items()) {
         const std::string name = strategy + kSuffix;

@@ -15,6 +15,10 @@ namespace sbx::engine {
 //   <strategy>_failures          1 when the run failed, 0 when it passed
 //   <strategy>_failures.<tag>    1 for each tag of a failed run's set (`category`, `kind` or
 //                                `change` of each slot's entry; hostile_failures.sql_injection)
+//   schema_mismatches, schema_mismatch_rate, schema_errors
+//                                for sets with drifted JSON slots (legacy_schema's lists of
+//                                {field, change}): fields changed, changed / fields before,
+//                                1 when the run failed on them
 std::map<std::string, double> stub_failure_metrics(const nlohmann::json &input_meta,
                                                    const nlohmann::json &inputs, bool passed);
 
