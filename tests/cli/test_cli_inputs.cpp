@@ -266,6 +266,25 @@ TEST_F(Inputs, HostileFailuresAreCountedByCategoryReportedAndReplayable) {
     write_file("reproduce.sh", printed.out);
     const auto shell = sbx::test::run_command({"/bin/sh", dir_ + "/reproduce.sh"}, {}, dir_);
     EXPECT_EQ(shell.exit_code, 3) << printed.out << shell.err;
+
+    // A robust target under the same payloads is not blamed.
+    write_settings(std::string("scenarios: [{name: hostile_input}]\n") + R"(
+workflows:
+  - name: robust
+    steps:
+      - name: parse
+        run: [/bin/sh, -c, 'printf "%s" "$1" > /dev/null', robust, "{{input.name}}"]
+        inputs:
+          name: {type: string, example: alice}
+)");
+    const auto robust = runner({"run-scenarios", "robust", "--repetitions", "40", "--seed", "9",
+                                "--json", "--workers", "2"});
+    ASSERT_EQ(robust.exit_code, 0) << robust.err;
+    const json calm = json::parse(robust.out)["scenarios"]["hostile_input"];
+    EXPECT_EQ(calm["roi"], 1.0) << calm;
+    EXPECT_EQ(calm["broken_by"], json::object()) << calm;
+    EXPECT_TRUE(calm["replay"].is_null()) << calm;
+    EXPECT_TRUE(calm["passed"]) << calm;
 }
 
 TEST_F(Inputs, ReplayOfAMissingRunIsExitTwo) {
