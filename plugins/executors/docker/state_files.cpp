@@ -97,6 +97,9 @@ FailureCount record_start_failure(const std::string &path, const std::string &im
     FailureCount count;
     update_json_file(path, [&](json &counters) {
         json &entry = counters[image];
+        if (!entry.is_object()) {
+            entry = json::object();
+        }
         count.failures = entry.value("failures", std::uint64_t{0}) + 1;
         count.consecutive = entry.value("consecutive", std::uint64_t{0}) + 1;
         entry["failures"] = count.failures;

@@ -95,7 +95,8 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
     // The ids file: entries of dead hosts. Their containers, when they still exist, carry
     // the label (checked again: an id is never removed on the file's word alone).
     json stale_ids = json::array();
-    for (const auto &[id, entry] : read_json_file(active_path).items()) {
+    const json active = read_json_file(active_path);
+    for (const auto &[id, entry] : active.items()) {
         const json labels = entry.value("labels", json::object());
         if (owner_alive(labels, config.pool_label)) {
             continue;
@@ -118,9 +119,9 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
         }
     }
     if (!dry_run && !stale_ids.empty()) {
-        update_json_file(active_path, [&](json &active) {
+        update_json_file(active_path, [&](json &recorded) {
             for (const auto &id : stale_ids) {
-                active.erase(id.get<std::string>());
+                recorded.erase(id.get<std::string>());
             }
         });
     }
