@@ -2,6 +2,9 @@
 // the same per-run result schema and the same ROI under local and docker (selected per
 // workflow, and by SANDBOX_DOCKER=1), and check-resources counts nothing left behind.
 // Needs the real engine (tools/test starts it); fails, never skips, without it.
+#include <signal.h>
+#include <sys/wait.h>
+
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -103,6 +106,34 @@ TEST_F(DockerCli, SandboxDockerSelectsDockerAndLeavesNothingBehind) {
     const json report = json::parse(left.out);
     EXPECT_FALSE(report["by_kind"].contains("docker")) << left.out;
     EXPECT_EQ(report["errors"], json::array()) << left.out;
+}
+
+// SIGTERM (and SIGINT, the same path) mid-run: the host cancels, the run in flight ends,
+// the executor instances are destroyed and their pools' containers removed.
+TEST_F(DockerCli, SigtermStopsThePoolsAndRemovesTheirContainers) {
+    write_settings(R"(
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: slow
+    executor: docker
+    steps:
+      - run: [/bin/sh, -c, "sleep 0.3; echo done"]
+        expect: {stdout_contains: done}
+)");
+    const int pid = sbx::test::spawn_background(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run", "--runs", "200"},
+        {}, dir_, dir_ + "/host.log");
+    ASSERT_GE(wait_for_runs(2, std::chrono::seconds(60)), 2);
+    const std::string filter = "--filter label=sandbox-runner.host-pid=" + std::to_string(pid);
+    const auto before = sbx::test::run_command({"/bin/sh", "-c", "docker ps -aq " + filter});
+    EXPECT_NE(before.out, "") << "the host has warm containers";
+    ASSERT_EQ(kill(pid, SIGTERM), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 3);
+    const auto after = sbx::test::run_command({"/bin/sh", "-c", "docker ps -aq " + filter});
+    EXPECT_EQ(after.out, "") << "containers outlived the host";
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ void EngineApi::read_logs(const std::string &id, StreamDemux &demux) {
 
 void EngineApi::kill_container(const std::string &id) {
     try {
-        client_.call("POST", "/containers/" + id + "/kill", "", call_timeout_);
+        client_.call("POST", "/containers/" + id + "/kill", "", call_timeout_, false);
     } catch (const EngineError &e) {
         if (e.http_status() != 404 && e.http_status() != 409) {  // gone, or not running
             throw;
@@ -60,7 +60,7 @@ void EngineApi::kill_container(const std::string &id) {
 
 void EngineApi::remove_container(const std::string &id) {
     try {
-        client_.call("DELETE", "/containers/" + id + "?force=1&v=1", "", call_timeout_);
+        client_.call("DELETE", "/containers/" + id + "?force=1&v=1", "", call_timeout_, false);
     } catch (const EngineError &e) {
         if (e.http_status() != 404) {
             throw;

@@ -108,19 +108,21 @@ EngineClient::EngineClient(EngineEndpoint endpoint)
 EngineClient::~EngineClient() = default;
 
 EngineResponse EngineClient::call(const char *method, const std::string &path,
-                                  const std::string &json_body, std::chrono::milliseconds timeout) {
-    return perform(method, path, json_body, timeout, nullptr);
+                                  const std::string &json_body, std::chrono::milliseconds timeout,
+                                  bool cancellable) {
+    return perform(method, path, json_body, timeout, nullptr, cancellable);
 }
 
 EngineResponse EngineClient::stream(const char *method, const std::string &path,
                                     const std::string &json_body, std::chrono::milliseconds timeout,
                                     const BodySink &sink) {
-    return perform(method, path, json_body, timeout, &sink);
+    return perform(method, path, json_body, timeout, &sink, true);
 }
 
 EngineResponse EngineClient::perform(const char *method, const std::string &path,
                                      const std::string &json_body,
-                                     std::chrono::milliseconds timeout, const BodySink *sink) {
+                                     std::chrono::milliseconds timeout, const BodySink *sink,
+                                     bool cancellable) {
     CURL *curl = handle_->curl;
     curl_easy_reset(curl);  // keeps the connection cache, drops the previous options
     const std::string url = endpoint_.base_url + path;
@@ -153,8 +155,10 @@ EngineResponse EngineClient::perform(const char *method, const std::string &path
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM-based DNS timeouts
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
-    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &on_progress);
+    if (cancellable) {
+        curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+        curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &on_progress);
+    }
 
     const CURLcode code = curl_easy_perform(curl);
     EngineResponse response;

@@ -60,8 +60,10 @@ class EngineClient {
 
     // `path` starts with "/" (e.g. "/containers/create"); `json_body` "" sends no body.
     // Answers with status >= 400 throw EngineError carrying the engine's "message".
+    // `cancellable` false: the call goes on when the host cancels (removing containers is
+    // what a cancelled host must still do).
     EngineResponse call(const char *method, const std::string &path, const std::string &json_body,
-                        std::chrono::milliseconds timeout);
+                        std::chrono::milliseconds timeout, bool cancellable = true);
     // Same, but hands the body to `sink` as it streams (and returns it empty).
     EngineResponse stream(const char *method, const std::string &path, const std::string &json_body,
                           std::chrono::milliseconds timeout, const BodySink &sink);
@@ -71,7 +73,7 @@ class EngineClient {
   private:
     EngineResponse perform(const char *method, const std::string &path,
                            const std::string &json_body, std::chrono::milliseconds timeout,
-                           const BodySink *sink);
+                           const BodySink *sink, bool cancellable);
     EngineEndpoint endpoint_;
     struct Handle;
     std::unique_ptr<Handle> handle_;
