@@ -34,6 +34,17 @@ struct StdinFile {
     }
 };
 
+// Gives the container back to the pool however the run ends; unless the run proved it
+// healthy, it is removed.
+struct PoolLease {
+    ContainerPool &pool;
+    WarmContainer *warm;
+    bool healthy = false;
+    ~PoolLease() { pool.release(warm, healthy); }
+    PoolLease(const PoolLease &) = delete;
+    PoolLease &operator=(const PoolLease &) = delete;
+};
+
 json exec_body(const RunSpec &spec, const ExecutorConfig &config,
                const std::vector<std::string> &command) {
     json body = {{"Cmd", command},
@@ -71,6 +82,7 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
         result["pool"] = "full (SANDBOX_MAX_CONTAINER_COUNT): ran in a container of its own";
         return result;
     }
+    PoolLease lease{pool, warm};  // before the stdin file, which lives in its folder
     result["enforcement"] = plan.enforcement;
     result["container"] = warm->container->name();
     result["pool"] = warm->execs == 0 ? "new" : "reused";
@@ -85,7 +97,6 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
         stdin_path = std::string(kIoMount) + "/" + name;
     }
 
-    bool keep = false;
     Ending ending;
     try {
         const std::string exec_id = context.api.create_exec(
@@ -116,7 +127,7 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
                 ending.oom_killed = oom_after && *oom_after > *oom_before;
             }
         }
-        keep = !ending.timed_out && !ending.oom_killed;
+        lease.healthy = !ending.timed_out && !ending.oom_killed;
         put_ending(result, ending);
         // The runtime could not start the exec at all (a pids limit reached by the pool's
         // own processes, say): that is the executor failing, not the target.
@@ -124,12 +135,11 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
             out.kept().rfind("OCI runtime exec failed", 0) == 0) {
             result["status"] = "XX";
             result["error"] = "docker: " + out.kept();
-            keep = false;
+            lease.healthy = false;
         }
         put_output(result, "stdout", out, spec.limits.output_bytes);
         put_output(result, "stderr", err, spec.limits.output_bytes);
     } catch (const EngineError &e) {
-        pool.release(warm, false);
         if (e.failure() == EngineFailure::cancelled) {
             throw Error(SBX_CANCELLED, "run cancelled by the host; its container is removed");
         }
@@ -137,7 +147,6 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
         result["wall_s"] = seconds_since(started);
         return result;
     }
-    pool.release(warm, keep);
     return result;
 }
 
