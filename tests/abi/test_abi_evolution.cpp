@@ -32,12 +32,35 @@ TEST(FrozenV1_0Plugin, LoadsAndPredicts) {
     EXPECT_EQ(predict_once("frozen_v1_0")["value"], 42);
 }
 
-// An "older minor" plugin (1.x with x below the host's) cannot exist while the host's minor
-// is 0; when SBX_ABI_MINOR grows, frozen_v1_0 above becomes exactly that case.
-TEST(FrozenV1_0Plugin, IsAnOlderOrEqualMinor) {
+// Since ABI 1.1 the frozen plugins are exactly the "older minor" case: 1.0 under a 1.1 host.
+TEST(FrozenV1_0Plugin, IsAnOlderMinor) {
     const auto plugin = sbx::plugins::load_plugin(evolution_fixture("frozen_v1_0"));
     EXPECT_EQ(plugin->abi().major, static_cast<uint32_t>(SBX_ABI_MAJOR));
-    EXPECT_LE(plugin->abi().minor, static_cast<uint32_t>(SBX_ABI_MINOR));
+    EXPECT_EQ(plugin->abi().minor, 0U);
+    EXPECT_LT(plugin->abi().minor, static_cast<uint32_t>(SBX_ABI_MINOR));
+}
+
+// ABI 1.1 appended `sweep` to sbx_executor_v1: a 1.0 executor's smaller table still runs,
+// and the host reads its absent sweep as "nothing to remove" instead of calling past the
+// end of the table.
+TEST(FrozenV1_0Executor, RunsAndHasNothingToSweep) {
+    const auto plugin = sbx::plugins::load_plugin(evolution_fixture("frozen_v1_0_executor"));
+    EXPECT_EQ(plugin->abi().minor, 0U);
+    auto instance = plugin->create(nlohmann::json::object());
+    EXPECT_EQ(nlohmann::json::parse(instance->run(R"({"argv":["true"]})"))["status"], "OK");
+    const auto swept =
+        nlohmann::json::parse(instance->sweep(R"({"state_dir":"/nonexistent","dry_run":true})"));
+    EXPECT_EQ(swept, nlohmann::json({{"removed", nlohmann::json::array()}}));
+}
+
+// A 1.1 executor written with plugin.hpp that does not override sweep() gets the default.
+TEST(CurrentExecutor, DefaultSweepRemovesNothing) {
+    const auto plugin = sbx::plugins::load_plugin(SBX_LOCAL_EXECUTOR_PATH);
+    EXPECT_EQ(plugin->abi().minor, static_cast<uint32_t>(SBX_ABI_MINOR));
+    auto instance = plugin->create(nlohmann::json::object());
+    const auto swept =
+        nlohmann::json::parse(instance->sweep(R"({"state_dir":"/nonexistent","dry_run":false})"));
+    EXPECT_EQ(swept, nlohmann::json({{"removed", nlohmann::json::array()}}));
 }
 
 TEST(BiggerStructs, HostReadsOnlyWhatItKnows) {

@@ -24,7 +24,10 @@ static_assert(offsetof(sbx_host, ctx) == 16);
 static_assert(offsetof(sbx_host, get_service) == 48);
 static_assert(sizeof(sbx_host) == 56);
 static_assert(sizeof(sbx_sink) == 24);
-static_assert(sizeof(sbx_executor_v1) == 16);
+// ABI 1.1 appended `sweep`; `run` stays where 1.0 put it.
+static_assert(offsetof(sbx_executor_v1, run) == 8);
+static_assert(offsetof(sbx_executor_v1, sweep) == 16);
+static_assert(sizeof(sbx_executor_v1) == 24);
 static_assert(sizeof(sbx_injector_v1) == 32);
 static_assert(sizeof(sbx_stub_v1) == 16);
 static_assert(sizeof(sbx_metrics_v1) == 16);

@@ -42,15 +42,15 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"/bin/true", "has no entry symbol 'sbx_entry'"},
         Refusal{fixture("no_entry"), "has no entry symbol 'sbx_entry'"},
         Refusal{fixture("abi_major_mismatch"),
-                "built for plugin ABI 2.0 but this host speaks ABI 1.0"},
-        Refusal{fixture("abi_newer_minor"), "needs plugin ABI 1.1, newer than this host's ABI 1.0"},
+                "built for plugin ABI 2.1 but this host speaks ABI 1.1"},
+        Refusal{fixture("abi_newer_minor"), "needs plugin ABI 1.2, newer than this host's ABI 1.1"},
         Refusal{fixture("no_description"), "missing the mandatory field 'description'"},
         Refusal{fixture("init_fails"), "init() failed: fixture refuses to start"}));
 
 TEST(Verify, AcceptsAGoodPlugin) {
     const auto result = run_command({SBX_BINARY, "plugins", "verify", fixture("good")});
     EXPECT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_NE(result.out.find("ok: good 0.1.0 (predictor, ABI 1.0)"), std::string::npos)
+    EXPECT_NE(result.out.find("ok: good 0.1.0 (predictor, ABI 1.1)"), std::string::npos)
         << result.out;
 }
 

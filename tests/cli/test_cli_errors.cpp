@@ -205,7 +205,8 @@ TEST_F(CliErrors, UnknownExecutorNamesItsLineAndTheLoadedOnes) {
     EXPECT_NE(result.err.find(settings_ + ":1:11: executor 'dockr' is not a loaded plugin"),
               std::string::npos)
         << result.err;
-    EXPECT_NE(result.err.find("loaded executor plugins: local"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("loaded executor plugins: docker, local"), std::string::npos)
+        << result.err;
 }
 
 TEST_F(CliErrors, PluginConfigBreakingItsSchemaPointsAtTheYaml) {

@@ -30,7 +30,7 @@ TEST(ThirdPartyPlugin, BuildsWithOnlyTheSdkAndIsLoadedFromADroppedInDirectory) {
 
     const auto verify = run_command({SBX_BINARY, "plugins", "verify", so});
     EXPECT_EQ(verify.exit_code, 0) << verify.err;
-    EXPECT_NE(verify.out.find("ok: last_value 1.0.0 (predictor, ABI 1.0)"), std::string::npos);
+    EXPECT_NE(verify.out.find("ok: last_value 1.0.0 (predictor, ABI 1.1)"), std::string::npos);
 
     const auto list = run_command({SBX_BINARY, "--plugin-dir", dir, "plugins", "list", "--json"});
     ASSERT_EQ(list.exit_code, 0) << list.err;

@@ -86,6 +86,13 @@ void apply_environment(Settings &settings,
     settings.plugin_dirs.insert(settings.plugin_dirs.begin(), dirs.begin(), dirs.end());
     settings.plugin_dir_locations.insert(settings.plugin_dir_locations.begin(),
                                          dir_locations.begin(), dir_locations.end());
+    // SANDBOX_DOCKER=1 (the seed's switch) makes docker the default executor; an explicit
+    // SANDBOX_EXECUTOR, read next, wins over it. A workflow's own `executor:` wins over both.
+    if (const char *value = env.get("SANDBOX_DOCKER");
+        value != nullptr && read_switch("SANDBOX_DOCKER", value)) {
+        settings.executor = "docker";
+        settings.executor_where = from_variable("SANDBOX_DOCKER");
+    }
     if (const char *value = env.get("SANDBOX_EXECUTOR")) {
         settings.executor = value;
         settings.executor_where = from_variable("SANDBOX_EXECUTOR");

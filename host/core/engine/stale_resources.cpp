@@ -1,4 +1,4 @@
-// Sweeping every injector and the workspaces.
+// Sweeping every injector, every executor and the workspaces.
 #include "engine/stale_resources.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,7 +13,7 @@ SweepReport sweep_stale(const plugins::Registry &registry, const config::Setting
     const std::string request =
         nlohmann::json{{"state_dir", state_dir.string()}, {"dry_run", dry_run}}.dump();
     for (const auto &plugin : registry.plugins()) {
-        if (plugin->kind() != SBX_KIND_INJECTOR) {
+        if (plugin->kind() != SBX_KIND_INJECTOR && plugin->kind() != SBX_KIND_EXECUTOR) {
             continue;
         }
         try {

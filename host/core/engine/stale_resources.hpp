@@ -1,5 +1,5 @@
-// What crashed hosts leave behind, found and removed: everything every injector plugin
-// recorded under the state dir (its sweep()), and workspaces of dead hosts. The engine of
+// What crashed hosts leave behind, found and removed: everything every injector and
+// executor plugin recorded or labelled (its sweep()), and workspaces of dead hosts. The engine of
 // `purge-stale` (remove) and `check-resources` (list only).
 #pragma once
 
@@ -13,7 +13,7 @@
 namespace sbx::engine {
 
 struct Leftover {
-    std::string kind;  // the injector id that owns it, or "workspace"
+    std::string kind;  // the injector or executor id that owns it, or "workspace"
     std::string what;  // e.g. "network namespace sbx-4242-1", "burner pid 77"
 };
 
@@ -22,8 +22,8 @@ struct SweepReport {
     std::vector<std::string> errors;  // a plugin that failed to sweep: named, not fatal
 };
 
-// Sweeps with every injector plugin in `registry` (configured with its `plugins:` section
-// when the settings have one) and the stale workspaces. `dry_run` lists without removing.
+// Sweeps with every injector and executor plugin in `registry` (configured with its `plugins:`
+// section when the settings have one) and the stale workspaces. `dry_run` lists without removing.
 SweepReport sweep_stale(const plugins::Registry &registry, const config::Settings &settings,
                         const std::filesystem::path &state_dir, bool dry_run);
 

@@ -50,6 +50,22 @@ json with_upstreams(json spec, const config::Workflow &workflow) {
     return spec;
 }
 
+// True when the preset shapes or needs the network (latency, loss, bandwidth, upstream
+// faults): an executor that isolates the network by default (docker: none) gives such
+// runs one.
+bool needs_network(const presets::Preset &preset) {
+    static const char *const keys[] = {
+        "NETWORK_LATENCY_MS", "NETWORK_JITTER_MS", "PACKET_LOSS",   "PACKET_DUPLICATION",
+        "BANDWIDTH_LIMIT",    "MIN_BANDWIDTH",     "MAX_BANDWIDTH", "API_LATENCY_MS",
+        "UPSTREAM_FAILURES",  "UPSTREAM_REQUESTS"};
+    for (const char *key : keys) {
+        if (preset.body.contains(key)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 bool meets_expectation(const config::Expectation &expect, const json &result, std::string &reason) {
@@ -161,7 +177,16 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
     set_if("pids", limits.pids);
     set_if("cpu_cores", limits.cpu_cores);
     set_if("disk_write_bps", limits.disk_write_bps);
-    return json{
+    // GPU_LIMIT (a whole number of GPUs) for executors that can give devices (docker).
+    if (const auto gpus = preset.body.find("GPU_LIMIT"); gpus != preset.body.end()) {
+        try {
+            const std::string text = gpus->is_string() ? gpus->get<std::string>() : gpus->dump();
+            set_if("gpus", static_cast<int64_t>(std::stoll(text)));
+        } catch (const std::exception &) {
+            notes.push_back("GPU_LIMIT is not a whole number of GPUs; ignored");
+        }
+    }
+    json spec{
         {"run_id", std::to_string(getpid()) + "-" + std::to_string(++run_counter_)},
         {"seed", as_spec_seed(seed)},
         {"argv", argv},
@@ -171,7 +196,19 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
         {"files", files},
         {"workspace", workspace.string()},
         {"keep_workspace", settings_.keep_workspaces},
-        {"limits", limit_fields}};
+        {"limits", limit_fields},
+        // Where executors, like injectors, record what a crashed host would leave behind.
+        {"state_dir", state_dir_},
+        {"needs_network", needs_network(preset)}};
+    // The container executors' choice of image: CONTAINER_IMAGE, else by OS_TYPE.
+    for (const auto &[key, field] :
+         {std::pair<const char *, const char *>{"CONTAINER_IMAGE", "image"},
+          {"OS_TYPE", "os_type"}}) {
+        if (const auto found = preset.body.find(key); found != preset.body.end()) {
+            spec[field] = found->is_string() ? found->get<std::string>() : found->dump();
+        }
+    }
+    return spec;
 }
 
 namespace {

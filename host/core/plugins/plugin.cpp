@@ -272,6 +272,17 @@ void Instance::teardown(const std::string &state_json) {
 }
 
 std::string Instance::sweep(const std::string &request_json) {
+    if (plugin_->kind() == SBX_KIND_EXECUTOR) {
+        // An executor built against ABI 1.0 has a table without `sweep` (zero-filled by
+        // copy_growable): it created nothing a sweep could find.
+        const void *raw = plugin_->interface(SBX_EXECUTOR_V1);
+        if (raw == nullptr || copy_growable<sbx_executor_v1>(raw).sweep == nullptr) {
+            return R"({"removed":[]})";
+        }
+        return call_with_sink<sbx_executor_v1>(SBX_EXECUTOR_V1, [&](auto &t, const sbx_sink &s) {
+            return t.sweep(handle_, request_json.c_str(), &s);
+        });
+    }
     return call_with_sink<sbx_injector_v1>(SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &s) {
         return t.sweep ? t.sweep(handle_, request_json.c_str(), &s) : SBX_UNSUPPORTED;
     });

@@ -67,6 +67,7 @@ class Instance {
     // Injector.
     std::string prepare(const std::string &request_json);
     void teardown(const std::string &state_json);
+    // Injector, or executor (ABI >= 1.1; an older executor answers {"removed": []}).
     std::string sweep(const std::string &request_json);
     // Stub strategy, metrics collector, predictor.
     std::string generate(const std::string &request_json);

@@ -45,7 +45,7 @@ extern "C" {
 /* The ABI version this header describes. The host accepts a plugin when the majors are
  * equal and the plugin's minor is <= the host's minor. */
 #define SBX_ABI_MAJOR 1
-#define SBX_ABI_MINOR 0
+#define SBX_ABI_MINOR 1
 
 /* The one exported symbol: `SBX_EXPORT const sbx_plugin_entry SBX_ENTRY_SYMBOL`. */
 #define SBX_ENTRY_SYMBOL sbx_entry
@@ -199,6 +199,15 @@ typedef struct sbx_executor_v1 {
     uint32_t struct_size;
     sbx_status(SBX_CALL *run)(sbx_instance *instance, const char *spec_json,
                               const sbx_sink *result);
+    /* Since ABI 1.1; optional (NULL: nothing to sweep). [instance] Removes what crashed
+     * hosts left behind that this executor created (containers, VMs), and only what it
+     * created, only when its owner is gone. Request {state_dir, dry_run}; response
+     * {removed: [strings]} (with dry_run: what would be removed, removing nothing) — the
+     * same as the injector sweep.
+     * Rationale: appended at the end, so a 1.0 executor's smaller table reads as NULL here
+     * (the host copies min(struct_size, sizeof) into a zeroed table). */
+    sbx_status(SBX_CALL *sweep)(sbx_instance *instance, const char *request_json,
+                                const sbx_sink *response);
 } sbx_executor_v1;
 
 /* SBX_INJECTOR_V1: a failure mode applied around each executor call.

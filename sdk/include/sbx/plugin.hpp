@@ -75,6 +75,12 @@ class Executor {
     static constexpr const char *kind = SBX_KIND_EXECUTOR;
     virtual ~Executor() = default;
     virtual std::string run(const std::string &spec_json) = 0;
+    // What crashed hosts left that this executor created ({state_dir, dry_run} ->
+    // {removed: [...]}, since ABI 1.1). The default has nothing to remove.
+    virtual std::string sweep(const std::string &request_json) {
+        (void)request_json;
+        return "{\"removed\":[]}";
+    }
 };
 
 class Injector {
@@ -267,7 +273,7 @@ struct Adapter {
         }
         const std::string_view wanted(id);
         if constexpr (std::is_base_of_v<Executor, Plugin>) {
-            static const sbx_executor_v1 table = {sizeof(table), &run};
+            static const sbx_executor_v1 table = {sizeof(table), &run, &sweep};
             if (wanted == SBX_EXECUTOR_V1) {
                 return &table;
             }

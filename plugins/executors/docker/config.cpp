@@ -1,0 +1,142 @@
+// Configuration parsing; environment variables win over the file, as SANDBOX_* do for the
+// host's own settings.
+#include "config.hpp"
+
+#include <sbx/plugin.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "../local/json_fields.hpp"
+
+namespace sbx::docker {
+namespace {
+
+using local::invalid;
+
+const char *variable(const char *name) {
+    const char *value = std::getenv(name);
+    return value != nullptr && *value != '\0' ? value : nullptr;
+}
+
+double seconds_variable(const char *name, double fallback) {
+    const char *value = variable(name);
+    if (value == nullptr) {
+        return fallback;
+    }
+    char *end = nullptr;
+    const double parsed = std::strtod(value, &end);
+    if (end == value || *end != '\0' || !(parsed >= 0)) {
+        invalid(std::string("environment variable ") + name,
+                std::string("'") + value + "' is not a number of seconds such as 300");
+    }
+    return parsed;
+}
+
+std::uint64_t count_variable(const char *name, std::uint64_t fallback) {
+    const char *value = variable(name);
+    if (value == nullptr) {
+        return fallback;
+    }
+    char *end = nullptr;
+    const unsigned long long parsed = std::strtoull(value, &end, 10);
+    if (end == value || *end != '\0' || parsed == 0) {
+        invalid(std::string("environment variable ") + name,
+                std::string("'") + value + "' is not a positive whole number");
+    }
+    return parsed;
+}
+
+}  // namespace
+
+std::string default_runner_folder() {
+    const char *tmp = variable("TMPDIR");
+    return std::string(tmp != nullptr ? tmp : "/tmp") + "/sandbox-runner";
+}
+
+ExecutorConfig parse_config(const std::string &config_json) {
+    ExecutorConfig config;
+    nlohmann::json parsed = nlohmann::json::object();
+    if (!config_json.empty()) {
+        try {
+            parsed = nlohmann::json::parse(config_json);
+        } catch (const nlohmann::json::parse_error &e) {
+            invalid("docker executor configuration", std::string("is not JSON: ") + e.what());
+        }
+    }
+    if (parsed.is_null()) {
+        parsed = nlohmann::json::object();
+    }
+    if (!parsed.is_object()) {
+        invalid("docker executor configuration", "must be an object");
+    }
+    for (const auto &[key, value] : parsed.items()) {
+        const std::string where = "docker executor configuration: " + key;
+        if (key == "image") {
+            config.image = local::read_c_string(value, where);
+        } else if (key == "user") {
+            config.user = local::read_c_string(value, where);
+        } else if (key == "workspace_root") {
+            config.workspace_root = local::read_c_string(value, where);
+        } else if (key == "output_bytes") {
+            config.output_bytes = std::max<std::uint64_t>(1, local::read_count(value, where));
+        } else if (key == "default_timeout_ms") {
+            config.default_timeout_ms = local::read_count(value, where);
+        } else if (key == "call_timeout_ms") {
+            config.call_timeout_ms = std::max<std::uint64_t>(100, local::read_count(value, where));
+        } else if (key == "network_mode") {
+            config.network_mode = local::read_c_string(value, where);
+        } else if (key == "pool") {
+            config.pool = local::read_bool(value, where);
+        } else if (key == "keepalive_argv") {
+            if (!value.is_array() || value.empty()) {
+                invalid(where, "must be a non-empty array of strings");
+            }
+            config.keepalive_argv.clear();
+            for (const auto &word : value) {
+                config.keepalive_argv.push_back(local::read_c_string(word, where));
+            }
+        } else if (key == "start_attempts") {
+            config.start_attempts =
+                static_cast<int>(std::clamp<std::uint64_t>(local::read_count(value, where), 1, 10));
+        } else if (key == "backoff_ms") {
+            config.backoff_ms = local::read_count(value, where);
+        } else if (key == "idle_timeout_s") {
+            config.idle_timeout_s = local::read_non_negative(value, where);
+        } else if (key == "max_lifetime_s") {
+            config.max_lifetime_s = local::read_non_negative(value, where);
+        } else if (key == "max_containers") {
+            config.max_containers = std::max<std::uint64_t>(1, local::read_count(value, where));
+        } else if (key == "pool_label") {
+            config.pool_label = local::read_c_string(value, where);
+        } else if (key == "fail_threshold") {
+            config.fail_threshold = std::max<std::uint64_t>(1, local::read_count(value, where));
+        } else if (key == "state_dir") {
+            config.state_dir = local::read_c_string(value, where);
+        } else {
+            invalid(where, "is not a setting of the docker executor");
+        }
+    }
+    if (const char *user = variable("SANDBOX_CONTAINER_USER")) {
+        config.user = user;
+    }
+    if (const char *label = variable("SANDBOX_POOL_LABEL")) {
+        config.pool_label = label;
+    }
+    if (config.pool_label.empty()) {
+        invalid("docker executor configuration: pool_label", "must not be empty");
+    }
+    config.idle_timeout_s =
+        seconds_variable("SANDBOX_CONTAINER_IDLE_TIMEOUT", config.idle_timeout_s);
+    config.max_lifetime_s =
+        seconds_variable("SANDBOX_CONTAINER_MAX_LIFETIME", config.max_lifetime_s);
+    config.max_containers = count_variable("SANDBOX_MAX_CONTAINER_COUNT", config.max_containers);
+    config.fail_threshold = count_variable("SANDBOX_POOL_FAIL_THRESHOLD", config.fail_threshold);
+    if (config.workspace_root.empty()) {
+        config.workspace_root = default_runner_folder();
+    }
+    return config;
+}
+
+}  // namespace sbx::docker

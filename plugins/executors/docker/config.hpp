@@ -1,0 +1,65 @@
+// The docker executor's configuration: the JSON Schema it publishes, the SANDBOX_*
+// variables that override it, and the validated settings every run starts from.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sbx::docker {
+
+inline constexpr const char kConfigSchema[] = R"json({
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "docker executor",
+  "description": "Runs each command in a Docker container through the Engine API, with the workspace bind-mounted.",
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "image": {"type": "string", "default": "sbx-busybox:local", "description": "Image when neither the preset (CONTAINER_IMAGE) nor SANDBOX_CONTAINER_IMAGE_<OS_TYPE> / SANDBOX_CONTAINER_IMAGE names one."},
+    "user": {"type": "string", "default": "", "description": "User (name, uid or uid:gid) the target runs as; SANDBOX_CONTAINER_USER overrides. Empty: the image's."},
+    "workspace_root": {"type": "string", "default": "", "description": "Folder for workspaces of specs that name none. Empty: $TMPDIR/sandbox-runner."},
+    "output_bytes": {"type": "integer", "minimum": 1, "default": 1048576, "description": "Bytes of stdout and of stderr kept per run, each."},
+    "default_timeout_ms": {"type": "integer", "minimum": 0, "default": 0, "description": "Wall-clock limit for specs without limits.timeout_ms; 0: none."},
+    "call_timeout_ms": {"type": "integer", "minimum": 100, "default": 15000, "description": "Deadline of every Engine API call that does not wait for the target (create, start, inspect, logs, remove)."},
+    "network_mode": {"type": "string", "default": "host", "description": "Docker network for runs that need networking (a preset with network keys, a workflow with upstreams). Others get none."},
+    "pool": {"type": "boolean", "default": true, "description": "Reuse warm containers through exec for runs that share image, limits, user, network and workspace."},
+    "keepalive_argv": {"type": "array", "items": {"type": "string"}, "default": ["sleep", "2147483647"], "description": "What a pooled container runs while it waits for execs."},
+    "start_attempts": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3, "description": "Attempts to create and start a container before the run records diagnostics.docker_error."},
+    "backoff_ms": {"type": "integer", "minimum": 0, "default": 200, "description": "Delay before the second attempt; doubled before each later one."},
+    "idle_timeout_s": {"type": "number", "minimum": 0, "default": 300, "description": "A pooled container idle this long is removed. SANDBOX_CONTAINER_IDLE_TIMEOUT overrides."},
+    "max_lifetime_s": {"type": "number", "minimum": 0, "default": 3600, "description": "A pooled container this old is removed. SANDBOX_CONTAINER_MAX_LIFETIME overrides."},
+    "max_containers": {"type": "integer", "minimum": 1, "default": 10, "description": "Most pooled containers alive at once in one host process. SANDBOX_MAX_CONTAINER_COUNT overrides."},
+    "pool_label": {"type": "string", "default": "sandbox-runner", "description": "Label key put on everything the executor creates; purge-stale only touches containers carrying it. SANDBOX_POOL_LABEL overrides."},
+    "fail_threshold": {"type": "integer", "minimum": 1, "default": 5, "description": "Consecutive start failures of one image that log a warning. SANDBOX_POOL_FAIL_THRESHOLD overrides."},
+    "state_dir": {"type": "string", "default": "", "description": "Where active container ids and failure counters live when the spec names no state_dir. Empty: $TMPDIR/sandbox-runner/state."}
+  }
+})json";
+
+struct ExecutorConfig {
+    std::string image = "sbx-busybox:local";
+    std::string user;
+    std::string workspace_root;
+    std::uint64_t output_bytes = 1048576;
+    std::uint64_t default_timeout_ms = 0;
+    std::uint64_t call_timeout_ms = 15000;
+    std::string network_mode = "host";
+    bool pool = true;
+    std::vector<std::string> keepalive_argv = {"sleep", "2147483647"};
+    int start_attempts = 3;
+    std::uint64_t backoff_ms = 200;
+    double idle_timeout_s = 300;
+    double max_lifetime_s = 3600;
+    std::uint64_t max_containers = 10;
+    std::string pool_label = "sandbox-runner";
+    std::uint64_t fail_threshold = 5;
+    std::string state_dir;
+};
+
+// Parses the configuration, then applies the SANDBOX_* variables of the host's
+// environment over it. Throws sbx::Error(SBX_INVALID) naming the key or variable.
+ExecutorConfig parse_config(const std::string &config_json);
+
+// $TMPDIR/sandbox-runner (or /tmp/sandbox-runner).
+std::string default_runner_folder();
+
+}  // namespace sbx::docker

@@ -1,0 +1,91 @@
+// The `docker` executor plugin: runs each command in a Docker container through the
+// Engine API, with the workspace bind-mounted, warm containers reused through exec.
+#include <sbx/plugin.hpp>
+
+#include <memory>
+#include <string>
+
+#include "../local/workspace.hpp"
+#include "config.hpp"
+#include "container_pool.hpp"
+#include "engine_api.hpp"
+#include "result.hpp"
+#include "run_once.hpp"
+#include "run_pooled.hpp"
+#include "run_spec.hpp"
+#include "sweep.hpp"
+
+namespace sbx::docker {
+
+class DockerExecutor final : public Executor {
+  public:
+    static constexpr About about{
+        "docker",
+        "Docker executor",
+        "1.0.0",
+        "Runs a command in a Docker container (Engine API over the unix socket) with the "
+        "workspace bind-mounted, memory, CPU, pids, disk and GPU limits, no network by "
+        "default, and a pool of warm containers reused through exec.",
+        kConfigSchema,
+        "sandbox-runner"};
+
+    explicit DockerExecutor(const std::string &config_json)
+        : config_(parse_config(config_json)),
+          api_(EngineEndpoint::from_environment(),
+               std::chrono::milliseconds(config_.call_timeout_ms)),
+          owner_(Owner::current(config_.pool_label)),
+          pool_(config_) {}
+
+    std::string run(const std::string &spec_json) override {
+        if (host::cancelled()) {
+            throw Error(SBX_CANCELLED, "run not started: the host is cancelling");
+        }
+        RunSpec spec = parse_run_spec(spec_json, config_);
+        if (!spec.netns.empty()) {
+            // A container has its own network namespace; joining a path is not something the
+            // engine offers. Say so rather than run outside the injector's namespace.
+            nlohmann::json result = empty_result(spec);
+            result["error"] = "the docker executor cannot run in network namespace '" + spec.netns +
+                              "' (run spec: netns); use the local executor with the network "
+                              "injector";
+            return dump(result);
+        }
+        local::Workspace workspace =
+            spec.workspace.empty()
+                ? local::Workspace::create_fresh(config_.workspace_root, spec.run_id)
+                : local::Workspace::use_existing(spec.workspace);
+        if (spec.keep_workspace) {
+            workspace.keep();
+        }
+        spec.workspace = workspace.path();
+        workspace.write_files(spec.files);
+
+        StartContext context{api_, config_, spec.state_dir};
+        nlohmann::json result = config_.pool ? run_pooled(context, pool_, spec, owner_)
+                                             : run_once(context, spec, owner_);
+        if (workspace.survives()) {
+            result["workspace"] = workspace.path();
+        }
+        return dump(result);
+    }
+
+    std::string sweep(const std::string &request_json) override {
+        const auto request = nlohmann::json::parse(request_json, nullptr, false);
+        return dump(
+            sweep_stale(api_, config_, request.is_object() ? request : nlohmann::json::object()));
+    }
+
+  private:
+    static std::string dump(const nlohmann::json &result) {
+        return result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+
+    ExecutorConfig config_;
+    EngineApi api_;
+    Owner owner_;
+    ContainerPool pool_;  // destroyed first: its containers go before the client does
+};
+
+}  // namespace sbx::docker
+
+SBX_PLUGIN(sbx::docker::DockerExecutor);

@@ -1,0 +1,74 @@
+// Classification mirrors local's classify.cpp so a workflow scores the same under both.
+#include "result.hpp"
+
+#include "../local/utf8.hpp"
+
+namespace sbx::docker {
+
+using nlohmann::json;
+
+json empty_result(const RunSpec &spec) {
+    return json{{"run_id", spec.run_id},
+                {"status", "XX"},
+                {"exit_code", 127},
+                {"signal", 0},
+                {"wall_s", 0.0},
+                // The engine gives no per-process CPU or RSS for a finished container or
+                // exec; these stay 0 (see README).
+                {"cpu_user_s", 0.0},
+                {"cpu_sys_s", 0.0},
+                {"max_rss_kb", 0},
+                {"stdout", ""},
+                {"stderr", ""},
+                {"stdout_bytes", 0},
+                {"stderr_bytes", 0},
+                {"stdout_truncated", false},
+                {"stderr_truncated", false},
+                {"limit", ""},
+                {"limits_hit", json::array()},
+                {"error", ""},
+                {"image", spec.image}};
+}
+
+void put_ending(json &result, const Ending &ending) {
+    std::string status = "OK";
+    std::string limit;
+    long exit_code = ending.exit_code;
+    int signal = 0;
+    if (ending.timed_out) {
+        status = "TO";
+        limit = "timeout";
+        exit_code = 128 + 9;
+        signal = 9;
+    } else if (ending.oom_killed) {
+        status = "OOM";
+        limit = "memory";
+        signal = exit_code > 128 ? static_cast<int>(exit_code - 128) : 0;
+    } else if (exit_code > 128 && exit_code <= 128 + 64) {
+        status = "SG";
+        signal = static_cast<int>(exit_code - 128);
+    } else if (exit_code != 0) {
+        status = "RE";
+    }
+    result["status"] = status;
+    result["exit_code"] = exit_code;
+    result["signal"] = signal;
+    result["limit"] = limit;
+    result["limits_hit"] = limit.empty() ? json::array() : json::array({limit});
+    result["wall_s"] = ending.wall_s;
+}
+
+void put_output(json &result, const char *name, const CappedOutput &output, std::uint64_t cap) {
+    const std::string field(name);
+    result[field] = local::sanitize_utf8(output.kept(), static_cast<std::size_t>(cap));
+    result[field + "_bytes"] = output.total_bytes();
+    result[field + "_truncated"] = output.truncated();
+}
+
+void put_docker_error(json &result, const std::string &message, int attempts) {
+    result["status"] = "XX";
+    result["error"] = "docker: " + message;
+    result["diagnostics"] = {{"docker_error", message}, {"attempts", attempts}};
+}
+
+}  // namespace sbx::docker

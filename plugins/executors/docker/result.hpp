@@ -1,0 +1,32 @@
+// The uniform result schema (the same fields as the local executor), filled from what the
+// engine reports: exit code, State.OOMKilled, whether the wall-clock limit fired.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run_spec.hpp"
+#include "stream_demux.hpp"
+
+namespace sbx::docker {
+
+// Every field of a result, zeroed, status XX: a run that never started reads like any other.
+nlohmann::json empty_result(const RunSpec &spec);
+
+struct Ending {
+    long exit_code = 0;
+    bool oom_killed = false;
+    bool timed_out = false;
+    double wall_s = 0;
+};
+
+// status OK|RE|SG|TO|OOM, exit_code, signal, limit, limits_hit, wall_s. The engine reports
+// a signal as exit code 128 + signal, so SG is any code in 129..192 (a target that exits
+// with such a code on purpose reads as SG, as it does under `docker run`).
+void put_ending(nlohmann::json &result, const Ending &ending);
+void put_output(nlohmann::json &result, const char *name, const CappedOutput &output,
+                std::uint64_t cap);
+// XX with the engine's message in `error` and diagnostics.docker_error.
+void put_docker_error(nlohmann::json &result, const std::string &message, int attempts);
+
+}  // namespace sbx::docker

@@ -1,0 +1,90 @@
+// Resources in release order: the private folder outlives the container that mounts it.
+#include "run_once.hpp"
+
+#include <sbx/plugin.hpp>
+
+#include <chrono>
+#include <fstream>
+
+#include "result.hpp"
+#include "state_files.hpp"
+
+namespace sbx::docker {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+namespace {
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
+    json result = empty_result(spec);
+    std::unique_ptr<ScopedFolder> io;
+    std::string stdin_path;
+    if (!spec.stdin_text.empty()) {
+        io = std::make_unique<ScopedFolder>(docker_state_folder(spec.state_dir) + "/io");
+        std::ofstream(io->path() + "/stdin", std::ios::binary) << spec.stdin_text;
+        stdin_path = std::string(kIoMount) + "/stdin";
+    }
+    ContainerPlan plan =
+        plan_container(spec, context.config, owner, target_command(spec, stdin_path),
+                       io ? io->path() : std::string(), false);
+    const Clock::time_point started = Clock::now();
+    std::unique_ptr<Container> container;
+    try {
+        container = start_container(context, plan);
+    } catch (const StartFailed &e) {
+        result["enforcement"] = plan.enforcement;
+        put_docker_error(result, e.what(), e.attempts());
+        result["wall_s"] = seconds_since(started);
+        return result;
+    }
+    result["enforcement"] = plan.enforcement;
+    result["container"] = container->name();
+
+    Ending ending;
+    std::optional<std::chrono::milliseconds> limit;
+    if (spec.limits.timeout_ms > 0) {
+        limit = std::chrono::milliseconds(spec.limits.timeout_ms) -
+                std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+    }
+    try {
+        try {
+            ending.exit_code = context.api.wait_container(container->id(), limit);
+        } catch (const EngineError &e) {
+            if (e.failure() != EngineFailure::timeout || !limit) {
+                throw;
+            }
+            ending.timed_out = true;
+            context.api.kill_container(container->id());
+        }
+        ending.wall_s = seconds_since(started);
+        if (!ending.timed_out) {
+            const json state =
+                context.api.inspect_container(container->id()).value("State", json());
+            ending.oom_killed = state.value("OOMKilled", false);
+            ending.exit_code = state.value("ExitCode", ending.exit_code);
+        }
+        CappedOutput out(spec.limits.output_bytes);
+        CappedOutput err(spec.limits.output_bytes);
+        StreamDemux demux(out, err);
+        context.api.read_logs(container->id(), demux);
+        put_ending(result, ending);
+        put_output(result, "stdout", out, spec.limits.output_bytes);
+        put_output(result, "stderr", err, spec.limits.output_bytes);
+    } catch (const EngineError &e) {
+        if (e.failure() == EngineFailure::cancelled) {
+            throw Error(SBX_CANCELLED, "run cancelled by the host; its container is removed");
+        }
+        put_docker_error(result, e.what(), 1);
+        result["wall_s"] = seconds_since(started);
+    }
+    return result;
+}
+
+}  // namespace sbx::docker

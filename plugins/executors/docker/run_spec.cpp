@@ -1,0 +1,178 @@
+// Run spec parsing: everything that can be refused is refused before any container exists.
+#include "run_spec.hpp"
+
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "../local/json_fields.hpp"
+#include "../local/run_spec.hpp"
+
+namespace sbx::docker {
+namespace {
+
+using local::invalid;
+using nlohmann::json;
+
+RunLimits parse_limits(const json &limits, const ExecutorConfig &config) {
+    RunLimits result;
+    result.timeout_ms = config.default_timeout_ms;
+    result.output_bytes = config.output_bytes;
+    if (limits.is_null()) {
+        return result;
+    }
+    if (!limits.is_object()) {
+        invalid("run spec: limits", "must be an object, got " + limits.dump());
+    }
+    for (const auto &[key, value] : limits.items()) {
+        const std::string where = "run spec: limits." + key;
+        if (value.is_null()) {
+            continue;
+        }
+        if (key == "timeout_ms") {
+            result.timeout_ms = local::read_count(value, where);
+        } else if (key == "memory_bytes") {
+            result.memory_bytes = local::read_count(value, where);
+        } else if (key == "cpu_cores") {
+            result.cpu_cores = local::read_non_negative(value, where);
+        } else if (key == "pids") {
+            result.pids = local::read_count(value, where);
+        } else if (key == "disk_bytes") {
+            result.disk_bytes = local::read_count(value, where);
+        } else if (key == "gpus") {
+            result.gpus = local::read_count(value, where);
+        } else if (key == "cpu_time_s") {
+            result.cpu_time_s = local::read_non_negative(value, where);
+        } else if (key == "output_bytes") {
+            const std::uint64_t bytes = local::read_count(value, where);
+            result.output_bytes = bytes > 0 ? bytes : config.output_bytes;
+        }
+        // disk_write_bps and the injectors' limits: reported, not enforced (see README).
+    }
+    return result;
+}
+
+std::vector<std::pair<std::string, std::string>> parse_string_map(const json &map,
+                                                                  const std::string &where) {
+    std::vector<std::pair<std::string, std::string>> result;
+    if (map.is_null()) {
+        return result;
+    }
+    if (!map.is_object()) {
+        invalid(where, "must be an object of strings, got " + map.dump());
+    }
+    for (const auto &[key, value] : map.items()) {
+        result.emplace_back(key, local::read_string(value, where + "." + key));
+    }
+    return result;
+}
+
+std::string optional_string(const json &spec, const char *key) {
+    if (!spec.contains(key) || spec[key].is_null()) {
+        return "";
+    }
+    return local::read_c_string(spec[key], std::string("run spec: ") + key);
+}
+
+}  // namespace
+
+std::string choose_image(const std::string &spec_image, const std::string &os_type,
+                         const ExecutorConfig &config) {
+    if (!spec_image.empty()) {
+        return spec_image;
+    }
+    if (!os_type.empty()) {
+        std::string name = "SANDBOX_CONTAINER_IMAGE_";
+        for (const char c : os_type) {
+            name += std::isalnum(static_cast<unsigned char>(c)) != 0
+                        ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+                        : '_';
+        }
+        if (const char *value = std::getenv(name.c_str()); value != nullptr && *value != '\0') {
+            return value;
+        }
+    }
+    if (const char *value = std::getenv("SANDBOX_CONTAINER_IMAGE");
+        value != nullptr && *value != '\0') {
+        return value;
+    }
+    return config.image;
+}
+
+RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &config) {
+    json spec;
+    try {
+        spec = json::parse(spec_json);
+    } catch (const json::parse_error &e) {
+        invalid("run spec", std::string("is not JSON: ") + e.what());
+    }
+    if (!spec.is_object()) {
+        invalid("run spec", "must be an object, got " + spec.dump());
+    }
+    RunSpec result;
+    result.run_id = optional_string(spec, "run_id");
+    const json &argv = spec.contains("argv") ? spec["argv"] : json();
+    if (!argv.is_array() || argv.empty()) {
+        invalid("run spec: argv", "must be a non-empty array of strings, e.g. [\"/bin/true\"]");
+    }
+    for (std::size_t i = 0; i < argv.size(); ++i) {
+        result.argv.push_back(
+            local::read_c_string(argv[i], "run spec: argv[" + std::to_string(i) + "]"));
+    }
+    if (result.argv.front().empty()) {
+        invalid("run spec: argv[0]", "names no program");
+    }
+    if (spec.contains("env")) {
+        result.env = parse_string_map(spec["env"], "run spec: env");
+        for (const auto &[name, value] : result.env) {
+            if (name.empty() || name.find('=') != std::string::npos ||
+                name.find('\0') != std::string::npos) {
+                invalid("run spec: env", "'" + name + "' is not a variable name");
+            }
+            if (value.find('\0') != std::string::npos) {
+                invalid("run spec: env." + name, "contains a NUL byte");
+            }
+        }
+    }
+    if (spec.contains("stdin") && !spec["stdin"].is_null()) {
+        result.stdin_text = local::read_string(spec["stdin"], "run spec: stdin");
+    }
+    if (spec.contains("files")) {
+        result.files = parse_string_map(spec["files"], "run spec: files");
+        for (const auto &file : result.files) {
+            local::check_workspace_path(file.first, "run spec: files");
+        }
+    }
+    const std::string folder = optional_string(spec, "workspace");
+    if (!folder.empty()) {
+        struct stat info {};
+        if (::stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+            invalid("run spec: workspace",
+                    "'" + folder + "' is not an existing folder; create it or leave it out");
+        }
+        result.workspace = std::filesystem::absolute(folder).lexically_normal().string();
+    }
+    if (spec.contains("keep_workspace") && !spec["keep_workspace"].is_null()) {
+        result.keep_workspace =
+            local::read_bool(spec["keep_workspace"], "run spec: keep_workspace");
+    }
+    result.netns = optional_string(spec, "netns");
+    result.image =
+        choose_image(optional_string(spec, "image"), optional_string(spec, "os_type"), config);
+    result.needs_network =
+        (spec.contains("needs_network") && spec["needs_network"].is_boolean() &&
+         spec["needs_network"].get<bool>()) ||
+        (spec.contains("upstreams") && spec["upstreams"].is_array() && !spec["upstreams"].empty());
+    result.state_dir = optional_string(spec, "state_dir");
+    if (result.state_dir.empty()) {
+        result.state_dir =
+            !config.state_dir.empty() ? config.state_dir : default_runner_folder() + "/state";
+    }
+    result.limits = parse_limits(spec.contains("limits") ? spec["limits"] : json(), config);
+    return result;
+}
+
+}  // namespace sbx::docker

@@ -1,0 +1,122 @@
+// Small JSON state files shared between processes: flock for the read-modify-write,
+// rename for a file that is never seen half-written.
+#include "state_files.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace sbx::docker {
+
+using nlohmann::json;
+
+namespace {
+
+class FileLock {
+  public:
+    explicit FileLock(const std::string &path)
+        : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+        if (fd_ >= 0) {
+            ::flock(fd_, LOCK_EX);
+        }
+    }
+    ~FileLock() {
+        if (fd_ >= 0) {
+            ::close(fd_);  // releases the lock
+        }
+    }
+    FileLock(const FileLock &) = delete;
+    FileLock &operator=(const FileLock &) = delete;
+
+  private:
+    int fd_;
+};
+
+}  // namespace
+
+std::string docker_state_folder(const std::string &state_dir) {
+    const std::string folder = state_dir + "/docker";
+    std::error_code ignored;
+    std::filesystem::create_directories(folder, ignored);
+    return folder;
+}
+
+json read_json_file(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) {
+        return json::object();
+    }
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const json parsed = json::parse(text, nullptr, false);
+    return parsed.is_object() ? parsed : json::object();
+}
+
+json update_json_file(const std::string &path, const std::function<void(json &)> &change) {
+    std::error_code ignored;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
+    const FileLock lock(path + ".lock");
+    json content = read_json_file(path);
+    change(content);
+    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+    {
+        std::ofstream out(temporary, std::ios::trunc);
+        out << content.dump(2) << '\n';
+    }
+    std::filesystem::rename(temporary, path, ignored);
+    return content;
+}
+
+std::string active_containers_path(const std::string &state_dir) {
+    const char *variable = std::getenv("SANDBOX_ACTIVE_CONTAINERS");
+    if (variable != nullptr && *variable != '\0') {
+        return variable;
+    }
+    return docker_state_folder(state_dir) + "/active_containers.json";
+}
+
+std::string pool_failures_path(const std::string &state_dir) {
+    return docker_state_folder(state_dir) + "/pool_failures.json";
+}
+
+void register_active(const std::string &path, const std::string &id, const json &entry) {
+    update_json_file(path, [&](json &active) { active[id] = entry; });
+}
+
+void unregister_active(const std::string &path, const std::string &id) {
+    update_json_file(path, [&](json &active) { active.erase(id); });
+}
+
+FailureCount record_start_failure(const std::string &path, const std::string &image,
+                                  const std::string &message) {
+    FailureCount count;
+    update_json_file(path, [&](json &counters) {
+        json &entry = counters[image];
+        if (!entry.is_object()) {
+            entry = json::object();
+        }
+        count.failures = entry.value("failures", std::uint64_t{0}) + 1;
+        count.consecutive = entry.value("consecutive", std::uint64_t{0}) + 1;
+        entry["failures"] = count.failures;
+        entry["consecutive"] = count.consecutive;
+        entry["last_error"] = message;
+        entry["last_failure"] = static_cast<std::int64_t>(std::time(nullptr));
+    });
+    return count;
+}
+
+void record_start_success(const std::string &path, const std::string &image) {
+    // Read first, without the lock: the common case (no failures recorded) writes nothing.
+    const json counters = read_json_file(path);
+    if (!counters.contains(image) || counters[image].value("consecutive", 0) == 0) {
+        return;
+    }
+    update_json_file(path, [&](json &all) { all[image]["consecutive"] = 0; });
+}
+
+}  // namespace sbx::docker

@@ -1,0 +1,43 @@
+// The executor's two state files under <state_dir>/docker/: the active container ids (so
+// sweep() finds a SIGKILLed host's containers even without asking for labels) and the
+// per-image start failure counters. Both are JSON objects rewritten atomically under an
+// flock, because every worker's instance, and other hosts, share them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace sbx::docker {
+
+// <state_dir>/docker, created on demand.
+std::string docker_state_folder(const std::string &state_dir);
+
+// Reads the JSON object in `path` (absent or unreadable: {}), lets `change` edit it, and
+// writes it back (temp file + rename) while holding an exclusive flock on `path`.lock.
+// Returns the object as written.
+nlohmann::json update_json_file(const std::string &path,
+                                const std::function<void(nlohmann::json &)> &change);
+nlohmann::json read_json_file(const std::string &path);
+
+// SANDBOX_ACTIVE_CONTAINERS, else <state_dir>/docker/active_containers.json.
+std::string active_containers_path(const std::string &state_dir);
+// <state_dir>/docker/pool_failures.json.
+std::string pool_failures_path(const std::string &state_dir);
+
+// Records a container as active (id → owner pid/start, name, label, created).
+void register_active(const std::string &path, const std::string &id, const nlohmann::json &entry);
+void unregister_active(const std::string &path, const std::string &id);
+
+struct FailureCount {
+    std::uint64_t failures = 0;     // every failed attempt, ever
+    std::uint64_t consecutive = 0;  // since the image's last successful start
+};
+// Counts a failed start of `image` (with the engine's message) and returns the counts.
+FailureCount record_start_failure(const std::string &path, const std::string &image,
+                                  const std::string &message);
+// A successful start resets the image's consecutive count.
+void record_start_success(const std::string &path, const std::string &image);
+
+}  // namespace sbx::docker

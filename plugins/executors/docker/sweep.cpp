@@ -1,0 +1,132 @@
+// The owner of a container is read from its labels (host-pid, host-start), written when it
+// was created; HostIdentity::alive() compares the start time so a reused pid is not mistaken
+// for the host that made it.
+#include "sweep.hpp"
+
+#include <sbx/plugin.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "../../injectors/common/host_identity.hpp"
+#include "state_files.hpp"
+
+namespace sbx::docker {
+
+using nlohmann::json;
+
+namespace {
+
+unsigned long long label_number(const json &labels, const std::string &key) {
+    try {
+        return std::stoull(labels.value(key, std::string("0")));
+    } catch (const std::exception &) {
+        return 0;
+    }
+}
+
+bool owner_alive(const json &labels, const std::string &label) {
+    const injectors::HostIdentity owner{
+        static_cast<long>(label_number(labels, label + ".host-pid")),
+        label_number(labels, label + ".host-start")};
+    return owner.alive();
+}
+
+// Private folders named "<pid>-XXXXXX" whose pid is not a live process.
+void sweep_io_folders(const std::string &state_dir, bool dry_run, json &removed) {
+    const std::filesystem::path folder = std::filesystem::path(state_dir) / "docker" / "io";
+    std::error_code error;
+    for (const auto &entry : std::filesystem::directory_iterator(folder, error)) {
+        const std::string name = entry.path().filename().string();
+        const long pid = std::atol(name.c_str());
+        if (pid <= 0 || std::filesystem::exists("/proc/" + std::to_string(pid))) {
+            continue;
+        }
+        if (!dry_run) {
+            std::filesystem::remove_all(entry.path(), error);
+        }
+        removed.push_back("private folder " + entry.path().string() + " of dead host " +
+                          std::to_string(pid));
+    }
+}
+
+}  // namespace
+
+json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &request) {
+    const std::string state_dir = request.value("state_dir", config.state_dir);
+    const bool dry_run = request.value("dry_run", false);
+    const std::string active_path = active_containers_path(state_dir);
+    json removed = json::array();
+    std::set<std::string> seen;
+
+    std::vector<json> labelled;
+    try {
+        labelled = api.list_containers(config.pool_label);
+    } catch (const EngineError &e) {
+        // No engine, no containers to remove; but ids recorded by a dead host mean some
+        // may exist in an engine that is down: say so rather than report a clean state.
+        const json active = read_json_file(active_path);
+        if (!active.empty()) {
+            throw Error(SBX_ERROR, std::string("cannot list containers: ") + e.what() + "; " +
+                                       std::to_string(active.size()) +
+                                       " container id(s) are recorded in " + active_path);
+        }
+        host::log(SBX_LOG_DEBUG, std::string("no Docker engine to sweep: ") + e.what());
+        sweep_io_folders(state_dir, dry_run, removed);
+        return json{{"removed", removed}};
+    }
+    for (const auto &container : labelled) {
+        const json labels = container.value("Labels", json::object());
+        const std::string id = container.value("Id", "");
+        if (id.empty() || owner_alive(labels, config.pool_label)) {
+            continue;
+        }
+        const auto names = container.value("Names", json::array());
+        const std::string name = names.empty() ? id.substr(0, 12) : names[0].get<std::string>();
+        if (!dry_run) {
+            api.remove_container(id);
+        }
+        seen.insert(id);
+        removed.push_back("container " + name.substr(name.rfind('/') + 1) + " (" +
+                          id.substr(0, 12) + ") of dead host " +
+                          labels.value(config.pool_label + ".host-pid", std::string("?")));
+    }
+    // The ids file: entries of dead hosts. Their containers, when they still exist, carry
+    // the label (checked again: an id is never removed on the file's word alone).
+    json stale_ids = json::array();
+    const json active = read_json_file(active_path);
+    for (const auto &[id, entry] : active.items()) {
+        const json labels = entry.value("labels", json::object());
+        if (owner_alive(labels, config.pool_label)) {
+            continue;
+        }
+        stale_ids.push_back(id);
+        if (seen.count(id) != 0) {
+            continue;
+        }
+        try {
+            const json inspected = api.inspect_container(id);
+            const json labels_now = inspected["Config"].value("Labels", json::object());
+            if (labels_now.contains(config.pool_label) && !dry_run) {
+                api.remove_container(id);
+                removed.push_back("container " + id.substr(0, 12) + " (from " + active_path + ")");
+            }
+        } catch (const EngineError &e) {
+            if (e.http_status() != 404) {
+                throw;
+            }
+        }
+    }
+    if (!dry_run && !stale_ids.empty()) {
+        update_json_file(active_path, [&](json &recorded) {
+            for (const auto &id : stale_ids) {
+                recorded.erase(id.get<std::string>());
+            }
+        });
+    }
+    sweep_io_folders(state_dir, dry_run, removed);
+    return json{{"removed", removed}};
+}
+
+}  // namespace sbx::docker

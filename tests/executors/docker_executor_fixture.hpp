@@ -1,0 +1,81 @@
+// Shared fixture of the docker executor tests: the real docker.so through the host's
+// loader, against the real engine. A test FAILS (never skips) when the engine cannot be
+// reached, saying what is missing: tools/test starts it (tools/start-docker) and builds
+// the image (tools/build-test-images).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "command.hpp"
+#include "plugins/plugin.hpp"
+
+namespace sbx::docker_test {
+
+using nlohmann::json;
+
+inline constexpr const char *kImage = "sbx-busybox:local";
+
+inline std::shared_ptr<plugins::Plugin> docker_plugin() {
+    static const std::shared_ptr<plugins::Plugin> plugin =
+        plugins::load_plugin(SBX_DOCKER_EXECUTOR_PATH);
+    return plugin;
+}
+
+// Asks the engine directly (docker CLI), independent of the code under test.
+inline std::string docker(const std::string &arguments) {
+    const auto result = test::run_command({"/bin/sh", "-c", "docker " + arguments + " 2>&1"});
+    return result.out;
+}
+
+class DockerExecutorTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const auto ping = test::run_command(
+            {"/bin/sh", "-c",
+             "curl -fsS --max-time 5 --unix-socket /var/run/docker.sock http://localhost/_ping"});
+        ASSERT_EQ(ping.out, "OK") << "the Docker engine does not answer on /var/run/docker.sock ("
+                                  << ping.err
+                                  << "); start it with tools/start-docker (tools/test does)";
+        const auto image = test::run_command(
+            {"/bin/sh", "-c", std::string("docker image inspect ") + kImage + " >/dev/null"});
+        ASSERT_EQ(image.exit_code, 0)
+            << "the test image " << kImage << " is missing; build it with tools/build-test-images";
+        state_dir_ = test::make_temp_dir("docker-state");
+        workspace_ = test::make_temp_dir("docker-ws");
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        std::filesystem::remove_all(state_dir_, ignored);
+        std::filesystem::remove_all(workspace_, ignored);
+    }
+
+    json config(bool pool) const {
+        return json{{"pool", pool}, {"state_dir", state_dir_}, {"backoff_ms", 10}};
+    }
+    json spec(const json &argv, const json &limits = json::object()) const {
+        return json{{"run_id", "t-1"},
+                    {"argv", argv},
+                    {"workspace", workspace_},
+                    {"limits", limits},
+                    {"state_dir", state_dir_}};
+    }
+    static json run_on(plugins::Instance &instance, const json &spec) {
+        return json::parse(instance.run(spec.dump()));
+    }
+    json run(const json &spec, bool pool) const {
+        auto instance = docker_plugin()->create(config(pool));
+        return run_on(*instance, spec);
+    }
+
+    std::string state_dir_;
+    std::string workspace_;
+};
+
+}  // namespace sbx::docker_test
