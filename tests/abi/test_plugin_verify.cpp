@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <ostream>
 #include <string>
 
 #include "command.hpp"
@@ -36,6 +37,9 @@ struct Problem {
     std::string id;
     std::string expected;  // the whole line after "<path>: ", or its start when it ends in '*'
 };
+
+// Names the case in ctest's list instead of dumping the struct's bytes.
+void PrintTo(const Problem &problem, std::ostream *out) { *out << problem.id; }
 
 class VerifyPreflightRefuses : public ::testing::TestWithParam<Problem> {};
 
