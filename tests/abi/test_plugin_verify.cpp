@@ -39,7 +39,9 @@ struct Problem {
 };
 
 // Names the case in ctest's list instead of dumping the struct's bytes.
-void PrintTo(const Problem &problem, std::ostream *out) { *out << problem.id; }
+void PrintTo(const Problem &problem, std::ostream *out) {
+    *out << problem.id;
+}
 
 class VerifyPreflightRefuses : public ::testing::TestWithParam<Problem> {};
 
