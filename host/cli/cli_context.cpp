@@ -6,40 +6,29 @@
 #include <cstdlib>
 
 #include "config/load_settings.hpp"
+#include "install_layout.hpp"
 #include "logging/logging.hpp"
 
 namespace sbx::cli {
 
 extern const char *const kEmbeddedSettings;
 
-namespace {
-
-// Plugins installed beside the binary (build/bin/../plugins) are always found, so the
-// binary works from any directory.
-std::string plugins_beside_binary(const std::string &program_path) {
-    std::error_code ec;
-    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) {
-        exe = std::filesystem::absolute(program_path, ec);
-    }
-    return (exe.parent_path().parent_path() / "plugins").lexically_normal().string();
-}
-
-}  // namespace
-
 plugins::Registry &CliContext::registry() {
     if (!registry_) {
         registry_ = std::make_unique<plugins::Registry>();
         std::vector<std::filesystem::path> dirs(settings.plugin_dirs.begin(),
                                                 settings.plugin_dirs.end());
-        const auto beside = plugins_beside_binary(options.program_path);
-        bool listed = false;
-        for (const auto &dir : dirs) {
-            std::error_code ec;
-            listed = listed || std::filesystem::equivalent(dir, beside, ec);
-        }
-        if (!listed) {
-            dirs.emplace_back(beside);
+        // The user's, the build tree's and the installed plugins are always found, so the
+        // binary works from any directory; one already configured is not searched twice.
+        for (const auto &fallback : default_plugin_dirs(executable_path(options.program_path))) {
+            bool listed = false;
+            for (const auto &dir : dirs) {
+                std::error_code ec;
+                listed = listed || std::filesystem::equivalent(dir, fallback, ec);
+            }
+            if (!listed) {
+                dirs.push_back(fallback);
+            }
         }
         registry_->scan(dirs);
     }
@@ -54,6 +43,11 @@ CliContext make_context(const GlobalOptions &options) {
         if (const char *from_env = std::getenv("SANDBOX_SETTINGS_YAML")) {
             path = from_env;
         }
+    }
+    if (path.empty()) {
+        // An installed host reads the settings installed beside it (their demo workflow
+        // names the installed demo target); a build tree has none and uses the embedded ones.
+        path = installed_settings_file(executable_path(options.program_path));
     }
     context.settings = path.empty()
                            ? config::load_settings_text(kEmbeddedSettings,

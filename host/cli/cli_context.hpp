@@ -12,7 +12,7 @@
 namespace sbx::cli {
 
 struct GlobalOptions {
-    std::string config_path;  // "" = SANDBOX_SETTINGS_YAML, else the embedded default
+    std::string config_path;  // "" = SANDBOX_SETTINGS_YAML, else installed, else embedded
     std::string data_dir;
     std::vector<std::string> plugin_dirs;
     std::string log_level;

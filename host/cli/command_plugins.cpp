@@ -1,10 +1,12 @@
 // `plugins list | inspect ID | verify PATH`.
+#include <cstdio>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_context.hpp"
 #include "plugins/registry.hpp"
+#include "plugins/verify.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::cli {
@@ -74,16 +76,21 @@ int inspect(CliContext &context, const std::string &id) {
     return kExitOk;
 }
 
+// The checklist on stdout; each problem on stderr as one line naming the file and what to
+// change. Exit 2 when there is any problem.
 int verify(const std::string &path) {
-    try {
-        const auto plugin = plugins::load_plugin(path);
-        std::cout << "ok: " << plugin->id() << ' ' << plugin->descriptor().version << " ("
-                  << plugin->kind() << ", ABI " << abi_text(*plugin) << ")\n";
-        return kExitOk;
-    } catch (const plugins::PluginError &e) {
-        std::cerr << e.what() << '\n';
-        return kExitBadInput;
+    const auto report = plugins::verify_plugin(path);
+    if (report.problems.empty()) {
+        std::cout << report.summary << '\n';
     }
+    for (const auto &check : report.passed) {
+        std::printf("  ok  %-17s %s\n", check.name.c_str(), check.detail.c_str());
+    }
+    std::fflush(stdout);
+    for (const auto &problem : report.problems) {
+        std::cerr << problem << '\n';
+    }
+    return report.problems.empty() ? kExitOk : kExitBadInput;
 }
 
 }  // namespace

@@ -2,10 +2,17 @@
 # Builds one plugin .so exactly as a third-party author would: only the SDK headers, one
 # exported symbol (a version script hides everything else), no undefined symbols.
 # Output: ${SBX_PLUGIN_OUTPUT_DIR}/<kind>/<id>.so (SBX_PLUGIN_OUTPUT_DIR defaults to
-# ${CMAKE_BINARY_DIR}/plugins).
+# ${CMAKE_BINARY_DIR}/plugins). When SBX_PLUGIN_INSTALL_DIR is set, `cmake --install`
+# also puts it in ${SBX_PLUGIN_INSTALL_DIR}/<kind>/ (component `plugins`).
+# This file is used from a checkout (sdk/cmake/) and installed by find_package
+# (<prefix>/share/cmake/SandboxRunnerSDK/); the headers are found from either place.
 # Cached so the function works from any directory of the including project.
 set(SBX_PLUGIN_VERSION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/sbx_plugin.map CACHE INTERNAL "")
-get_filename_component(_sbx_sdk_include ${CMAKE_CURRENT_LIST_DIR}/../include ABSOLUTE)
+if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/../include/sbx/plugin.h)
+  get_filename_component(_sbx_sdk_include ${CMAKE_CURRENT_LIST_DIR}/../include ABSOLUTE)
+else()
+  get_filename_component(_sbx_sdk_include ${CMAKE_CURRENT_LIST_DIR}/../../../include ABSOLUTE)
+endif()
 set(SBX_SDK_INCLUDE_DIR ${_sbx_sdk_include} CACHE INTERNAL "")
 
 function(sbx_add_plugin id)
@@ -27,5 +34,9 @@ function(sbx_add_plugin id)
     C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   target_link_options(${PLUGIN_TARGET} PRIVATE
     -Wl,--version-script=${SBX_PLUGIN_VERSION_SCRIPT} -Wl,-z,defs)
+  if(SBX_PLUGIN_INSTALL_DIR)
+    install(TARGETS ${PLUGIN_TARGET} LIBRARY DESTINATION ${SBX_PLUGIN_INSTALL_DIR}/${PLUGIN_KIND}
+            COMPONENT plugins)
+  endif()
   set(SBX_LAST_PLUGIN_TARGET ${PLUGIN_TARGET} PARENT_SCOPE)
 endfunction()

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tools/new-plugin end to end: each kind generates, builds warning-free (one cmake configure),
-# passes `plugins verify`, answers through the ABI, is listed with its kind. Args: HOST CXX REPO.
+# passes `plugins verify`, answers through the ABI, is listed with its kind. The projects
+# find the SDK as installed (find_package), here in a temporary prefix. Args: HOST CXX REPO BUILD.
 set -euo pipefail
-host=$1 cxx=$2 repo=$3
+host=$1 cxx=$2 repo=$3 build=$4
 work=$(mktemp -d /tmp/sbx-new-plugin-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 kinds=(executor injector stub metrics predictor)
@@ -23,6 +24,8 @@ message=$("$repo/tools/new-plugin" stub taken "$work/taken" 2>&1)
     fail "existing DIR not refused: $message"
 set -e
 
+cmake --install "$build" --prefix "$work/prefix" --component sdk >/dev/null
+
 # One parent project pays the cmake configure once for all five generated projects.
 echo "cmake_minimum_required(VERSION 3.16)" >"$work/CMakeLists.txt"
 echo "project(all_generated CXX)" >>"$work/CMakeLists.txt"
@@ -31,7 +34,7 @@ for kind in "${kinds[@]}"; do
     echo "add_subdirectory(gen_$kind)" >>"$work/CMakeLists.txt"
 done
 cmake -S "$work" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS=-Werror >"$work/configure.log" 2>&1 ||
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS=-Werror -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/configure.log" 2>&1 ||
     fail "configure: $(cat "$work/configure.log")"
 cmake --build "$work/build" -j2 >"$work/build.log" 2>&1 || fail "build: $(cat "$work/build.log")"
 

@@ -3,15 +3,12 @@
 #include "plugins/elf_precheck.hpp"
 
 #include <elf.h>
-#include <fcntl.h>
 #include <sbx/plugin.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <boost/dll/library_info.hpp>
 #include <cstring>
-#include <vector>
 
+#include "plugins/elf_file.hpp"
 #include "plugins/plugin.hpp"
 
 namespace sbx::plugins {
@@ -21,71 +18,20 @@ namespace {
     throw PluginError(path.string() + ": " + reason);
 }
 
-// The plugin file, opened for bounded reads. Only the headers and the dynamic symbol
-// table are read: a plugin with debug information is megabytes we never need.
-class ElfFile {
-  public:
-    explicit ElfFile(const std::filesystem::path &path)
-        : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-        struct stat info {};
-        if (fd_ < 0 || fstat(fd_, &info) != 0) {
-            refuse(path, "cannot be read (" + std::string(std::strerror(errno)) + ")");
-        }
-        size_ = static_cast<uint64_t>(info.st_size);
-    }
-    ~ElfFile() {
-        if (fd_ >= 0) {
-            close(fd_);
-        }
-    }
-    ElfFile(const ElfFile &) = delete;
-    ElfFile &operator=(const ElfFile &) = delete;
-
-    [[nodiscard]] uint64_t size() const { return size_; }
-
-    // Reads `length` bytes at `offset` into `out`, or returns false when they are not all
-    // inside the file.
-    bool read(uint64_t offset, void *out, uint64_t length) const {
-        if (offset > size_ || size_ - offset < length) {
-            return false;
-        }
-        return pread(fd_, out, length, static_cast<off_t>(offset)) == static_cast<ssize_t>(length);
-    }
-    template <class T>
-    bool read_at(uint64_t offset, T &out) const {
-        return read(offset, &out, sizeof(T));
-    }
-
-  private:
-    int fd_;
-    uint64_t size_ = 0;
-};
-
 // Rationale: Boost 1.74's library_info::symbols() reads .symtab (absent from stripped
 // plugins) and trusts every offset in the file; the dynamic loader resolves .dynsym, so
 // that is what is checked here, with every offset bounds-checked.
 bool defines_dynamic_symbol(const ElfFile &file, const char *wanted) {
-    Elf64_Ehdr header{};
-    if (!file.read_at(0, header) || header.e_shentsize != sizeof(Elf64_Shdr)) {
-        return false;
-    }
-    for (uint16_t i = 0; i < header.e_shnum; ++i) {
-        Elf64_Shdr section{};
-        if (!file.read_at(header.e_shoff + uint64_t{i} * sizeof(Elf64_Shdr), section)) {
-            return false;
-        }
+    const auto sections = file.sections();
+    for (const auto &section : sections) {
         if (section.sh_type != SHT_DYNSYM || section.sh_entsize != sizeof(Elf64_Sym)) {
             continue;
         }
-        Elf64_Shdr strings_header{};
-        if (section.sh_link >= header.e_shnum ||
-            !file.read_at(header.e_shoff + uint64_t{section.sh_link} * sizeof(Elf64_Shdr),
-                          strings_header) ||
-            strings_header.sh_size > file.size()) {
+        if (section.sh_link >= sections.size()) {
             return false;
         }
-        std::vector<char> strings(strings_header.sh_size);
-        if (!file.read(strings_header.sh_offset, strings.data(), strings.size())) {
+        const auto strings = file.contents(sections[section.sh_link]);
+        if (!strings) {
             return false;
         }
         const uint64_t count = section.sh_size / sizeof(Elf64_Sym);
@@ -94,12 +40,11 @@ bool defines_dynamic_symbol(const ElfFile &file, const char *wanted) {
             if (!file.read_at(section.sh_offset + s * sizeof(Elf64_Sym), symbol)) {
                 return false;
             }
-            if (symbol.st_shndx == SHN_UNDEF || symbol.st_name >= strings.size()) {
+            if (symbol.st_shndx == SHN_UNDEF) {
                 continue;
             }
-            const char *name = strings.data() + symbol.st_name;
-            const size_t room = strings.size() - symbol.st_name;
-            if (strnlen(name, room) < room && std::strcmp(name, wanted) == 0) {
+            const auto name = string_at(*strings, symbol.st_name);
+            if (name && *name == wanted) {
                 return ELF64_ST_TYPE(symbol.st_info) == STT_OBJECT;
             }
         }

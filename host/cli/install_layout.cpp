@@ -1,0 +1,61 @@
+// The install layout, relative to the binary. The folder names come from the build
+// (SBX_INSTALL_*), so the install rules and the host cannot disagree.
+#include "install_layout.hpp"
+
+#include <cstdlib>
+
+#ifndef SBX_INSTALL_PLUGIN_DIR
+#define SBX_INSTALL_PLUGIN_DIR "lib/sandbox-runner/plugins"
+#endif
+#ifndef SBX_INSTALL_DATA_DIR
+#define SBX_INSTALL_DATA_DIR "share/sandbox-runner"
+#endif
+
+namespace sbx::cli {
+namespace {
+
+// XDG base directory rules: an unset, empty or relative XDG_DATA_HOME is ignored.
+std::filesystem::path user_data_home() {
+    const char *xdg = std::getenv("XDG_DATA_HOME");
+    if (xdg != nullptr && xdg[0] == '/') {
+        return xdg;
+    }
+    const char *home = std::getenv("HOME");
+    if (home != nullptr && home[0] != '\0') {
+        return std::filesystem::path(home) / ".local" / "share";
+    }
+    return {};
+}
+
+}  // namespace
+
+std::filesystem::path executable_path(const std::string &program_path) {
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) {
+        exe = std::filesystem::absolute(program_path, ec);
+    }
+    return exe;
+}
+
+std::vector<std::filesystem::path> default_plugin_dirs(const std::filesystem::path &executable) {
+    std::vector<std::filesystem::path> dirs;
+    const auto data_home = user_data_home();
+    if (!data_home.empty()) {
+        dirs.push_back(data_home / "sandbox-runner" / "plugins");
+    }
+    const auto prefix = executable.parent_path().parent_path();
+    dirs.push_back((prefix / "plugins").lexically_normal());
+    dirs.push_back((prefix / SBX_INSTALL_PLUGIN_DIR).lexically_normal());
+    return dirs;
+}
+
+std::string installed_settings_file(const std::filesystem::path &executable) {
+    const auto file =
+        (executable.parent_path().parent_path() / SBX_INSTALL_DATA_DIR / "sandbox_settings.yaml")
+            .lexically_normal();
+    std::error_code ec;
+    return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
+}
+
+}  // namespace sbx::cli

@@ -1,0 +1,24 @@
+// Where an installed (or built) sandbox-runner finds its own files, relative to the binary
+// so that a relocated install or an extracted .deb works: plugins and the default settings.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace sbx::cli {
+
+// The running binary (/proc/self/exe), else argv[0] made absolute.
+std::filesystem::path executable_path(const std::string &program_path);
+
+// The plugin directories searched after the configured ones, in order: the user's
+// ($XDG_DATA_HOME or ~/.local/share, then sandbox-runner/plugins), the build tree's
+// <bin>/../plugins and the installed <bin>/../lib/sandbox-runner/plugins. Missing ones are
+// skipped by the registry; the user's comes first so it can replace a built-in plugin.
+std::vector<std::filesystem::path> default_plugin_dirs(const std::filesystem::path &executable);
+
+// <bin>/../share/sandbox-runner/sandbox_settings.yaml when it exists (an installed host),
+// else "" (the embedded default is used).
+std::string installed_settings_file(const std::filesystem::path &executable);
+
+}  // namespace sbx::cli

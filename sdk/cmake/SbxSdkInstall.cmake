@@ -1,0 +1,31 @@
+# Installs the SDK (component `sdk`) for authors outside this tree: the headers, a CMake
+# package `find_package(SandboxRunnerSDK)` with the imported target SandboxRunner::sdk and
+# sbx_add_plugin(), and a pkg-config file `sandbox-runner-sdk`. The SDK is headers and
+# build scripts only, so everything goes under share/ and include/: one copy serves every
+# architecture.
+include(CMakePackageConfigHelpers)
+
+# The package version is the plugin ABI version of these headers, read from them so that
+# a minor bump in plugin.h cannot be forgotten here.
+file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/../include/sbx/plugin.h _sbx_abi_lines
+     REGEX "^#define SBX_ABI_(MAJOR|MINOR) [0-9]+")
+string(REGEX REPLACE ".*SBX_ABI_MAJOR ([0-9]+).*" "\\1" SBX_ABI_MAJOR "${_sbx_abi_lines}")
+string(REGEX REPLACE ".*SBX_ABI_MINOR ([0-9]+).*" "\\1" SBX_ABI_MINOR "${_sbx_abi_lines}")
+set(SBX_SDK_VERSION ${SBX_ABI_MAJOR}.${SBX_ABI_MINOR})
+
+set(SBX_SDK_PACKAGE_DIR share/cmake/SandboxRunnerSDK)
+install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../include/sbx DESTINATION include COMPONENT sdk)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/SandboxRunnerSDKConfig.cmake.in
+               ${CMAKE_BINARY_DIR}/sdk-package/SandboxRunnerSDKConfig.cmake @ONLY)
+# A plugin built against ABI 1.m loads in any host of major 1 with minor >= m.
+write_basic_package_version_file(
+  ${CMAKE_BINARY_DIR}/sdk-package/SandboxRunnerSDKConfigVersion.cmake
+  VERSION ${SBX_SDK_VERSION} COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
+install(FILES ${CMAKE_BINARY_DIR}/sdk-package/SandboxRunnerSDKConfig.cmake
+              ${CMAKE_BINARY_DIR}/sdk-package/SandboxRunnerSDKConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/SbxPlugin.cmake ${CMAKE_CURRENT_LIST_DIR}/sbx_plugin.map
+        DESTINATION ${SBX_SDK_PACKAGE_DIR} COMPONENT sdk)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/sandbox-runner-sdk.pc.in
+               ${CMAKE_BINARY_DIR}/sdk-package/sandbox-runner-sdk.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/sdk-package/sandbox-runner-sdk.pc
+        DESTINATION share/pkgconfig COMPONENT sdk)
