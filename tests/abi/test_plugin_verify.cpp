@@ -7,6 +7,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "sbx/plugin.h"
 
 namespace {
 
@@ -21,14 +22,18 @@ TEST(VerifyPreflight, AGoodPluginGetsTheWholeChecklist) {
         run_command({SBX_BINARY, "plugins", "verify", std::string(SBX_FIXTURE_DIR) + "/good.so"});
     EXPECT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(result.err, "");
-    for (const char *line :
-         {"ok: good 0.1.0 (predictor, ABI 1.0)\n",
-          "  ok  descriptor        good 0.1.0, predictor, ABI 1.0 (this host: 1.0)\n",
-          "  ok  exports           sbx_entry only\n", "  ok  undefined symbols ",
-          "  ok  symbol versions   needs libc.so.6 GLIBC_2.",
-          "  ok  config schema     a usable JSON Schema; {} is accepted\n",
-          "  ok  smoke call        predict [0.5,0.6,0.7] -> "
-          "{\"value\":0.5,\"method\":\"fixture\"}\n"}) {
+    // The fixture is built with this SDK: its ABI is the host's.
+    const std::string abi = std::to_string(SBX_ABI_MAJOR) + "." + std::to_string(SBX_ABI_MINOR);
+    const std::string summary = "ok: good 0.1.0 (predictor, ABI " + abi + ")\n";
+    const std::string descriptor =
+        "  ok  descriptor        good 0.1.0, predictor, ABI " + abi + " (this host: " + abi + ")\n";
+    for (const std::string &line :
+         {summary, descriptor, std::string("  ok  exports           sbx_entry only\n"),
+          std::string("  ok  undefined symbols "),
+          std::string("  ok  symbol versions   needs libc.so.6 GLIBC_2."),
+          std::string("  ok  config schema     a usable JSON Schema; {} is accepted\n"),
+          std::string("  ok  smoke call        predict [0.5,0.6,0.7] -> "
+                      "{\"value\":0.5,\"method\":\"fixture\"}\n")}) {
         EXPECT_NE(result.out.find(line), std::string::npos) << line << " in:\n" << result.out;
     }
 }
