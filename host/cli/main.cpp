@@ -30,6 +30,7 @@ constexpr const char *kUsage =
     "  workflows list [--json] | workflows import FILE\n"
     "  replay RUN_ID [--print] [--json]      (exit 1 when the outcome differs)\n"
     "  purge-stale [--json] (alias cleanup) | check-resources [--json] (exit 1 when any)\n"
+    "  install-autopurge [--system] [--unit-dir DIR] [--print]   (purge-stale hourly)\n"
     "  rank-scenarios RUN... [--json]      (RUN: a data dir, roi_history.json or metrics.db)\n"
     "  rank-synergy RUN... [--metric M] [--json]      (synergy_M of sections and workflows)\n"
     "  rank-scenario-synergy RUN... [--metric M] [--json]      (workflows only; the same as\n"
@@ -117,6 +118,9 @@ int main(int argc, char **argv) {
         }
         if (command == "workflows") {
             return sbx::cli::run_workflows_command(context, args);
+        }
+        if (command == "install-autopurge") {
+            return sbx::cli::run_autopurge_command(context, args);
         }
         if (command == "replay") {
             return sbx::cli::run_replay_command(context, args);
