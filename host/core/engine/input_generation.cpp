@@ -5,6 +5,7 @@
 
 #include "store/stub_cache.hpp"
 #include "util/errors.hpp"
+#include "util/fnv1a.hpp"
 
 namespace sbx::engine {
 
@@ -23,14 +24,10 @@ std::string trimmed(const std::string &text) {
     return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
-// FNV-1a, 64 bits, as hex: a stable key (std::hash may differ between builds).
+// The stub cache's key text: FNV-1a as 16 hex digits.
 std::string stable_hash(const std::string &text) {
-    uint64_t hash = 0xcbf29ce484222325ULL;
-    for (const char c : text) {
-        hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-    }
     char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(text)));
     return hex;
 }
 

@@ -8,16 +8,13 @@
 #include <string>
 
 #include "presets/splitmix64.hpp"
+#include "util/fnv1a.hpp"
 
 namespace sbx::engine {
 
 // FNV-1a of the text, mixed through SplitMix64 with the number.
 inline uint64_t mix_seed(uint64_t seed, const std::string &text, uint64_t number) {
-    uint64_t hash = 0xcbf29ce484222325ULL;
-    for (const char c : text) {
-        hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-    }
-    return presets::splitmix64(presets::splitmix64(seed ^ hash) + number);
+    return presets::splitmix64(presets::splitmix64(seed ^ fnv1a64(text)) + number);
 }
 
 // Kept below 2^63: a plugin may read it as a signed 64-bit JSON integer.

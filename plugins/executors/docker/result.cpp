@@ -1,6 +1,7 @@
 // Classification mirrors local's classify.cpp so a workflow scores the same under both.
 #include "result.hpp"
 
+#include "../local/blank_result.hpp"
 #include "../local/utf8.hpp"
 
 namespace sbx::docker {
@@ -8,26 +9,11 @@ namespace sbx::docker {
 using nlohmann::json;
 
 json empty_result(const RunSpec &spec) {
-    return json{{"run_id", spec.run_id},
-                {"status", "XX"},
-                {"exit_code", 127},
-                {"signal", 0},
-                {"wall_s", 0.0},
-                // The engine gives no per-process CPU or RSS for a finished container or
-                // exec; these stay 0 (see README).
-                {"cpu_user_s", 0.0},
-                {"cpu_sys_s", 0.0},
-                {"max_rss_kb", 0},
-                {"stdout", ""},
-                {"stderr", ""},
-                {"stdout_bytes", 0},
-                {"stderr_bytes", 0},
-                {"stdout_truncated", false},
-                {"stderr_truncated", false},
-                {"limit", ""},
-                {"limits_hit", json::array()},
-                {"error", ""},
-                {"image", spec.image}};
+    // The engine gives no per-process CPU or RSS for a finished container or exec; those
+    // fields stay 0 (see README).
+    json result = local::blank_result(spec.run_id);
+    result["image"] = spec.image;
+    return result;
 }
 
 void put_ending(json &result, const Ending &ending) {

@@ -1,11 +1,9 @@
 // Run spec parsing: everything that can be refused is refused before any container exists.
+// The command fields are read by local::read_command_spec; this adds the container ones.
 #include "run_spec.hpp"
-
-#include <sys/stat.h>
 
 #include <cctype>
 #include <cstdlib>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "../local/json_fields.hpp"
@@ -55,21 +53,6 @@ RunLimits parse_limits(const json &limits, const ExecutorConfig &config) {
     return result;
 }
 
-std::vector<std::pair<std::string, std::string>> parse_string_map(const json &map,
-                                                                  const std::string &where) {
-    std::vector<std::pair<std::string, std::string>> result;
-    if (map.is_null()) {
-        return result;
-    }
-    if (!map.is_object()) {
-        invalid(where, "must be an object of strings, got " + map.dump());
-    }
-    for (const auto &[key, value] : map.items()) {
-        result.emplace_back(key, local::read_string(value, where + "." + key));
-    }
-    return result;
-}
-
 std::string optional_string(const json &spec, const char *key) {
     if (!spec.contains(key) || spec[key].is_null()) {
         return "";
@@ -103,63 +86,9 @@ std::string choose_image(const std::string &spec_image, const std::string &os_ty
 }
 
 RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &config) {
-    json spec;
-    try {
-        spec = json::parse(spec_json);
-    } catch (const json::parse_error &e) {
-        invalid("run spec", std::string("is not JSON: ") + e.what());
-    }
-    if (!spec.is_object()) {
-        invalid("run spec", "must be an object, got " + spec.dump());
-    }
+    const json spec = local::parse_spec_object(spec_json);
     RunSpec result;
-    result.run_id = optional_string(spec, "run_id");
-    const json &argv = spec.contains("argv") ? spec["argv"] : json();
-    if (!argv.is_array() || argv.empty()) {
-        invalid("run spec: argv", "must be a non-empty array of strings, e.g. [\"/bin/true\"]");
-    }
-    for (std::size_t i = 0; i < argv.size(); ++i) {
-        result.argv.push_back(
-            local::read_c_string(argv[i], "run spec: argv[" + std::to_string(i) + "]"));
-    }
-    if (result.argv.front().empty()) {
-        invalid("run spec: argv[0]", "names no program");
-    }
-    if (spec.contains("env")) {
-        result.env = parse_string_map(spec["env"], "run spec: env");
-        for (const auto &[name, value] : result.env) {
-            if (name.empty() || name.find('=') != std::string::npos ||
-                name.find('\0') != std::string::npos) {
-                invalid("run spec: env", "'" + name + "' is not a variable name");
-            }
-            if (value.find('\0') != std::string::npos) {
-                invalid("run spec: env." + name, "contains a NUL byte");
-            }
-        }
-    }
-    if (spec.contains("stdin") && !spec["stdin"].is_null()) {
-        result.stdin_text = local::read_string(spec["stdin"], "run spec: stdin");
-    }
-    if (spec.contains("files")) {
-        result.files = parse_string_map(spec["files"], "run spec: files");
-        for (const auto &file : result.files) {
-            local::check_workspace_path(file.first, "run spec: files");
-        }
-    }
-    const std::string folder = optional_string(spec, "workspace");
-    if (!folder.empty()) {
-        struct stat info {};
-        if (::stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
-            invalid("run spec: workspace",
-                    "'" + folder + "' is not an existing folder; create it or leave it out");
-        }
-        result.workspace = std::filesystem::absolute(folder).lexically_normal().string();
-    }
-    if (spec.contains("keep_workspace") && !spec["keep_workspace"].is_null()) {
-        result.keep_workspace =
-            local::read_bool(spec["keep_workspace"], "run spec: keep_workspace");
-    }
-    result.netns = optional_string(spec, "netns");
+    static_cast<local::CommandSpec &>(result) = local::read_command_spec(spec);
     result.image =
         choose_image(optional_string(spec, "image"), optional_string(spec, "os_type"), config);
     result.needs_network =

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "../local/run_spec.hpp"
 #include "config.hpp"
 
 namespace sbx::docker {
@@ -23,21 +24,13 @@ struct RunLimits {
     std::uint64_t output_bytes = 0;  // never 0 after parsing
 };
 
-struct RunSpec {
-    std::string run_id;
-    std::vector<std::string> argv;
-    std::vector<std::pair<std::string, std::string>> env;
-    std::string stdin_text;
-    std::vector<std::pair<std::string, std::string>> files;
-    std::string workspace;  // "" = the executor makes one
-    bool keep_workspace = false;
-    std::string netns;
+// The command part (argv, env, stdin, files, workspace, netns) is read as `local` reads it.
+struct RunSpec : local::CommandSpec {
     std::string image;  // resolved: never empty
     bool needs_network = false;
     std::string state_dir;  // resolved: never empty
     RunLimits limits;
 };
-
 // Parses and validates `spec_json`; throws sbx::Error(SBX_INVALID) naming the field.
 RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &config);
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <utility>
 
+#include "blank_result.hpp"
 #include "cgroups.hpp"
 #include "classify.hpp"
 #include "disk_plan.hpp"
@@ -40,27 +41,6 @@ double seconds(const timeval &time) {
 
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Fields every result has, zeroed, so a failed start reads like any other result.
-nlohmann::json empty_result(const RunSpec &spec) {
-    return nlohmann::json{{"run_id", spec.run_id},
-                          {"status", "XX"},
-                          {"exit_code", 127},
-                          {"signal", 0},
-                          {"wall_s", 0.0},
-                          {"cpu_user_s", 0.0},
-                          {"cpu_sys_s", 0.0},
-                          {"max_rss_kb", 0},
-                          {"stdout", ""},
-                          {"stderr", ""},
-                          {"stdout_bytes", 0},
-                          {"stderr_bytes", 0},
-                          {"stdout_truncated", false},
-                          {"stderr_truncated", false},
-                          {"limit", ""},
-                          {"limits_hit", nlohmann::json::array()},
-                          {"error", ""}};
 }
 
 void put_output(nlohmann::json &result, const char *name, const OutputCapture &capture,
@@ -165,7 +145,7 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     if (host::cancelled()) {
         throw Error(SBX_CANCELLED, "run not started: the host is cancelling");
     }
-    nlohmann::json result = empty_result(spec);
+    nlohmann::json result = blank_result(spec.run_id);
 
     Workspace workspace = spec.workspace.empty()
                               ? Workspace::create_fresh(config.workspace_root, spec.run_id)

@@ -105,7 +105,7 @@ void check_workspace_path(const std::string &path, const std::string &where) {
     }
 }
 
-RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &config) {
+nlohmann::json parse_spec_object(const std::string &spec_json) {
     nlohmann::json spec;
     try {
         spec = nlohmann::json::parse(spec_json);
@@ -115,8 +115,11 @@ RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &confi
     if (!spec.is_object()) {
         invalid("run spec", "must be an object, got " + spec.dump());
     }
+    return spec;
+}
 
-    RunSpec result;
+CommandSpec read_command_spec(const nlohmann::json &spec) {
+    CommandSpec result;
     if (spec.contains("run_id") && !spec["run_id"].is_null()) {
         result.run_id = read_string(spec["run_id"], "run spec: run_id");
     }
@@ -160,7 +163,7 @@ RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &confi
                 invalid("run spec: workspace",
                         "'" + folder + "' is not an existing folder; create it or leave it out");
             }
-            result.workspace = std::filesystem::absolute(folder).string();
+            result.workspace = std::filesystem::absolute(folder).lexically_normal().string();
         }
     }
     if (spec.contains("keep_workspace") && !spec["keep_workspace"].is_null()) {
@@ -169,6 +172,13 @@ RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &confi
     if (spec.contains("netns") && !spec["netns"].is_null()) {
         result.netns = read_c_string(spec["netns"], "run spec: netns");
     }
+    return result;
+}
+
+RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &config) {
+    const nlohmann::json spec = parse_spec_object(spec_json);
+    RunSpec result;
+    static_cast<CommandSpec &>(result) = read_command_spec(spec);
     result.limits =
         parse_limits(spec.contains("limits") ? spec["limits"] : nlohmann::json(), config);
     return result;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,7 +24,9 @@ struct RunLimits {
     std::uint64_t output_bytes = 0;    // kept per stream; never 0 after parsing (config default)
 };
 
-struct RunSpec {
+// The command part of a run spec, the same for every executor that reads it the local way
+// (the docker executor compiles this file in): what to run, with what, where.
+struct CommandSpec {
     std::string run_id;
     std::vector<std::string> argv;
     std::vector<std::pair<std::string, std::string>> env;
@@ -36,8 +39,19 @@ struct RunSpec {
     // A network namespace to run in (/run/netns/NAME or /proc/PID/ns/net), or "" to stay
     // in the host's. Set by a network injector.
     std::string netns;
+};
+
+struct RunSpec : CommandSpec {
     RunLimits limits;
 };
+
+// `spec_json` as a JSON object; SBX_INVALID when it is not JSON or not an object.
+nlohmann::json parse_spec_object(const std::string &spec_json);
+
+// Reads and checks the CommandSpec fields of a parsed run spec (argv non-empty, variable
+// names, file paths inside the workspace, an existing workspace folder). Throws
+// sbx::Error(SBX_INVALID) naming the field.
+CommandSpec read_command_spec(const nlohmann::json &spec);
 
 // Parses `spec_json`, filling absent limits from `config` (timeout_ms when absent,
 // output_bytes when absent or 0). Unknown keys are ignored: the host may add fields other
