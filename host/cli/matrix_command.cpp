@@ -51,6 +51,9 @@ void resolve_plugins_for(engine::PluginSet &plugins,
                          const std::vector<presets::Preset> &presets) {
     for (const auto *workflow : workflows) {
         (void)plugins.executor_for(*workflow);
+        for (const auto &preset : presets) {
+            (void)plugins.executor_for(*workflow, &preset);  // a VM preset's executor, say
+        }
     }
     for (const auto &preset : presets) {
         // Each link of a chain ("faker,misuse" or a list).

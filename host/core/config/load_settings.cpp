@@ -23,7 +23,8 @@ const std::vector<std::string> &top_level_keys() {
         "plugin_dirs",      "data_dir",  "executor",    "stub_strategy",   "injectors",
         "metrics",          "predictor", "workers",     "keep_workspaces", "log_level",
         "json_logs",        "plugins",   "presets",     "workflows",       "targets",
-        "keyword_profiles", "scenarios", "input_stubs", "stub_cache"};
+        "keyword_profiles", "scenarios", "input_stubs", "stub_cache",      "vm_executor",
+        "vm_os_types"};
     return values;
 }
 
@@ -104,6 +105,12 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
     } else if (key == "executor") {
         s.executor = reader.non_empty_text(entry, "executor: local");
         s.executor_where = reader.where(entry);
+    } else if (key == "vm_executor") {
+        s.vm_executor = reader.non_empty_text(entry, "vm_executor: qemu");
+        s.vm_executor_where = reader.where(entry);
+    } else if (key == "vm_os_types") {
+        std::vector<SourceLocation> ignored;
+        s.vm_os_types = reader.text_list(entry, "vm_os_types: [windows, macos]", &ignored);
     } else if (key == "stub_strategy") {
         s.stub_strategy = reader.non_empty_text(entry, "stub_strategy: normal");
         s.stub_strategy_where = reader.where(entry);

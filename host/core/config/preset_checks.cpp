@@ -185,6 +185,19 @@ void check_preset_value(const std::string &key, const nlohmann::json &value) {
         check_cpu_spike(value);
         return;
     }
+    if (key == "VM_SETTINGS") {
+        // Its fields are the VM executor's to check (docs/configuration.md); here only that
+        // it is an object, so a typo'd scalar fails now rather than at the first run.
+        const nlohmann::json object =
+            value.is_string() ? nlohmann::json::parse(value.get<std::string>(), nullptr, false)
+                              : value;
+        if (!object.is_object()) {
+            throw UnitError(key + ": " + value.dump() + " is not an object",
+                            "write e.g. VM_SETTINGS: {memory: 512M, timeout: 120} (keys: memory, "
+                            "cpus, timeout, kernel, initrd, image, <os>_image)");
+        }
+        return;
+    }
     auto rule = rules().find(key);
     if (rule == rules().end()) {
         return;

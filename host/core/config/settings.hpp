@@ -102,6 +102,11 @@ struct Settings {
     std::string data_dir = "sandbox_data";
     std::string executor = "local";
     SourceLocation executor_where;
+    // A preset that sets VM_SETTINGS, or an OS_TYPE listed in vm_os_types, runs on
+    // vm_executor (unless the workflow names its own executor).
+    std::string vm_executor = "qemu";
+    SourceLocation vm_executor_where;
+    std::vector<std::string> vm_os_types = {"windows", "macos"};
     // A stub strategy id, or a chain "faker,misuse" (each later one alters the sets of the
     // one before it).
     std::string stub_strategy = "normal";

@@ -1,6 +1,8 @@
 // Creating the configured plugin instances, with configuration errors mapped to YAML.
 #include "engine/plugin_set.hpp"
 
+#include <algorithm>
+
 #include "engine/input_generation.hpp"
 
 namespace sbx::engine {
@@ -31,33 +33,59 @@ PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &
     }
 }
 
-plugins::Instance &PluginSet::executor_for(const config::Workflow &workflow) {
-    if (workflow.executor.empty() || workflow.executor == settings_.executor) {
+bool wants_vm(const presets::Preset &preset, const config::Settings &settings) {
+    if (preset.body.contains("VM_SETTINGS")) {
+        return true;
+    }
+    const auto os_type = preset.body.find("OS_TYPE");
+    if (os_type == preset.body.end()) {
+        return false;
+    }
+    const std::string name = os_type->is_string() ? os_type->get<std::string>() : os_type->dump();
+    return std::find(settings.vm_os_types.begin(), settings.vm_os_types.end(), name) !=
+           settings.vm_os_types.end();
+}
+
+std::pair<std::string, std::string> PluginSet::executor_choice(
+    const config::Workflow &workflow, const presets::Preset *preset) const {
+    if (!workflow.executor.empty()) {
+        return {workflow.executor, workflow.executor_where.str()};
+    }
+    if (preset != nullptr && wants_vm(*preset, settings_)) {
+        const std::string where =
+            !settings_.vm_executor_where.file.empty()
+                ? settings_.vm_executor_where.str()
+                : preset->origin + " (VM_SETTINGS or OS_TYPE: the settings' vm_executor)";
+        return {settings_.vm_executor, where};
+    }
+    return {settings_.executor, settings_.executor_where.str()};
+}
+
+plugins::Instance &PluginSet::executor_for(const config::Workflow &workflow,
+                                           const presets::Preset *preset) {
+    const auto [id, where] = executor_choice(workflow, preset);
+    if (id == settings_.executor) {
         return *executor_;
     }
-    auto found = workflow_executors_.find(workflow.executor);
+    auto found = workflow_executors_.find(id);
     if (found == workflow_executors_.end()) {
-        found = workflow_executors_
-                    .emplace(workflow.executor, make(workflow.executor, SBX_KIND_EXECUTOR,
-                                                     workflow.executor_where.str()))
-                    .first;
+        found = workflow_executors_.emplace(id, make(id, SBX_KIND_EXECUTOR, where)).first;
     }
     return *found->second;
 }
 
-plugins::Instance &PluginSet::executor_copy(const config::Workflow &workflow, size_t copy) {
-    auto &first = executor_for(workflow);
+plugins::Instance &PluginSet::executor_copy(const config::Workflow &workflow,
+                                            const presets::Preset *preset, size_t copy) {
+    auto &first = executor_for(workflow, preset);
     if (copy == 0) {
         return first;
     }
     const auto key = std::make_pair(first.plugin().id(), copy);
     auto found = executor_copies_.find(key);
     if (found == executor_copies_.end()) {
-        const auto &where =
-            workflow.executor.empty() ? settings_.executor_where : workflow.executor_where;
-        found =
-            executor_copies_.emplace(key, make(first.plugin().id(), SBX_KIND_EXECUTOR, where.str()))
-                .first;
+        const auto where = executor_choice(workflow, preset).second;
+        found = executor_copies_.emplace(key, make(first.plugin().id(), SBX_KIND_EXECUTOR, where))
+                    .first;
     }
     return *found->second;
 }

@@ -9,8 +9,12 @@
 
 #include "config/settings.hpp"
 #include "plugins/registry.hpp"
+#include "presets/preset.hpp"
 
 namespace sbx::engine {
+
+// True when `preset` sets VM_SETTINGS or an OS_TYPE listed in the settings' vm_os_types.
+bool wants_vm(const presets::Preset &preset, const config::Settings &settings);
 
 class PluginSet {
   public:
@@ -19,12 +23,15 @@ class PluginSet {
     PluginSet(const config::Settings &settings, const plugins::Registry &registry);
 
     plugins::Instance &executor() { return *executor_; }
-    // The workflow's own `executor:` when it names one, else the default executor.
-    plugins::Instance &executor_for(const config::Workflow &workflow);
-    // Copy `copy` of that executor: copy 0 is executor_for(workflow); others are further
-    // instances of the same plugin, created on first use, so CONCURRENCY_LEVEL copies of a
-    // step can run at once (the ABI serializes calls per instance).
-    plugins::Instance &executor_copy(const config::Workflow &workflow, size_t copy);
+    // The workflow's own `executor:` when it names one; else `vm_executor` when `preset`
+    // asks for a virtual machine (wants_vm); else the default executor.
+    plugins::Instance &executor_for(const config::Workflow &workflow,
+                                    const presets::Preset *preset = nullptr);
+    // Copy `copy` of that executor: copy 0 is executor_for(workflow, preset); others are
+    // further instances of the same plugin, created on first use, so CONCURRENCY_LEVEL copies
+    // of a step can run at once (the ABI serializes calls per instance).
+    plugins::Instance &executor_copy(const config::Workflow &workflow,
+                                     const presets::Preset *preset, size_t copy);
     std::vector<std::unique_ptr<plugins::Instance>> &injectors() { return injectors_; }
     std::vector<std::unique_ptr<plugins::Instance>> &collectors() { return collectors_; }
     plugins::Instance &predictor() { return *predictor_; }
@@ -36,6 +43,9 @@ class PluginSet {
     [[nodiscard]] std::vector<std::shared_ptr<const plugins::Plugin>> used() const;
 
   private:
+    // The executor id for a run and where it was chosen (for a "no such plugin" error).
+    [[nodiscard]] std::pair<std::string, std::string> executor_choice(
+        const config::Workflow &workflow, const presets::Preset *preset) const;
     std::unique_ptr<plugins::Instance> make(const std::string &id, const std::string &kind,
                                             const std::string &where);
 

@@ -208,6 +208,11 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
             spec[field] = found->is_string() ? found->get<std::string>() : found->dump();
         }
     }
+    // The VM executors' guest: the preset's VM_SETTINGS object (or JSON text of one).
+    if (const auto vm = preset.body.find("VM_SETTINGS"); vm != preset.body.end()) {
+        spec["vm_settings"] =
+            vm->is_string() ? json::parse(vm->get<std::string>(), nullptr, false) : *vm;
+    }
     return spec;
 }
 
@@ -253,20 +258,21 @@ StepOutcome execute(plugins::Instance &executor, const std::string &spec_text,
 }  // namespace
 
 std::vector<StepOutcome> WorkflowRunner::run_copies(const config::Workflow &workflow,
-                                                    const json &spec, const std::string &spec_text,
+                                                    const presets::Preset &preset, const json &spec,
+                                                    const std::string &spec_text,
                                                     const std::vector<bool> &alive) {
     const size_t copies = alive.size();
     std::vector<StepOutcome> outcomes(copies);
     if (copies == 1) {
         // The common case: the text the injectors left, not a fresh serialization.
-        outcomes[0] = execute(plugins_.executor_for(workflow), spec_text, "");
+        outcomes[0] = execute(plugins_.executor_for(workflow, &preset), spec_text, "");
         return outcomes;
     }
     // Instances are created here, on this thread: PluginSet is not thread-safe.
     std::vector<plugins::Instance *> executors(copies);
     std::vector<std::string> texts(copies);
     for (size_t i = 0; i < copies; ++i) {
-        executors[i] = &plugins_.executor_copy(workflow, i);
+        executors[i] = &plugins_.executor_copy(workflow, &preset, i);
         json copy = spec;
         copy["run_id"] = spec.value("run_id", std::string()) + "-c" + std::to_string(i);
         // Each copy draws its own faults, the same ones on every rerun.
@@ -354,7 +360,7 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
             if (!injection.reports().empty()) {
                 reports = injection.reports();
             }
-            copies = run_copies(workflow, injection.spec(), injection.spec_text(), alive);
+            copies = run_copies(workflow, preset, injection.spec(), injection.spec_text(), alive);
         } catch (const plugins::PluginCallError &e) {
             if (e.status() == SBX_CANCELLED) {
                 throw;

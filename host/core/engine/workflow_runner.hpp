@@ -76,7 +76,8 @@ class WorkflowRunner {
     // Runs one step's spec through `copies` executor instances at once (run ids suffixed
     // "-c<i>"), copies whose `alive` is false skipped; results by copy.
     std::vector<StepOutcome> run_copies(const config::Workflow &workflow,
-                                        const nlohmann::json &spec, const std::string &spec_text,
+                                        const presets::Preset &preset, const nlohmann::json &spec,
+                                        const std::string &spec_text,
                                         const std::vector<bool> &alive);
     nlohmann::json build_spec(const config::Step &step, const presets::Preset &preset,
                               const presets::Limits &limits, const nlohmann::json &inputs,

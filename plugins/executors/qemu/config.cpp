@@ -1,0 +1,157 @@
+// Configuration parsing. The host validated the object against kConfigSchema already;
+// checking again keeps the plugin safe under a host that did not.
+#include "config.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "../local/json_fields.hpp"
+
+namespace sbx::qemu {
+namespace {
+
+using local::invalid;
+namespace fs = std::filesystem;
+
+const char *variable(const char *name) {
+    const char *value = std::getenv(name);
+    return value != nullptr && *value != '\0' ? value : nullptr;
+}
+
+std::string absolute_or_empty(const std::string &path) {
+    return path.empty() ? path : fs::absolute(path).lexically_normal().string();
+}
+
+}  // namespace
+
+std::uint64_t parse_duration_s(const std::string &text, const std::string &where) {
+    char *end = nullptr;
+    const unsigned long long amount = std::strtoull(text.c_str(), &end, 10);
+    if (end == text.c_str() || text[0] == '-') {
+        invalid(where, "'" + text + "' is not a duration such as 7d, 12h, 30m, 45s or 3600");
+    }
+    const std::string unit(end);
+    std::uint64_t scale = 0;
+    if (unit.empty() || unit == "s") {
+        scale = 1;
+    } else if (unit == "m") {
+        scale = 60;
+    } else if (unit == "h") {
+        scale = 3600;
+    } else if (unit == "d") {
+        scale = 86400;
+    } else {
+        invalid(where, "'" + text + "' has an unknown unit '" + unit + "'; use s, m, h or d");
+    }
+    return amount * scale;
+}
+
+std::string plugin_folder() {
+    Dl_info info{};
+    if (::dladdr(reinterpret_cast<const void *>(&plugin_folder), &info) == 0 ||
+        info.dli_fname == nullptr) {
+        return "";
+    }
+    return fs::absolute(info.dli_fname).parent_path().string();
+}
+
+ExecutorConfig parse_config(const std::string &config_json) {
+    nlohmann::json parsed = nlohmann::json::object();
+    if (!config_json.empty()) {
+        parsed = nlohmann::json::parse(config_json, nullptr, false);
+    }
+    if (parsed.is_null()) {
+        parsed = nlohmann::json::object();
+    }
+    if (!parsed.is_object()) {
+        invalid("qemu executor configuration", "must be a JSON object, got " + config_json);
+    }
+    ExecutorConfig config;
+    for (const auto &[key, value] : parsed.items()) {
+        const std::string where = "qemu executor configuration: " + key;
+        if (key == "qemu_binary") {
+            config.qemu_binary = local::read_c_string(value, where);
+        } else if (key == "guest_dir") {
+            config.guest_dir = local::read_c_string(value, where);
+        } else if (key == "kernel") {
+            config.kernel = local::read_c_string(value, where);
+        } else if (key == "initrd") {
+            config.initrd = local::read_c_string(value, where);
+        } else if (key == "accel") {
+            config.accel = local::read_c_string(value, where);
+        } else if (key == "cpu") {
+            config.cpu = local::read_c_string(value, where);
+        } else if (key == "bios") {
+            config.bios = local::read_c_string(value, where);
+        } else if (key == "memory_mb") {
+            config.memory_mb = local::read_count(value, where);
+        } else if (key == "cpus") {
+            config.cpus = local::read_count(value, where);
+        } else if (key == "boot_timeout_ms") {
+            config.boot_timeout_ms = local::read_count(value, where);
+        } else if (key == "boot_attempts") {
+            config.boot_attempts = local::read_count(value, where);
+        } else if (key == "backoff_ms") {
+            config.backoff_ms = local::read_count(value, where);
+        } else if (key == "default_timeout_ms") {
+            config.default_timeout_ms = local::read_count(value, where);
+        } else if (key == "answer_slack_ms") {
+            config.answer_slack_ms = local::read_count(value, where);
+        } else if (key == "output_bytes") {
+            config.output_bytes = local::read_count(value, where);
+        } else if (key == "workspace_root") {
+            config.workspace_root = local::read_c_string(value, where);
+        } else if (key == "overlay_root") {
+            config.overlay_root = local::read_c_string(value, where);
+        } else if (key == "overlay_max_age_s") {
+            config.overlay_max_age_s = local::read_count(value, where);
+        } else if (key == "max_overlay_count") {
+            config.max_overlay_count = local::read_count(value, where);
+        } else {
+            invalid("qemu executor configuration",
+                    "unknown key '" + key + "'; the keys are listed in docs/configuration.md");
+        }
+    }
+    if (config.memory_mb < 64 || config.cpus == 0 || config.boot_attempts == 0 ||
+        config.boot_timeout_ms == 0) {
+        invalid("qemu executor configuration",
+                "memory_mb must be >= 64; cpus, boot_attempts and boot_timeout_ms >= 1");
+    }
+    if (const char *age = variable("SANDBOX_OVERLAY_MAX_AGE")) {
+        config.overlay_max_age_s =
+            parse_duration_s(age, "environment variable SANDBOX_OVERLAY_MAX_AGE");
+    }
+    if (const char *count = variable("SANDBOX_MAX_OVERLAY_COUNT")) {
+        char *end = nullptr;
+        config.max_overlay_count = std::strtoull(count, &end, 10);
+        if (end == count || *end != '\0' || count[0] == '-') {
+            invalid("environment variable SANDBOX_MAX_OVERLAY_COUNT",
+                    std::string("'") + count + "' is not a whole number (0: unlimited)");
+        }
+    }
+    if (const char *file = variable("SANDBOX_ACTIVE_OVERLAYS")) {
+        config.active_overlays_file = absolute_or_empty(file);
+    }
+    if (const char *file = variable("SANDBOX_FAILED_OVERLAYS")) {
+        config.failed_overlays_file = absolute_or_empty(file);
+    }
+    if (config.guest_dir.empty()) {
+        const std::string folder = plugin_folder();
+        config.guest_dir = folder.empty() ? "" : folder + "/qemu-guest";
+    }
+    config.guest_dir = absolute_or_empty(config.guest_dir);
+    config.kernel = absolute_or_empty(config.kernel);
+    config.initrd = absolute_or_empty(config.initrd);
+    config.overlay_root = absolute_or_empty(config.overlay_root);
+    if (config.workspace_root.empty()) {
+        const char *tmp = variable("TMPDIR");
+        config.workspace_root = std::string(tmp != nullptr ? tmp : "/tmp") + "/sandbox-runner";
+    }
+    config.workspace_root = absolute_or_empty(config.workspace_root);
+    return config;
+}
+
+}  // namespace sbx::qemu

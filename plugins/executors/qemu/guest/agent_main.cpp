@@ -1,0 +1,140 @@
+// sbx-guest-agent: PID 1 of the guest (exec'd by /init once the share is mounted). It takes
+// commands from the host one line at a time on a serial port, so one boot serves many runs,
+// several at once (each job in a worker process of its own):
+//   host -> guest  "run N"   run the job in <share>/jobs/N, then answer "done N"
+//                            (or "fail N <reason>" when it could not be started)
+//   host -> guest  "quit"    power off
+//   guest -> host  "ready"   once, when it takes commands
+// Static: the initramfs has no C library.
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "job.hpp"
+
+namespace {
+
+bool send_line(int fd, const std::string &line) {
+    const std::string text = line + "\n";
+    size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
+        if (wrote <= 0) {
+            return false;
+        }
+        done += static_cast<size_t>(wrote);
+    }
+    ::tcdrain(fd);
+    return true;
+}
+
+// The next line from the port. Between reads it reaps every ended child: finished job
+// workers, and the orphans targets leave, which the kernel hands to PID 1.
+bool read_line(int fd, std::string &buffer, std::string &line) {
+    while (true) {
+        if (const size_t end = buffer.find('\n'); end != std::string::npos) {
+            line = buffer.substr(0, end);
+            buffer.erase(0, end + 1);
+            if (!line.empty() && line.back() == '\r') {
+                line.pop_back();
+            }
+            return true;
+        }
+        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+        }
+        pollfd wanted{fd, POLLIN, 0};
+        if (::poll(&wanted, 1, 200) <= 0) {
+            continue;
+        }
+        char chunk[256];
+        const ssize_t got = ::read(fd, chunk, sizeof chunk);
+        if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) {
+            return false;
+        }
+        if (got > 0) {
+            buffer.append(chunk, static_cast<size_t>(got));
+        }
+    }
+}
+
+// The cgroup v2 tree with the controllers the jobs' limits need.
+void prepare_cgroups() {
+    ::mkdir("/sys/fs/cgroup", 0755);
+    if (::mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, nullptr) != 0) {
+        std::perror("sbx-guest-agent: mount cgroup2");
+        return;
+    }
+    const int fd = ::open("/sys/fs/cgroup/cgroup.subtree_control", O_WRONLY);
+    if (fd >= 0) {
+        for (const char *controller : {"+memory", "+pids", "+cpu"}) {
+            (void)!::write(fd, controller, std::strlen(controller));
+        }
+        ::close(fd);
+    }
+}
+
+[[noreturn]] void power_off() {
+    ::sync();
+    ::reboot(RB_POWER_OFF);
+    ::_exit(0);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        std::fprintf(stderr, "usage: sbx-guest-agent SERIAL_DEVICE SHARE_DIR\n");
+        power_off();
+    }
+    const std::string share = argv[2];
+    const int port = ::open(argv[1], O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (port < 0) {
+        std::perror("sbx-guest-agent: open serial port");
+        power_off();
+    }
+    termios mode{};
+    if (::tcgetattr(port, &mode) == 0) {
+        ::cfmakeraw(&mode);
+        ::tcsetattr(port, TCSANOW, &mode);
+    }
+    prepare_cgroups();
+    // The kernel's OOM killer must pick a job, never the agent.
+    if (const int fd = ::open("/proc/self/oom_score_adj", O_WRONLY); fd >= 0) {
+        (void)!::write(fd, "-1000", 5);
+        ::close(fd);
+    }
+    send_line(port, "ready");
+    std::string buffer;
+    std::string line;
+    while (read_line(port, buffer, line)) {
+        if (line == "quit") {
+            break;
+        }
+        if (line.rfind("run ", 0) == 0) {
+            const std::string id = line.substr(4);
+            const pid_t worker = ::fork();
+            if (worker == 0) {
+                // One short line per write(2): answers of concurrent workers never interleave.
+                const std::string problem = sbx::guest::run_job(share + "/jobs/" + id, "job-" + id);
+                send_line(port, problem.empty() ? "done " + id : "fail " + id + " " + problem);
+                ::_exit(0);
+            }
+            if (worker < 0) {
+                send_line(port, "fail " + id + " fork: " + std::strerror(errno));
+            }
+        } else {
+            send_line(port, "fail ? unknown command: " + line);
+        }
+    }
+    power_off();
+}

@@ -1,0 +1,119 @@
+// cgroup v2 in the guest: the agent mounted the tree at /sys/fs/cgroup and enabled the
+// memory, pids and cpu controllers for its children.
+#include "cgroup.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+namespace sbx::guest {
+namespace {
+
+constexpr const char *kRoot = "/sys/fs/cgroup";
+
+bool write_file(const std::string &path, const std::string &text) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ::close(fd);
+    return ok;
+}
+
+std::string read_file(const std::string &path) {
+    std::string text;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return text;
+    }
+    char buffer[4096];
+    ssize_t got = 0;
+    while ((got = ::read(fd, buffer, sizeof buffer)) > 0) {
+        text.append(buffer, static_cast<size_t>(got));
+    }
+    ::close(fd);
+    return text;
+}
+
+// The number after `key ` in a flat-keyed file such as memory.events; 0 when absent.
+std::uint64_t keyed(const std::string &text, const std::string &key) {
+    size_t at = 0;
+    while ((at = text.find(key + ' ', at)) != std::string::npos) {
+        if (at == 0 || text[at - 1] == '\n') {
+            return std::strtoull(text.c_str() + at + key.size() + 1, nullptr, 10);
+        }
+        at += key.size();
+    }
+    return 0;
+}
+
+}  // namespace
+
+JobCgroup::JobCgroup(const std::string &name, const JobLimits &limits) {
+    const std::string path = std::string(kRoot) + "/" + name;
+    if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+        return;
+    }
+    path_ = path;
+    if (limits.memory_bytes > 0) {
+        write_file(path_ + "/memory.max", std::to_string(limits.memory_bytes));
+        write_file(path_ + "/memory.swap.max", "0");
+    }
+    if (limits.pids > 0) {
+        write_file(path_ + "/pids.max", std::to_string(limits.pids));
+    }
+    if (limits.cpu_cores > 0) {
+        constexpr long kPeriodUs = 100000;
+        const auto quota = static_cast<long>(limits.cpu_cores * kPeriodUs);
+        write_file(path_ + "/cpu.max",
+                   std::to_string(quota < 1000 ? 1000 : quota) + " " + std::to_string(kPeriodUs));
+    }
+}
+
+JobCgroup::~JobCgroup() {
+    if (path_.empty()) {
+        return;
+    }
+    kill_all();
+    // rmdir fails while the killed processes are still being torn down; give them a moment.
+    for (int attempt = 0; attempt < 200 && ::rmdir(path_.c_str()) != 0 && errno == EBUSY;
+         ++attempt) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+}
+
+void JobCgroup::enter() const {
+    if (!path_.empty()) {
+        write_file(path_ + "/cgroup.procs", "0");
+    }
+}
+
+void JobCgroup::kill_all() const {
+    if (!path_.empty()) {
+        write_file(path_ + "/cgroup.kill", "1");
+    }
+}
+
+JobCounters JobCgroup::counters() const {
+    JobCounters counters;
+    if (path_.empty()) {
+        return counters;
+    }
+    counters.oom_kills = keyed(read_file(path_ + "/memory.events"), "oom_kill");
+    counters.pids_refused = keyed(read_file(path_ + "/pids.events"), "max");
+    const std::string cpu = read_file(path_ + "/cpu.stat");
+    counters.user_usec = keyed(cpu, "user_usec");
+    counters.system_usec = keyed(cpu, "system_usec");
+    counters.cpu_throttled = keyed(cpu, "nr_throttled") > 0;
+    counters.peak_bytes = std::strtoull(read_file(path_ + "/memory.peak").c_str(), nullptr, 10);
+    return counters;
+}
+
+}  // namespace sbx::guest

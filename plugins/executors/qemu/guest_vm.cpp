@@ -1,0 +1,289 @@
+// QEMU as a child process. It dies with the thread that started it (PR_SET_PDEATHSIG), so a
+// host killed outright takes its guests along; sweep() covers what a pid-reusing race or a
+// host that forked away might leave.
+#include "guest_vm.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <future>
+#include <iterator>
+#include <thread>
+#include <vector>
+
+namespace sbx::qemu {
+namespace {
+
+// QEMU's option syntax doubles a comma inside a value.
+std::string escaped(const std::string &value) {
+    std::string out;
+    for (const char c : value) {
+        out += c;
+        if (c == ',') {
+            out += ',';
+        }
+    }
+    return out;
+}
+
+std::string tail_of(const std::string &path, size_t bytes) {
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.size() > bytes) {
+        text = "..." + text.substr(text.size() - bytes);
+    }
+    return text;
+}
+
+[[noreturn]] void run_qemu_child(std::vector<char *> &argv, const std::string &log, pid_t parent) {
+    // Only async-signal-safe calls from here to exec: the host has threads.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) {
+        ::_exit(127);
+    }
+    ::setpgid(0, 0);  // a Ctrl-C to the host's terminal is the host's to handle
+    const int null_fd = ::open("/dev/null", O_RDONLY);
+    const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (null_fd < 0 || log_fd < 0 || ::dup2(null_fd, 0) < 0 || ::dup2(log_fd, 1) < 0 ||
+        ::dup2(log_fd, 2) < 0) {
+        ::_exit(127);
+    }
+    ::close_range(3, ~0U, 0);
+    ::execvp(argv[0], argv.data());
+    const char *message = "cannot execute the QEMU binary\n";
+    (void)!::write(2, message, std::strlen(message));
+    ::_exit(127);
+}
+
+}  // namespace
+
+GuestVm::GuestVm(const GuestPlan &plan, std::unique_ptr<OverlayDir> overlay,
+                 const std::function<bool()> &cancelled)
+    : plan_(plan), overlay_(std::move(overlay)) {
+    spawn();
+    overlay_->record_vm(pid_);
+    const auto deadline = Clock::now() + std::chrono::milliseconds(plan_.boot_timeout_ms);
+    const auto keep_going = [&] { return !cancelled() && !exited(); };
+    const auto fail = [&](const std::string &why) {
+        kill_now();
+        const std::string qemu_said = tail_of(overlay_->path() + "/qemu.log", 600);
+        const std::string console = console_tail();
+        throw BootFailure(why + (qemu_said.empty() ? "" : "; qemu: " + qemu_said) +
+                          (console.empty() ? "" : "; console: " + console));
+    };
+    if (!channel_.connect(overlay_->path() + "/ctl.sock", deadline, keep_going)) {
+        fail(exited() ? "qemu exited during start-up" : "the guest's control socket never opened");
+    }
+    const auto line = channel_.read_line(deadline, keep_going);
+    if (!line || *line != "ready") {
+        if (cancelled()) {
+            fail("boot cancelled by the host");
+        }
+        fail(line       ? "the guest agent said '" + *line + "' instead of ready"
+             : exited() ? "the guest stopped before its agent was ready"
+                        : "the guest agent was not ready within " +
+                              std::to_string(plan_.boot_timeout_ms) + " ms");
+    }
+    reader_ = std::thread([this] { read_answers(); });
+}
+
+void GuestVm::read_answers() {
+    while (!stopping_) {
+        const auto line =
+            channel_.read_line(Clock::time_point::max(), [this] { return !stopping_.load(); });
+        if (!line) {
+            if (channel_.closed() || stopping_) {
+                break;
+            }
+            continue;
+        }
+        // "done N" or "fail N why".
+        const size_t space = line->find(' ');
+        if (space == std::string::npos) {
+            continue;
+        }
+        const std::uint64_t id = std::strtoull(line->c_str() + space + 1, nullptr, 10);
+        const std::lock_guard<std::mutex> lock(answers_mutex_);
+        answers_[id] = *line;
+        answer_ready_.notify_all();
+    }
+    const std::lock_guard<std::mutex> lock(answers_mutex_);
+    channel_down_ = true;
+    answer_ready_.notify_all();
+}
+
+void GuestVm::stop_reader() {
+    stopping_ = true;
+    if (reader_.joinable()) {
+        reader_.join();
+    }
+}
+
+GuestVm::~GuestVm() {
+    bool sent = false;
+    {
+        const std::lock_guard<std::mutex> lock(send_mutex_);
+        sent = !exited() && channel_.send_line("quit");
+    }
+    if (sent) {
+        // The agent syncs and powers off; a guest that does not is killed.
+        for (int tick = 0; tick < 100 && !exited(); ++tick) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    }
+    kill_now();
+}
+
+void GuestVm::spawn() {
+    const std::string folder = overlay_->path();
+    std::vector<std::string> args{plan_.qemu_binary, "-name", "sbx-guest,process=sbx-guest"};
+    if (!plan_.bios.empty()) {
+        args.insert(args.end(), {"-bios", plan_.bios});
+    }
+    args.insert(args.end(),
+                {"-machine",
+                 "accel=" + plan_.accel,
+                 "-cpu",
+                 plan_.cpu,
+                 "-display",
+                 "none",
+                 "-nodefaults",
+                 "-no-user-config",
+                 "-no-reboot",
+                 "-net",
+                 "none",
+                 "-m",
+                 std::to_string(plan_.memory_mb),
+                 "-smp",
+                 std::to_string(plan_.cpus),
+                 "-serial",
+                 "file:" + folder + "/console.log",
+                 "-chardev",
+                 "socket,id=ctl,path=" + escaped(folder + "/ctl.sock") + ",server=on,wait=off",
+                 "-serial",
+                 "chardev:ctl",
+                 "-kernel",
+                 plan_.kernel,
+                 "-initrd",
+                 plan_.initrd,
+                 "-append",
+                 "console=ttyS0 quiet panic=-1",
+                 "-virtfs",
+                 "local,path=" + escaped(folder + "/share") +
+                     ",mount_tag=host0,security_model=none,id=host0"});
+    if (!plan_.image.empty()) {
+        args.insert(args.end(), {"-drive", "file=" + escaped(folder + "/disk.qcow2") +
+                                               ",if=virtio,format=qcow2"});
+    }
+    std::vector<char *> argv;
+    for (auto &arg : args) {
+        argv.push_back(arg.data());
+    }
+    argv.push_back(nullptr);
+    const std::string log = folder + "/qemu.log";
+    const pid_t parent = ::getpid();
+
+    std::promise<pid_t> forked;
+    keeper_ = std::thread([&, this] {
+        const pid_t child = ::fork();
+        if (child != 0) {
+            forked.set_value(child);
+            std::unique_lock<std::mutex> lock(keeper_mutex_);
+            keeper_wake_.wait(lock, [this] { return keeper_stop_; });
+            return;
+        }
+        run_qemu_child(argv, log, parent);
+    });
+    pid_ = forked.get_future().get();
+    if (pid_ < 0) {
+        stop_keeper();
+        throw BootFailure(std::string("fork: ") + std::strerror(errno));
+    }
+}
+
+void GuestVm::stop_keeper() {
+    if (keeper_.joinable()) {
+        {
+            std::lock_guard<std::mutex> lock(keeper_mutex_);
+            keeper_stop_ = true;
+        }
+        keeper_wake_.notify_all();
+        keeper_.join();
+    }
+}
+
+bool GuestVm::exited() {
+    const std::lock_guard<std::mutex> lock(reap_mutex_);
+    if (reaped_ || pid_ <= 0) {
+        return true;
+    }
+    int status = 0;
+    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done == pid_ || (done < 0 && errno == ECHILD)) {
+        reaped_ = true;
+    }
+    return reaped_;
+}
+
+bool GuestVm::usable() {
+    if (exited()) {
+        return false;
+    }
+    const std::lock_guard<std::mutex> lock(answers_mutex_);
+    return !channel_down_;
+}
+
+std::optional<std::string> GuestVm::run_job(std::uint64_t id, Clock::time_point deadline,
+                                            const std::function<bool()> &keep_waiting) {
+    {
+        const std::lock_guard<std::mutex> lock(send_mutex_);
+        if (!channel_.send_line("run " + std::to_string(id))) {
+            return std::nullopt;
+        }
+    }
+    std::unique_lock<std::mutex> lock(answers_mutex_);
+    while (true) {
+        if (const auto found = answers_.find(id); found != answers_.end()) {
+            std::string answer = found->second;
+            answers_.erase(found);
+            return answer;
+        }
+        if (channel_down_ || Clock::now() >= deadline) {
+            return std::nullopt;
+        }
+        lock.unlock();
+        const bool keep = keep_waiting();
+        lock.lock();
+        if (!keep) {
+            return std::nullopt;
+        }
+        answer_ready_.wait_for(lock, std::chrono::milliseconds(100));
+    }
+}
+
+std::string GuestVm::console_tail() const {
+    return tail_of(overlay_->path() + "/console.log", 600);
+}
+
+void GuestVm::kill_now() {
+    {
+        const std::lock_guard<std::mutex> lock(reap_mutex_);
+        if (pid_ > 0 && !reaped_) {
+            ::kill(pid_, SIGKILL);
+            int status = 0;
+            while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+            }
+            reaped_ = true;
+        }
+    }
+    stop_reader();
+    stop_keeper();
+}
+
+}  // namespace sbx::qemu

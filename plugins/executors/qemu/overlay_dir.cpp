@@ -1,0 +1,252 @@
+// Overlay folders: vm-<host pid>-<sequence> under the root, each with owner.json inside (so
+// an unrecorded folder is still known as ours) and an entry in the active-overlays file.
+#include "overlay_dir.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <thread>
+
+#include "../../injectors/common/host_identity.hpp"
+#include "../common/locked_json_file.hpp"
+
+namespace sbx::qemu {
+namespace {
+
+namespace fs = std::filesystem;
+using injectors::HostIdentity;
+using nlohmann::json;
+
+constexpr const char *kPrefix = "vm-";
+constexpr const char *kMarker = "owner.json";
+
+std::int64_t unix_now() {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+bool owner_alive(const json &entry) {
+    const HostIdentity owner{entry.value("owner_pid", 0L), entry.value("owner_start", 0ULL)};
+    return owner.alive();
+}
+
+// True when `pid` is a QEMU whose command line names `folder` (so a reused pid is never hit).
+bool is_our_vm(long pid, const std::string &folder) {
+    if (pid <= 0) {
+        return false;
+    }
+    std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
+    const std::string cmdline((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+    return cmdline.find(folder + "/") != std::string::npos;
+}
+
+void stop_vm(long pid, const std::string &folder) {
+    if (!is_our_vm(pid, folder)) {
+        return;
+    }
+    ::kill(static_cast<pid_t>(pid), SIGKILL);
+    // Not our child (its host died): wait until the kernel has it gone, briefly.
+    for (int tick = 0; tick < 100 && is_our_vm(pid, folder); ++tick) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
+bool remove_folder(const std::string &folder) {
+    std::error_code error;
+    fs::remove_all(folder, error);
+    return !error && !fs::exists(folder, error);
+}
+
+void record_failed(const std::string &failed_file, const std::string &folder) {
+    executors::update_json_file(failed_file, [&](json &failed) {
+        failed[folder] = {{"since", unix_now()}};
+    });
+}
+
+std::atomic<std::uint64_t> next_sequence{0};
+
+}  // namespace
+
+OverlayPlaces overlay_places(const ExecutorConfig &config, const std::string &state_dir) {
+    OverlayPlaces places;
+    places.root =
+        !config.overlay_root.empty()
+            ? config.overlay_root
+            : fs::absolute(state_dir.empty() ? std::string("sandbox_data/state") : state_dir)
+                      .lexically_normal()
+                      .string() +
+                  "/qemu";
+    places.active_file = !config.active_overlays_file.empty()
+                             ? config.active_overlays_file
+                             : places.root + "/active_overlays.json";
+    places.failed_file = !config.failed_overlays_file.empty()
+                             ? config.failed_overlays_file
+                             : places.root + "/failed_overlays.json";
+    return places;
+}
+
+OverlayDir::OverlayDir(const OverlayPlaces &places, const ExecutorConfig &config,
+                       CleanupCounters &counters)
+    : places_(places) {
+    const HostIdentity self = HostIdentity::current();
+    path_ = places.root + "/" + kPrefix + std::to_string(self.pid) + "-" +
+            std::to_string(next_sequence++) + "-" + std::to_string(unix_now());
+    std::error_code error;
+    fs::create_directories(path_ + "/share/jobs", error);
+    if (error) {
+        throw std::runtime_error("cannot make the overlay folder " + path_ + ": " +
+                                 error.message());
+    }
+    const json entry{{"owner_pid", self.pid},
+                     {"owner_start", self.start_time},
+                     {"created", unix_now()},
+                     {"vm_pid", 0}};
+    std::ofstream(path_ + "/" + kMarker) << entry.dump() << '\n';
+
+    // Over the cap: the oldest overlays of dead hosts go first; a live host's never do.
+    std::vector<std::pair<std::int64_t, std::string>> purgeable;
+    executors::update_json_file(places.active_file, [&](json &active) {
+        if (config.max_overlay_count > 0 && active.size() + 1 > config.max_overlay_count) {
+            for (const auto &[folder, other] : active.items()) {
+                if (!owner_alive(other)) {
+                    purgeable.emplace_back(other.value("created", std::int64_t{0}), folder);
+                }
+            }
+            std::sort(purgeable.begin(), purgeable.end());
+            const size_t excess = active.size() + 1 - config.max_overlay_count;
+            purgeable.resize(std::min(purgeable.size(), excess));
+            for (const auto &[created, folder] : purgeable) {
+                active.erase(folder);
+            }
+        }
+        active[path_] = entry;
+    });
+    for (const auto &[created, folder] : purgeable) {
+        stop_vm(executors::read_json_file(folder + "/" + kMarker).value("vm_pid", 0L), folder);
+        if (remove_folder(folder)) {
+            counters["stale_vms_removed"] += 1;
+        } else {
+            counters["cleanup_failures"] += 1;
+            record_failed(places.failed_file, folder);
+        }
+    }
+}
+
+OverlayDir::~OverlayDir() {
+    executors::update_json_file(places_.active_file, [&](json &active) { active.erase(path_); });
+    if (!remove_folder(path_)) {
+        record_failed(places_.failed_file, path_);
+    }
+}
+
+void OverlayDir::record_vm(pid_t pid) const {
+    executors::update_json_file(places_.active_file, [&](json &active) {
+        if (active.contains(path_)) {
+            active[path_]["vm_pid"] = pid;
+        }
+    });
+    json marker = executors::read_json_file(path_ + "/" + kMarker);
+    marker["vm_pid"] = pid;
+    std::ofstream(path_ + "/" + kMarker) << marker.dump() << '\n';
+}
+
+OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s, bool dry_run) {
+    OverlaySweep sweep;
+    const auto remove = [&](const std::string &folder, long vm_pid, const std::string &why) {
+        sweep.removed.push_back("overlay " + folder + " (" + why + ")");
+        if (dry_run) {
+            return true;
+        }
+        stop_vm(vm_pid, folder);
+        if (remove_folder(folder)) {
+            sweep.counters["stale_vms_removed"] += 1;
+            return true;
+        }
+        sweep.counters["cleanup_failures"] += 1;
+        record_failed(places.failed_file, folder);
+        return false;
+    };
+
+    // Recorded overlays of dead hosts.
+    std::vector<std::pair<std::string, json>> dead;
+    const json recorded = executors::read_json_file(places.active_file);
+    for (const auto &[folder, entry] : recorded.items()) {
+        if (!owner_alive(entry)) {
+            dead.emplace_back(folder, entry);
+        }
+    }
+    for (const auto &[folder, entry] : dead) {
+        remove(folder, entry.value("vm_pid", 0L), "its host is gone");
+    }
+    if (!dry_run && !dead.empty()) {
+        executors::update_json_file(places.active_file, [&](json &active) {
+            for (const auto &[folder, entry] : dead) {
+                active.erase(folder);
+            }
+        });
+    }
+
+    // Unrecorded folders of ours (a host killed between mkdir and record), by their marker.
+    const json active = executors::read_json_file(places.active_file);
+    std::error_code error;
+    for (fs::directory_iterator it(places.root, error), end; !error && it != end;
+         it.increment(error)) {
+        const std::string folder = it->path().string();
+        if (it->path().filename().string().rfind(kPrefix, 0) != 0 || active.contains(folder) ||
+            std::any_of(dead.begin(), dead.end(),
+                        [&](const auto &item) { return item.first == folder; })) {
+            continue;
+        }
+        const json marker = executors::read_json_file(folder + "/" + kMarker);
+        if (!marker.empty()) {
+            if (!owner_alive(marker)) {
+                remove(folder, marker.value("vm_pid", 0L), "unrecorded, its host is gone");
+            }
+            continue;
+        }
+        // No marker: a host died between making the folder and writing it. Only its age
+        // tells it from one being made right now.
+        const auto modified = fs::last_write_time(folder, error);
+        const auto age = std::chrono::duration_cast<std::chrono::seconds>(
+                             fs::file_time_type::clock::now() - modified)
+                             .count();
+        if (!error && age >= 0 && static_cast<std::uint64_t>(age) >= max_age_s) {
+            remove(folder, 0, "no owner record, older than the overlay max age");
+        }
+    }
+
+    // Folders an earlier removal failed on.
+    const json failed = executors::read_json_file(places.failed_file);
+    std::vector<std::string> retried;
+    for (const auto &[folder, info] : failed.items()) {
+        if (!fs::exists(folder, error)) {
+            retried.push_back(folder);
+            continue;
+        }
+        sweep.removed.push_back("overlay " + folder + " (an earlier removal failed)");
+        if (!dry_run && remove_folder(folder)) {
+            sweep.counters["stale_vms_removed"] += 1;
+            retried.push_back(folder);
+        }
+    }
+    if (!dry_run && !retried.empty()) {
+        executors::update_json_file(places.failed_file, [&](json &file) {
+            for (const auto &folder : retried) {
+                file.erase(folder);
+            }
+        });
+    }
+    return sweep;
+}
+
+}  // namespace sbx::qemu

@@ -1,0 +1,259 @@
+// The `qemu` executor plugin: runs each command in a QEMU guest. A guest boots once (about
+// 5.5 s of software emulation here) and then serves run after run through its agent, so a
+// matrix pays for one boot per worker, not one per run.
+#include <sbx/plugin.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "../local/blank_result.hpp"
+#include "../local/run_spec.hpp"
+#include "../local/workspace.hpp"
+#include "config.hpp"
+#include "guest_plan.hpp"
+#include "guest_pool.hpp"
+#include "guest_vm.hpp"
+#include "job_exchange.hpp"
+#include "overlay_dir.hpp"
+#include "result.hpp"
+
+namespace sbx::qemu {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// Overlay roots already purged of dead hosts' leftovers by this process: once is enough.
+bool first_use_of(const std::string &root) {
+    static std::mutex mutex;
+    static std::set<std::string> seen;
+    const std::lock_guard<std::mutex> lock(mutex);
+    return seen.insert(root).second;
+}
+
+// Job ids are unique in the process: instances share guests.
+std::atomic<std::uint64_t> next_job_id{0};
+
+std::string dump(const json &value) {
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+class QemuExecutor final : public Executor {
+  public:
+    static constexpr About about{
+        "qemu",
+        "QEMU executor",
+        "1.0.0",
+        "Runs a command in a QEMU guest (Debian kernel, busybox initramfs, a 9p share for the "
+        "workspace) with memory, pids, CPU and time limits enforced inside the guest; one "
+        "boot serves many runs.",
+        kConfigSchema,
+        "sandbox-runner"};
+
+    explicit QemuExecutor(const std::string &config_json) : config_(parse_config(config_json)) {}
+
+    std::string run(const std::string &spec_json) override {
+        if (host::cancelled()) {
+            throw Error(SBX_CANCELLED, "run not started: the host is cancelling");
+        }
+        const json raw = local::parse_spec_object(spec_json);
+        local::ExecutorConfig limits_config;
+        limits_config.default_timeout_ms = config_.default_timeout_ms;
+        limits_config.output_bytes = config_.output_bytes;
+        const local::RunSpec spec = local::parse_run_spec(spec_json, limits_config);
+        json result = local::blank_result(spec.run_id);
+        result["executor"] = "qemu";
+        if (!spec.netns.empty()) {
+            result["error"] = "the qemu executor cannot run in network namespace '" + spec.netns +
+                              "' (run spec: netns): the guest has no network; use the local "
+                              "executor with the network injector";
+            return finish(result);
+        }
+        const std::string os_type =
+            raw.value("os_type", json()).is_string() ? raw["os_type"].get<std::string>() : "";
+        const GuestPlan plan = plan_guest(config_, raw.value("vm_settings", json()), os_type);
+        if (const std::string missing = missing_guest_files(plan, config_); !missing.empty()) {
+            put_vm_error(result, missing, 0);
+            return finish(result);
+        }
+        const std::string state_dir =
+            raw.value("state_dir", json()).is_string() ? raw["state_dir"].get<std::string>() : "";
+        const OverlayPlaces places = overlay_places(config_, state_dir);
+        if (first_use_of(places.root)) {
+            add_counters(sweep_overlays(places, config_.overlay_max_age_s, false).counters);
+        }
+
+        local::Workspace workspace =
+            spec.workspace.empty()
+                ? local::Workspace::create_fresh(config_.workspace_root, spec.run_id)
+                : local::Workspace::use_existing(spec.workspace);
+        if (spec.keep_workspace) {
+            workspace.keep();
+        }
+        if (workspace.survives()) {
+            result["workspace"] = workspace.path();
+        }
+        workspace.write_files(spec.files);
+
+        const bool booted = ensure_guest(plan, places, result);
+        if (!guest_) {
+            return finish(result);
+        }
+        const std::uint64_t id = ++next_job_id;
+        try {
+            write_job(guest_->share(), id, spec, workspace.path());
+        } catch (const std::exception &e) {
+            result["error"] = std::string("cannot hand the run to the guest: ") + e.what();
+            return finish(result);
+        }
+        // The agent enforces the run's own limit; this only catches a guest that stopped.
+        const auto deadline =
+            spec.limits.timeout_ms > 0
+                ? Clock::now() +
+                      std::chrono::milliseconds(spec.limits.timeout_ms + config_.answer_slack_ms)
+                : Clock::time_point::max();
+        const auto answer = guest_->run_job(
+            id, deadline, [this] { return !host::cancelled() && guest_->usable(); });
+        if (host::cancelled()) {
+            drop_guest(true);
+            throw Error(SBX_CANCELLED, "run cancelled by the host; the guest was stopped");
+        }
+        if (!answer || *answer != "done " + std::to_string(id)) {
+            const std::string console = guest_->console_tail();
+            const std::string why =
+                !answer ? (guest_->usable() ? "the guest did not answer within the run's limit "
+                                              "plus answer_slack_ms"
+                                            : "the guest stopped during the run")
+                        : "the guest agent answered '" + *answer + "'";
+            drop_guest(true);
+            put_vm_error(result, why + (console.empty() ? "" : "; console: " + console), 1);
+            return finish(result);
+        }
+        try {
+            put_report(result, read_report(guest_->share(), id), spec);
+            finish_job(guest_->share(), id, workspace.path());
+        } catch (const std::exception &e) {
+            put_vm_error(result, std::string("reading the run back: ") + e.what(), 1);
+        }
+        result["guest"] = {{"booted", booted},
+                           {"boot_s", booted ? last_boot_s_ : 0.0},
+                           {"runs_on_guest", guest_->count_run()},
+                           {"pid", guest_->pid()},
+                           {"kernel", plan.kernel}};
+        return finish(result);
+    }
+
+    std::string sweep(const std::string &request_json) override {
+        const json request = json::parse(request_json, nullptr, false);
+        const std::string state_dir =
+            request.is_object() && request.value("state_dir", json()).is_string()
+                ? request["state_dir"].get<std::string>()
+                : "";
+        const bool dry_run = request.is_object() && request.value("dry_run", false);
+        const OverlaySweep swept =
+            sweep_overlays(overlay_places(config_, state_dir), config_.overlay_max_age_s, dry_run);
+        json counters = json::object();
+        for (const auto &[name, value] : swept.counters) {
+            counters[name] = value;
+        }
+        return dump(json{{"removed", swept.removed}, {"counters", counters}});
+    }
+
+  private:
+    // A guest for `plan`: the warm one when it matches and still answers, else the pool's
+    // (another instance's), else a fresh boot, tried boot_attempts times with doubling
+    // backoff. True when this call booted one. On failure guest_ is empty and `result`
+    // records diagnostics.vm_error.
+    bool ensure_guest(const GuestPlan &plan, const OverlayPlaces &places, json &result) {
+        if (guest_ && guest_->plan().key() == plan.key() && guest_->usable()) {
+            return false;
+        }
+        drop_guest(false);
+        const auto boot = [&]() -> std::unique_ptr<GuestVm> {
+            std::string last_error;
+            std::uint64_t backoff_ms = config_.backoff_ms;
+            for (std::uint64_t attempt = 1; attempt <= config_.boot_attempts; ++attempt) {
+                if (attempt > 1) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
+                    backoff_ms *= 2;
+                }
+                if (host::cancelled()) {
+                    throw std::runtime_error("boot cancelled by the host");
+                }
+                const auto started = Clock::now();
+                try {
+                    auto guest = std::make_unique<GuestVm>(
+                        plan, std::make_unique<OverlayDir>(places, config_, pending_),
+                        [] { return host::cancelled(); });
+                    last_boot_s_ = std::chrono::duration<double>(Clock::now() - started).count();
+                    return guest;
+                } catch (const std::exception &e) {
+                    last_error = e.what();
+                    host::log(SBX_LOG_WARN, "boot attempt " + std::to_string(attempt) + " of " +
+                                                std::to_string(config_.boot_attempts) +
+                                                " failed: " + last_error);
+                }
+            }
+            throw std::runtime_error(last_error);
+        };
+        GuestPool::Lease lease = GuestPool::shared().acquire(plan.key(), boot);
+        if (host::cancelled()) {
+            throw Error(SBX_CANCELLED, "boot cancelled by the host");
+        }
+        if (!lease.guest) {
+            put_vm_error(result, lease.error, config_.boot_attempts);
+            return false;
+        }
+        guest_ = std::move(lease.guest);
+        return lease.booted;
+    }
+
+    // Lets go of the current guest. `broken`: it is lost or cancelled, so it is stopped now
+    // for every instance that shares it; otherwise it stops when its last user lets go.
+    void drop_guest(bool broken) {
+        if (!guest_) {
+            return;
+        }
+        if (broken) {
+            GuestPool::shared().discard(guest_);
+            guest_->kill_now();
+            pending_["runtime_vms_removed"] += 1;
+        }
+        guest_.reset();
+    }
+
+    void add_counters(const CleanupCounters &counters) {
+        for (const auto &[name, value] : counters) {
+            pending_[name] += value;
+        }
+    }
+
+    // Attaches the cleanup counted since the last result (deltas, summed by the host).
+    std::string finish(json &result) {
+        if (!pending_.empty()) {
+            json cleanup = json::object();
+            for (const auto &[name, value] : pending_) {
+                cleanup[name] = value;
+            }
+            result["cleanup"] = cleanup;
+            pending_.clear();
+        }
+        return dump(result);
+    }
+
+    ExecutorConfig config_;
+    CleanupCounters pending_;
+    std::shared_ptr<GuestVm> guest_;
+    double last_boot_s_ = 0;
+};
+
+}  // namespace sbx::qemu
+
+SBX_PLUGIN(sbx::qemu::QemuExecutor);
