@@ -33,6 +33,8 @@ nlohmann::json read_preset(const YamlReader &reader, const Field &field, const s
                  reader.text_list(entry, "FAILURE_MODES: [network_partition, cpu_spike]")) {
                 value.push_back(mode);
             }
+        } else if (entry.key == "VM_SETTINGS" && entry.value.IsMap()) {
+            value = reader.json(entry.value);  // the VM executor's object (memory, image, ...)
         } else {
             reader.text(entry, entry.key == "FAILURE_MODES"
                                    ? "FAILURE_MODES: [network_partition, cpu_spike]"

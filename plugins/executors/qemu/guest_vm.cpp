@@ -3,6 +3,8 @@
 // host that forked away might leave.
 #include "guest_vm.hpp"
 
+#include "disk_overlay.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -178,6 +180,11 @@ void GuestVm::spawn() {
                  "local,path=" + escaped(folder + "/share") +
                      ",mount_tag=host0,security_model=none,id=host0"});
     if (!plan_.image.empty()) {
+        try {
+            create_disk_overlay(plan_.image, folder + "/disk.qcow2");
+        } catch (const std::exception &e) {
+            throw BootFailure(e.what());
+        }
         args.insert(args.end(), {"-drive", "file=" + escaped(folder + "/disk.qcow2") +
                                                ",if=virtio,format=qcow2"});
     }
