@@ -29,9 +29,11 @@ std::string backing_format(const std::string &image) {
 }  // namespace
 
 void create_disk_overlay(const std::string &image, const std::string &overlay) {
-    std::vector<std::string> args{"qemu-img", "create", "-q", "-f", "qcow2", "-F",
-                                  backing_format(image), "-b", image, overlay};
+    std::vector<std::string> args{
+        "qemu-img", "create", "-q",   "-f", "qcow2", "-F", backing_format(image),
+        "-b",       image,    overlay};
     std::vector<char *> argv;
+    argv.reserve(args.size() + 1);
     for (auto &arg : args) {
         argv.push_back(arg.data());
     }
@@ -45,9 +47,10 @@ void create_disk_overlay(const std::string &image, const std::string &overlay) {
     const int spawned = ::posix_spawnp(&pid, "qemu-img", &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0) {
-        throw std::runtime_error("cannot run qemu-img to make the disk overlay (install "
-                                 "qemu-utils): " +
-                                 std::string(std::strerror(spawned)));
+        throw std::runtime_error(
+            "cannot run qemu-img to make the disk overlay (install "
+            "qemu-utils): " +
+            std::string(std::strerror(spawned)));
     }
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

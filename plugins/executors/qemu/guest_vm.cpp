@@ -189,6 +189,7 @@ void GuestVm::spawn() {
                                                ",if=virtio,format=qcow2"});
     }
     std::vector<char *> argv;
+    argv.reserve(args.size() + 1);
     for (auto &arg : args) {
         argv.push_back(arg.data());
     }

@@ -68,18 +68,14 @@ class GuestVm {
 
     GuestPlan plan_;
     std::unique_ptr<OverlayDir> overlay_;
-    pid_t pid_ = -1;
-    std::mutex reap_mutex_;
-    bool reaped_ = false;
     ControlChannel channel_;
-    std::mutex send_mutex_;
+    std::mutex reap_mutex_;  // guards pid_'s reaping
+    std::mutex send_mutex_;  // one line at a time on the channel
     // Answers by job id, filled by reader_.
     std::thread reader_;
-    std::atomic<bool> stopping_{false};
     std::mutex answers_mutex_;
     std::condition_variable answer_ready_;
     std::map<std::uint64_t, std::string> answers_;
-    bool channel_down_ = false;
     std::atomic<std::uint64_t> runs_served_{0};
     // QEMU's parent-death signal fires when the *thread* that forked it ends, and the host
     // calls an instance from short-lived threads too; so a thread of our own forks QEMU and
@@ -87,7 +83,11 @@ class GuestVm {
     std::thread keeper_;
     std::mutex keeper_mutex_;
     std::condition_variable keeper_wake_;
-    bool keeper_stop_ = false;
+    pid_t pid_ = -1;
+    std::atomic<bool> stopping_{false};
+    bool reaped_ = false;        // under reap_mutex_
+    bool channel_down_ = false;  // under answers_mutex_
+    bool keeper_stop_ = false;   // under keeper_mutex_
 };
 
 }  // namespace sbx::qemu

@@ -74,7 +74,10 @@ void write_job(const std::string &share, std::uint64_t id, const local::RunSpec 
     std::vector<std::string> env{"PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=" + work,
                                  "TMPDIR=" + work, "LANG=C.UTF-8"};
     for (const auto &[name, value] : spec.env) {
-        env.push_back(name + "=" + value);
+        std::string variable = name;
+        variable += '=';
+        variable += value;
+        env.push_back(std::move(variable));
     }
     write_file(folder / "argv", nul_joined(spec.argv));
     write_file(folder / "env", nul_joined(env));

@@ -125,8 +125,17 @@ int main(int argc, char **argv) {
             const pid_t worker = ::fork();
             if (worker == 0) {
                 // One short line per write(2): answers of concurrent workers never interleave.
-                const std::string problem = sbx::guest::run_job(share + "/jobs/" + id, "job-" + id);
-                send_line(port, problem.empty() ? "done " + id : "fail " + id + " " + problem);
+                std::string job_dir = share;
+                job_dir += "/jobs/";
+                job_dir += id;
+                const std::string problem = sbx::guest::run_job(job_dir, "job-" + id);
+                std::string answer = problem.empty() ? "done " : "fail ";
+                answer += id;
+                if (!problem.empty()) {
+                    answer += ' ';
+                    answer += problem;
+                }
+                send_line(port, answer);
                 ::_exit(0);
             }
             if (worker < 0) {

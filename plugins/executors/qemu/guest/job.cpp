@@ -167,11 +167,13 @@ bool drain(Stream &stream, std::uint64_t keep) {
         fail("chdir");
     }
     std::vector<char *> args;
+    args.reserve(argv.size() + 1);
     for (const auto &arg : argv) {
         args.push_back(const_cast<char *>(arg.c_str()));
     }
     args.push_back(nullptr);
     std::vector<char *> vars;
+    vars.reserve(env.size() + 1);
     for (const auto &var : env) {
         vars.push_back(const_cast<char *>(var.c_str()));
     }
