@@ -1,0 +1,263 @@
+// The qemu executor through the host's real loader: configuration and spec errors, a missing
+// kernel, the overlay sweep (on real folders and a real process standing in for a dead
+// host's QEMU), and one real guest shared by two instances at once, with OOM, timeout, the
+// workspace round trip, and a guest killed under a run. Needs qemu-system-x86_64 and the
+// guest the build makes; fails, never skips, without them.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "command.hpp"
+#include "plugins/plugin.hpp"
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::shared_ptr<sbx::plugins::Plugin> qemu_plugin() {
+    static const auto plugin = sbx::plugins::load_plugin(SBX_QEMU_EXECUTOR_PATH);
+    return plugin;
+}
+
+// Field 22 of /proc/PID/stat, as the executor records owners.
+unsigned long long start_time(long pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    const std::string text((std::istreambuf_iterator<char>(stat)),
+                           std::istreambuf_iterator<char>());
+    const auto close_paren = text.rfind(')');
+    if (close_paren == std::string::npos) {
+        return 0;  // gone
+    }
+    std::istringstream fields(text.substr(close_paren + 2));
+    std::string field;
+    for (int index = 3; index <= 22 && fields >> field; ++index) {
+        if (index == 22) {
+            return std::stoull(field);
+        }
+    }
+    return 0;
+}
+
+class QemuExecutorTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        state_dir_ = sbx::test::make_temp_dir("qemu-state");
+        workspace_ = sbx::test::make_temp_dir("qemu-ws");
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(state_dir_, ignored);
+        fs::remove_all(workspace_, ignored);
+    }
+    json spec(const json &argv, const json &limits = json::object()) const {
+        return json{{"run_id", "q-1"},
+                    {"argv", argv},
+                    {"workspace", workspace_},
+                    {"limits", limits},
+                    {"state_dir", state_dir_}};
+    }
+    static json run_on(sbx::plugins::Instance &instance, const json &spec) {
+        return json::parse(instance.run(spec.dump()));
+    }
+    // An overlay folder as the executor makes it, owned by `owner_pid`.
+    std::string fake_overlay(const std::string &name, long owner_pid, long vm_pid,
+                             bool record) const {
+        const std::string folder = state_dir_ + "/qemu/" + name;
+        fs::create_directories(folder + "/share");
+        const json entry{{"owner_pid", owner_pid},
+                         {"owner_start", start_time(owner_pid) + (owner_pid == ::getpid() ? 0 : 1)},
+                         {"created", 0},
+                         {"vm_pid", vm_pid}};
+        std::ofstream(folder + "/owner.json") << entry.dump();
+        if (record) {
+            const std::string file = state_dir_ + "/qemu/active_overlays.json";
+            json active = json::parse(std::ifstream(file), nullptr, false);
+            if (!active.is_object()) {
+                active = json::object();
+            }
+            active[folder] = entry;
+            std::ofstream(file) << active.dump();
+        }
+        return folder;
+    }
+
+    std::string state_dir_;
+    std::string workspace_;
+};
+
+TEST_F(QemuExecutorTest, BadConfigurationAndVariablesAreRefusedByName) {
+    EXPECT_THROW(
+        {
+            try {
+                (void)qemu_plugin()->create(json{{"memory_mb", 8}});
+            } catch (const std::exception &e) {
+                EXPECT_NE(std::string(e.what()).find("memory_mb"), std::string::npos) << e.what();
+                throw;
+            }
+        },
+        std::exception);
+    ::setenv("SANDBOX_OVERLAY_MAX_AGE", "a week", 1);
+    try {
+        (void)qemu_plugin()->create(json::object());
+        ADD_FAILURE() << "a bad SANDBOX_OVERLAY_MAX_AGE was accepted";
+    } catch (const std::exception &e) {
+        EXPECT_NE(std::string(e.what()).find("SANDBOX_OVERLAY_MAX_AGE"), std::string::npos)
+            << e.what();
+    }
+    ::unsetenv("SANDBOX_OVERLAY_MAX_AGE");
+}
+
+TEST_F(QemuExecutorTest, MalformedVmSettingsIsAnInvalidSpecNamingTheField) {
+    auto instance = qemu_plugin()->create(json::object());
+    json s = spec({"true"});
+    s["vm_settings"] = {{"memory", "lots"}};
+    try {
+        (void)instance->run(s.dump());
+        ADD_FAILURE() << "VM_SETTINGS.memory 'lots' was accepted";
+    } catch (const sbx::plugins::PluginCallError &e) {
+        EXPECT_EQ(e.status(), SBX_INVALID);
+        EXPECT_NE(std::string(e.what()).find("VM_SETTINGS.memory"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(QemuExecutorTest, MissingKernelIsAnImmediateXXWithADiagnostic) {
+    auto instance = qemu_plugin()->create(json::object());
+    json s = spec({"true"});
+    s["vm_settings"] = {{"kernel", "/nonexistent/vmlinuz"}};
+    const auto started = std::chrono::steady_clock::now();
+    const json result = run_on(*instance, s);
+    EXPECT_EQ(result["status"], "XX") << result.dump();
+    const std::string error = result["diagnostics"]["vm_error"];
+    EXPECT_NE(error.find("/nonexistent/vmlinuz"), std::string::npos) << error;
+    EXPECT_NE(error.find("linux-image-amd64"), std::string::npos) << "says how to get one";
+    EXPECT_EQ(result["diagnostics"]["attempts"], 0) << "nothing to retry";
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5))
+        << "no boot was attempted";
+}
+
+TEST_F(QemuExecutorTest, SweepStopsDeadHostsGuestsAndRemovesOnlyTheirOverlays) {
+    // A dead host: a child that has exited (its pid, with another start time, is gone).
+    const pid_t dead = ::fork();
+    if (dead == 0) {
+        ::_exit(0);
+    }
+    ASSERT_EQ(::waitpid(dead, nullptr, 0), dead);
+    const std::string dead_folder = state_dir_ + "/qemu/vm-dead-0-0";
+    // A process standing in for its QEMU: the sweep knows it by the folder in its command
+    // line, and a process that does not name the folder is never killed.
+    const pid_t vm = ::fork();
+    if (vm == 0) {
+        ::execl("/bin/sh", "sh", "-c", "while :; do sleep 1; done",
+                (dead_folder + "/ctl.sock").c_str(), nullptr);
+        ::_exit(127);
+    }
+    const pid_t bystander = ::fork();
+    if (bystander == 0) {
+        ::execl("/bin/sleep", "sleep", "60", nullptr);
+        ::_exit(127);
+    }
+    fake_overlay("vm-dead-0-0", dead, vm, true);
+    const std::string unrecorded = fake_overlay("vm-dead-1-0", dead, bystander, false);
+    const std::string live = fake_overlay("vm-live-0-0", ::getpid(), bystander, true);
+    fs::create_directories(state_dir_ + "/qemu/not-ours");
+
+    auto instance = qemu_plugin()->create(json::object());
+    const json listed =
+        json::parse(instance->sweep(json{{"state_dir", state_dir_}, {"dry_run", true}}.dump()));
+    EXPECT_EQ(listed["removed"].size(), 2U) << listed.dump();
+    EXPECT_TRUE(fs::exists(dead_folder)) << "a dry run removes nothing";
+
+    const json swept =
+        json::parse(instance->sweep(json{{"state_dir", state_dir_}, {"dry_run", false}}.dump()));
+    EXPECT_EQ(swept["removed"].size(), 2U) << swept.dump();
+    EXPECT_EQ(swept["counters"]["stale_vms_removed"], 2) << swept.dump();
+    EXPECT_FALSE(fs::exists(dead_folder));
+    EXPECT_FALSE(fs::exists(unrecorded));
+    EXPECT_TRUE(fs::exists(live)) << "a live host's overlay is not touched";
+    EXPECT_TRUE(fs::exists(state_dir_ + "/qemu/not-ours")) << "nor a folder it did not make";
+    int status = 0;
+    EXPECT_EQ(::waitpid(vm, &status, 0), vm);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "its QEMU was stopped";
+    EXPECT_EQ(::waitpid(bystander, &status, WNOHANG), 0) << "a process not naming it lives";
+    ::kill(bystander, SIGKILL);
+    ::waitpid(bystander, nullptr, 0);
+    const json active =
+        json::parse(std::ifstream(state_dir_ + "/qemu/active_overlays.json"), nullptr, false);
+    EXPECT_FALSE(active.contains(dead_folder)) << active.dump();
+    EXPECT_TRUE(active.contains(live)) << active.dump();
+}
+
+TEST_F(QemuExecutorTest, OneGuestServesConcurrentInstancesWithLimitsAndSurvivesALostGuest) {
+    const auto qemu = sbx::test::run_command({"/bin/sh", "-c", "command -v qemu-system-x86_64"});
+    ASSERT_EQ(qemu.exit_code, 0) << "qemu-system-x86_64 is missing; tools/install-deps "
+                                    "installs qemu-system-x86 (tools/test runs it)";
+    auto first = qemu_plugin()->create(json::object());
+    auto second = qemu_plugin()->create(json::object());
+
+    // Two instances at once: one boot, one guest, both runs in it side by side.
+    std::ofstream(workspace_ + "/given.txt") << "from the host";
+    auto other = std::async(std::launch::async, [&] {
+        json s = spec({"/bin/sh", "-c", "sleep 0.3; echo second"});
+        s["workspace"] = sbx::test::make_temp_dir("qemu-ws2");
+        const json result = run_on(*second, s);
+        fs::remove_all(s["workspace"].get<std::string>());
+        return result;
+    });
+    const json one = run_on(*first, spec({"/bin/sh", "-c", "cat given.txt; echo made > made.txt"}));
+    const json two = other.get();
+    ASSERT_EQ(one["status"], "OK") << one.dump();
+    ASSERT_EQ(two["status"], "OK") << two.dump();
+    EXPECT_EQ(one["stdout"], "from the host");
+    EXPECT_EQ(two["stdout"], "second\n");
+    EXPECT_EQ(one["guest"]["pid"], two["guest"]["pid"]) << "the same guest";
+    EXPECT_NE(one["guest"]["booted"], two["guest"]["booted"]) << "exactly one boot";
+    std::ifstream made(workspace_ + "/made.txt");
+    std::string made_text;
+    std::getline(made, made_text);
+    EXPECT_EQ(made_text, "made") << "the workspace came back from the guest";
+
+    const json hog =
+        run_on(*first, spec({"dd", "if=/dev/zero", "of=/dev/null", "bs=64M", "count=1"},
+                            {{"memory_bytes", 16 << 20}}));
+    EXPECT_EQ(hog["status"], "OOM") << hog.dump();
+    EXPECT_EQ(hog["limit"], "memory");
+    const json sleeper = run_on(*first, spec({"sleep", "30"}, {{"timeout_ms", 300}}));
+    EXPECT_EQ(sleeper["status"], "TO") << sleeper.dump();
+    EXPECT_EQ(sleeper["limit"], "timeout");
+    EXPECT_EQ(sleeper["guest"]["pid"], one["guest"]["pid"]) << "still the first boot";
+
+    // The guest dies under a run: that run is XX with the reason; the next one boots anew.
+    auto doomed = std::async(std::launch::async, [&] {
+        return run_on(*second, spec({"sleep", "20"}));
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ASSERT_EQ(::kill(one["guest"]["pid"].get<int>(), SIGKILL), 0);
+    const json lost = doomed.get();
+    EXPECT_EQ(lost["status"], "XX") << lost.dump();
+    EXPECT_NE(lost["diagnostics"]["vm_error"].get<std::string>().find("guest stopped"),
+              std::string::npos)
+        << lost.dump();
+    const json again = run_on(*first, spec({"true"}));
+    EXPECT_EQ(again["status"], "OK") << again.dump();
+    EXPECT_EQ(again["guest"]["booted"], true);
+    EXPECT_NE(again["guest"]["pid"], one["guest"]["pid"]);
+    first.reset();
+    second.reset();
+    EXPECT_EQ(::kill(again["guest"]["pid"].get<int>(), 0), -1) << "the guest stopped with us";
+    const json active =
+        json::parse(std::ifstream(state_dir_ + "/qemu/active_overlays.json"), nullptr, false);
+    EXPECT_TRUE(active.empty()) << "every overlay was removed: " << active.dump();
+}
+
+}  // namespace
