@@ -71,13 +71,13 @@ class QemuExecutorTest : public ::testing::Test {
         return json::parse(instance.run(spec.dump()));
     }
     // An overlay folder as the executor makes it, owned by `owner_pid`.
-    std::string fake_overlay(const std::string &name, long owner_pid, long vm_pid,
-                             bool record) const {
+    std::string fake_overlay(const std::string &name, long owner_pid, long vm_pid, bool record,
+                             long created = 0) const {
         const std::string folder = state_dir_ + "/qemu/" + name;
         fs::create_directories(folder + "/share");
         const json entry{{"owner_pid", owner_pid},
                          {"owner_start", start_time(owner_pid) + (owner_pid == ::getpid() ? 0 : 1)},
-                         {"created", 0},
+                         {"created", created},
                          {"vm_pid", vm_pid}};
         std::ofstream(folder + "/owner.json") << entry.dump();
         if (record) {
@@ -202,7 +202,7 @@ TEST_F(QemuExecutorTest, OneGuestServesConcurrentInstancesWithLimitsAndSurvivesA
     const auto qemu = sbx::test::run_command({"/bin/sh", "-c", "command -v qemu-system-x86_64"});
     ASSERT_EQ(qemu.exit_code, 0) << "qemu-system-x86_64 is missing; tools/install-deps "
                                     "installs qemu-system-x86 (tools/test runs it)";
-    auto first = qemu_plugin()->create(json::object());
+    auto first = qemu_plugin()->create(json{{"max_overlay_count", 2}});
     auto second = qemu_plugin()->create(json::object());
 
     // Two instances at once: one boot, one guest, both runs in it side by side.
@@ -252,12 +252,35 @@ TEST_F(QemuExecutorTest, OneGuestServesConcurrentInstancesWithLimitsAndSurvivesA
     EXPECT_EQ(again["status"], "OK") << again.dump();
     EXPECT_EQ(again["guest"]["booted"], true);
     EXPECT_NE(again["guest"]["pid"], one["guest"]["pid"]);
+
+    // Another plan boots another guest (the first plan's stops: its last user moved on). Over
+    // max_overlay_count (2), a dead host's oldest overlay makes room; these appeared after the
+    // process's first sweep, so only the cap finds them.
+    const pid_t dead = ::fork();
+    if (dead == 0) {
+        ::_exit(0);
+    }
+    ASSERT_EQ(::waitpid(dead, nullptr, 0), dead);
+    const std::string oldest = fake_overlay("vm-old-1", dead, 0, true, 1);
+    const std::string older = fake_overlay("vm-old-2", dead, 0, true, 2);
+    json bigger = spec({"true"});
+    bigger["vm_settings"] = {{"memory", "300M"}};
+    const json moved = run_on(*first, bigger);
+    EXPECT_EQ(moved["status"], "OK") << moved.dump();
+    EXPECT_EQ(moved["guest"]["booted"], true);
+    EXPECT_FALSE(fs::exists(oldest));
+    EXPECT_TRUE(fs::exists(older)) << "only as many as the cap needs";
+    EXPECT_EQ(moved["cleanup"]["stale_vms_removed"], 1) << moved.dump();
+    EXPECT_EQ(::kill(again["guest"]["pid"].get<int>(), 0), -1)
+        << "the first plan's guest stopped when its last user moved on";
+
     first.reset();
     second.reset();
-    EXPECT_EQ(::kill(again["guest"]["pid"].get<int>(), 0), -1) << "the guest stopped with us";
+    EXPECT_EQ(::kill(moved["guest"]["pid"].get<int>(), 0), -1) << "the guest stopped with us";
     const json active =
         json::parse(std::ifstream(state_dir_ + "/qemu/active_overlays.json"), nullptr, false);
-    EXPECT_TRUE(active.empty()) << "every overlay was removed: " << active.dump();
+    EXPECT_EQ(active.size(), 1U) << "every overlay of ours was removed: " << active.dump();
+    EXPECT_TRUE(active.contains(older)) << active.dump();
 }
 
 }  // namespace
