@@ -15,11 +15,13 @@
 
 namespace sbx::docker {
 
-Container::Container(EngineApi &api, std::string id, std::string name, std::string active_path)
+Container::Container(EngineApi &api, std::string id, std::string name, std::string active_path,
+                     CleanupTally &tally)
     : api_(api),
       id_(std::move(id)),
       name_(std::move(name)),
       active_path_(std::move(active_path)),
+      tally_(tally),
       created_(std::chrono::steady_clock::now()) {}
 
 Container::~Container() {
@@ -27,6 +29,7 @@ Container::~Container() {
         api_.remove_container(id_);
         unregister_active(active_path_, id_);
     } catch (const std::exception &e) {
+        tally_.add(kCleanupFailures);
         host::log(SBX_LOG_WARN, "container " + name_ + " (" + id_.substr(0, 12) +
                                     ") was not removed: " + e.what() +
                                     "; `sandbox-runner purge-stale` removes it once this host "

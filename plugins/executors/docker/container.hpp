@@ -1,17 +1,20 @@
 // A container the executor created, owned: removed (and dropped from the active ids
-// file) when the object goes, however the run ended.
+// file) when the object goes, however the run ended; a removal that fails is counted.
 #pragma once
 
 #include <chrono>
 #include <string>
 
+#include "cleanup_tally.hpp"
 #include "engine_api.hpp"
 
 namespace sbx::docker {
 
 class Container {
   public:
-    Container(EngineApi &api, std::string id, std::string name, std::string active_path);
+    // `tally` counts a failed removal (cleanup_failures); it must outlive the container.
+    Container(EngineApi &api, std::string id, std::string name, std::string active_path,
+              CleanupTally &tally);
     ~Container();
     Container(const Container &) = delete;
     Container &operator=(const Container &) = delete;
@@ -25,6 +28,7 @@ class Container {
     std::string id_;
     std::string name_;
     std::string active_path_;
+    CleanupTally &tally_;
     std::chrono::steady_clock::time_point created_;
 };
 

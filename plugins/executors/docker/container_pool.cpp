@@ -60,6 +60,7 @@ void ContainerPool::reap(StartContext &context) {
     (void)context;
     const auto now = Clock::now();
     std::vector<WarmContainer *> expired;
+    std::size_t idle_count = 0;
     for (const auto &warm : warm_) {
         if (warm->busy) {
             continue;
@@ -72,11 +73,23 @@ void ContainerPool::reap(StartContext &context) {
             host::log(SBX_LOG_DEBUG, "removing pooled container " + warm->container->name() +
                                          (idle ? " (idle)" : " (max lifetime)"));
             expired.push_back(warm.get());
+            idle_count += idle ? 1 : 0;
         }
+    }
+    if (expired.empty()) {
+        return;
+    }
+    // One reason per container: idle wins when both hold.
+    if (idle_count > 0) {
+        tally_.add(kCleanupIdle, static_cast<double>(idle_count));
+    }
+    if (expired.size() > idle_count) {
+        tally_.add(kCleanupLifetime, static_cast<double>(expired.size() - idle_count));
     }
     for (auto *warm : expired) {
         discard(warm);
     }
+    tally_.set(kCleanupDuration, seconds_between(now, Clock::now()));
 }
 
 WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan) {
@@ -88,6 +101,7 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
         if (!healthy(context, *warm)) {
             host::log(SBX_LOG_INFO,
                       "pooled container " + warm->container->name() + " failed its health check");
+            tally_.add(kCleanupUnhealthy);
             discard(warm.get());
             break;  // the loop's iterator is gone; make a fresh one below
         }
@@ -95,6 +109,7 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
         return warm.get();
     }
     if (alive_in_process() >= config_.max_containers) {
+        tally_.add(kLimitReached);
         // Make room with this pool's oldest idle container, if it has one.
         const auto idle =
             std::find_if(warm_.begin(), warm_.end(), [](const auto &warm) { return !warm->busy; });

@@ -29,7 +29,9 @@ struct WarmContainer {
 
 class ContainerPool {
   public:
-    explicit ContainerPool(const ExecutorConfig &config) : config_(config) {}
+    // `tally` counts what the pool removes and why; it must outlive the pool.
+    ContainerPool(const ExecutorConfig &config, CleanupTally &tally)
+        : config_(config), tally_(tally) {}
     ~ContainerPool();
     ContainerPool(const ContainerPool &) = delete;
     ContainerPool &operator=(const ContainerPool &) = delete;
@@ -50,6 +52,7 @@ class ContainerPool {
     bool healthy(StartContext &context, WarmContainer &warm);
 
     const ExecutorConfig &config_;
+    CleanupTally &tally_;
     std::vector<std::unique_ptr<WarmContainer>> warm_;
     std::size_t creations_ = 0;
 };

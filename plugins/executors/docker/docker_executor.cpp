@@ -34,7 +34,7 @@ class DockerExecutor final : public Executor {
           api_(EngineEndpoint::from_environment(),
                std::chrono::milliseconds(config_.call_timeout_ms)),
           owner_(Owner::current(config_.pool_label)),
-          pool_(config_) {}
+          pool_(config_, tally_) {}
 
     std::string run(const std::string &spec_json) override {
         if (host::cancelled()) {
@@ -48,7 +48,7 @@ class DockerExecutor final : public Executor {
             result["error"] = "the docker executor cannot run in network namespace '" + spec.netns +
                               "' (run spec: netns); use the local executor with the network "
                               "injector";
-            return dump(result);
+            return finish(result);
         }
         local::Workspace workspace =
             spec.workspace.empty()
@@ -60,22 +60,33 @@ class DockerExecutor final : public Executor {
         spec.workspace = workspace.path();
         workspace.write_files(spec.files);
 
-        StartContext context{api_, config_, spec.state_dir};
+        StartContext context{api_, config_, spec.state_dir, tally_};
         nlohmann::json result = config_.pool ? run_pooled(context, pool_, spec, owner_)
                                              : run_once(context, spec, owner_);
         if (workspace.survives()) {
             result["workspace"] = workspace.path();
         }
-        return dump(result);
+        return finish(result);
     }
 
     std::string sweep(const std::string &request_json) override {
         const auto request = nlohmann::json::parse(request_json, nullptr, false);
-        return dump(
-            sweep_stale(api_, config_, request.is_object() ? request : nlohmann::json::object()));
+        nlohmann::json response = sweep_stale(
+            api_, config_, request.is_object() ? request : nlohmann::json::object(), tally_);
+        response["counters"] = tally_.take();
+        return dump(response);
     }
 
   private:
+    // Adds what was cleaned up since the last report (`cleanup`, absent when nothing).
+    std::string finish(nlohmann::json &result) {
+        nlohmann::json cleanup = tally_.take();
+        if (!cleanup.empty()) {
+            result["cleanup"] = std::move(cleanup);
+        }
+        return dump(result);
+    }
+
     static std::string dump(const nlohmann::json &result) {
         return result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
@@ -83,6 +94,7 @@ class DockerExecutor final : public Executor {
     ExecutorConfig config_;
     EngineApi api_;
     Owner owner_;
+    CleanupTally tally_;  // before the pool, which counts into it until it is gone
     ContainerPool pool_;  // destroyed first: its containers go before the client does
 };
 

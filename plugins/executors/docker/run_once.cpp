@@ -61,6 +61,7 @@ json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
                 throw;
             }
             ending.timed_out = true;
+            context.tally.add(kForceKills);
             context.api.kill_container(container->id());
         }
         ending.wall_s = seconds_since(started);

@@ -118,6 +118,8 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
                 throw;
             }
             ending.timed_out = true;
+            // The engine cannot kill one exec: the container goes with the target in it.
+            context.tally.add(kForceKills);
         }
         ending.wall_s = seconds_since(exec_started);
         if (!ending.timed_out) {
