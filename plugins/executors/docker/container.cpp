@@ -37,8 +37,12 @@ Container::~Container() {
     }
 }
 
-ScopedFolder::ScopedFolder(const std::string &parent) {
+ScopedFolder::ScopedFolder(const std::string &relative_or_absolute) {
+    // Absolute: the folder is bind-mounted, and the engine reads a relative source as the
+    // name of a volume (a relative --data-dir gives a relative state_dir).
     std::error_code ignored;
+    const std::string parent =
+        std::filesystem::absolute(relative_or_absolute, ignored).lexically_normal().string();
     std::filesystem::create_directories(parent, ignored);
     // The host pid leads the name, so sweep() can tell a dead host's folders.
     std::string pattern = parent + "/" + std::to_string(::getpid()) + "-XXXXXX";

@@ -123,11 +123,12 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
     plan.create_body["HostConfig"]["Binds"].push_back(warm->io->path() + ":" + kIoMount + ":ro");
     warm->container = start_container(context, plan);
     warm->key = plan.pool_key;
+    const auto state =
+        context.api.inspect_container(warm->container->id()).value("State", nlohmann::json());
     if (plan.create_body["HostConfig"].contains("Memory")) {
-        const auto state =
-            context.api.inspect_container(warm->container->id()).value("State", nlohmann::json());
         warm->oom = std::make_unique<OomCounter>(state.value("Pid", 0L));
     }
+    warm->usage = CgroupUsage::of_process(state.value("Pid", 0L));
     warm->last_used = Clock::now();
     warm->busy = true;
     ++creations_;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cgroup_usage.hpp"
 #include "container.hpp"
 #include "container_plan.hpp"
 #include "container_start.hpp"
@@ -22,6 +23,7 @@ struct WarmContainer {
     std::unique_ptr<Container> container;
     std::string key;
     std::unique_ptr<OomCounter> oom;  // the container's memory cgroup counter
+    CgroupUsage usage;                // its CPU time and memory peak
     std::chrono::steady_clock::time_point last_used;
     unsigned long execs = 0;
     bool busy = false;

@@ -110,6 +110,9 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
             limit = std::chrono::milliseconds(spec.limits.timeout_ms);
         }
         const auto oom_before = warm->oom ? warm->oom->count() : std::nullopt;
+        // A new peak for this run; a kernel that cannot reset it gives the container's.
+        warm->usage.reset_memory_peak();
+        const CgroupFigures usage_before = warm->usage.read();
         const Clock::time_point exec_started = Clock::now();
         try {
             context.api.start_exec(exec_id, demux, limit);
@@ -131,6 +134,7 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
         }
         lease.healthy = !ending.timed_out && !ending.oom_killed;
         put_ending(result, ending);
+        put_usage(result, warm->usage.source(), cpu_between(usage_before, warm->usage.read()));
         // The runtime could not start the exec at all (a pids limit reached by the pool's
         // own processes, say): that is the executor failing, not the target.
         if ((ending.exit_code == 126 || ending.exit_code == 127) &&

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "../../injectors/common/host_identity.hpp"
+#include "cgroup_usage.hpp"
 #include "state_files.hpp"
 
 namespace sbx::docker {
@@ -78,6 +79,9 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
         }
         host::log(SBX_LOG_DEBUG, std::string("no Docker engine to sweep: ") + e.what());
         sweep_io_folders(state_dir, dry_run, removed);
+        for (auto &line : sweep_parent_cgroups(dry_run)) {
+            removed.push_back(std::move(line));
+        }
         return json{{"removed", removed}};
     }
     for (const auto &container : labelled) {
@@ -132,6 +136,9 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
         });
     }
     sweep_io_folders(state_dir, dry_run, removed);
+    for (auto &line : sweep_parent_cgroups(dry_run)) {
+        removed.push_back(std::move(line));
+    }
     if (containers_removed > 0) {
         tally.add(kStaleRemoved, static_cast<double>(containers_removed));
         tally.set(
