@@ -90,8 +90,10 @@ TEST_F(DockerExecutorTest, TheSweepCountsTheDeadHostsContainersItRemoves) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         std::ifstream in(log);
         std::string line;
-        if (std::getline(in, line) && !line.empty() && line.front() == '{') {
-            dead_name = json::parse(line).value("container", "");
+        while (std::getline(in, line)) {  // after the log lines of its purge at start
+            if (!line.empty() && line.front() == '{') {
+                dead_name = json::parse(line).value("container", "");
+            }
         }
     }
     ASSERT_FALSE(dead_name.empty()) << "the crash host printed no result";

@@ -17,7 +17,7 @@ namespace sbx::docker {
 
 Container::Container(EngineApi &api, std::string id, std::string name, std::string active_path,
                      CleanupTally &tally)
-    : api_(api),
+    : api_(&api),
       id_(std::move(id)),
       name_(std::move(name)),
       active_path_(std::move(active_path)),
@@ -26,7 +26,7 @@ Container::Container(EngineApi &api, std::string id, std::string name, std::stri
 
 Container::~Container() {
     try {
-        api_.remove_container(id_);
+        api_->remove_container(id_);
         unregister_active(active_path_, id_);
     } catch (const std::exception &e) {
         tally_.add(kCleanupFailures);

@@ -22,9 +22,11 @@ class Container {
     [[nodiscard]] const std::string &id() const { return id_; }
     [[nodiscard]] const std::string &name() const { return name_; }
     [[nodiscard]] std::chrono::steady_clock::time_point created() const { return created_; }
+    // Removal goes through `api` instead (the pool's reaper thread has its own client).
+    void use_api(EngineApi &api) { api_ = &api; }
 
   private:
-    EngineApi &api_;
+    EngineApi *api_;
     std::string id_;
     std::string name_;
     std::string active_path_;

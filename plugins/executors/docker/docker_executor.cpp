@@ -2,6 +2,7 @@
 // Engine API, with the workspace bind-mounted, warm containers reused through exec.
 #include <sbx/plugin.hpp>
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -41,6 +42,7 @@ class DockerExecutor final : public Executor {
             throw Error(SBX_CANCELLED, "run not started: the host is cancelling");
         }
         RunSpec spec = parse_run_spec(spec_json, config_);
+        purge_at_start(spec.state_dir);
         if (!spec.netns.empty()) {
             // A container has its own network namespace; joining a path is not something the
             // engine offers. Say so rather than run outside the injector's namespace.
@@ -78,6 +80,27 @@ class DockerExecutor final : public Executor {
     }
 
   private:
+    // What a crashed host left, removed before this process's first run (the sweep of
+    // purge-stale, for this executor), so leftovers do not wait for a timer. Once per
+    // process, not per worker; a failure is logged, never the run's.
+    void purge_at_start(const std::string &state_dir) {
+        static std::atomic<bool> done{false};
+        if (!config_.purge_at_start || done.exchange(true)) {
+            return;
+        }
+        try {
+            const auto swept =
+                sweep_stale(api_, config_, {{"state_dir", state_dir}, {"dry_run", false}}, tally_);
+            for (const auto &line : swept["removed"]) {
+                host::log(SBX_LOG_INFO, "removed at start: " + line.get<std::string>());
+            }
+        } catch (const std::exception &e) {
+            host::log(SBX_LOG_WARN, std::string("could not remove dead hosts' containers at "
+                                                "start (`sandbox-runner purge-stale` will): ") +
+                                        e.what());
+        }
+    }
+
     // Adds what was cleaned up since the last report (`cleanup`, absent when nothing).
     std::string finish(nlohmann::json &result) {
         nlohmann::json cleanup = tally_.take();
