@@ -56,6 +56,8 @@ struct ExecutorConfig {
     std::uint64_t fail_threshold = 5;
     std::string state_dir;
     double cleanup_interval_s = 60;
+    // Not a setting: docker-netns-exec beside the plugin's .so, "" when it is missing.
+    std::string netns_helper;
     bool purge_at_start = true;
 };
 

@@ -1,8 +1,11 @@
 // The `docker` executor plugin: runs each command in a Docker container through the
 // Engine API, with the workspace bind-mounted, warm containers reused through exec.
+#include <dlfcn.h>
+#include <unistd.h>
 #include <sbx/plugin.hpp>
 
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -31,7 +34,7 @@ class DockerExecutor final : public Executor {
         "sandbox-runner"};
 
     explicit DockerExecutor(const std::string &config_json)
-        : config_(parse_config(config_json)),
+        : config_(with_netns_helper(parse_config(config_json))),
           api_(EngineEndpoint::from_environment(),
                std::chrono::milliseconds(config_.call_timeout_ms)),
           owner_(Owner::current(config_.pool_label)),
@@ -43,13 +46,12 @@ class DockerExecutor final : public Executor {
         }
         RunSpec spec = parse_run_spec(spec_json, config_);
         purge_at_start(spec.state_dir);
-        if (!spec.netns.empty()) {
-            // A container has its own network namespace; joining a path is not something the
-            // engine offers. Say so rather than run outside the injector's namespace.
+        if (!spec.netns.empty() && config_.netns_helper.empty()) {
+            // Never run outside the injector's namespace: say why instead.
             nlohmann::json result = empty_result(spec);
             result["error"] = "the docker executor cannot run in network namespace '" + spec.netns +
-                              "' (run spec: netns); use the local executor with the network "
-                              "injector";
+                              "' (run spec: netns): its helper docker-netns-exec is not beside "
+                              "docker.so; reinstall the plugin, or use the local executor";
             return finish(result);
         }
         local::Workspace workspace =
@@ -63,8 +65,17 @@ class DockerExecutor final : public Executor {
         workspace.write_files(spec.files);
 
         StartContext context{api_, config_, spec.state_dir, tally_};
-        nlohmann::json result = config_.pool ? run_pooled(context, pool_, spec, owner_)
-                                             : run_once(context, spec, owner_);
+        // A namespace is the run's own (the injector makes one per run), so such a run gets
+        // a container of its own: a warm container cannot be moved into it.
+        nlohmann::json result = config_.pool && spec.netns.empty()
+                                    ? run_pooled(context, pool_, spec, owner_)
+                                    : run_once(context, spec, owner_);
+        if (!spec.netns.empty()) {
+            result["netns"] = spec.netns;
+            if (config_.pool) {
+                result["pool"] = "netns: ran in a container of its own";
+            }
+        }
         if (workspace.survives()) {
             result["workspace"] = workspace.path();
         }
@@ -80,6 +91,20 @@ class DockerExecutor final : public Executor {
     }
 
   private:
+    // docker-netns-exec is installed beside docker.so.
+    static ExecutorConfig with_netns_helper(ExecutorConfig config) {
+        Dl_info self{};
+        if (::dladdr(reinterpret_cast<void *>(&DockerExecutor::with_netns_helper), &self) != 0 &&
+            self.dli_fname != nullptr) {
+            const auto helper =
+                std::filesystem::path(self.dli_fname).parent_path() / "docker-netns-exec";
+            if (::access(helper.c_str(), X_OK) == 0) {
+                config.netns_helper = std::filesystem::absolute(helper).string();
+            }
+        }
+        return config;
+    }
+
     // What a crashed host left, removed before this process's first run (the sweep of
     // purge-stale, for this executor), so leftovers do not wait for a timer. Once per
     // process, not per worker; a failure is logged, never the run's.

@@ -107,6 +107,13 @@ json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
         put_usage(result, usage.source(), usage.read());
         put_output(result, "stdout", out, spec.limits.output_bytes);
         put_output(result, "stderr", err, spec.limits.output_bytes);
+        // The netns helper could not put the target in its namespace: the executor failed.
+        constexpr const char kHelperPrefix[] = "sbx-docker-netns-exec: ";
+        if (!spec.netns.empty() && ending.exit_code == 125 &&
+            err.kept().rfind(kHelperPrefix, 0) == 0) {
+            result["status"] = "XX";
+            result["error"] = "docker: " + err.kept().substr(0, err.kept().find('\n'));
+        }
     } catch (const EngineError &e) {
         if (e.failure() == EngineFailure::cancelled) {
             throw Error(SBX_CANCELLED, "run cancelled by the host; its container is removed");
