@@ -131,6 +131,16 @@ bool CgroupUsage::reset_memory_peak() const {
     return out.good();
 }
 
+std::optional<std::uint64_t> CgroupUsage::oom_kills() const {
+    if (memory_dir_.empty()) {
+        return std::nullopt;
+    }
+    if (auto v1 = read_key(memory_dir_ + "/memory.oom_control", "oom_kill")) {
+        return v1;
+    }
+    return read_key(memory_dir_ + "/memory.events", "oom_kill");
+}
+
 CgroupFigures cpu_between(const CgroupFigures &before, const CgroupFigures &after) {
     CgroupFigures used;
     used.cpu_user_s = std::max(0.0, after.cpu_user_s - before.cpu_user_s);

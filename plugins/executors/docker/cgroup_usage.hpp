@@ -1,8 +1,8 @@
-// CPU seconds and peak memory of a container, read from its cgroup because the engine keeps
-// no per-process figures: v1 cpuacct.usage_user/usage_sys and memory.max_usage_in_bytes, v2
-// cpu.stat and memory.peak. For a pooled container the figures of one exec are a difference
-// (CPU) and a peak reset before it (memory); for a container of its own, whose cgroup goes
-// with it, they are read from a parent cgroup the container is created under.
+// CPU seconds, peak memory and OOM kills of a container, read from its cgroup because the
+// engine keeps no per-process figures: v1 cpuacct.usage_user/usage_sys and
+// memory.max_usage_in_bytes, v2 cpu.stat and memory.peak. For a pooled container the figures of one
+// exec are a difference (CPU) and a peak reset before it (memory); for a container of its own,
+// whose cgroup goes with it, they are read from a parent cgroup the container is created under.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,11 @@ class CgroupUsage {
     [[nodiscard]] CgroupFigures read() const;
     // Starts a new memory peak; false when the kernel cannot (v2 before Linux 6.12).
     bool reset_memory_peak() const;
+    // The memory cgroup's OOM-kill count (v1 memory.oom_control, v2 memory.events:
+    // "oom_kill N"), nullopt when unreadable. Rationale: the engine sets State.OOMKilled only
+    // when a container's main process dies of it, so an exec killed by the OOM killer in a
+    // pooled container leaves no trace in the API; the cgroup's counter does.
+    [[nodiscard]] std::optional<std::uint64_t> oom_kills() const;
 
   private:
     std::string source_;

@@ -174,9 +174,6 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
     warm->key = plan.pool_key;
     const auto state =
         context.api.inspect_container(warm->container->id()).value("State", nlohmann::json());
-    if (plan.create_body["HostConfig"].contains("Memory")) {
-        warm->oom = std::make_unique<OomCounter>(state.value("Pid", 0L));
-    }
     warm->usage = CgroupUsage::of_process(state.value("Pid", 0L));
     warm->last_used = Clock::now();
     warm->busy = true;

@@ -18,7 +18,6 @@
 #include "container.hpp"
 #include "container_plan.hpp"
 #include "container_start.hpp"
-#include "oom_counter.hpp"
 
 namespace sbx::docker {
 
@@ -26,8 +25,7 @@ struct WarmContainer {
     std::unique_ptr<ScopedFolder> io;  // mounted at kIoMount; outlives the container
     std::unique_ptr<Container> container;
     std::string key;
-    std::unique_ptr<OomCounter> oom;  // the container's memory cgroup counter
-    CgroupUsage usage;                // its CPU time and memory peak
+    CgroupUsage usage;  // the container's cgroup: CPU time, memory peak, OOM kills
     std::chrono::steady_clock::time_point last_used;
     unsigned long execs = 0;
     bool busy = false;

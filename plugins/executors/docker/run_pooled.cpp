@@ -109,7 +109,7 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
         if (spec.limits.timeout_ms > 0) {
             limit = std::chrono::milliseconds(spec.limits.timeout_ms);
         }
-        const auto oom_before = warm->oom ? warm->oom->count() : std::nullopt;
+        const auto oom_before = warm->usage.oom_kills();
         // A new peak for this run; a kernel that cannot reset it gives the container's.
         warm->usage.reset_memory_peak();
         const CgroupFigures usage_before = warm->usage.read();
@@ -128,7 +128,7 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
         if (!ending.timed_out) {
             ending.exit_code = context.api.inspect_exec(exec_id).exit_code;
             if (ending.exit_code != 0 && oom_before) {
-                const auto oom_after = warm->oom->count();
+                const auto oom_after = warm->usage.oom_kills();
                 ending.oom_killed = oom_after && *oom_after > *oom_before;
             }
         }
