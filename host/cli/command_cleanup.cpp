@@ -35,17 +35,21 @@ std::filesystem::path database_path(const CliContext &context) {
     return std::filesystem::path(context.settings.data_dir) / "metrics.db";
 }
 
-// The totals in metrics.db; {} when there is no database yet (a reader never creates one).
-std::map<std::string, double> counter_totals(const std::filesystem::path &database) {
+std::map<std::string, double> counter_totals(store::Store &store) {
     std::map<std::string, double> totals;
-    if (!std::filesystem::exists(database)) {
-        return totals;
-    }
-    store::Store store(database);
     for (const auto &[name, row] : store::read_cleanup_counters(store)) {
         totals[name] = row.value;
     }
     return totals;
+}
+
+// The totals in metrics.db; {} when there is no database yet (a reader never creates one).
+std::map<std::string, double> counter_totals(const std::filesystem::path &database) {
+    if (!std::filesystem::exists(database)) {
+        return {};
+    }
+    store::Store store(database);
+    return counter_totals(store);
 }
 
 // Whole numbers without a ".0": counts read as counts.
@@ -90,9 +94,7 @@ int run_cleanup_command(CliContext &context, const std::string &command,
     std::map<std::string, double> totals;
     if (store) {
         store::add_cleanup_counters(*store, report.counters);
-        for (const auto &[name, row] : store::read_cleanup_counters(*store)) {
-            totals[name] = row.value;
-        }
+        totals = counter_totals(*store);
     } else if (dry_run) {
         totals = counter_totals(database_path(context));
     }
