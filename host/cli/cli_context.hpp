@@ -48,5 +48,6 @@ int run_autopurge_command(CliContext &context, const std::vector<std::string> &a
 // `command` is purge-stale, cleanup (the same) or check-resources (list only).
 int run_cleanup_command(CliContext &context, const std::string &command,
                         const std::vector<std::string> &args);
+int run_cleanup_stats_command(CliContext &context, const std::vector<std::string> &args);
 
 }  // namespace sbx::cli

@@ -30,6 +30,7 @@ constexpr const char *kUsage =
     "  workflows list [--json] | workflows import FILE\n"
     "  replay RUN_ID [--print] [--json]      (exit 1 when the outcome differs)\n"
     "  purge-stale [--json] (alias cleanup) | check-resources [--json] (exit 1 when any)\n"
+    "  cleanup-stats [--json]      (the cleanup counters plugins reported, from metrics.db)\n"
     "  install-autopurge [--system] [--unit-dir DIR] [--print]   (purge-stale hourly)\n"
     "  rank-scenarios RUN... [--json]      (RUN: a data dir, roi_history.json or metrics.db)\n"
     "  rank-synergy RUN... [--metric M] [--json]      (synergy_M of sections and workflows)\n"
@@ -115,6 +116,9 @@ int main(int argc, char **argv) {
         }
         if (command == "purge-stale" || command == "cleanup" || command == "check-resources") {
             return sbx::cli::run_cleanup_command(context, command, args);
+        }
+        if (command == "cleanup-stats") {
+            return sbx::cli::run_cleanup_stats_command(context, args);
         }
         if (command == "workflows") {
             return sbx::cli::run_workflows_command(context, args);

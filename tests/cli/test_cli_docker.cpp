@@ -1,6 +1,7 @@
 // The docker executor end to end through the real binary: the same small workflow gives
 // the same per-run result schema and the same ROI under local and docker (selected per
-// workflow, and by SANDBOX_DOCKER=1), and check-resources counts nothing left behind.
+// workflow, and by SANDBOX_DOCKER=1), check-resources counts nothing left behind, and the
+// network injector's namespace holds a docker target.
 // Needs the real engine (tools/test starts it); fails, never skips, without it.
 #include <signal.h>
 #include <sys/wait.h>
@@ -134,6 +135,34 @@ workflows:
     EXPECT_EQ(WEXITSTATUS(status), 3);
     const auto after = sbx::test::run_command({"/bin/sh", "-c", "docker ps -aq " + filter});
     EXPECT_EQ(after.out, "") << "containers outlived the host";
+}
+
+// The network injector's namespace holds a docker target: it sees the injector's uplink
+// (the address the injector reports), so the delay and loss applied there are its own.
+TEST_F(DockerCli, TheNetworkInjectorsNamespaceHoldsADockerTarget) {
+    write_settings(R"(
+executor: docker
+injectors: [network]
+presets: [{SCENARIO_NAME: slow_net, NETWORK_LATENCY_MS: "50"}]
+workflows:
+  - name: net
+    steps:
+      - run: [/bin/sh, -c, 'ip -o addr']
+)");
+    const auto result = runner({"run", "--runs", "2", "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto steps = query(
+        "SELECT status, json_extract(result, '$.stdout'), "
+        "json_extract(result, '$.injections.network.uplink.inside'), "
+        "json_extract(result, '$.netns') FROM steps");
+    ASSERT_EQ(steps.size(), 2U);
+    for (const auto &step : steps) {
+        EXPECT_EQ(step[0], "OK") << step[1];
+        ASSERT_FALSE(step[2].empty()) << "the injector reported no uplink";
+        EXPECT_NE(step[1].find("inet " + step[2] + "/"), std::string::npos)
+            << "the target is not in the injector's namespace: " << step[1];
+        EXPECT_EQ(step[3].rfind("/run/netns/sbx-", 0), 0U) << step[3];
+    }
 }
 
 }  // namespace

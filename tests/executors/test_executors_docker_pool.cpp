@@ -57,21 +57,27 @@ TEST_F(DockerExecutorTest, PurgeRemovesADeadHostsContainersAndNothingElse) {
     // A foreign container (no label), and a labelled one of a live host (this process).
     const std::string foreign = "sbx-foreign-" + std::to_string(::getpid());
     docker("run -d --name " + foreign + " --network none " + kImage + " sleep 600");
-    auto live = docker_plugin()->create(config(true));
+    // A label of its own: another test process's purge at start must not remove this
+    // test's dead host's container before this test's sweep does.
+    json labelled = config(true);
+    labelled["pool_label"] = "sbx-purge-test-" + std::to_string(::getpid());
+    auto live = docker_plugin()->create(labelled);
     const json live_result = run_on(*live, spec({"true"}));
     const std::string live_name = live_result["container"];
 
     const std::string log = state_dir_ + "/crash-host.log";
     const int pid = test::spawn_background({SBX_DOCKER_CRASH_HOST_PATH, SBX_DOCKER_EXECUTOR_PATH,
-                                            config(true).dump(), spec({"true"}).dump()},
+                                            labelled.dump(), spec({"true"}).dump()},
                                            {}, "", log);
     std::string dead_name;
     for (int i = 0; i < 200 && dead_name.empty(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         std::ifstream in(log);
         std::string line;
-        if (std::getline(in, line) && !line.empty() && line.front() == '{') {
-            dead_name = json::parse(line).value("container", "");
+        while (std::getline(in, line)) {  // after the log lines of its purge at start
+            if (!line.empty() && line.front() == '{') {
+                dead_name = json::parse(line).value("container", "");
+            }
         }
     }
     ASSERT_FALSE(dead_name.empty()) << "the crash host printed no result";
@@ -79,7 +85,8 @@ TEST_F(DockerExecutorTest, PurgeRemovesADeadHostsContainersAndNothingElse) {
     ::waitpid(pid, nullptr, 0);
     ASSERT_NE(docker("ps -q --filter name=^/" + dead_name + "$"), "") << "left running";
 
-    auto sweeper = docker_plugin()->create(config(false));
+    labelled["pool"] = false;
+    auto sweeper = docker_plugin()->create(labelled);
     const json listed =
         json::parse(sweeper->sweep(json{{"state_dir", state_dir_}, {"dry_run", true}}.dump()));
     EXPECT_NE(listed.dump().find(dead_name), std::string::npos) << listed.dump();

@@ -1,5 +1,6 @@
 // The docker executor runs commands and reports them in the uniform schema: exit codes,
 // signals, stdout/stderr (capped), stdin, env, workspace files, one-shot and pooled.
+#include <filesystem>
 #include <fstream>
 
 #include "docker_executor_fixture.hpp"
@@ -31,6 +32,20 @@ TEST_P(DockerRun, StdinEnvFilesAndCwd) {
     const json result = run(s, GetParam());
     EXPECT_EQ(result["status"], "OK") << result.dump();
     EXPECT_EQ(result["stdout"], "from stdin\nhello\nfrom a file\n" + workspace_ + "\n");
+}
+
+// `--data-dir sandbox_data` (the default) gives a relative state_dir; the private folder
+// bind-mounted from it must still be a path, not the name of a volume.
+TEST_P(DockerRun, ARelativeStateDirWorks) {
+    const std::string relative =
+        std::filesystem::relative(state_dir_, std::filesystem::current_path()).string();
+    ASSERT_NE(relative.front(), '/');
+    json s = spec({"cat"});
+    s["stdin"] = "through the private folder\n";
+    s["state_dir"] = relative;
+    const json result = run(s, GetParam());
+    EXPECT_EQ(result["status"], "OK") << result.dump();
+    EXPECT_EQ(result["stdout"], "through the private folder\n") << result.dump();
 }
 
 TEST_P(DockerRun, SignalIsSG) {

@@ -116,6 +116,7 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.metrics.insert(outcome.host_metrics.begin(), outcome.host_metrics.end());
     const auto tags = stub_failure_metrics(record.input_meta, inputs, outcome.passed);
     record.metrics.insert(tags.begin(), tags.end());
+    record.cleanup_counters = std::move(outcome.cleanup_counters);
     result.run_id = store_.record_run(record);
 
     result.passed = outcome.passed;

@@ -1,9 +1,11 @@
 // Sweeping every injector, every executor and the workspaces.
 #include "engine/stale_resources.hpp"
 
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "engine/workspace_lease.hpp"
+#include "store/cleanup_counters.hpp"
 
 namespace sbx::engine {
 
@@ -26,6 +28,15 @@ SweepReport sweep_stale(const plugins::Registry &registry, const config::Setting
             for (const auto &item : answer.value("removed", nlohmann::json::array())) {
                 if (item.is_string()) {
                     report.items.push_back({plugin->id(), item.get<std::string>()});
+                }
+            }
+            const auto counters = answer.find("counters");
+            if (!dry_run && counters != answer.end()) {
+                std::vector<std::string> ignored;
+                store::add_reported_counters(*counters, report.counters, ignored);
+                for (const auto &why : ignored) {
+                    spdlog::warn("plugin '{}': sweep response field counters: ignored {}",
+                                 plugin->id(), why);
                 }
             }
         } catch (const std::exception &e) {

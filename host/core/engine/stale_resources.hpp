@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct Leftover {
 struct SweepReport {
     std::vector<Leftover> items;
     std::vector<std::string> errors;  // a plugin that failed to sweep: named, not fatal
+    // The plugins' `counters` (stale_containers_removed, ...), merged; always empty for a
+    // dry run, which removes nothing.
+    std::map<std::string, double> counters;
 };
 
 // Sweeps with every injector and executor plugin in `registry` (configured with its `plugins:`

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <spdlog/spdlog.h>
 #include <algorithm>
 #include <chrono>
 #include <set>
@@ -12,6 +13,7 @@
 #include "engine/run_seed.hpp"
 #include "engine/template.hpp"
 #include "plugins/plugin.hpp"
+#include "store/cleanup_counters.hpp"
 #include "util/errors.hpp"
 #include "util/units.hpp"
 
@@ -64,6 +66,21 @@ bool needs_network(const presets::Preset &preset) {
         }
     }
     return false;
+}
+
+// Folds the result's optional `cleanup` object (counter deltas since the executor's last
+// report) into `into`; what is not a counter is skipped with a warning, never fatal.
+void add_cleanup_report(const json &result, const std::string &executor,
+                        std::map<std::string, double> &into) {
+    const auto found = result.find("cleanup");
+    if (found == result.end()) {
+        return;
+    }
+    std::vector<std::string> ignored;
+    store::add_reported_counters(*found, into, ignored);
+    for (const auto &why : ignored) {
+        spdlog::warn("executor '{}': result field cleanup: ignored {}", executor, why);
+    }
 }
 
 }  // namespace
@@ -387,6 +404,8 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
             if (!alive[i]) {
                 continue;
             }
+            add_cleanup_report(copy.result, plugins_.executor_for(workflow).plugin().id(),
+                               outcome.cleanup_counters);
             copy.name = step.name;
             copy.passed = counterfactual ? copy.result.value("status", "XX") == "OK"
                                          : meets_expectation(expect, copy.result, copy.reason);

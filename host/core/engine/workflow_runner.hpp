@@ -32,6 +32,8 @@ struct RunOutcome {
     // copies) and concurrency_throughput (copies per second) when copies > 1; plus the
     // `metrics` injectors reported from prepare (the largest over the steps).
     std::map<std::string, double> host_metrics;
+    // The `cleanup` reports of every copy's executor result, merged (store/cleanup_counters).
+    std::map<std::string, double> cleanup_counters;
     std::string failed_step;
     double wall_s = 0;
     std::vector<StepOutcome> steps;

@@ -152,6 +152,14 @@ const std::vector<const char *> &migrations() {
             response TEXT NOT NULL,
             PRIMARY KEY(workflow, strategy, seed, request_hash));
         )sql",
+        // 4: what executors and injectors report having cleaned up (run results' `cleanup`,
+        // sweep responses' `counters`), accumulated for the metrics exporter.
+        R"sql(
+        CREATE TABLE cleanup_counters(
+            name TEXT PRIMARY KEY,
+            value REAL NOT NULL,
+            updated_at TEXT NOT NULL);
+        )sql",
     };
     return steps;
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "store/cleanup_counters.hpp"
 #include "store/migrations.hpp"
 #include "util/errors.hpp"
 
@@ -182,6 +183,7 @@ int64_t Store::record_run(const RunRecord &run) {
     for (const auto &[name, value] : run.metrics) {
         metric.bind(1, run_id).bind(2, name).bind(3, value).run();
     }
+    write_cleanup_counters(connection_, run.cleanup_counters);
     transaction.commit();
     return run_id;
 }

@@ -40,6 +40,8 @@ struct RunRecord {
     double wall_s = 0;
     std::vector<StepRecord> steps;
     std::map<std::string, double> metrics;
+    // The steps' `cleanup` reports, merged: added to the cleanup_counters table with the run.
+    std::map<std::string, double> cleanup_counters;
 };
 
 struct CellRecord {
@@ -76,7 +78,7 @@ class Store {
     void record_plugins(int64_t session_id, const std::vector<PluginRecord> &plugins);
     // Returns the id of the preset with this canonical body, inserting it when new.
     int64_t preset_id(const std::string &name, const nlohmann::json &body);
-    // One transaction: the run, its steps and its metrics.
+    // One transaction: the run, its steps, its metrics and its cleanup counters.
     int64_t record_run(const RunRecord &run);
     int64_t record_cell(const CellRecord &cell);
     void record_prediction(const PredictionRecord &prediction);

@@ -114,6 +114,10 @@ ExecutorConfig parse_config(const std::string &config_json) {
             config.fail_threshold = std::max<std::uint64_t>(1, local::read_count(value, where));
         } else if (key == "state_dir") {
             config.state_dir = local::read_c_string(value, where);
+        } else if (key == "cleanup_interval_s") {
+            config.cleanup_interval_s = local::read_non_negative(value, where);
+        } else if (key == "purge_at_start") {
+            config.purge_at_start = local::read_bool(value, where);
         } else {
             invalid(where, "is not a setting of the docker executor");
         }
@@ -131,6 +135,8 @@ ExecutorConfig parse_config(const std::string &config_json) {
         seconds_variable("SANDBOX_CONTAINER_IDLE_TIMEOUT", config.idle_timeout_s);
     config.max_lifetime_s =
         seconds_variable("SANDBOX_CONTAINER_MAX_LIFETIME", config.max_lifetime_s);
+    config.cleanup_interval_s =
+        seconds_variable("SANDBOX_POOL_CLEANUP_INTERVAL", config.cleanup_interval_s);
     config.max_containers = count_variable("SANDBOX_MAX_CONTAINER_COUNT", config.max_containers);
     config.fail_threshold = count_variable("SANDBOX_POOL_FAIL_THRESHOLD", config.fail_threshold);
     if (config.workspace_root.empty()) {

@@ -31,7 +31,9 @@ inline constexpr const char kConfigSchema[] = R"json({
     "max_containers": {"type": "integer", "minimum": 1, "default": 10, "description": "Most pooled containers alive at once in one host process. SANDBOX_MAX_CONTAINER_COUNT overrides."},
     "pool_label": {"type": "string", "default": "sandbox-runner", "description": "Label key put on everything the executor creates; purge-stale only touches containers carrying it. SANDBOX_POOL_LABEL overrides."},
     "fail_threshold": {"type": "integer", "minimum": 1, "default": 5, "description": "Consecutive start failures of one image that log a warning. SANDBOX_POOL_FAIL_THRESHOLD overrides."},
-    "state_dir": {"type": "string", "default": "", "description": "Where active container ids and failure counters live when the spec names no state_dir. Empty: $TMPDIR/sandbox-runner/state."}
+    "state_dir": {"type": "string", "default": "", "description": "Where active container ids and failure counters live when the spec names no state_dir. Empty: $TMPDIR/sandbox-runner/state."},
+    "cleanup_interval_s": {"type": "number", "minimum": 0, "default": 60, "description": "Seconds between the pool reaper's passes, which remove idle and over-age pooled containers between runs; 0: only at each run. SANDBOX_POOL_CLEANUP_INTERVAL overrides."},
+    "purge_at_start": {"type": "boolean", "default": true, "description": "Before the first run of a host process, remove the containers of dead hosts (what purge-stale does for this executor)."}
   }
 })json";
 
@@ -53,6 +55,10 @@ struct ExecutorConfig {
     std::string pool_label = "sandbox-runner";
     std::uint64_t fail_threshold = 5;
     std::string state_dir;
+    double cleanup_interval_s = 60;
+    // Not a setting: docker-netns-exec beside the plugin's .so, "" when it is missing.
+    std::string netns_helper;
+    bool purge_at_start = true;
 };
 
 // Parses the configuration, then applies the SANDBOX_* variables of the host's

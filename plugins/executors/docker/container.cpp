@@ -15,18 +15,21 @@
 
 namespace sbx::docker {
 
-Container::Container(EngineApi &api, std::string id, std::string name, std::string active_path)
-    : api_(api),
+Container::Container(EngineApi &api, std::string id, std::string name, std::string active_path,
+                     CleanupTally &tally)
+    : api_(&api),
       id_(std::move(id)),
       name_(std::move(name)),
       active_path_(std::move(active_path)),
+      tally_(tally),
       created_(std::chrono::steady_clock::now()) {}
 
 Container::~Container() {
     try {
-        api_.remove_container(id_);
+        api_->remove_container(id_);
         unregister_active(active_path_, id_);
     } catch (const std::exception &e) {
+        tally_.add(kCleanupFailures);
         host::log(SBX_LOG_WARN, "container " + name_ + " (" + id_.substr(0, 12) +
                                     ") was not removed: " + e.what() +
                                     "; `sandbox-runner purge-stale` removes it once this host "
@@ -34,8 +37,12 @@ Container::~Container() {
     }
 }
 
-ScopedFolder::ScopedFolder(const std::string &parent) {
+ScopedFolder::ScopedFolder(const std::string &relative_or_absolute) {
+    // Absolute: the folder is bind-mounted, and the engine reads a relative source as the
+    // name of a volume (a relative --data-dir gives a relative state_dir).
     std::error_code ignored;
+    const std::string parent =
+        std::filesystem::absolute(relative_or_absolute, ignored).lexically_normal().string();
     std::filesystem::create_directories(parent, ignored);
     // The host pid leads the name, so sweep() can tell a dead host's folders.
     std::string pattern = parent + "/" + std::to_string(::getpid()) + "-XXXXXX";

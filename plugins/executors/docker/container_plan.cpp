@@ -48,6 +48,15 @@ ContainerPlan plan_container(const RunSpec &spec, const ExecutorConfig &config, 
     json enforcement = json::object();
     json host = json::object();
     host["NetworkMode"] = spec.needs_network ? config.network_mode : std::string("none");
+    std::vector<std::string> cmd = command;
+    if (!spec.netns.empty()) {
+        // The target runs in the spec's namespace, entered by the helper (netns_exec.c),
+        // which alone holds CAP_SYS_ADMIN; the container's own namespace stays empty.
+        host["NetworkMode"] = "none";
+        host["CapAdd"] = json::array({"SYS_ADMIN"});
+        cmd.insert(cmd.begin(), {kNetnsHelperMount, kNetnsMount});
+        enforcement["network"] = "netns " + spec.netns + " (entered by docker-netns-exec)";
+    }
     // The workspace at the same path as on the host: argv and env that name it (the host
     // expands templates with host paths) mean the same folder inside.
     host["Binds"] = json::array({spec.workspace + ":" + spec.workspace + ":rw"});
@@ -91,6 +100,10 @@ ContainerPlan plan_container(const RunSpec &spec, const ExecutorConfig &config, 
     if (!io_folder.empty()) {
         host["Binds"].push_back(io_folder + ":" + kIoMount + ":ro");
     }
+    if (!spec.netns.empty()) {
+        host["Binds"].push_back(config.netns_helper + ":" + kNetnsHelperMount + ":ro");
+        host["Binds"].push_back(spec.netns + ":" + kNetnsMount + ":ro");
+    }
     // A pooled container gets each run's environment with its exec, so none of one run's
     // variables leaks into the next.
     json env = json::array();
@@ -100,7 +113,7 @@ ContainerPlan plan_container(const RunSpec &spec, const ExecutorConfig &config, 
         }
     }
     json body = {{"Image", spec.image},
-                 {"Cmd", command},
+                 {"Cmd", cmd},
                  {"WorkingDir", spec.workspace},
                  {"Env", env},
                  {"Labels", owner_labels(owner, pooled ? "pool" : "run")},

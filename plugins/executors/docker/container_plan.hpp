@@ -24,6 +24,10 @@ struct Owner {
     static Owner current(const std::string &label);
 };
 
+// Where a run with a network namespace finds the helper and the namespace file.
+inline constexpr const char kNetnsHelperMount[] = "/.sbx-bin/netns-exec";
+inline constexpr const char kNetnsMount[] = "/.sbx-netns";
+
 struct ContainerPlan {
     nlohmann::json create_body;
     // Equal for runs that may share a warm container (image, user, limits, network,

@@ -29,9 +29,26 @@ constexpr double kHealthCheckAfterIdleS = 2.0;
 
 }  // namespace
 
+ContainerPool::ContainerPool(const ExecutorConfig &config, CleanupTally &tally)
+    : config_(config), tally_(tally) {}
+
 ContainerPool::~ContainerPool() {
+    if (reaper_.joinable()) {
+        {
+            std::lock_guard<std::mutex> guard(reaper_mutex_);
+            stopping_ = true;
+        }
+        reaper_wake_.notify_all();
+        reaper_.join();
+    }
+    std::lock_guard<std::mutex> guard(mutex_);
     alive_in_process() -= warm_.size();
     warm_.clear();  // each Container removes its container, then its folder goes
+}
+
+std::size_t ContainerPool::size() {
+    std::lock_guard<std::mutex> guard(mutex_);
+    return warm_.size();
 }
 
 void ContainerPool::discard(WarmContainer *warm) {
@@ -56,31 +73,76 @@ bool ContainerPool::healthy(StartContext &context, WarmContainer &warm) {
     }
 }
 
-void ContainerPool::reap(StartContext &context) {
-    (void)context;
+ContainerPool::Taken ContainerPool::take_expired() {
     const auto now = Clock::now();
-    std::vector<WarmContainer *> expired;
-    for (const auto &warm : warm_) {
-        if (warm->busy) {
+    Taken expired;
+    std::size_t idle_count = 0;
+    for (auto entry = warm_.begin(); entry != warm_.end();) {
+        const auto &warm = *entry;
+        const bool idle = !warm->busy && config_.idle_timeout_s > 0 &&
+                          seconds_between(warm->last_used, now) > config_.idle_timeout_s;
+        const bool old = !warm->busy && config_.max_lifetime_s > 0 &&
+                         seconds_between(warm->container->created(), now) > config_.max_lifetime_s;
+        if (!idle && !old) {
+            ++entry;
             continue;
         }
-        const bool idle = config_.idle_timeout_s > 0 &&
-                          seconds_between(warm->last_used, now) > config_.idle_timeout_s;
-        const bool old = config_.max_lifetime_s > 0 &&
-                         seconds_between(warm->container->created(), now) > config_.max_lifetime_s;
-        if (idle || old) {
-            host::log(SBX_LOG_DEBUG, "removing pooled container " + warm->container->name() +
-                                         (idle ? " (idle)" : " (max lifetime)"));
-            expired.push_back(warm.get());
-        }
+        host::log(SBX_LOG_DEBUG, "removing pooled container " + warm->container->name() +
+                                     (idle ? " (idle)" : " (max lifetime)"));
+        idle_count += idle ? 1 : 0;  // one reason per container: idle wins when both hold
+        expired.push_back(std::move(*entry));
+        entry = warm_.erase(entry);
+        --alive_in_process();
     }
-    for (auto *warm : expired) {
-        discard(warm);
+    if (idle_count > 0) {
+        tally_.add(kCleanupIdle, static_cast<double>(idle_count));
+    }
+    if (expired.size() > idle_count) {
+        tally_.add(kCleanupLifetime, static_cast<double>(expired.size() - idle_count));
+    }
+    return expired;
+}
+
+void ContainerPool::remove_expired(Taken expired) {
+    if (expired.empty()) {
+        return;
+    }
+    const auto started = Clock::now();
+    expired.clear();
+    tally_.set(kCleanupDuration, seconds_between(started, Clock::now()));
+}
+
+void ContainerPool::start_reaper() {
+    if (reaper_.joinable() || config_.cleanup_interval_s <= 0) {
+        return;
+    }
+    reaper_api_ = std::make_unique<EngineApi>(EngineEndpoint::from_environment(),
+                                              std::chrono::milliseconds(config_.call_timeout_ms));
+    reaper_ = std::thread([this] { reaper_loop(); });
+}
+
+void ContainerPool::reaper_loop() {
+    const auto interval = std::chrono::duration<double>(config_.cleanup_interval_s);
+    std::unique_lock<std::mutex> lock(reaper_mutex_);
+    while (!reaper_wake_.wait_for(lock, interval, [this] { return stopping_; })) {
+        lock.unlock();
+        Taken expired;
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            expired = take_expired();
+        }
+        for (auto &warm : expired) {
+            warm->container->use_api(*reaper_api_);
+        }
+        // Removed outside the pool's lock: a run may acquire meanwhile.
+        remove_expired(std::move(expired));
+        lock.lock();
     }
 }
 
 WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan) {
-    reap(context);
+    std::lock_guard<std::mutex> guard(mutex_);
+    remove_expired(take_expired());
     for (const auto &warm : warm_) {
         if (warm->busy || warm->key != plan.pool_key) {
             continue;
@@ -88,6 +150,7 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
         if (!healthy(context, *warm)) {
             host::log(SBX_LOG_INFO,
                       "pooled container " + warm->container->name() + " failed its health check");
+            tally_.add(kCleanupUnhealthy);
             discard(warm.get());
             break;  // the loop's iterator is gone; make a fresh one below
         }
@@ -95,6 +158,7 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
         return warm.get();
     }
     if (alive_in_process() >= config_.max_containers) {
+        tally_.add(kLimitReached);
         // Make room with this pool's oldest idle container, if it has one.
         const auto idle =
             std::find_if(warm_.begin(), warm_.end(), [](const auto &warm) { return !warm->busy; });
@@ -108,20 +172,20 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
     plan.create_body["HostConfig"]["Binds"].push_back(warm->io->path() + ":" + kIoMount + ":ro");
     warm->container = start_container(context, plan);
     warm->key = plan.pool_key;
-    if (plan.create_body["HostConfig"].contains("Memory")) {
-        const auto state =
-            context.api.inspect_container(warm->container->id()).value("State", nlohmann::json());
-        warm->oom = std::make_unique<OomCounter>(state.value("Pid", 0L));
-    }
+    const auto state =
+        context.api.inspect_container(warm->container->id()).value("State", nlohmann::json());
+    warm->usage = CgroupUsage::of_process(state.value("Pid", 0L));
     warm->last_used = Clock::now();
     warm->busy = true;
     ++creations_;
     ++alive_in_process();
     warm_.push_back(std::move(warm));
+    start_reaper();
     return warm_.back().get();
 }
 
 void ContainerPool::release(WarmContainer *warm, bool healthy) {
+    std::lock_guard<std::mutex> guard(mutex_);
     if (!healthy) {
         discard(warm);
         return;

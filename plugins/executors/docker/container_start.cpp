@@ -57,7 +57,7 @@ std::unique_ptr<Container> attempt(StartContext &context, ContainerPlan &plan) {
         active, id,
         {{"name", name}, {"labels", labels}, {"image", plan.create_body.value("Image", "")}});
     // Owned from here: a failed start removes it.
-    auto container = std::make_unique<Container>(context.api, id, name, active);
+    auto container = std::make_unique<Container>(context.api, id, name, active, context.tally);
     context.api.start_container(id);
     return container;
 }

@@ -30,6 +30,7 @@ struct StartContext {
     EngineApi &api;
     const ExecutorConfig &config;
     std::string state_dir;
+    CleanupTally &tally;  // the instance's cleanup counters
 };
 
 // Creates and starts a container from `plan` (updating plan.enforcement when the engine

@@ -1,7 +1,11 @@
 // The `docker` executor plugin: runs each command in a Docker container through the
 // Engine API, with the workspace bind-mounted, warm containers reused through exec.
+#include <dlfcn.h>
+#include <unistd.h>
 #include <sbx/plugin.hpp>
 
+#include <atomic>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -30,25 +34,25 @@ class DockerExecutor final : public Executor {
         "sandbox-runner"};
 
     explicit DockerExecutor(const std::string &config_json)
-        : config_(parse_config(config_json)),
+        : config_(with_netns_helper(parse_config(config_json))),
           api_(EngineEndpoint::from_environment(),
                std::chrono::milliseconds(config_.call_timeout_ms)),
           owner_(Owner::current(config_.pool_label)),
-          pool_(config_) {}
+          pool_(config_, tally_) {}
 
     std::string run(const std::string &spec_json) override {
         if (host::cancelled()) {
             throw Error(SBX_CANCELLED, "run not started: the host is cancelling");
         }
         RunSpec spec = parse_run_spec(spec_json, config_);
-        if (!spec.netns.empty()) {
-            // A container has its own network namespace; joining a path is not something the
-            // engine offers. Say so rather than run outside the injector's namespace.
+        purge_at_start(spec.state_dir);
+        if (!spec.netns.empty() && config_.netns_helper.empty()) {
+            // Never run outside the injector's namespace: say why instead.
             nlohmann::json result = empty_result(spec);
             result["error"] = "the docker executor cannot run in network namespace '" + spec.netns +
-                              "' (run spec: netns); use the local executor with the network "
-                              "injector";
-            return dump(result);
+                              "' (run spec: netns): its helper docker-netns-exec is not beside "
+                              "docker.so; reinstall the plugin, or use the local executor";
+            return finish(result);
         }
         local::Workspace workspace =
             spec.workspace.empty()
@@ -60,22 +64,77 @@ class DockerExecutor final : public Executor {
         spec.workspace = workspace.path();
         workspace.write_files(spec.files);
 
-        StartContext context{api_, config_, spec.state_dir};
-        nlohmann::json result = config_.pool ? run_pooled(context, pool_, spec, owner_)
-                                             : run_once(context, spec, owner_);
+        StartContext context{api_, config_, spec.state_dir, tally_};
+        // A namespace is the run's own (the injector makes one per run), so such a run gets
+        // a container of its own: a warm container cannot be moved into it.
+        nlohmann::json result = config_.pool && spec.netns.empty()
+                                    ? run_pooled(context, pool_, spec, owner_)
+                                    : run_once(context, spec, owner_);
+        if (!spec.netns.empty()) {
+            result["netns"] = spec.netns;
+            if (config_.pool) {
+                result["pool"] = "netns: ran in a container of its own";
+            }
+        }
         if (workspace.survives()) {
             result["workspace"] = workspace.path();
         }
-        return dump(result);
+        return finish(result);
     }
 
     std::string sweep(const std::string &request_json) override {
         const auto request = nlohmann::json::parse(request_json, nullptr, false);
-        return dump(
-            sweep_stale(api_, config_, request.is_object() ? request : nlohmann::json::object()));
+        nlohmann::json response = sweep_stale(
+            api_, config_, request.is_object() ? request : nlohmann::json::object(), tally_);
+        response["counters"] = tally_.take();
+        return dump(response);
     }
 
   private:
+    // docker-netns-exec is installed beside docker.so.
+    static ExecutorConfig with_netns_helper(ExecutorConfig config) {
+        Dl_info self{};
+        if (::dladdr(reinterpret_cast<void *>(&DockerExecutor::with_netns_helper), &self) != 0 &&
+            self.dli_fname != nullptr) {
+            const auto helper =
+                std::filesystem::path(self.dli_fname).parent_path() / "docker-netns-exec";
+            if (::access(helper.c_str(), X_OK) == 0) {
+                config.netns_helper = std::filesystem::absolute(helper).string();
+            }
+        }
+        return config;
+    }
+
+    // What a crashed host left, removed before this process's first run (the sweep of
+    // purge-stale, for this executor), so leftovers do not wait for a timer. Once per
+    // process, not per worker; a failure is logged, never the run's.
+    void purge_at_start(const std::string &state_dir) {
+        static std::atomic<bool> done{false};
+        if (!config_.purge_at_start || done.exchange(true)) {
+            return;
+        }
+        try {
+            const auto swept =
+                sweep_stale(api_, config_, {{"state_dir", state_dir}, {"dry_run", false}}, tally_);
+            for (const auto &line : swept["removed"]) {
+                host::log(SBX_LOG_INFO, "removed at start: " + line.get<std::string>());
+            }
+        } catch (const std::exception &e) {
+            host::log(SBX_LOG_WARN, std::string("could not remove dead hosts' containers at "
+                                                "start (`sandbox-runner purge-stale` will): ") +
+                                        e.what());
+        }
+    }
+
+    // Adds what was cleaned up since the last report (`cleanup`, absent when nothing).
+    std::string finish(nlohmann::json &result) {
+        nlohmann::json cleanup = tally_.take();
+        if (!cleanup.empty()) {
+            result["cleanup"] = std::move(cleanup);
+        }
+        return dump(result);
+    }
+
     static std::string dump(const nlohmann::json &result) {
         return result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
@@ -83,6 +142,7 @@ class DockerExecutor final : public Executor {
     ExecutorConfig config_;
     EngineApi api_;
     Owner owner_;
+    CleanupTally tally_;  // before the pool, which counts into it until it is gone
     ContainerPool pool_;  // destroyed first: its containers go before the client does
 };
 

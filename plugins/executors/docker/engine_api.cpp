@@ -75,6 +75,10 @@ std::vector<json> EngineApi::list_containers(const std::string &label) {
     return json::parse(response.body).get<std::vector<json>>();
 }
 
+json EngineApi::info() {
+    return json::parse(client_.call("GET", "/info", "", call_timeout_).body);
+}
+
 std::string EngineApi::create_exec(const std::string &container_id, const json &config) {
     const auto response =
         client_.call("POST", "/containers/" + container_id + "/exec", config.dump(), call_timeout_);

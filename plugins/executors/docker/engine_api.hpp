@@ -40,6 +40,8 @@ class EngineApi {
     void remove_container(const std::string &id);
     // Containers (running or not) carrying label `label` (a key, or key=value).
     std::vector<nlohmann::json> list_containers(const std::string &label);
+    // The engine's system information (GET /info): CgroupDriver, CgroupVersion, ...
+    nlohmann::json info();
 
     std::string create_exec(const std::string &container_id, const nlohmann::json &config);
     // Runs the exec attached, demultiplexing its output until it ends or `limit` passes.

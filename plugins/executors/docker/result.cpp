@@ -1,6 +1,8 @@
 // Classification mirrors local's classify.cpp so a workflow scores the same under both.
 #include "result.hpp"
 
+#include <cmath>
+
 #include "../local/blank_result.hpp"
 #include "../local/utf8.hpp"
 
@@ -9,8 +11,6 @@ namespace sbx::docker {
 using nlohmann::json;
 
 json empty_result(const RunSpec &spec) {
-    // The engine gives no per-process CPU or RSS for a finished container or exec; those
-    // fields stay 0 (see README).
     json result = local::blank_result(spec.run_id);
     result["image"] = spec.image;
     return result;
@@ -49,6 +49,20 @@ void put_output(json &result, const char *name, const CappedOutput &output, std:
     result[field] = local::sanitize_utf8(output.kept(), static_cast<std::size_t>(cap));
     result[field + "_bytes"] = output.total_bytes();
     result[field + "_truncated"] = output.truncated();
+}
+
+void put_usage(json &result, const std::string &source, const CgroupFigures &figures) {
+    if (source.empty()) {
+        result["usage_source"] = "none (the container's cgroup is not readable here)";
+        return;
+    }
+    result["usage_source"] = source;
+    // Microseconds: v1 splits nanoseconds by tick ratios, which prints as 0.00800000000000001.
+    result["cpu_user_s"] = std::round(figures.cpu_user_s * 1e6) / 1e6;
+    result["cpu_sys_s"] = std::round(figures.cpu_sys_s * 1e6) / 1e6;
+    if (figures.memory_peak_bytes) {
+        result["max_rss_kb"] = *figures.memory_peak_bytes / 1024;
+    }
 }
 
 void put_docker_error(json &result, const std::string &message, int attempts) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cgroup_usage.hpp"
 #include "run_spec.hpp"
 #include "stream_demux.hpp"
 
@@ -26,6 +27,9 @@ struct Ending {
 void put_ending(nlohmann::json &result, const Ending &ending);
 void put_output(nlohmann::json &result, const char *name, const CappedOutput &output,
                 std::uint64_t cap);
+// cpu_user_s, cpu_sys_s, max_rss_kb (the memory cgroup's peak, in KiB) and usage_source
+// ("cgroup_v1", "cgroup_v2", or why there are no figures).
+void put_usage(nlohmann::json &result, const std::string &source, const CgroupFigures &figures);
 // XX with the engine's message in `error` and diagnostics.docker_error.
 void put_docker_error(nlohmann::json &result, const std::string &message, int attempts);
 

@@ -3,6 +3,7 @@
 
 #include <sbx/plugin.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 
@@ -20,6 +21,25 @@ double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Whether a container can be put under a parent cgroup of ours and the figures read from
+// it: the engine on a local socket, managing cgroups itself ("cgroupfs"; the systemd driver
+// wants a slice), and a cgroup layout this process can read. Asked once per process.
+bool parent_cgroup_usable(EngineApi &api) {
+    static std::atomic<int> answer{0};  // 0: not asked yet, 1: usable, 2: not
+    if (answer == 0) {
+        bool usable = false;
+        try {
+            usable = !api.endpoint().unix_socket.empty() &&
+                     api.info().value("CgroupDriver", "") == "cgroupfs" &&
+                     !CgroupUsage::at_path(kParentCgroupFolder).source().empty();
+        } catch (const std::exception &e) {
+            host::log(SBX_LOG_DEBUG, std::string("no engine information: ") + e.what());
+        }
+        answer = usable ? 1 : 2;
+    }
+    return answer == 1;
+}
+
 }  // namespace
 
 json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
@@ -34,6 +54,13 @@ json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
     ContainerPlan plan =
         plan_container(spec, context.config, owner, target_command(spec, stdin_path),
                        io ? io->path() : std::string(), false);
+    // The container's own cgroup goes when it exits, before its figures could be read; a
+    // parent's keeps them (cgroups charge their ancestors). Outlives the container.
+    std::unique_ptr<ParentCgroup> parent;
+    if (parent_cgroup_usable(context.api)) {
+        parent = std::make_unique<ParentCgroup>();
+        plan.create_body["HostConfig"]["CgroupParent"] = parent->path();
+    }
     const Clock::time_point started = Clock::now();
     std::unique_ptr<Container> container;
     try {
@@ -61,6 +88,7 @@ json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
                 throw;
             }
             ending.timed_out = true;
+            context.tally.add(kForceKills);
             context.api.kill_container(container->id());
         }
         ending.wall_s = seconds_since(started);
@@ -70,13 +98,22 @@ json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
             ending.oom_killed = state.value("OOMKilled", false);
             ending.exit_code = state.value("ExitCode", ending.exit_code);
         }
+        const CgroupUsage usage = parent ? CgroupUsage::at_path(parent->path()) : CgroupUsage();
         CappedOutput out(spec.limits.output_bytes);
         CappedOutput err(spec.limits.output_bytes);
         StreamDemux demux(out, err);
         context.api.read_logs(container->id(), demux);
         put_ending(result, ending);
+        put_usage(result, usage.source(), usage.read());
         put_output(result, "stdout", out, spec.limits.output_bytes);
         put_output(result, "stderr", err, spec.limits.output_bytes);
+        // The netns helper could not put the target in its namespace: the executor failed.
+        constexpr const char kHelperPrefix[] = "sbx-docker-netns-exec: ";
+        if (!spec.netns.empty() && ending.exit_code == 125 &&
+            err.kept().rfind(kHelperPrefix, 0) == 0) {
+            result["status"] = "XX";
+            result["error"] = "docker: " + err.kept().substr(0, err.kept().find('\n'));
+        }
     } catch (const EngineError &e) {
         if (e.failure() == EngineFailure::cancelled) {
             throw Error(SBX_CANCELLED, "run cancelled by the host; its container is removed");

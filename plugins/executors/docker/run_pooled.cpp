@@ -109,7 +109,10 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
         if (spec.limits.timeout_ms > 0) {
             limit = std::chrono::milliseconds(spec.limits.timeout_ms);
         }
-        const auto oom_before = warm->oom ? warm->oom->count() : std::nullopt;
+        const auto oom_before = warm->usage.oom_kills();
+        // A new peak for this run; a kernel that cannot reset it gives the container's.
+        warm->usage.reset_memory_peak();
+        const CgroupFigures usage_before = warm->usage.read();
         const Clock::time_point exec_started = Clock::now();
         try {
             context.api.start_exec(exec_id, demux, limit);
@@ -118,17 +121,20 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
                 throw;
             }
             ending.timed_out = true;
+            // The engine cannot kill one exec: the container goes with the target in it.
+            context.tally.add(kForceKills);
         }
         ending.wall_s = seconds_since(exec_started);
         if (!ending.timed_out) {
             ending.exit_code = context.api.inspect_exec(exec_id).exit_code;
             if (ending.exit_code != 0 && oom_before) {
-                const auto oom_after = warm->oom->count();
+                const auto oom_after = warm->usage.oom_kills();
                 ending.oom_killed = oom_after && *oom_after > *oom_before;
             }
         }
         lease.healthy = !ending.timed_out && !ending.oom_killed;
         put_ending(result, ending);
+        put_usage(result, warm->usage.source(), cpu_between(usage_before, warm->usage.read()));
         // The runtime could not start the exec at all (a pids limit reached by the pool's
         // own processes, say): that is the executor failing, not the target.
         if ((ending.exit_code == 126 || ending.exit_code == 127) &&

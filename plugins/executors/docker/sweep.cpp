@@ -5,11 +5,13 @@
 
 #include <sbx/plugin.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
 
 #include "../../injectors/common/host_identity.hpp"
+#include "cgroup_usage.hpp"
 #include "state_files.hpp"
 
 namespace sbx::docker {
@@ -53,7 +55,10 @@ void sweep_io_folders(const std::string &state_dir, bool dry_run, json &removed)
 
 }  // namespace
 
-json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &request) {
+json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &request,
+                 CleanupTally &tally) {
+    const auto started = std::chrono::steady_clock::now();
+    std::size_t containers_removed = 0;
     const std::string state_dir = request.value("state_dir", config.state_dir);
     const bool dry_run = request.value("dry_run", false);
     const std::string active_path = active_containers_path(state_dir);
@@ -74,6 +79,9 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
         }
         host::log(SBX_LOG_DEBUG, std::string("no Docker engine to sweep: ") + e.what());
         sweep_io_folders(state_dir, dry_run, removed);
+        for (auto &line : sweep_parent_cgroups(dry_run)) {
+            removed.push_back(std::move(line));
+        }
         return json{{"removed", removed}};
     }
     for (const auto &container : labelled) {
@@ -86,6 +94,7 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
         const std::string name = names.empty() ? id.substr(0, 12) : names[0].get<std::string>();
         if (!dry_run) {
             api.remove_container(id);
+            ++containers_removed;
         }
         seen.insert(id);
         removed.push_back("container " + name.substr(name.rfind('/') + 1) + " (" +
@@ -110,6 +119,7 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
             const json labels_now = inspected["Config"].value("Labels", json::object());
             if (labels_now.contains(config.pool_label) && !dry_run) {
                 api.remove_container(id);
+                ++containers_removed;
                 removed.push_back("container " + id.substr(0, 12) + " (from " + active_path + ")");
             }
         } catch (const EngineError &e) {
@@ -126,6 +136,15 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
         });
     }
     sweep_io_folders(state_dir, dry_run, removed);
+    for (auto &line : sweep_parent_cgroups(dry_run)) {
+        removed.push_back(std::move(line));
+    }
+    if (containers_removed > 0) {
+        tally.add(kStaleRemoved, static_cast<double>(containers_removed));
+        tally.set(
+            kReaperDuration,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    }
     return json{{"removed", removed}};
 }
 

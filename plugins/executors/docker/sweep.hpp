@@ -7,13 +7,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cleanup_tally.hpp"
 #include "config.hpp"
 #include "engine_api.hpp"
 
 namespace sbx::docker {
 
 // request {state_dir, dry_run} -> {removed: ["container NAME (ID12) of dead host PID", ...]}.
+// Unless dry_run, counts the containers removed into `tally` (stale_containers_removed) and
+// the sweep's length when it removed any (cleanup_duration_seconds_reaper).
 nlohmann::json sweep_stale(EngineApi &api, const ExecutorConfig &config,
-                           const nlohmann::json &request);
+                           const nlohmann::json &request, CleanupTally &tally);
 
 }  // namespace sbx::docker

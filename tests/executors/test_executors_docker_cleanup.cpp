@@ -1,0 +1,122 @@
+// The docker executor's cleanup counters, against the real engine: every removal the pool
+// makes is reported once, in the next run result's `cleanup` (docs/abi.md), with its reason —
+// idle, lifetime, a failed health check, the container limit, a timeout's kill — and the sweep
+// reports the dead hosts' containers it removed in `counters`.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "docker_executor_fixture.hpp"
+
+namespace sbx::docker_test {
+namespace {
+
+double reported(const json &result, const char *name) {
+    return result.value("cleanup", json::object()).value(name, 0.0);
+}
+
+TEST_F(DockerExecutorTest, AnIdleContainerIsReportedOnceAsCleanupIdle) {
+    json idle_config = config(true);
+    idle_config["idle_timeout_s"] = 0.2;
+    auto instance = docker_plugin()->create(idle_config);
+    const json first = run_on(*instance, spec({"true"}));
+    EXPECT_FALSE(first.contains("cleanup")) << "nothing removed yet: " << first.dump();
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    const json second = run_on(*instance, spec({"true"}));
+    EXPECT_EQ(second["pool"], "new");
+    EXPECT_EQ(reported(second, "cleanup_idle"), 1.0) << second.dump();
+    EXPECT_TRUE(second["cleanup"].contains("cleanup_duration_seconds_cleanup")) << second.dump();
+    const json third = run_on(*instance, spec({"true"}));
+    EXPECT_FALSE(third.contains("cleanup")) << "a delta is reported once: " << third.dump();
+}
+
+TEST_F(DockerExecutorTest, AContainerOverItsLifetimeIsReportedAsCleanupLifetime) {
+    json old_config = config(true);
+    old_config["idle_timeout_s"] = 0;  // off: only age counts
+    old_config["max_lifetime_s"] = 0.3;
+    auto instance = docker_plugin()->create(old_config);
+    run_on(*instance, spec({"sleep", "0.6"}));
+    const json second = run_on(*instance, spec({"true"}));
+    EXPECT_EQ(reported(second, "cleanup_lifetime"), 1.0) << second.dump();
+    EXPECT_EQ(reported(second, "cleanup_idle"), 0.0) << second.dump();
+}
+
+TEST_F(DockerExecutorTest, AContainerKilledBehindThePoolsBackIsReportedAsCleanupUnhealthy) {
+    auto instance = docker_plugin()->create(config(true));
+    const json first = run_on(*instance, spec({"true"}));
+    docker("kill " + first["container"].get<std::string>());
+    // Past the idle time after which a container is inspected before reuse (2 s).
+    std::this_thread::sleep_for(std::chrono::milliseconds(2200));
+    const json second = run_on(*instance, spec({"true"}));
+    EXPECT_EQ(second["status"], "OK") << second.dump();
+    EXPECT_EQ(second["pool"], "new");
+    EXPECT_EQ(reported(second, "cleanup_unhealthy"), 1.0) << second.dump();
+}
+
+TEST_F(DockerExecutorTest, TheContainerLimitAndATimeoutsKillAreReported) {
+    json one = config(true);
+    one["max_containers"] = 1;
+    auto instance = docker_plugin()->create(one);
+    run_on(*instance, spec({"true"}));
+    // Other limits need another container: the limit is reached, the idle one makes room.
+    const json b = run_on(*instance, spec({"true"}, {{"memory_bytes", 32 << 20}}));
+    EXPECT_EQ(reported(b, "active_container_limit_reached"), 1.0) << b.dump();
+
+    const json slow = run_on(*instance, spec({"sleep", "30"}, {{"timeout_ms", 500}}));
+    EXPECT_EQ(slow["status"], "TO") << slow.dump();
+    EXPECT_EQ(reported(slow, "force_kills"), 1.0) << slow.dump();
+    EXPECT_EQ(docker("ps -aq --filter name=^/" + slow["container"].get<std::string>() + "$"), "");
+
+    auto alone = docker_plugin()->create(config(false));
+    const json once = run_on(*alone, spec({"sleep", "30"}, {{"timeout_ms", 500}}));
+    EXPECT_EQ(once["status"], "TO") << once.dump();
+    EXPECT_EQ(reported(once, "force_kills"), 1.0) << once.dump();
+}
+
+TEST_F(DockerExecutorTest, TheSweepCountsTheDeadHostsContainersItRemoves) {
+    // A label of its own: other tests' sweeps, running at the same time, must not see (and
+    // count, or remove) this test's dead host.
+    json labelled = config(true);
+    labelled["pool_label"] = "sbx-sweep-count-" + std::to_string(::getpid());
+    const std::string log = state_dir_ + "/crash-host.log";
+    const int pid = test::spawn_background({SBX_DOCKER_CRASH_HOST_PATH, SBX_DOCKER_EXECUTOR_PATH,
+                                            labelled.dump(), spec({"true"}).dump()},
+                                           {}, "", log);
+    std::string dead_name;
+    for (int i = 0; i < 200 && dead_name.empty(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        std::ifstream in(log);
+        std::string line;
+        while (std::getline(in, line)) {  // after the log lines of its purge at start
+            if (!line.empty() && line.front() == '{') {
+                dead_name = json::parse(line).value("container", "");
+            }
+        }
+    }
+    ASSERT_FALSE(dead_name.empty()) << "the crash host printed no result";
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+
+    labelled["pool"] = false;
+    auto sweeper = docker_plugin()->create(labelled);
+    const json listed =
+        json::parse(sweeper->sweep(json{{"state_dir", state_dir_}, {"dry_run", true}}.dump()));
+    EXPECT_EQ(listed.value("counters", json::object()), json::object()) << "a dry run removes none";
+    const json removed =
+        json::parse(sweeper->sweep(json{{"state_dir", state_dir_}, {"dry_run", false}}.dump()));
+    int containers = 0;
+    for (const auto &line : removed["removed"]) {
+        containers += line.get<std::string>().rfind("container ", 0) == 0;
+    }
+    EXPECT_EQ(containers, 1) << removed.dump();
+    EXPECT_EQ(removed["counters"].value("stale_containers_removed", 0.0), containers)
+        << removed.dump();
+    EXPECT_TRUE(removed["counters"].contains("cleanup_duration_seconds_reaper")) << removed.dump();
+    EXPECT_EQ(docker("ps -aq --filter name=^/" + dead_name + "$"), "");
+}
+
+}  // namespace
+}  // namespace sbx::docker_test
