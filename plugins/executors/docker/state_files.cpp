@@ -1,5 +1,4 @@
-// Small JSON state files shared between processes: flock for the read-modify-write,
-// rename for a file that is never seen half-written.
+// The docker executor's state files, kept with the executors' shared locked JSON file.
 #include "state_files.hpp"
 
 #include <fcntl.h>
@@ -16,60 +15,11 @@ namespace sbx::docker {
 
 using nlohmann::json;
 
-namespace {
-
-class FileLock {
-  public:
-    explicit FileLock(const std::string &path)
-        : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
-        if (fd_ >= 0) {
-            ::flock(fd_, LOCK_EX);
-        }
-    }
-    ~FileLock() {
-        if (fd_ >= 0) {
-            ::close(fd_);  // releases the lock
-        }
-    }
-    FileLock(const FileLock &) = delete;
-    FileLock &operator=(const FileLock &) = delete;
-
-  private:
-    int fd_;
-};
-
-}  // namespace
-
 std::string docker_state_folder(const std::string &state_dir) {
     const std::string folder = state_dir + "/docker";
     std::error_code ignored;
     std::filesystem::create_directories(folder, ignored);
     return folder;
-}
-
-json read_json_file(const std::string &path) {
-    std::ifstream in(path);
-    if (!in) {
-        return json::object();
-    }
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const json parsed = json::parse(text, nullptr, false);
-    return parsed.is_object() ? parsed : json::object();
-}
-
-json update_json_file(const std::string &path, const std::function<void(json &)> &change) {
-    std::error_code ignored;
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
-    const FileLock lock(path + ".lock");
-    json content = read_json_file(path);
-    change(content);
-    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::trunc);
-        out << content.dump(2) << '\n';
-    }
-    std::filesystem::rename(temporary, path, ignored);
-    return content;
 }
 
 std::string active_containers_path(const std::string &state_dir) {

@@ -9,17 +9,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "../common/locked_json_file.hpp"
+
 namespace sbx::docker {
 
 // <state_dir>/docker, created on demand.
 std::string docker_state_folder(const std::string &state_dir);
 
-// Reads the JSON object in `path` (absent or unreadable: {}), lets `change` edit it, and
-// writes it back (temp file + rename) while holding an exclusive flock on `path`.lock.
-// Returns the object as written.
-nlohmann::json update_json_file(const std::string &path,
-                                const std::function<void(nlohmann::json &)> &change);
-nlohmann::json read_json_file(const std::string &path);
+// flock + rename read-modify-write, shared with the other executors.
+using executors::read_json_file;
+using executors::update_json_file;
 
 // SANDBOX_ACTIVE_CONTAINERS, else <state_dir>/docker/active_containers.json.
 std::string active_containers_path(const std::string &state_dir);
