@@ -221,9 +221,13 @@ class QemuExecutor final : public Executor {
         if (!guest_) {
             return;
         }
+        // The pool only holds weak references: the last holder's reset removes the overlay.
+        const bool last_user = guest_.use_count() == 1;
         if (broken) {
             GuestPool::shared().discard(guest_);
             guest_->kill_now();
+        }
+        if (broken || last_user) {
             pending_["runtime_vms_removed"] += 1;
         }
         guest_.reset();
