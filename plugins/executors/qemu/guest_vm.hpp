@@ -57,6 +57,7 @@ class GuestVm {
     // What the guest printed on its console last (for a diagnostic).
     [[nodiscard]] std::string console_tail() const;
     // Kills QEMU now (a lost or cancelled guest); the destructor then only cleans up.
+    // [any thread]: instances sharing the guest may all call it at once on cancellation.
     void kill_now();
 
   private:
@@ -71,6 +72,9 @@ class GuestVm {
     pid_t pid_ = -1;
     std::mutex reap_mutex_;
     bool reaped_ = false;
+    // Held while kill_now() joins the reader and the keeper: a second caller waits, then
+    // finds them joined (joining a std::thread twice at once is undefined, and hung).
+    std::mutex stop_mutex_;
     ControlChannel channel_;
     std::mutex send_mutex_;
     // Answers by job id, filled by reader_.
