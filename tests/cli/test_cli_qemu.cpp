@@ -316,7 +316,7 @@ TEST_F(QemuCli, KilledHostsGuestDiesAndPurgeStaleRemovesOnlyItsOverlay) {
     EXPECT_EQ(qemu_left_after_polling(dir_), std::vector<int>{}) << "QEMU outlived its host";
     const auto left = overlay_folders();
     ASSERT_EQ(left.size(), 1U);
-    const std::string dead = left[0];
+    const std::string &dead = left[0];
     EXPECT_TRUE(active_overlays().contains(dead)) << active_overlays().dump();
 
     // An overlay of a live host (this test process) must survive the purge.
