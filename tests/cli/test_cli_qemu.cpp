@@ -2,7 +2,8 @@
 // same workflow gives the same ROI and result schema as under local, one boot serves a
 // whole command, limits end runs as OOM and TO, presets with VM_SETTINGS route to it, boot
 // failures are diagnosed, and a killed or stopped host leaves no guest running.
-// Each boot costs about 6 s of TCG emulation, so every test boots at most once.
+// Each boot costs about 6 s of TCG emulation, so every test boots at most once (the
+// broken-boot test fails two short attempts).
 // Needs qemu-system-x86_64 and the guest built with the plugin; fails, never skips, without.
 #include <signal.h>
 #include <sys/wait.h>
