@@ -290,6 +290,7 @@ void GuestVm::kill_now() {
             reaped_ = true;
         }
     }
+    const std::lock_guard<std::mutex> lock(stop_mutex_);
     stop_reader();
     stop_keeper();
 }

@@ -57,6 +57,7 @@ class GuestVm {
     // What the guest printed on its console last (for a diagnostic).
     [[nodiscard]] std::string console_tail() const;
     // Kills QEMU now (a lost or cancelled guest); the destructor then only cleans up.
+    // [any thread]: instances sharing the guest may all call it at once on cancellation.
     void kill_now();
 
   private:
@@ -68,6 +69,9 @@ class GuestVm {
 
     GuestPlan plan_;
     std::unique_ptr<OverlayDir> overlay_;
+    // Held while kill_now() joins the reader and the keeper: a second caller waits, then
+    // finds them joined (joining a std::thread twice at once is undefined, and hung).
+    std::mutex stop_mutex_;
     ControlChannel channel_;
     std::mutex reap_mutex_;  // guards pid_'s reaping
     std::mutex send_mutex_;  // one line at a time on the channel
