@@ -9,54 +9,22 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "cli_fixture.hpp"
+#include "executor_parity.hpp"
 
 namespace {
 
 using nlohmann::json;
 
-// Passes except where the scenario names an input problem: the same verdicts on any
-// executor whose /bin/sh runs it (the host's, or busybox in sbx-busybox:local).
-constexpr const char *kWorkflow = R"yaml(
-workflows:
-  - name: small
-    id: 7
-EXECUTOR    steps:
-      - name: greet
-        run: [/bin/sh, -c, 'echo "hello $SCENARIO_NAME"; case "$SCENARIO_NAME" in hostile_input|schema_drift) exit 1;; esac']
-        expect: {exit_code: 0}
-)yaml";
-
-class DockerCli : public sbx::test::CliTest {
+class DockerCli : public sbx::test::ExecutorParityTest {
   protected:
     void SetUp() override {
-        CliTest::SetUp();
+        ExecutorParityTest::SetUp();
         const auto ping = sbx::test::run_command(
             {"/bin/sh", "-c",
              "curl -fsS --max-time 5 --unix-socket /var/run/docker.sock http://localhost/_ping"});
         ASSERT_EQ(ping.out, "OK") << "no Docker engine on /var/run/docker.sock; start it with "
                                      "tools/start-docker and build images with "
                                      "tools/build-test-images (tools/test does both)";
-    }
-    json scenarios(const std::string &executor_line) {
-        std::string yaml = kWorkflow;
-        yaml.replace(yaml.find("EXECUTOR"), 8, executor_line);
-        write_settings(yaml);
-        const auto result =
-            runner({"run-scenarios", "7", "--repetitions", "2", "--seed", "3", "--json"});
-        EXPECT_EQ(result.exit_code, 0) << result.err;
-        return json::parse(result.out);
-    }
-    // The keys of every step result stored in the database.
-    std::set<std::string> result_keys() {
-        std::set<std::string> keys;
-        for (const auto &row : query("SELECT result FROM steps")) {
-            const json result = json::parse(row[0]);
-            for (const auto &[key, value] : result.items()) {
-                keys.insert(key);
-            }
-        }
-        return keys;
     }
 };
 
@@ -67,33 +35,16 @@ TEST_F(DockerCli, SameWorkflowSameRoiAndResultSchemaUnderLocalAndDocker) {
     const json docker = scenarios("    executor: docker\n");
     const auto docker_keys = result_keys();
 
-    ASSERT_EQ(local["order"], docker["order"]);
-    for (const auto &name : local["order"]) {
-        SCOPED_TRACE(name.get<std::string>());
-        const auto &l = local["scenarios"][name.get<std::string>()];
-        const auto &d = docker["scenarios"][name.get<std::string>()];
-        EXPECT_DOUBLE_EQ(l["roi"].get<double>(), d["roi"].get<double>());
-        EXPECT_DOUBLE_EQ(l["roi_delta"].get<double>(), d["roi_delta"].get<double>());
-        EXPECT_EQ(l["passed"], d["passed"]);
-    }
-    EXPECT_EQ(local["worst_scenario"], docker["worst_scenario"]);
-    // The ABI's fields are in both; docker adds its own (container, image, pool).
-    for (const char *key :
-         {"status", "exit_code", "signal", "wall_s", "cpu_user_s", "cpu_sys_s", "max_rss_kb",
-          "stdout", "stderr", "stdout_bytes", "stderr_bytes", "stdout_truncated",
-          "stderr_truncated", "limit", "limits_hit", "error", "run_id"}) {
-        EXPECT_EQ(local_keys.count(key), 1U) << key;
-        EXPECT_EQ(docker_keys.count(key), 1U) << key;
-    }
+    expect_same_verdicts(local, docker);
+    expect_abi_result_keys(local_keys, "local");
+    expect_abi_result_keys(docker_keys, "docker");
     const auto images = query("SELECT DISTINCT json_extract(result, '$.image') FROM steps");
     ASSERT_EQ(images.size(), 1U);
     EXPECT_EQ(images[0][0], "sbx-busybox:local");
 }
 
 TEST_F(DockerCli, SandboxDockerSelectsDockerAndLeavesNothingBehind) {
-    std::string yaml = kWorkflow;
-    yaml.replace(yaml.find("EXECUTOR"), 8, "");
-    write_settings(yaml);
+    write_settings(parity_settings(""));
     const auto result =
         sbx::test::run_command({SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data",
                                 "run-scenarios", "7", "--repetitions", "1", "--json"},

@@ -18,24 +18,12 @@
 #include <thread>
 
 #include "../../plugins/injectors/common/host_identity.hpp"
-#include "cli_fixture.hpp"
+#include "executor_parity.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// Passes except where the scenario names an input problem: the same verdicts wherever
-// /bin/sh runs it (the host's, or busybox in the guest).
-constexpr const char *kWorkflow = R"yaml(
-workflows:
-  - name: small
-    id: 7
-EXECUTOR    steps:
-      - name: greet
-        run: [/bin/sh, -c, 'echo "hello $SCENARIO_NAME"; case "$SCENARIO_NAME" in hostile_input|schema_drift) exit 1;; esac']
-        expect: {exit_code: 0}
-)yaml";
 
 std::string slurp(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
@@ -71,10 +59,10 @@ std::vector<int> qemu_left_after_polling(const std::string &needle) {
     return left;
 }
 
-class QemuCli : public sbx::test::CliTest {
+class QemuCli : public sbx::test::ExecutorParityTest {
   protected:
     void SetUp() override {
-        CliTest::SetUp();
+        ExecutorParityTest::SetUp();
         const auto qemu =
             sbx::test::run_command({"/bin/sh", "-c", "command -v qemu-system-x86_64"});
         ASSERT_EQ(qemu.exit_code, 0)
@@ -86,26 +74,6 @@ class QemuCli : public sbx::test::CliTest {
                "then reconfigure and rebuild (the build runs tools/build-guest-initramfs)";
         tmp_ = dir_ + "/tmp";
         fs::create_directories(tmp_);
-    }
-    json scenarios(const std::string &executor_line) {
-        std::string yaml = kWorkflow;
-        yaml.replace(yaml.find("EXECUTOR"), 8, executor_line);
-        write_settings(yaml);
-        const auto result =
-            runner({"run-scenarios", "7", "--repetitions", "2", "--seed", "3", "--json"});
-        EXPECT_EQ(result.exit_code, 0) << result.err;
-        return json::parse(result.out);
-    }
-    // The keys of every step result stored in the database.
-    std::set<std::string> result_keys() {
-        std::set<std::string> keys;
-        for (const auto &row : query("SELECT result FROM steps")) {
-            const json result = json::parse(row[0]);
-            for (const auto &[key, value] : result.items()) {
-                keys.insert(key);
-            }
-        }
-        return keys;
     }
     // The step results of the runs of the preset named `preset`, in run and step order.
     std::vector<json> results_of(const std::string &preset) {
@@ -170,24 +138,9 @@ TEST_F(QemuCli, SameWorkflowSameRoiAndResultSchemaUnderLocalAndQemuOnOneBoot) {
     const json qemu = scenarios("    executor: qemu\n");
     const auto qemu_keys = result_keys();
 
-    ASSERT_EQ(local["order"], qemu["order"]);
-    for (const auto &name : local["order"]) {
-        SCOPED_TRACE(name.get<std::string>());
-        const auto &l = local["scenarios"][name.get<std::string>()];
-        const auto &q = qemu["scenarios"][name.get<std::string>()];
-        EXPECT_DOUBLE_EQ(l["roi"].get<double>(), q["roi"].get<double>());
-        EXPECT_DOUBLE_EQ(l["roi_delta"].get<double>(), q["roi_delta"].get<double>());
-        EXPECT_EQ(l["passed"], q["passed"]);
-    }
-    EXPECT_EQ(local["worst_scenario"], qemu["worst_scenario"]);
-    // The ABI's fields are in both; qemu adds its own (guest, executor).
-    for (const char *key :
-         {"status", "exit_code", "signal", "wall_s", "cpu_user_s", "cpu_sys_s", "max_rss_kb",
-          "stdout", "stderr", "stdout_bytes", "stderr_bytes", "stdout_truncated",
-          "stderr_truncated", "limit", "limits_hit", "error", "run_id"}) {
-        EXPECT_EQ(local_keys.count(key), 1U) << key;
-        EXPECT_EQ(qemu_keys.count(key), 1U) << key;
-    }
+    expect_same_verdicts(local, qemu);
+    expect_abi_result_keys(local_keys, "local");
+    expect_abi_result_keys(qemu_keys, "qemu");
     EXPECT_EQ(qemu_keys.count("guest"), 1U);
     const auto executors = query("SELECT DISTINCT json_extract(result, '$.executor') FROM steps");
     ASSERT_EQ(executors.size(), 1U);

@@ -54,13 +54,8 @@ class DockerExecutor final : public Executor {
                               "docker.so; reinstall the plugin, or use the local executor";
             return finish(result);
         }
-        local::Workspace workspace =
-            spec.workspace.empty()
-                ? local::Workspace::create_fresh(config_.workspace_root, spec.run_id)
-                : local::Workspace::use_existing(spec.workspace);
-        if (spec.keep_workspace) {
-            workspace.keep();
-        }
+        local::Workspace workspace = local::Workspace::for_spec(
+            spec.workspace, spec.keep_workspace, config_.workspace_root, spec.run_id);
         spec.workspace = workspace.path();
         workspace.write_files(spec.files);
 

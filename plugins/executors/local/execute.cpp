@@ -147,12 +147,8 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     }
     nlohmann::json result = blank_result(spec.run_id);
 
-    Workspace workspace = spec.workspace.empty()
-                              ? Workspace::create_fresh(config.workspace_root, spec.run_id)
-                              : Workspace::use_existing(spec.workspace);
-    if (spec.keep_workspace) {
-        workspace.keep();
-    }
+    Workspace workspace = Workspace::for_spec(spec.workspace, spec.keep_workspace,
+                                              config.workspace_root, spec.run_id);
     if (workspace.survives()) {
         result["workspace"] = workspace.path();
     }

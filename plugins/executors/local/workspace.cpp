@@ -92,6 +92,16 @@ Workspace Workspace::use_existing(const std::string &path) {
     return Workspace(path, false);
 }
 
+Workspace Workspace::for_spec(const std::string &spec_workspace, bool keep, const std::string &root,
+                              const std::string &run_id) {
+    Workspace workspace =
+        spec_workspace.empty() ? create_fresh(root, run_id) : use_existing(spec_workspace);
+    if (keep) {
+        workspace.keep();
+    }
+    return workspace;
+}
+
 Workspace::Workspace(Workspace &&other) noexcept
     : path_(std::move(other.path_)), remove_at_end_(other.remove_at_end_) {
     other.remove_at_end_ = false;

@@ -15,6 +15,10 @@ class Workspace {
     static Workspace create_fresh(const std::string &root, const std::string &run_id);
     // Uses an existing folder; it is never removed.
     static Workspace use_existing(const std::string &path);
+    // What a run spec asks for: its `workspace` folder when it names one, else a fresh one
+    // under `root`, kept when `keep` (the spec's keep_workspace).
+    static Workspace for_spec(const std::string &spec_workspace, bool keep, const std::string &root,
+                              const std::string &run_id);
 
     ~Workspace();
     Workspace(Workspace &&other) noexcept;

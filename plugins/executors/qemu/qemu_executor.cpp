@@ -90,13 +90,8 @@ class QemuExecutor final : public Executor {
             add_counters(sweep_overlays(places, config_.overlay_max_age_s, false).counters);
         }
 
-        local::Workspace workspace =
-            spec.workspace.empty()
-                ? local::Workspace::create_fresh(config_.workspace_root, spec.run_id)
-                : local::Workspace::use_existing(spec.workspace);
-        if (spec.keep_workspace) {
-            workspace.keep();
-        }
+        local::Workspace workspace = local::Workspace::for_spec(
+            spec.workspace, spec.keep_workspace, config_.workspace_root, spec.run_id);
         if (workspace.survives()) {
             result["workspace"] = workspace.path();
         }

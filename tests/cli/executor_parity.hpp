@@ -1,0 +1,30 @@
+// The cross-executor check the docker and qemu CLI tests share: one small workflow run as a
+// scenario matrix under `local` and under another executor must give the same verdicts and
+// carry the ABI's result fields. What differs is only the executor line.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "cli_fixture.hpp"
+
+namespace sbx::test {
+
+class ExecutorParityTest : public CliTest {
+  protected:
+    // The settings text of the small workflow (id 7) with `executor_line` (e.g.
+    // "    executor: docker\n", or "" for the default executor).
+    static std::string parity_settings(const std::string &executor_line);
+    // run-scenarios of the small workflow (id 7) with `executor_line` (e.g.
+    // "    executor: docker\n", or "" for the default), 2 repetitions, seed 3, as JSON.
+    nlohmann::json scenarios(const std::string &executor_line);
+    // The keys of every step result stored in the database.
+    std::set<std::string> result_keys();
+    // Same order, ROI, ROI delta, passed flags and worst scenario.
+    static void expect_same_verdicts(const nlohmann::json &local, const nlohmann::json &other);
+    // Every field of the ABI's result ("The result" in docs/abi.md) is among `keys`.
+    static void expect_abi_result_keys(const std::set<std::string> &keys, const char *executor);
+};
+
+}  // namespace sbx::test
