@@ -5,6 +5,8 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +14,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 
 #include "command.hpp"
 #include "plugins/plugin.hpp"
@@ -72,6 +75,31 @@ class DockerExecutorTest : public ::testing::Test {
     json run(const json &spec, bool pool) const {
         auto instance = docker_plugin()->create(config(pool));
         return run_on(*instance, spec);
+    }
+
+    // Runs `true` pooled in a separate host process with `executor_config`, SIGKILLs that
+    // host once it has printed its result, and returns the name of the container it left
+    // behind ("" when it printed none within 20 s).
+    std::string crash_host_container(const json &executor_config) const {
+        const std::string log = state_dir_ + "/crash-host.log";
+        const int pid =
+            test::spawn_background({SBX_DOCKER_CRASH_HOST_PATH, SBX_DOCKER_EXECUTOR_PATH,
+                                    executor_config.dump(), spec({"true"}).dump()},
+                                   {}, "", log);
+        std::string name;
+        for (int i = 0; i < 200 && name.empty(); ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            std::ifstream in(log);
+            std::string line;
+            while (std::getline(in, line)) {  // after the log lines of its purge at start
+                if (!line.empty() && line.front() == '{') {
+                    name = json::parse(line).value("container", "");
+                }
+            }
+        }
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+        return name;
     }
 
     std::string state_dir_;

@@ -81,24 +81,8 @@ TEST_F(DockerExecutorTest, TheSweepCountsTheDeadHostsContainersItRemoves) {
     // count, or remove) this test's dead host.
     json labelled = config(true);
     labelled["pool_label"] = "sbx-sweep-count-" + std::to_string(::getpid());
-    const std::string log = state_dir_ + "/crash-host.log";
-    const int pid = test::spawn_background({SBX_DOCKER_CRASH_HOST_PATH, SBX_DOCKER_EXECUTOR_PATH,
-                                            labelled.dump(), spec({"true"}).dump()},
-                                           {}, "", log);
-    std::string dead_name;
-    for (int i = 0; i < 200 && dead_name.empty(); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        std::ifstream in(log);
-        std::string line;
-        while (std::getline(in, line)) {  // after the log lines of its purge at start
-            if (!line.empty() && line.front() == '{') {
-                dead_name = json::parse(line).value("container", "");
-            }
-        }
-    }
+    const std::string dead_name = crash_host_container(labelled);
     ASSERT_FALSE(dead_name.empty()) << "the crash host printed no result";
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
 
     labelled["pool"] = false;
     auto sweeper = docker_plugin()->create(labelled);

@@ -65,24 +65,8 @@ TEST_F(DockerExecutorTest, PurgeRemovesADeadHostsContainersAndNothingElse) {
     const json live_result = run_on(*live, spec({"true"}));
     const std::string live_name = live_result["container"];
 
-    const std::string log = state_dir_ + "/crash-host.log";
-    const int pid = test::spawn_background({SBX_DOCKER_CRASH_HOST_PATH, SBX_DOCKER_EXECUTOR_PATH,
-                                            labelled.dump(), spec({"true"}).dump()},
-                                           {}, "", log);
-    std::string dead_name;
-    for (int i = 0; i < 200 && dead_name.empty(); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        std::ifstream in(log);
-        std::string line;
-        while (std::getline(in, line)) {  // after the log lines of its purge at start
-            if (!line.empty() && line.front() == '{') {
-                dead_name = json::parse(line).value("container", "");
-            }
-        }
-    }
+    const std::string dead_name = crash_host_container(labelled);
     ASSERT_FALSE(dead_name.empty()) << "the crash host printed no result";
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
     ASSERT_NE(docker("ps -q --filter name=^/" + dead_name + "$"), "") << "left running";
 
     labelled["pool"] = false;
