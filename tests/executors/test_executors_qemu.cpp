@@ -237,6 +237,16 @@ TEST_F(QemuExecutorTest, OneGuestServesConcurrentInstancesWithLimitsAndSurvivesA
     EXPECT_EQ(sleeper["limit"], "timeout");
     EXPECT_EQ(sleeper["guest"]["pid"], one["guest"]["pid"]) << "still the first boot";
 
+    // A target is nobody: it cannot answer for the agent, leave its cgroup, or plant a link
+    // where the host reads its results.
+    const json contained = run_on(
+        *first, spec({"/bin/sh", "-c",
+                      "id -u; (echo done 1 > /dev/ttyS1) 2>/dev/null || echo tty-denied; "
+                      "(echo $$ > /sys/fs/cgroup/cgroup.procs) 2>/dev/null || echo cgroup-denied; "
+                      "ln -s /etc/passwd ../stdout 2>/dev/null || echo job-denied"}));
+    EXPECT_EQ(contained["status"], "OK") << contained.dump();
+    EXPECT_EQ(contained["stdout"], "65534\ntty-denied\ncgroup-denied\njob-denied\n");
+
     // The guest dies under a run: that run is XX with the reason; the next one boots anew.
     auto doomed = std::async(std::launch::async, [&] {
         return run_on(*second, spec({"sleep", "20"}));

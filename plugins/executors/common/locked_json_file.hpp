@@ -9,8 +9,10 @@
 
 namespace sbx::executors {
 
-// Reads the object in `path` (absent or unreadable: {}), lets `change` edit it, writes it
-// back, and returns it as written. Creates the parent folder on demand.
+// Reads the object in `path` (absent: {}), lets `change` edit it, writes it back, and
+// returns it as written. Creates the parent folder on demand. A file that does not parse is
+// moved to `<path>.unreadable` first. Throws std::runtime_error when the lock cannot be
+// taken or the new content cannot be written (the old file then stays as it was).
 nlohmann::json update_json_file(const std::string &path,
                                 const std::function<void(nlohmann::json &)> &change);
 // The object in `path`, or {} when it is absent or not a JSON object.

@@ -32,7 +32,7 @@ inline constexpr const char kConfigSchema[] = R"json({
     "output_bytes": {"type": "integer", "minimum": 0, "default": 1048576, "description": "Bytes of stdout and of stderr kept per run, each."},
     "workspace_root": {"type": "string", "default": "", "description": "Folder for fresh per-run workspaces when a spec names none. Empty: a sandbox-runner folder in $TMPDIR, or in /tmp."},
     "overlay_root": {"type": "string", "default": "", "description": "Folder of the per-boot overlay folders (share, console log, disk overlay). Empty: <state_dir>/qemu."},
-    "overlay_max_age_s": {"type": "integer", "minimum": 0, "default": 604800, "description": "Overlay folders of dead hosts older than this are purged (SANDBOX_OVERLAY_MAX_AGE, e.g. 7d, wins); purge-stale removes dead hosts' overlays of any age."},
+    "overlay_max_age_s": {"type": "integer", "minimum": 0, "default": 604800, "description": "An overlay folder with no owner record (its host died while making it) is purged once this old (SANDBOX_OVERLAY_MAX_AGE, e.g. 7d, wins); folders of dead hosts with a record are purged at any age."},
     "max_overlay_count": {"type": "integer", "minimum": 0, "default": 0, "description": "At most this many overlay folders; when a boot would exceed it, the oldest of dead hosts are purged first (SANDBOX_MAX_OVERLAY_COUNT wins). 0: unlimited."}
   }
 })json";

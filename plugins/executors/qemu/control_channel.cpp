@@ -4,7 +4,6 @@
 
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -28,29 +27,6 @@ ControlChannel::~ControlChannel() {
     if (fd_ >= 0) {
         ::close(fd_);
     }
-}
-
-bool ControlChannel::connect(const std::string &socket_path, Clock::time_point deadline,
-                             const std::function<bool()> &keep_trying) {
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    if (socket_path.size() >= sizeof address.sun_path) {
-        return false;
-    }
-    std::memcpy(address.sun_path, socket_path.c_str(), socket_path.size() + 1);
-    while (Clock::now() < deadline && keep_trying()) {
-        fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd_ < 0) {
-            return false;
-        }
-        if (::connect(fd_, reinterpret_cast<const sockaddr *>(&address), sizeof address) == 0) {
-            return true;
-        }
-        ::close(fd_);
-        fd_ = -1;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return false;
 }
 
 bool ControlChannel::send_line(const std::string &line) {
@@ -92,6 +68,10 @@ std::optional<std::string> ControlChannel::read_line(Clock::time_point deadline,
             const ssize_t got = ::recv(fd_, chunk, sizeof chunk, 0);
             if (got > 0) {
                 buffer_.append(chunk, static_cast<size_t>(got));
+                constexpr size_t kMaxLine = 4096;
+                if (buffer_.size() > kMaxLine && buffer_.find('\n') == std::string::npos) {
+                    closed_ = true;
+                }
             } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
                 closed_ = true;
             }

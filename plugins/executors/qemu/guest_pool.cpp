@@ -12,9 +12,13 @@ GuestPool::Lease GuestPool::acquire(const std::string &key,
                                     const std::function<std::unique_ptr<GuestVm>()> &boot) {
     const auto asked = std::chrono::steady_clock::now();
     const auto running = [&]() -> std::shared_ptr<GuestVm> {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        const auto found = guests_.find(key);
-        auto guest = found == guests_.end() ? nullptr : found->second.lock();
+        std::shared_ptr<GuestVm> guest;
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            const auto found = guests_.find(key);
+            guest = found == guests_.end() ? nullptr : found->second.lock();
+        }
+        // Outside the lock: dropping what may be the last reference stops a guest.
         return guest && guest->usable() ? guest : nullptr;
     };
     if (auto guest = running()) {
@@ -44,12 +48,16 @@ GuestPool::Lease GuestPool::acquire(const std::string &key,
     }
 }
 
-void GuestPool::discard(const std::shared_ptr<GuestVm> &guest) {
+bool GuestPool::discard(const std::shared_ptr<GuestVm> &guest) {
     const std::lock_guard<std::mutex> lock(mutex_);
+    bool found = false;
     for (auto it = guests_.begin(); it != guests_.end();) {
+        // Never the last reference (the caller holds one): no guest stops under the lock.
         const auto held = it->second.lock();
+        found = found || held == guest;
         it = !held || held == guest ? guests_.erase(it) : std::next(it);
     }
+    return found;
 }
 
 }  // namespace sbx::qemu

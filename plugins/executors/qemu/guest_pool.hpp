@@ -29,8 +29,9 @@ class GuestPool {
     // One boot at a time: callers that come while it runs wait for it and share its guest,
     // or its failure, rather than booting their own.
     Lease acquire(const std::string &key, const std::function<std::unique_ptr<GuestVm>()> &boot);
-    // Forgets `guest` (lost, or cancelled): the next acquire boots afresh.
-    void discard(const std::shared_ptr<GuestVm> &guest);
+    // Forgets `guest` (lost, or cancelled): the next acquire boots afresh. True when this
+    // call took it out of the pool (false: another caller did first).
+    bool discard(const std::shared_ptr<GuestVm> &guest);
 
   private:
     std::mutex boot_mutex_;  // held for a whole boot

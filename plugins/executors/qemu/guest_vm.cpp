@@ -8,9 +8,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -34,16 +36,22 @@ std::string escaped(const std::string &value) {
     return out;
 }
 
+// The last `bytes` of a file, read from there (a console log may be large).
 std::string tail_of(const std::string &path, size_t bytes) {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : 0;
+    const std::streamoff from =
+        std::max<std::streamoff>(0, size - static_cast<std::streamoff>(bytes));
+    in.seekg(from);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (text.size() > bytes) {
-        text = "..." + text.substr(text.size() - bytes);
-    }
-    return text;
+    return from > 0 ? "..." + text : text;
 }
 
-[[noreturn]] void run_qemu_child(std::vector<char *> &argv, const std::string &log, pid_t parent) {
+// The guest's end of the control channel is fd 3 in QEMU (-chardev socket,fd=3).
+constexpr int kControlFd = 3;
+
+[[noreturn]] void run_qemu_child(std::vector<char *> &argv, const std::string &log, pid_t parent,
+                                 int control) {
     // Only async-signal-safe calls from here to exec: the host has threads.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) {
@@ -53,10 +61,11 @@ std::string tail_of(const std::string &path, size_t bytes) {
     const int null_fd = ::open("/dev/null", O_RDONLY);
     const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (null_fd < 0 || log_fd < 0 || ::dup2(null_fd, 0) < 0 || ::dup2(log_fd, 1) < 0 ||
-        ::dup2(log_fd, 2) < 0) {
+        ::dup2(log_fd, 2) < 0 ||
+        (control == kControlFd ? ::fcntl(control, F_SETFD, 0) : ::dup2(control, kControlFd)) < 0) {
         ::_exit(127);
     }
-    ::close_range(3, ~0U, 0);
+    ::close_range(kControlFd + 1, ~0U, 0);
     ::execvp(argv[0], argv.data());
     const char *message = "cannot execute the QEMU binary\n";
     (void)!::write(2, message, std::strlen(message));
@@ -69,7 +78,12 @@ GuestVm::GuestVm(const GuestPlan &plan, std::unique_ptr<OverlayDir> overlay,
                  const std::function<bool()> &cancelled)
     : plan_(plan), overlay_(std::move(overlay)) {
     spawn();
-    overlay_->record_vm(pid_);
+    try {
+        overlay_->record_vm(pid_);
+    } catch (const std::exception &e) {
+        kill_now();
+        throw BootFailure(std::string("cannot record the guest: ") + e.what());
+    }
     const auto deadline = Clock::now() + std::chrono::milliseconds(plan_.boot_timeout_ms);
     const auto keep_going = [&] { return !cancelled() && !exited(); };
     const auto fail = [&](const std::string &why) {
@@ -79,9 +93,6 @@ GuestVm::GuestVm(const GuestPlan &plan, std::unique_ptr<OverlayDir> overlay,
         throw BootFailure(why + (qemu_said.empty() ? "" : "; qemu: " + qemu_said) +
                           (console.empty() ? "" : "; console: " + console));
     };
-    if (!channel_.connect(overlay_->path() + "/ctl.sock", deadline, keep_going)) {
-        fail(exited() ? "qemu exited during start-up" : "the guest's control socket never opened");
-    }
     const auto line = channel_.read_line(deadline, keep_going);
     if (!line || *line != "ready") {
         if (cancelled()) {
@@ -92,7 +103,11 @@ GuestVm::GuestVm(const GuestPlan &plan, std::unique_ptr<OverlayDir> overlay,
                         : "the guest agent was not ready within " +
                               std::to_string(plan_.boot_timeout_ms) + " ms");
     }
-    reader_ = std::thread([this] { read_answers(); });
+    try {
+        reader_ = std::thread([this] { read_answers(); });
+    } catch (const std::exception &e) {
+        fail(std::string("cannot start the answer reader: ") + e.what());
+    }
 }
 
 void GuestVm::read_answers() {
@@ -112,8 +127,10 @@ void GuestVm::read_answers() {
         }
         const std::uint64_t id = std::strtoull(line->c_str() + space + 1, nullptr, 10);
         const std::lock_guard<std::mutex> lock(answers_mutex_);
-        answers_[id] = *line;
-        answer_ready_.notify_all();
+        if (awaited_.count(id) != 0) {  // an answer nobody waits for is dropped
+            answers_[id] = *line;
+            answer_ready_.notify_all();
+        }
     }
     const std::lock_guard<std::mutex> lock(answers_mutex_);
     channel_down_ = true;
@@ -148,37 +165,36 @@ void GuestVm::spawn() {
     if (!plan_.bios.empty()) {
         args.insert(args.end(), {"-bios", plan_.bios});
     }
-    args.insert(args.end(),
-                {"-machine",
-                 "accel=" + plan_.accel,
-                 "-cpu",
-                 plan_.cpu,
-                 "-display",
-                 "none",
-                 "-nodefaults",
-                 "-no-user-config",
-                 "-no-reboot",
-                 "-net",
-                 "none",
-                 "-m",
-                 std::to_string(plan_.memory_mb),
-                 "-smp",
-                 std::to_string(plan_.cpus),
-                 "-serial",
-                 "file:" + folder + "/console.log",
-                 "-chardev",
-                 "socket,id=ctl,path=" + escaped(folder + "/ctl.sock") + ",server=on,wait=off",
-                 "-serial",
-                 "chardev:ctl",
-                 "-kernel",
-                 plan_.kernel,
-                 "-initrd",
-                 plan_.initrd,
-                 "-append",
-                 "console=ttyS0 quiet panic=-1",
-                 "-virtfs",
-                 "local,path=" + escaped(folder + "/share") +
-                     ",mount_tag=host0,security_model=none,id=host0"});
+    args.insert(args.end(), {"-machine",
+                             "accel=" + plan_.accel,
+                             "-cpu",
+                             plan_.cpu,
+                             "-display",
+                             "none",
+                             "-nodefaults",
+                             "-no-user-config",
+                             "-no-reboot",
+                             "-net",
+                             "none",
+                             "-m",
+                             std::to_string(plan_.memory_mb),
+                             "-smp",
+                             std::to_string(plan_.cpus),
+                             "-serial",
+                             "file:" + folder + "/console.log",
+                             "-chardev",
+                             "socket,id=ctl,fd=" + std::to_string(kControlFd),
+                             "-serial",
+                             "chardev:ctl",
+                             "-kernel",
+                             plan_.kernel,
+                             "-initrd",
+                             plan_.initrd,
+                             "-append",
+                             "console=ttyS0 quiet loglevel=3 panic=-1",
+                             "-virtfs",
+                             "local,path=" + escaped(folder + "/share") +
+                                 ",mount_tag=host0,security_model=none,id=host0"});
     if (!plan_.image.empty()) {
         try {
             create_disk_overlay(plan_.image, folder + "/disk.qcow2");
@@ -197,21 +213,30 @@ void GuestVm::spawn() {
     const std::string log = folder + "/qemu.log";
     const pid_t parent = ::getpid();
 
-    std::promise<pid_t> forked;
+    // A socket pair, not a named socket: no path to outgrow sun_path or to be taken over.
+    int ends[2] = {-1, -1};
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+        throw BootFailure(std::string("socketpair: ") + std::strerror(errno));
+    }
+    channel_.adopt(ends[0]);
+    const int guest_end = ends[1];
+    std::promise<std::pair<pid_t, int>> forked;
     keeper_ = std::thread([&, this] {
         const pid_t child = ::fork();
         if (child != 0) {
-            forked.set_value(child);
+            forked.set_value({child, child < 0 ? errno : 0});
             std::unique_lock<std::mutex> lock(keeper_mutex_);
             keeper_wake_.wait(lock, [this] { return keeper_stop_; });
             return;
         }
-        run_qemu_child(argv, log, parent);
+        run_qemu_child(argv, log, parent, guest_end);
     });
-    pid_ = forked.get_future().get();
+    const auto [child, error] = forked.get_future().get();
+    ::close(guest_end);
+    pid_ = child;
     if (pid_ < 0) {
         stop_keeper();
-        throw BootFailure(std::string("fork: ") + std::strerror(errno));
+        throw BootFailure(std::string("fork: ") + std::strerror(error));
     }
 }
 
@@ -249,27 +274,36 @@ bool GuestVm::usable() {
 
 std::optional<std::string> GuestVm::run_job(std::uint64_t id, Clock::time_point deadline,
                                             const std::function<bool()> &keep_waiting) {
-    {
-        const std::lock_guard<std::mutex> lock(send_mutex_);
-        if (!channel_.send_line("run " + std::to_string(id))) {
-            return std::nullopt;
-        }
-    }
     std::unique_lock<std::mutex> lock(answers_mutex_);
+    awaited_.insert(id);
+    // Every way out forgets the id (and an answer that came too late).
+    const auto done = [&](std::optional<std::string> answer) {
+        awaited_.erase(id);
+        answers_.erase(id);
+        return answer;
+    };
+    lock.unlock();
+    bool sent = false;
+    {
+        const std::lock_guard<std::mutex> sending(send_mutex_);
+        sent = channel_.send_line("run " + std::to_string(id));
+    }
+    lock.lock();
+    if (!sent) {
+        return done(std::nullopt);
+    }
     while (true) {
         if (const auto found = answers_.find(id); found != answers_.end()) {
-            std::string answer = found->second;
-            answers_.erase(found);
-            return answer;
+            return done(found->second);
         }
         if (channel_down_ || Clock::now() >= deadline) {
-            return std::nullopt;
+            return done(std::nullopt);
         }
         lock.unlock();
         const bool keep = keep_waiting();
         lock.lock();
         if (!keep) {
-            return std::nullopt;
+            return done(std::nullopt);
         }
         answer_ready_.wait_for(lock, std::chrono::milliseconds(100));
     }

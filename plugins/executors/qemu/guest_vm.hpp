@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -80,6 +81,7 @@ class GuestVm {
     std::mutex answers_mutex_;
     std::condition_variable answer_ready_;
     std::map<std::uint64_t, std::string> answers_;
+    std::set<std::uint64_t> awaited_;  // ids a run_job() waits for
     std::atomic<std::uint64_t> runs_served_{0};
     // QEMU's parent-death signal fires when the *thread* that forked it ends, and the host
     // calls an instance from short-lived threads too; so a thread of our own forks QEMU and

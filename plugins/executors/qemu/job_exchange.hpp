@@ -3,6 +3,7 @@
 // (the agent's report, stdout, stderr, and work/ copied back into the workspace).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -30,11 +31,13 @@ std::string guest_job_dir(std::uint64_t id);
 void write_job(const std::string &share, std::uint64_t id, const local::RunSpec &spec,
                const std::string &workspace);
 
-// Reads the agent's report for job `id`; throws std::runtime_error when it is missing.
-AgentReport read_report(const std::string &share, std::uint64_t id);
+// Reads the agent's report for job `id`, stdout and stderr at most `output_cap` bytes each;
+// throws std::runtime_error when a file is missing, a link, or not a regular file.
+AgentReport read_report(const std::string &share, std::uint64_t id, std::size_t output_cap);
 
-// Makes `workspace` hold exactly what the job's work/ holds now (files the command wrote,
-// changed or removed), then deletes the job folder.
-void finish_job(const std::string &share, std::uint64_t id, const std::string &workspace);
+// Makes `workspace` hold what the job's work/ holds now (files the command wrote, changed or
+// removed; links as links; FIFOs, sockets and devices left out), then deletes the job
+// folder. Returns how many entries could not be brought back.
+std::size_t finish_job(const std::string &share, std::uint64_t id, const std::string &workspace);
 
 }  // namespace sbx::qemu

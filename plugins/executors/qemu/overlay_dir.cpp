@@ -34,9 +34,27 @@ std::int64_t unix_now() {
         .count();
 }
 
+// A field of a record that another version, or a hand, may have written wrongly: 0 then.
+template <typename Number>
+Number field(const json &entry, const char *key) {
+    if (!entry.is_object()) {
+        return 0;
+    }
+    const auto found = entry.find(key);
+    return found != entry.end() && found->is_number_integer() ? found->get<Number>() : 0;
+}
+
 bool owner_alive(const json &entry) {
-    const HostIdentity owner{entry.value("owner_pid", 0L), entry.value("owner_start", 0ULL)};
+    const HostIdentity owner{field<long>(entry, "owner_pid"),
+                             field<unsigned long long>(entry, "owner_start")};
     return owner.alive();
+}
+
+// Only a vm-* folder directly in the overlay root is ever ours to remove.
+bool ours(const OverlayPlaces &places, const std::string &folder) {
+    const fs::path path(folder);
+    return path.parent_path() == fs::path(places.root) &&
+           path.filename().string().rfind(kPrefix, 0) == 0;
 }
 
 // True when `pid` is a QEMU whose command line names `folder` (so a reused pid is never hit).
@@ -63,6 +81,17 @@ void stop_vm(long pid, const std::string &folder) {
 
 bool remove_folder(const std::string &folder) {
     std::error_code error;
+    // The guest may have left folders of mode 000 in the share.
+    for (fs::recursive_directory_iterator
+             it(folder, fs::directory_options::skip_permission_denied, error),
+         end;
+         !error && it != end; it.increment(error)) {
+        std::error_code each;
+        if (fs::is_directory(it->symlink_status(each))) {
+            fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, each);
+        }
+    }
+    error.clear();
     fs::remove_all(folder, error);
     return !error && !fs::exists(folder, error);
 }
@@ -99,14 +128,23 @@ OverlayDir::OverlayDir(const OverlayPlaces &places, const ExecutorConfig &config
                        CleanupCounters &counters)
     : places_(places) {
     const HostIdentity self = HostIdentity::current();
-    path_ = places.root + "/" + kPrefix + std::to_string(self.pid) + "-" +
-            std::to_string(next_sequence++) + "-" + std::to_string(unix_now());
     std::error_code error;
-    fs::create_directories(path_ + "/share/jobs", error);
-    if (error) {
-        throw std::runtime_error("cannot make the overlay folder " + path_ + ": " +
+    fs::create_directories(places.root, error);
+    // Made, not found: another host with the same pid (in another PID namespace) sharing the
+    // state folder must never share a folder with us.
+    bool made = false;
+    for (int attempt = 0; attempt < 100 && !made; ++attempt) {
+        path_ = places.root + "/" + kPrefix + std::to_string(self.pid) + "-" +
+                std::to_string(next_sequence++) + "-" + std::to_string(unix_now());
+        made = fs::create_directory(path_, error);
+    }
+    if (!made) {
+        throw std::runtime_error("cannot make an overlay folder in " + places.root + ": " +
                                  error.message());
     }
+    // Runs' commands, inputs and outputs are the host user's alone.
+    fs::permissions(path_, fs::perms::owner_all, error);
+    fs::create_directories(path_ + "/share/jobs", error);
     const json entry{{"owner_pid", self.pid},
                      {"owner_start", self.start_time},
                      {"created", unix_now()},
@@ -119,7 +157,7 @@ OverlayDir::OverlayDir(const OverlayPlaces &places, const ExecutorConfig &config
         if (config.max_overlay_count > 0 && active.size() + 1 > config.max_overlay_count) {
             for (const auto &[folder, other] : active.items()) {
                 if (!owner_alive(other)) {
-                    purgeable.emplace_back(other.value("created", std::int64_t{0}), folder);
+                    purgeable.emplace_back(field<std::int64_t>(other, "created"), folder);
                 }
             }
             std::sort(purgeable.begin(), purgeable.end());
@@ -132,7 +170,10 @@ OverlayDir::OverlayDir(const OverlayPlaces &places, const ExecutorConfig &config
         active[path_] = entry;
     });
     for (const auto &[created, folder] : purgeable) {
-        stop_vm(executors::read_json_file(folder + "/" + kMarker).value("vm_pid", 0L), folder);
+        if (!ours(places, folder)) {
+            continue;
+        }
+        stop_vm(field<long>(executors::read_json_file(folder + "/" + kMarker), "vm_pid"), folder);
         if (remove_folder(folder)) {
             counters["stale_vms_removed"] += 1;
         } else {
@@ -143,9 +184,17 @@ OverlayDir::OverlayDir(const OverlayPlaces &places, const ExecutorConfig &config
 }
 
 OverlayDir::~OverlayDir() {
-    executors::update_json_file(places_.active_file, [&](json &active) { active.erase(path_); });
+    // Never throws: a record that cannot be updated now is what sweep() is for.
+    try {
+        executors::update_json_file(places_.active_file,
+                                    [&](json &active) { active.erase(path_); });
+    } catch (const std::exception &) {
+    }
     if (!remove_folder(path_)) {
-        record_failed(places_.failed_file, path_);
+        try {
+            record_failed(places_.failed_file, path_);
+        } catch (const std::exception &) {
+        }
     }
 }
 
@@ -186,7 +235,9 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
         }
     }
     for (const auto &[folder, entry] : dead) {
-        remove(folder, entry.value("vm_pid", 0L), "its host is gone");
+        if (ours(places, folder)) {  // a record naming anything else is dropped, not followed
+            remove(folder, field<long>(entry, "vm_pid"), "its host is gone");
+        }
     }
     if (!dry_run && !dead.empty()) {
         executors::update_json_file(places.active_file, [&](json &active) {
@@ -210,7 +261,7 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
         const json marker = executors::read_json_file(folder + "/" + kMarker);
         if (!marker.empty()) {
             if (!owner_alive(marker)) {
-                remove(folder, marker.value("vm_pid", 0L), "unrecorded, its host is gone");
+                remove(folder, field<long>(marker, "vm_pid"), "unrecorded, its host is gone");
             }
             continue;
         }
@@ -229,12 +280,14 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
     const json failed = executors::read_json_file(places.failed_file);
     std::vector<std::string> retried;
     for (const auto &[folder, info] : failed.items()) {
-        if (!fs::exists(folder, error)) {
+        if (!ours(places, folder) || !fs::exists(folder, error)) {
             retried.push_back(folder);
             continue;
         }
-        sweep.removed.push_back("overlay " + folder + " (an earlier removal failed)");
-        if (!dry_run && remove_folder(folder)) {
+        if (dry_run) {
+            sweep.removed.push_back("overlay " + folder + " (an earlier removal failed)");
+        } else if (remove_folder(folder)) {
+            sweep.removed.push_back("overlay " + folder + " (an earlier removal failed)");
             sweep.counters["stale_vms_removed"] += 1;
             retried.push_back(folder);
         }

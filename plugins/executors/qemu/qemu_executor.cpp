@@ -108,32 +108,47 @@ class QemuExecutor final : public Executor {
             result["error"] = std::string("cannot hand the run to the guest: ") + e.what();
             return finish(result);
         }
-        // The agent enforces the run's own limit; this only catches a guest that stopped.
-        const auto deadline =
-            spec.limits.timeout_ms > 0
-                ? Clock::now() +
-                      std::chrono::milliseconds(spec.limits.timeout_ms + config_.answer_slack_ms)
-                : Clock::time_point::max();
+        // The agent enforces the run's own limit; this only catches a guest that stopped. A
+        // limit beyond a year is no limit (and must not overflow the clock).
+        constexpr std::uint64_t kYearMs = 365ULL * 24 * 3600 * 1000;
+        const auto deadline = spec.limits.timeout_ms > 0 && spec.limits.timeout_ms < kYearMs
+                                  ? Clock::now() + std::chrono::milliseconds(
+                                                       spec.limits.timeout_ms +
+                                                       std::min(config_.answer_slack_ms, kYearMs))
+                                  : Clock::time_point::max();
         const auto answer = guest_->run_job(
             id, deadline, [this] { return !host::cancelled() && guest_->usable(); });
         if (host::cancelled()) {
             drop_guest(true);
             throw Error(SBX_CANCELLED, "run cancelled by the host; the guest was stopped");
         }
-        if (!answer || *answer != "done " + std::to_string(id)) {
+        if (!answer) {
+            // Lost: the guest died or hangs. It is stopped for every run that shares it.
             const std::string console = guest_->console_tail();
-            const std::string why =
-                !answer ? (guest_->usable() ? "the guest did not answer within the run's limit "
-                                              "plus answer_slack_ms"
-                                            : "the guest stopped during the run")
-                        : "the guest agent answered '" + *answer + "'";
+            const std::string why = guest_->usable() ? "the guest did not answer within the "
+                                                       "run's limit plus answer_slack_ms"
+                                                     : "the guest stopped during the run";
             drop_guest(true);
             put_vm_error(result, why + (console.empty() ? "" : "; console: " + console), 1);
             return finish(result);
         }
+        if (*answer != "done " + std::to_string(id)) {
+            // The agent could not run this one job (a fork that failed, say): this run is XX,
+            // the guest and the runs beside it go on.
+            put_vm_error(result, "the guest agent answered '" + *answer + "'", 1);
+            return finish(result);
+        }
         try {
-            put_report(result, read_report(guest_->share(), id), spec);
-            finish_job(guest_->share(), id, workspace.path());
+            put_report(result,
+                       read_report(guest_->share(), id,
+                                   static_cast<std::size_t>(spec.limits.output_bytes)),
+                       spec);
+            if (const auto skipped = finish_job(guest_->share(), id, workspace.path());
+                skipped > 0) {
+                result["workspace_error"] = std::to_string(skipped) +
+                                            " entries of the guest's workspace could not be "
+                                            "brought back (FIFOs, sockets, devices, or unreadable)";
+            }
         } catch (const std::exception &e) {
             put_vm_error(result, std::string("reading the run back: ") + e.what(), 1);
         }
@@ -147,6 +162,12 @@ class QemuExecutor final : public Executor {
 
     std::string sweep(const std::string &request_json) override {
         const json request = json::parse(request_json, nullptr, false);
+        if (!request.is_object() ||
+            (request.contains("dry_run") && !request["dry_run"].is_boolean())) {
+            throw Error(
+                SBX_INVALID,
+                "sweep request must be an object {state_dir, dry_run: bool}, got " + request_json);
+        }
         const std::string state_dir =
             request.is_object() && request.value("state_dir", json()).is_string()
                 ? request["state_dir"].get<std::string>()
@@ -176,8 +197,16 @@ class QemuExecutor final : public Executor {
             std::uint64_t backoff_ms = config_.backoff_ms;
             for (std::uint64_t attempt = 1; attempt <= config_.boot_attempts; ++attempt) {
                 if (attempt > 1) {
-                    std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
-                    backoff_ms *= 2;
+                    // In slices, so a cancellation is seen within 100 ms.
+                    const auto until = Clock::now() + std::chrono::milliseconds(backoff_ms);
+                    while (Clock::now() < until && !host::cancelled()) {
+                        std::this_thread::sleep_for(
+                            std::chrono::milliseconds(std::min<std::int64_t>(
+                                100, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                         until - Clock::now())
+                                         .count())));
+                    }
+                    backoff_ms = std::min<std::uint64_t>(backoff_ms * 2, 60000);
                 }
                 if (host::cancelled()) {
                     throw std::runtime_error("boot cancelled by the host");
@@ -217,12 +246,14 @@ class QemuExecutor final : public Executor {
             return;
         }
         // The pool only holds weak references: the last holder's reset removes the overlay.
+        // A broken guest is counted once, by the instance that takes it out of the pool.
         const bool last_user = guest_.use_count() == 1;
+        bool counted = !broken && last_user;
         if (broken) {
-            GuestPool::shared().discard(guest_);
+            counted = GuestPool::shared().discard(guest_);
             guest_->kill_now();
         }
-        if (broken || last_user) {
+        if (counted) {
             pending_["runtime_vms_removed"] += 1;
         }
         guest_.reset();

@@ -5,7 +5,9 @@
 #include "job.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -159,9 +161,18 @@ bool drain(Stream &stream, std::uint64_t keep) {
             ::setrlimit(RLIMIT_AS, &limit);
         }
     }
-    const int in_fd = ::open((job_dir + "/stdin").c_str(), O_RDONLY);
+    const int in_fd = ::open((job_dir + "/stdin").c_str(), O_RDONLY | O_CLOEXEC);
     if (in_fd < 0 || ::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) {
         fail("stdio");
+    }
+    // The target is nobody: it cannot reach the agent's serial port, the cgroup tree, the
+    // other jobs' files (the host writes them 0600) or the guest kernel's switches, so it
+    // can neither forge another job's answer nor lift its own limits.
+    constexpr uid_t kNobody = 65534;
+    if (::setgroups(0, nullptr) != 0 || ::setresgid(kNobody, kNobody, kNobody) != 0 ||
+        ::setresuid(kNobody, kNobody, kNobody) != 0 ||
+        ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        fail("drop privileges");
     }
     if (::chdir((job_dir + "/work").c_str()) != 0) {
         fail("chdir");
