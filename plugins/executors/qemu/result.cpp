@@ -2,7 +2,6 @@
 // (wait status, cgroup OOM kills and pids refusals, CPU time); classify() decides.
 #include "result.hpp"
 
-#include <cmath>
 #include <cstring>
 
 #include "../local/classify.hpp"
@@ -42,7 +41,7 @@ void put_report(json &result, const AgentReport &report, const local::RunSpec &s
     // The agent sets RLIMIT_CPU to the limit rounded up to whole seconds, as local does.
     evidence.cpu_soft_limit_s =
         spec.limits.cpu_time_s > 0 && spec.limits.cpu_time_s < 365.0 * 24 * 3600
-            ? std::ceil(spec.limits.cpu_time_s)
+            ? static_cast<double>(static_cast<std::uint64_t>(spec.limits.cpu_time_s + 0.999))
             : 0;
     evidence.cpu_used_s = result["cpu_user_s"].get<double>() + result["cpu_sys_s"].get<double>();
     evidence.oom_kills = report.number("oom_kills");
