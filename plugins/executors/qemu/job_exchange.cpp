@@ -203,7 +203,7 @@ void write_job(const std::string &share, std::uint64_t id, const local::RunSpec 
 AgentReport read_report(const std::string &share, std::uint64_t id, std::size_t output_cap) {
     const Fd folder(open_job_folder(share, id));
     const std::string shown = "job " + std::to_string(id);
-    constexpr std::size_t kResultCap = 64 * 1024;
+    constexpr std::size_t kResultCap = std::size_t{64} * 1024;
     AgentReport report;
     std::istringstream lines(read_regular(folder.fd, "result", kResultCap, shown));
     std::string line;
