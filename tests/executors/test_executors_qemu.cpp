@@ -13,10 +13,10 @@
 #include <fstream>
 #include <future>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <thread>
 
+#include "../../plugins/injectors/common/host_identity.hpp"
 #include "command.hpp"
 #include "plugins/plugin.hpp"
 
@@ -28,25 +28,6 @@ namespace fs = std::filesystem;
 std::shared_ptr<sbx::plugins::Plugin> qemu_plugin() {
     static const auto plugin = sbx::plugins::load_plugin(SBX_QEMU_EXECUTOR_PATH);
     return plugin;
-}
-
-// Field 22 of /proc/PID/stat, as the executor records owners.
-unsigned long long start_time(long pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    const std::string text((std::istreambuf_iterator<char>(stat)),
-                           std::istreambuf_iterator<char>());
-    const auto close_paren = text.rfind(')');
-    if (close_paren == std::string::npos) {
-        return 0;  // gone
-    }
-    std::istringstream fields(text.substr(close_paren + 2));
-    std::string field;
-    for (int index = 3; index <= 22 && fields >> field; ++index) {
-        if (index == 22) {
-            return std::stoull(field);
-        }
-    }
-    return 0;
 }
 
 class QemuExecutorTest : public ::testing::Test {
@@ -76,7 +57,8 @@ class QemuExecutorTest : public ::testing::Test {
         const std::string folder = state_dir_ + "/qemu/" + name;
         fs::create_directories(folder + "/share");
         const json entry{{"owner_pid", owner_pid},
-                         {"owner_start", start_time(owner_pid) + (owner_pid == ::getpid() ? 0 : 1)},
+                         {"owner_start", sbx::injectors::process_start_time(owner_pid) +
+                                             (owner_pid == ::getpid() ? 0 : 1)},
                          {"created", created},
                          {"vm_pid", vm_pid}};
         std::ofstream(folder + "/owner.json") << entry.dump();

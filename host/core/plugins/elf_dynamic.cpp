@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <map>
+#include <optional>
 
 #include "plugins/elf_file.hpp"
 #include "plugins/plugin.hpp"
@@ -53,24 +54,43 @@ std::vector<char> linked_strings(const ElfFile &file, const std::vector<Elf64_Sh
     return std::move(*strings);
 }
 
+// A table section of `type` with its bytes and the string table it links to; nullopt when
+// the file has none. Throws PluginError (named `table`) when an offset leaves the file.
+struct Table {
+    const Elf64_Shdr *section = nullptr;
+    std::vector<char> bytes;
+    std::vector<char> strings;
+};
+std::optional<Table> read_table(const ElfFile &file, const std::vector<Elf64_Shdr> &sections,
+                                uint32_t type, const std::filesystem::path &path,
+                                const std::string &table) {
+    const Elf64_Shdr *section = find_section(sections, type);
+    if (section == nullptr) {
+        return std::nullopt;
+    }
+    auto bytes = file.contents(*section);
+    if (!bytes) {
+        damaged(path, table);
+    }
+    return Table{section, std::move(*bytes), linked_strings(file, sections, *section, path, table)};
+}
+
 // .gnu.version_r: the versions needed per library, and the version index -> (library,
 // version) map that .gnu.version refers to.
 void read_version_needs(const ElfFile &file, const std::vector<Elf64_Shdr> &sections,
                         const std::filesystem::path &path, DynamicLinking &out,
                         std::map<uint16_t, std::pair<std::string, std::string>> &by_index) {
-    const Elf64_Shdr *section = find_section(sections, SHT_GNU_verneed);
-    if (section == nullptr) {
+    const auto table = read_table(file, sections, SHT_GNU_verneed, path, ".gnu.version_r");
+    if (!table) {
         return;
     }
-    const auto bytes = file.contents(*section);
-    if (!bytes) {
-        damaged(path, ".gnu.version_r");
-    }
-    const auto strings = linked_strings(file, sections, *section, path, ".gnu.version_r");
+    const auto &bytes = table->bytes;
+    const auto &strings = table->strings;
+    const Elf64_Shdr *section = table->section;
     uint64_t offset = 0;
     for (unsigned n = 0; n < section->sh_info && n < kMaxChain; ++n) {
         Elf64_Verneed need{};
-        if (!record_at(*bytes, offset, need)) {
+        if (!record_at(bytes, offset, need)) {
             damaged(path, ".gnu.version_r");
         }
         VersionNeed entry;
@@ -78,7 +98,7 @@ void read_version_needs(const ElfFile &file, const std::vector<Elf64_Shdr> &sect
         uint64_t aux_offset = offset + need.vn_aux;
         for (unsigned a = 0; a < need.vn_cnt && a < kMaxChain; ++a) {
             Elf64_Vernaux aux{};
-            if (!record_at(*bytes, aux_offset, aux)) {
+            if (!record_at(bytes, aux_offset, aux)) {
                 damaged(path, ".gnu.version_r");
             }
             const std::string version = string_at(strings, aux.vna_name).value_or("?");
@@ -99,19 +119,16 @@ void read_version_needs(const ElfFile &file, const std::vector<Elf64_Shdr> &sect
 
 void read_needed(const ElfFile &file, const std::vector<Elf64_Shdr> &sections,
                  const std::filesystem::path &path, DynamicLinking &out) {
-    const Elf64_Shdr *section = find_section(sections, SHT_DYNAMIC);
-    if (section == nullptr) {
+    const auto table = read_table(file, sections, SHT_DYNAMIC, path, ".dynamic");
+    if (!table) {
         return;
     }
-    const auto bytes = file.contents(*section);
-    if (!bytes) {
-        damaged(path, ".dynamic");
-    }
-    const auto strings = linked_strings(file, sections, *section, path, ".dynamic");
-    for (uint64_t offset = 0; offset + sizeof(Elf64_Dyn) <= bytes->size();
+    const auto &bytes = table->bytes;
+    const auto &strings = table->strings;
+    for (uint64_t offset = 0; offset + sizeof(Elf64_Dyn) <= bytes.size();
          offset += sizeof(Elf64_Dyn)) {
         Elf64_Dyn entry{};
-        record_at(*bytes, offset, entry);
+        record_at(bytes, offset, entry);
         if (entry.d_tag == DT_NULL) {
             break;
         }
@@ -175,21 +192,19 @@ std::vector<std::string> read_version_definitions(const std::filesystem::path &p
     const ElfFile file(path);
     const auto sections = file.sections();
     std::vector<std::string> versions;
-    const Elf64_Shdr *section = find_section(sections, SHT_GNU_verdef);
-    if (section == nullptr) {
+    const auto table = read_table(file, sections, SHT_GNU_verdef, path, ".gnu.version_d");
+    if (!table) {
         return versions;
     }
-    const auto bytes = file.contents(*section);
-    if (!bytes) {
-        damaged(path, ".gnu.version_d");
-    }
-    const auto strings = linked_strings(file, sections, *section, path, ".gnu.version_d");
+    const auto &bytes = table->bytes;
+    const auto &strings = table->strings;
+    const Elf64_Shdr *section = table->section;
     uint64_t offset = 0;
     for (unsigned n = 0; n < section->sh_info && n < kMaxChain; ++n) {
         Elf64_Verdef definition{};
         Elf64_Verdaux aux{};
-        if (!record_at(*bytes, offset, definition) ||
-            !record_at(*bytes, offset + definition.vd_aux, aux)) {
+        if (!record_at(bytes, offset, definition) ||
+            !record_at(bytes, offset + definition.vd_aux, aux)) {
             damaged(path, ".gnu.version_d");
         }
         if ((definition.vd_flags & VER_FLG_BASE) == 0) {

@@ -63,10 +63,11 @@ nlohmann::json update_json_file(const std::string &path,
     const FileLock lock(path + ".lock");
     // A file that is there but is not a JSON object is kept aside, never overwritten: its
     // records may still name things to clean up.
-    if (!read_json_text(path).is_object()) {
+    nlohmann::json object = read_json_text(path);
+    if (!object.is_object()) {
         std::filesystem::rename(path, path + ".unreadable", ignored);
+        object = nlohmann::json::object();
     }
-    nlohmann::json object = read_json_file(path);
     change(object);
     const std::string temporary = path + ".tmp." + std::to_string(::getpid());
     {

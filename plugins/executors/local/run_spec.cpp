@@ -176,7 +176,10 @@ CommandSpec read_command_spec(const nlohmann::json &spec) {
 }
 
 RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &config) {
-    const nlohmann::json spec = parse_spec_object(spec_json);
+    return read_run_spec(parse_spec_object(spec_json), config);
+}
+
+RunSpec read_run_spec(const nlohmann::json &spec, const ExecutorConfig &config) {
     RunSpec result;
     static_cast<CommandSpec &>(result) = read_command_spec(spec);
     result.limits =

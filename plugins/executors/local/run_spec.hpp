@@ -57,6 +57,8 @@ CommandSpec read_command_spec(const nlohmann::json &spec);
 // output_bytes when absent or 0). Unknown keys are ignored: the host may add fields other
 // executors understand. Throws sbx::Error(SBX_INVALID) naming the offending field.
 RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &config);
+// The same from a spec already parsed (by an executor that reads more of it).
+RunSpec read_run_spec(const nlohmann::json &spec, const ExecutorConfig &config);
 
 // Throws SBX_INVALID unless `path` is relative and stays inside the workspace: not empty, not
 // absolute, no ".." component, not ending in "/".

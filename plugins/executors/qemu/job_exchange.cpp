@@ -14,6 +14,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "guest_tree.hpp"
+
 namespace sbx::qemu {
 namespace {
 
@@ -128,20 +130,6 @@ std::size_t copy_tree(const fs::path &from, const fs::path &to, fs::perms file_m
     return skipped + (error ? 1 : 0);
 }
 
-// Removes a folder the guest wrote, whatever modes it set (a folder of mode 000 included).
-void remove_guest_tree(const fs::path &folder) {
-    std::error_code ignored;
-    for (fs::recursive_directory_iterator
-             it(folder, fs::directory_options::skip_permission_denied, ignored),
-         end;
-         !ignored && it != end; it.increment(ignored)) {
-        if (fs::is_directory(it->symlink_status(ignored))) {
-            fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ignored);
-        }
-    }
-    fs::remove_all(folder, ignored);
-}
-
 }  // namespace
 
 std::uint64_t AgentReport::number(const std::string &key) const {
@@ -236,7 +224,7 @@ std::size_t finish_job(const std::string &share, std::uint64_t id, const std::st
                             fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                 fs::perms::others_read | fs::perms::others_exec);
     }
-    remove_guest_tree(folder);
+    remove_guest_tree(folder.string());
     return skipped;
 }
 

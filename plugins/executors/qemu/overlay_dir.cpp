@@ -17,6 +17,7 @@
 
 #include "../../injectors/common/host_identity.hpp"
 #include "../common/locked_json_file.hpp"
+#include "guest_tree.hpp"
 
 namespace sbx::qemu {
 namespace {
@@ -77,23 +78,6 @@ void stop_vm(long pid, const std::string &folder) {
     for (int tick = 0; tick < 100 && is_our_vm(pid, folder); ++tick) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-}
-
-bool remove_folder(const std::string &folder) {
-    std::error_code error;
-    // The guest may have left folders of mode 000 in the share.
-    for (fs::recursive_directory_iterator
-             it(folder, fs::directory_options::skip_permission_denied, error),
-         end;
-         !error && it != end; it.increment(error)) {
-        std::error_code each;
-        if (fs::is_directory(it->symlink_status(each))) {
-            fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, each);
-        }
-    }
-    error.clear();
-    fs::remove_all(folder, error);
-    return !error && !fs::exists(folder, error);
 }
 
 void record_failed(const std::string &failed_file, const std::string &folder) {
@@ -174,7 +158,7 @@ OverlayDir::OverlayDir(const OverlayPlaces &places, const ExecutorConfig &config
             continue;
         }
         stop_vm(field<long>(executors::read_json_file(folder + "/" + kMarker), "vm_pid"), folder);
-        if (remove_folder(folder)) {
+        if (remove_guest_tree(folder)) {
             counters["stale_vms_removed"] += 1;
         } else {
             counters["cleanup_failures"] += 1;
@@ -190,7 +174,7 @@ OverlayDir::~OverlayDir() {
                                     [&](json &active) { active.erase(path_); });
     } catch (const std::exception &) {
     }
-    if (!remove_folder(path_)) {
+    if (!remove_guest_tree(path_)) {
         try {
             record_failed(places_.failed_file, path_);
         } catch (const std::exception &) {
@@ -217,7 +201,7 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
             return true;
         }
         stop_vm(vm_pid, folder);
-        if (remove_folder(folder)) {
+        if (remove_guest_tree(folder)) {
             sweep.counters["stale_vms_removed"] += 1;
             return true;
         }
@@ -286,7 +270,7 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
         }
         if (dry_run) {
             sweep.removed.push_back("overlay " + folder + " (an earlier removal failed)");
-        } else if (remove_folder(folder)) {
+        } else if (remove_guest_tree(folder)) {
             sweep.removed.push_back("overlay " + folder + " (an earlier removal failed)");
             sweep.counters["stale_vms_removed"] += 1;
             retried.push_back(folder);

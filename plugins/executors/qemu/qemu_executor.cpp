@@ -67,7 +67,7 @@ class QemuExecutor final : public Executor {
         local::ExecutorConfig limits_config;
         limits_config.default_timeout_ms = config_.default_timeout_ms;
         limits_config.output_bytes = config_.output_bytes;
-        const local::RunSpec spec = local::parse_run_spec(spec_json, limits_config);
+        const local::RunSpec spec = local::read_run_spec(raw, limits_config);
         json result = local::blank_result(spec.run_id);
         result["executor"] = "qemu";
         if (!spec.netns.empty()) {

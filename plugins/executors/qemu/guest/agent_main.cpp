@@ -20,6 +20,7 @@
 #include <cstring>
 #include <string>
 
+#include "file_io.hpp"
 #include "job.hpp"
 
 namespace {
@@ -74,12 +75,8 @@ void prepare_cgroups() {
         std::perror("sbx-guest-agent: mount cgroup2");
         return;
     }
-    const int fd = ::open("/sys/fs/cgroup/cgroup.subtree_control", O_WRONLY);
-    if (fd >= 0) {
-        for (const char *controller : {"+memory", "+pids", "+cpu"}) {
-            (void)!::write(fd, controller, std::strlen(controller));
-        }
-        ::close(fd);
+    for (const char *controller : {"+memory", "+pids", "+cpu"}) {
+        sbx::guest::write_file("/sys/fs/cgroup/cgroup.subtree_control", controller);
     }
 }
 
@@ -109,10 +106,7 @@ int main(int argc, char **argv) {
     }
     prepare_cgroups();
     // The kernel's OOM killer must pick a job, never the agent.
-    if (const int fd = ::open("/proc/self/oom_score_adj", O_WRONLY); fd >= 0) {
-        (void)!::write(fd, "-1000", 5);
-        ::close(fd);
-    }
+    sbx::guest::write_file("/proc/self/oom_score_adj", "-1000");
     send_line(port, "ready");
     std::string buffer;
     std::string line;

@@ -2,6 +2,8 @@
 // memory, pids and cpu controllers for its children.
 #include "cgroup.hpp"
 
+#include "file_io.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,31 +18,6 @@ namespace sbx::guest {
 namespace {
 
 constexpr const char *kRoot = "/sys/fs/cgroup";
-
-bool write_file(const std::string &path, const std::string &text) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return false;
-    }
-    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ::close(fd);
-    return ok;
-}
-
-std::string read_file(const std::string &path) {
-    std::string text;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return text;
-    }
-    char buffer[4096];
-    ssize_t got = 0;
-    while ((got = ::read(fd, buffer, sizeof buffer)) > 0) {
-        text.append(buffer, static_cast<size_t>(got));
-    }
-    ::close(fd);
-    return text;
-}
 
 // The number after `key ` in a flat-keyed file such as memory.events; 0 when absent.
 std::uint64_t keyed(const std::string &text, const std::string &key) {
@@ -106,13 +83,14 @@ JobCounters JobCgroup::counters() const {
     if (path_.empty()) {
         return counters;
     }
-    counters.oom_kills = keyed(read_file(path_ + "/memory.events"), "oom_kill");
-    counters.pids_refused = keyed(read_file(path_ + "/pids.events"), "max");
-    const std::string cpu = read_file(path_ + "/cpu.stat");
+    counters.oom_kills = keyed(read_file(path_ + "/memory.events").value_or(""), "oom_kill");
+    counters.pids_refused = keyed(read_file(path_ + "/pids.events").value_or(""), "max");
+    const std::string cpu = read_file(path_ + "/cpu.stat").value_or("");
     counters.user_usec = keyed(cpu, "user_usec");
     counters.system_usec = keyed(cpu, "system_usec");
     counters.cpu_throttled = keyed(cpu, "nr_throttled") > 0;
-    counters.peak_bytes = std::strtoull(read_file(path_ + "/memory.peak").c_str(), nullptr, 10);
+    counters.peak_bytes =
+        std::strtoull(read_file(path_ + "/memory.peak").value_or("").c_str(), nullptr, 10);
     return counters;
 }
 

@@ -21,43 +21,10 @@
 #include <vector>
 
 #include "cgroup.hpp"
+#include "file_io.hpp"
 
 namespace sbx::guest {
 namespace {
-
-std::string read_whole(const std::string &path, bool &ok) {
-    std::string text;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    ok = fd >= 0;
-    if (!ok) {
-        return text;
-    }
-    char buffer[65536];
-    ssize_t got = 0;
-    while ((got = ::read(fd, buffer, sizeof buffer)) > 0) {
-        text.append(buffer, static_cast<size_t>(got));
-    }
-    ok = got == 0;
-    ::close(fd);
-    return text;
-}
-
-bool write_whole(const std::string &path, const std::string &text) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        return false;
-    }
-    size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
-        if (wrote <= 0) {
-            ::close(fd);
-            return false;
-        }
-        done += static_cast<size_t>(wrote);
-    }
-    return ::close(fd) == 0;
-}
 
 std::vector<std::string> split_nul(const std::string &text) {
     std::vector<std::string> items;
@@ -143,10 +110,7 @@ bool drain(Stream &stream, std::uint64_t keep) {
     ::setsid();
     cgroup.enter();
     // The agent shields itself from the OOM killer; its targets must not inherit that.
-    if (const int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC); fd >= 0) {
-        (void)!::write(fd, "0", 1);
-        ::close(fd);
-    }
+    write_file("/proc/self/oom_score_adj", "0");
     if (const auto cpu = number(limits, "cpu_time_s"); cpu > 0) {
         const rlimit limit{cpu, cpu + 1};
         ::setrlimit(RLIMIT_CPU, &limit);
@@ -197,13 +161,13 @@ bool drain(Stream &stream, std::uint64_t keep) {
 }  // namespace
 
 std::string run_job(const std::string &job_dir, const std::string &name) {
-    bool ok_argv = false;
-    bool ok_env = false;
-    bool ok_limits = false;
-    const auto argv = split_nul(read_whole(job_dir + "/argv", ok_argv));
-    const auto env = split_nul(read_whole(job_dir + "/env", ok_env));
-    const auto limits = read_pairs(read_whole(job_dir + "/limits", ok_limits));
-    if (!ok_argv || !ok_env || !ok_limits || argv.empty()) {
+    const auto argv_text = read_file(job_dir + "/argv");
+    const auto env_text = read_file(job_dir + "/env");
+    const auto limits_text = read_file(job_dir + "/limits");
+    const auto argv = split_nul(argv_text.value_or(""));
+    const auto env = split_nul(env_text.value_or(""));
+    const auto limits = read_pairs(limits_text.value_or(""));
+    if (!argv_text || !env_text || !limits_text || argv.empty()) {
         return "job folder " + job_dir + " lacks argv, env or limits";
     }
     const std::uint64_t keep = number(limits, "output_bytes");
@@ -329,8 +293,9 @@ std::string run_job(const std::string &job_dir, const std::string &name) {
     if (reported > 0) {
         put("spawn_error", std::string(report, static_cast<size_t>(reported)));
     }
-    if (!write_whole(job_dir + "/stdout", out.kept) ||
-        !write_whole(job_dir + "/stderr", err.kept) || !write_whole(job_dir + "/result", result)) {
+    if (!write_file(job_dir + "/stdout", out.kept, true) ||
+        !write_file(job_dir + "/stderr", err.kept, true) ||
+        !write_file(job_dir + "/result", result, true)) {
         return "cannot write the results into " + job_dir;
     }
     return "";

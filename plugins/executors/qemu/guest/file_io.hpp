@@ -1,0 +1,16 @@
+// Whole-file reads and writes for the agent: job files in the share, cgroup and /proc knobs.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace sbx::guest {
+
+// The whole file, or nullopt when it cannot be opened or read to the end.
+std::optional<std::string> read_file(const std::string &path);
+
+// Writes all of `text`. `create`: makes or truncates the file (a job's result); otherwise the
+// file must exist and gets one write (a cgroup or /proc knob). False on any failure.
+bool write_file(const std::string &path, const std::string &text, bool create = false);
+
+}  // namespace sbx::guest
