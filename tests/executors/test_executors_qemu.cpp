@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -148,6 +149,16 @@ TEST_F(QemuExecutorTest, SweepStopsDeadHostsGuestsAndRemovesOnlyTheirOverlays) {
     if (bystander == 0) {
         ::execl("/bin/sleep", "sleep", "60", nullptr);
         ::_exit(127);
+    }
+    // Until it has exec'd, its command line is this test's: wait for the folder to show.
+    for (int tick = 0; tick < 500; ++tick) {
+        std::ifstream in("/proc/" + std::to_string(vm) + "/cmdline");
+        const std::string cmdline((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
+        if (cmdline.find(dead_folder) != std::string::npos) {
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     fake_overlay("vm-dead-0-0", dead, vm, true);
     const std::string unrecorded = fake_overlay("vm-dead-1-0", dead, bystander, false);
