@@ -43,6 +43,7 @@ workflows:
         inputs: {key: {type: string, example: alpha}}
         expect: {stdout_contains: Ada}
   - name: spike-probe
+    filesystem: host  # the host's /proc: the burners are host processes
     steps:
       - name: probe
         run: [/bin/sh, -c, 'echo "pids=$SANDBOX_CPU_SPIKE_PIDS greeting=$GREETING"; for p in $(echo "$SANDBOX_CPU_SPIKE_PIDS" | tr , " "); do test -d /proc/$p || exit 9; done']

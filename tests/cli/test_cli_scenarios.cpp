@@ -36,7 +36,8 @@ class ScenariosCommand : public sbx::test::CliTest {
     std::string counting_workflow(const std::string &name, const std::string &extra = "") {
         std::string step = kCountingStep;
         step.replace(step.find("COUNTS_DIR"), 10, counts_);
-        return "  - name: " + name + "\n" + extra + "    steps:" + step;
+        // `filesystem: host`: the counts live outside the workspace, across runs.
+        return "  - name: " + name + "\n" + extra + "    filesystem: host\n    steps:" + step;
     }
     json run_json(const std::vector<std::string> &args) {
         auto result = runner(args);

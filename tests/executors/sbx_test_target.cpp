@@ -1,10 +1,15 @@
 // Misbehaving target programs for the local executor and injector tests, one mode per
-// behaviour: memory hog, busy loops, daemonizing grandchild, fork bomb, file writers, segfault.
+// behaviour: memory hog, busy loops, daemonizing grandchild, fork bomb, file writers, and
+// the ways a program ends by a signal (segfault, abort, failed assert, raise, kill self,
+// closed pipe).
+#undef NDEBUG  // the `assert` mode needs a live assert() in every build type
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -18,8 +23,9 @@ namespace {
 
 int usage() {
     std::fprintf(stderr,
-                 "usage: sbx_test_target hog | busy | spin MS | segv | daemonize PIDFILE"
-                 " | forkbomb TOKEN | write FILE BYTES | pattern FILE BYTES write|pwrite|fwrite\n");
+                 "usage: sbx_test_target hog | busy [TOKEN] | spin MS | segv | abort | assert"
+                 " | raise | killself | pipe | daemonize PIDFILE [TOKEN] | forkbomb TOKEN"
+                 " | write FILE BYTES | pattern FILE BYTES write|pwrite|fwrite\n");
     return 2;
 }
 
@@ -103,6 +109,34 @@ int write_pattern(const char *path, long long bytes, const std::string &how) {
 int segv() {
     volatile int *nowhere = nullptr;
     return *nowhere;  // NOLINT(clang-analyzer-core.NullDereference): the point of this mode
+}
+
+// Ends by a signal the program sends itself, the ways real programs do.
+int end_by_signal(const std::string &how) {
+    if (how == "abort") {
+        std::abort();
+    }
+    if (how == "assert") {
+        const int answer = 41;
+        assert(answer == 42);  // NOLINT: failing is the point of this mode
+    }
+    if (how == "raise") {
+        ::raise(SIGSEGV);
+    }
+    if (how == "killself") {
+        ::kill(::getpid(), SIGTERM);
+    }
+    if (how == "pipe") {
+        int ends[2];
+        if (::pipe(ends) != 0) {
+            return 3;
+        }
+        ::close(ends[0]);
+        const char byte = 'x';
+        (void)::write(ends[1], &byte, 1);
+    }
+    std::printf("survived %s\n", how.c_str());
+    return 0;
 }
 
 // The host PID: /proc is the host's mount, so /proc/self names us in the host's namespace
@@ -211,7 +245,11 @@ int main(int argc, char **argv) {
     if (mode == "segv") {
         return segv();
     }
-    if (mode == "daemonize" && argc == 3) {
+    if (mode == "abort" || mode == "assert" || mode == "raise" || mode == "killself" ||
+        mode == "pipe") {
+        return end_by_signal(mode);
+    }
+    if (mode == "daemonize" && (argc == 3 || argc == 4)) {
         return daemonize(argv[2]);
     }
     if (mode == "forkbomb" && argc == 3) {

@@ -12,9 +12,11 @@ std::string read_text(const fs::path &path) {
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// `filesystem: host` keeps the host's /proc, where the grandchild can read its host PID.
 TEST_F(LocalExecutorTest, DoubleForkedSetsidGrandchildDoesNotSurvive) {
-    const json result =
-        run({{"argv", {helper(), "daemonize", "grandchild.pid"}}, {"keep_workspace", true}});
+    const json result = run({{"argv", {helper(), "daemonize", "grandchild.pid"}},
+                             {"keep_workspace", true},
+                             {"filesystem", "host"}});
     ASSERT_EQ(result["status"], "OK") << result.dump(2);
     const fs::path workspace = result["workspace"].get<std::string>();
     const std::string recorded = read_text(workspace / "grandchild.pid");
@@ -27,6 +29,15 @@ TEST_F(LocalExecutorTest, DoubleForkedSetsidGrandchildDoesNotSurvive) {
     EXPECT_EQ(::kill(static_cast<pid_t>(pid), 0), -1);
     EXPECT_EQ(errno, ESRCH) << "grandchild " << pid << " outlived the run";
     EXPECT_FALSE(fs::exists("/proc/" + std::to_string(pid)));
+}
+
+// The same under the default read-only view, found by a token on its command line.
+TEST_F(LocalExecutorTest, DoubleForkedSetsidGrandchildDoesNotSurviveReadonlyView) {
+    const std::string token = unique_token("escapee");
+    const json result = run({{"argv", {helper(), "daemonize", "grandchild.pid", token}}});
+    ASSERT_EQ(result["status"], "OK") << result.dump(2);
+    EXPECT_EQ(result["filesystem"], "readonly");
+    EXPECT_TRUE(processes_with(token).empty()) << "the grandchild outlived the run";
 }
 
 TEST_F(LocalExecutorTest, WorkspaceIsRemovedAfterRun) {

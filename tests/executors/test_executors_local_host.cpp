@@ -1,7 +1,15 @@
 // The local executor inside its host: cancellation, concurrent instances, no leaked fds, no
 // inherited signal state, and the process-group fallback where no PID namespace can be made.
+#include <linux/audit.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <cstddef>
 
 #include <atomic>
 #include <csignal>
@@ -35,6 +43,41 @@ bool drop_sys_admin() {
     return ::syscall(SYS_capset, &header, data) == 0;
 }
 
+// Makes clone() with CLONE_NEWUSER fail with EPERM in this process, as on a machine where
+// unprivileged user namespaces are disabled.
+bool forbid_user_namespaces() {
+#if defined(__x86_64__)
+    constexpr std::uint32_t kArch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+    constexpr std::uint32_t kArch = AUDIT_ARCH_AARCH64;
+#endif
+    sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kArch, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])),  // low half
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_NEWUSER, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    sock_fprog program{static_cast<unsigned short>(sizeof(filter) / sizeof(filter[0])), filter};
+    return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+           ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
+}
+
+// True when this machine lets a process without CAP_SYS_ADMIN make a user namespace.
+bool user_namespaces_allowed() {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::_exit(::unshare(CLONE_NEWUSER) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 TEST_F(LocalExecutorTest, HostCancellationKillsTheTargetAndReportsCancelled) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     // In a child process: the host's cancel flag cannot be cleared once set.
@@ -60,22 +103,63 @@ TEST_F(LocalExecutorTest, HostCancellationKillsTheTargetAndReportsCancelled) {
         ::testing::ExitedWithCode(0), "");
 }
 
-TEST_F(LocalExecutorTest, WithoutPidNamespaceFallsBackToProcessGroup) {
+// Without CAP_SYS_ADMIN (as any user): PID and mount namespaces inside a user namespace of
+// the run's own, with the same guarantees: nothing survives, the read-only view holds.
+TEST_F(LocalExecutorTest, WithoutSysAdminRunsInAUserNamespace) {
+    ASSERT_TRUE(user_namespaces_allowed())
+        << "this machine refuses unprivileged user namespaces (sysctl "
+           "user.max_user_namespaces or kernel.unprivileged_userns_clone); the rootless "
+           "executor needs them";
     GTEST_FLAG_SET(death_test_style, "threadsafe");
-    const std::string token = unique_token("pgroup");
+    const std::string token = unique_token("userns");
     EXPECT_EXIT(
         {
             if (!drop_sys_admin()) {
                 std::exit(3);
             }
-            const std::string script =
-                helper() + " busy " + token + " & " + helper() + " busy " + token;
-            const json result =
-                run({{"argv", {"sh", "-c", script}}, {"limits", {{"timeout_ms", 300}}}});
-            const bool ok = result["isolation"] == "process_group" && result["status"] == "TO" &&
-                            processes_with(token).empty();
+            const std::string script = helper() + " daemonize pid " + token +
+                                       "; touch /usr/sbx-escape-" + token +
+                                       " 2>/dev/null; "
+                                       "id -u; echo > x && echo workspace-writable";
+            const json result = run({{"argv", {"sh", "-c", script}}});
+            const std::string expected = std::to_string(::geteuid()) + "\nworkspace-writable\n";
+            const bool ok =
+                result["isolation"] == "pid_namespace" && result["user_namespace"] == true &&
+                result["status"] == "OK" &&
+                result["stdout"].get<std::string>().find(expected) != std::string::npos &&
+                processes_with(token).empty() &&
+                !std::filesystem::exists("/usr/sbx-escape-" + token);
             if (!ok) {
                 std::fprintf(stderr, "%s\n", result.dump(2).c_str());
+            }
+            std::exit(ok ? 0 : 4);
+        },
+        ::testing::ExitedWithCode(0), "");
+    EXPECT_TRUE(processes_with(token).empty());
+}
+
+// Neither CAP_SYS_ADMIN nor user namespaces: the init leads a session that is killed at the
+// end; a read-only view cannot be built, and the run says so instead of running unconfined.
+TEST_F(LocalExecutorTest, WithoutAnyNamespaceFallsBackToProcessGroup) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const std::string token = unique_token("pgroup");
+    EXPECT_EXIT(
+        {
+            if (!drop_sys_admin() || !forbid_user_namespaces()) {
+                std::exit(3);
+            }
+            const std::string script =
+                helper() + " busy " + token + " & " + helper() + " busy " + token;
+            const json result = run({{"argv", {"sh", "-c", script}},
+                                     {"limits", {{"timeout_ms", 300}}},
+                                     {"filesystem", "host"}});
+            const json refused = run({{"argv", {"/bin/true"}}});
+            const bool ok =
+                result["isolation"] == "process_group" && result["status"] == "TO" &&
+                processes_with(token).empty() && refused["status"] == "XX" &&
+                refused["error"].get<std::string>().find("filesystem: host") != std::string::npos;
+            if (!ok) {
+                std::fprintf(stderr, "%s\n%s\n", result.dump(2).c_str(), refused.dump(2).c_str());
             }
             std::exit(ok ? 0 : 4);
         },

@@ -107,6 +107,7 @@ TEST_F(ResourceInjectorTest, BrokenAuthRestoresFilesChangedInPlace) {
     json spec = checking_spec("token.txt");
     spec["argv"][2] = spec["argv"][2].get<std::string>() + "; cat " + host_file.string();
     spec["workspace"] = workspace_;
+    spec["filesystem"] = "host";  // the host file lives in this test's /tmp folder
     const InjectedRun run = run_injected(*injector, broken_auth_preset(), spec);
     EXPECT_EQ(run.result["status"], "OK") << "cat ran last: " << run.result.dump(2);
     const std::string seen = run.result["stdout"];

@@ -46,8 +46,9 @@ long number_after(const std::string &text, const std::string &label) {
 TEST_F(ResourceInjectorTest, ThreadBurstCompetesDuringTheRunAndTasksComeAndGo) {
     const auto injector = concurrency_spike_plugin()->create(json::object());
     const json preset = {{"THREAD_BURST", "8"}, {"ASYNC_TASK_BURST", "16"}};
-    const InjectedRun run =
-        run_injected(*injector, preset, {{"argv", {"/bin/sh", "-c", kWatchScript}}});
+    // `filesystem: host`: the host's /proc, where the burst (a host process) is seen.
+    const InjectedRun run = run_injected(
+        *injector, preset, {{"argv", {"/bin/sh", "-c", kWatchScript}}, {"filesystem", "host"}});
     ASSERT_TRUE(run.response["active"]) << run.response.dump();
     EXPECT_EQ(run.response["metrics"], json({{"thread_burst", 8}, {"async_task_burst", 16}}));
     ASSERT_EQ(run.result["status"], "OK") << run.result.dump(2);

@@ -96,8 +96,9 @@ TEST_F(ResourceInjectorTest, CorruptionLeavesOtherFilesAndOtherPresetsAlone) {
     const auto injector = disk_corruption_plugin()->create(json::object());
     // Outside the workspace: untouched.
     const std::string outside = test::make_temp_dir("sbx-res-outside-") + "/out.bin";
-    const InjectedRun away =
-        run_injected(*injector, corruption_preset(), pattern_spec(workspace_, outside, "write"));
+    json outside_spec = pattern_spec(workspace_, outside, "write");
+    outside_spec["filesystem"] = "host";  // the target writes outside its workspace on purpose
+    const InjectedRun away = run_injected(*injector, corruption_preset(), outside_spec);
     EXPECT_EQ(away.result["status"], "OK") << away.result.dump(2);
     EXPECT_EQ(differing_bytes(outside), 0);
     std::filesystem::remove_all(std::filesystem::path(outside).parent_path());

@@ -18,6 +18,7 @@ using sbx::test::CommandResult;
 constexpr const char *kWorkflow = R"yaml(
 workflows:
   - name: probe
+    filesystem: host  # the counters live outside the workspace, across runs
     steps:
       - run: [/bin/sh, -c, 'f="$COUNTS/$SCENARIO_NAME"; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; case "$SCENARIO_NAME:$((n % 2))" in broken:*|half:1) exit 1;; esac']
         env: {COUNTS: "COUNTS_DIR"}

@@ -138,6 +138,9 @@ void apply_environment(Settings &settings,
     if (const char *value = env.get("SANDBOX_KEEP_WORKSPACES")) {
         settings.keep_workspaces = read_switch("SANDBOX_KEEP_WORKSPACES", value);
     }
+    if (const char *value = env.get("SANDBOX_ALLOW_LIMIT_DOWNGRADES")) {
+        settings.allow_limit_downgrades = read_switch("SANDBOX_ALLOW_LIMIT_DOWNGRADES", value);
+    }
 }
 
 }  // namespace sbx::config

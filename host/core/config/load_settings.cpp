@@ -19,12 +19,17 @@ namespace sbx::config {
 namespace {
 
 const std::vector<std::string> &top_level_keys() {
-    static const std::vector<std::string> values = {
-        "plugin_dirs",      "data_dir",  "executor",    "stub_strategy",   "injectors",
-        "metrics",          "predictor", "workers",     "keep_workspaces", "log_level",
-        "json_logs",        "plugins",   "presets",     "workflows",       "targets",
-        "keyword_profiles", "scenarios", "input_stubs", "stub_cache",      "vm_executor",
-        "vm_os_types"};
+    static const std::vector<std::string> values = {"plugin_dirs",     "data_dir",
+                                                    "executor",        "stub_strategy",
+                                                    "injectors",       "metrics",
+                                                    "predictor",       "workers",
+                                                    "keep_workspaces", "log_level",
+                                                    "json_logs",       "plugins",
+                                                    "presets",         "workflows",
+                                                    "targets",         "keyword_profiles",
+                                                    "scenarios",       "input_stubs",
+                                                    "stub_cache",      "vm_executor",
+                                                    "vm_os_types",     "allow_limit_downgrades"};
     return values;
 }
 
@@ -142,6 +147,8 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
         s.workers = *workers;
     } else if (key == "keep_workspaces") {
         s.keep_workspaces = reader.boolean(entry);
+    } else if (key == "allow_limit_downgrades") {
+        s.allow_limit_downgrades = reader.boolean(entry);
     } else if (key == "json_logs") {
         s.json_logs = reader.boolean(entry);
     } else if (key == "log_level") {

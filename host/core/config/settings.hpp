@@ -78,7 +78,12 @@ struct Workflow {
     SourceLocation executor_where;
     std::string baseline;  // "" = none; otherwise the name of another workflow in the file
     SourceLocation baseline_where;
-    std::string impact = "standard";       // experimental, low, standard or critical
+    std::string impact = "standard";  // experimental, low, standard or critical
+    // What the targets see of the filesystem: "host" or "readonly"; "" = the executor's
+    // own setting (local: readonly).
+    std::string filesystem;
+    // With filesystem: minimal, the host paths the steps see ("/usr", "/srv/data:rw").
+    std::vector<std::string> binds;
     std::vector<nlohmann::json> services;  // raw; interpreted by the engine
     std::vector<Upstream> upstreams;       // in the order written
     std::vector<Step> steps;               // never empty
@@ -126,6 +131,10 @@ struct Settings {
     // Runs executed at once; the default (and `auto`) is one per core.
     unsigned workers = std::max(1u, std::thread::hardware_concurrency());
     bool keep_workspaces = false;
+    // A preset limit that the executor can only hold by something weaker (no cgroup without
+    // root: RLIMIT_AS instead of an OOM kill, ...) stops run-scenarios before any run unless
+    // this is true; then the downgrade is printed before the matrix and kept in each result.
+    bool allow_limit_downgrades = false;
     std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
     bool json_logs = false;
     std::map<std::string, PluginConfig> plugins;  // per-plugin configuration by plugin id

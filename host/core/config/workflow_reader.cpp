@@ -14,8 +14,9 @@ namespace {
 constexpr const char *kWorkflowExample =
     "workflows: [{name: import, steps: [{name: load, run: [./bin/kvtool, import]}]}]";
 const std::vector<std::string> &workflow_keys() {
-    static const std::vector<std::string> values = {"id",     "name",  "executor", "baseline",
-                                                    "impact", "steps", "services", "upstreams"};
+    static const std::vector<std::string> values = {
+        "id",         "name",  "executor", "baseline", "impact",
+        "filesystem", "binds", "steps",    "services", "upstreams"};
     return values;
 }
 
@@ -299,6 +300,24 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
                     reader.where(entry), "impact '" + workflow.impact + "' is not known",
                     did_you_mean(workflow.impact, impacts()) + "write one of " + join(impacts()));
             }
+        } else if (entry.key == "filesystem") {
+            workflow.filesystem = reader.non_empty_text(entry, "filesystem: readonly");
+            if (workflow.filesystem != "readonly" && workflow.filesystem != "host" &&
+                workflow.filesystem != "minimal") {
+                reader.fail(reader.where(entry),
+                            "filesystem '" + workflow.filesystem + "' is not known",
+                            "write filesystem: readonly (the default: only the workspace, /tmp "
+                            "and /dev/shm are writable), filesystem: minimal (only binds:) or "
+                            "filesystem: host");
+            }
+        } else if (entry.key == "binds") {
+            workflow.binds = reader.text_list(entry, "binds: [/usr, /etc/ssl, /srv/data:rw]");
+            for (const std::string &bind : workflow.binds) {
+                if (bind.empty() || bind.front() != '/') {
+                    reader.fail(reader.where(entry), "bind '" + bind + "' is not an absolute path",
+                                "write absolute paths such as binds: [/usr, /srv/data:rw]");
+                }
+            }
         } else if (entry.key == "services") {
             if (entry.value.IsDefined() && !entry.value.IsNull() && !entry.value.IsSequence()) {
                 reader.fail(reader.where(entry),
@@ -314,6 +333,11 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
             has_steps = true;
             workflow.steps = read_steps(reader, entry, what);
         }
+    }
+    if (!workflow.binds.empty() && workflow.filesystem != "minimal") {
+        reader.fail(workflow.where, what + " lists binds: but its filesystem is not minimal",
+                    "add filesystem: minimal, or remove binds: (the other views show the host's "
+                    "whole tree)");
     }
     if (!has_steps) {
         reader.fail(workflow.where, what + " has no steps",

@@ -37,9 +37,16 @@ std::string legal_c_string(std::string text, const std::string &where,
     return text;
 }
 
-// The workflow's `upstreams:` for the injectors (fault_proxy puts a proxy on each `listen`);
-// the field is absent when the workflow declares none.
-json with_upstreams(json spec, const config::Workflow &workflow) {
+// The workflow's own fields of a spec: `upstreams:` for the injectors (fault_proxy puts a
+// proxy on each `listen`), `filesystem:` and `binds:` for the executor; absent when not
+// written.
+json with_workflow_fields(json spec, const config::Workflow &workflow) {
+    if (!workflow.filesystem.empty()) {
+        spec["filesystem"] = workflow.filesystem;
+    }
+    if (!workflow.binds.empty()) {
+        spec["binds"] = workflow.binds;
+    }
     if (!workflow.upstreams.empty()) {
         json upstreams = json::array();
         for (const auto &upstream : workflow.upstreams) {
@@ -179,21 +186,14 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
         const int64_t step_ms = timeout_milliseconds(*step.timeout_s);
         timeout_ms = timeout_ms == 0 ? step_ms : std::min(timeout_ms, step_ms);
     }
-    // Only the limits the preset or step sets: an absent limit lets the executor apply
-    // its own configured default.
-    json limit_fields = json::object();
+    presets::Limits effective = limits;
+    effective.timeout_ms = timeout_ms;
+    json limit_fields = presets::limit_fields(effective);
     const auto set_if = [&](const char *key, auto value) {
         if (value > 0) {
             limit_fields[key] = value;
         }
     };
-    set_if("timeout_ms", timeout_ms);
-    set_if("cpu_time_s", limits.cpu_time_s);
-    set_if("memory_bytes", limits.memory_bytes);
-    set_if("disk_bytes", limits.disk_bytes);
-    set_if("pids", limits.pids);
-    set_if("cpu_cores", limits.cpu_cores);
-    set_if("disk_write_bps", limits.disk_write_bps);
     // GPU_LIMIT (a whole number of GPUs) for executors that can give devices (docker).
     if (const auto gpus = preset.body.find("GPU_LIMIT"); gpus != preset.body.end()) {
         try {
@@ -335,7 +335,7 @@ std::vector<json> WorkflowRunner::step_specs(const config::Workflow &workflow,
     std::vector<json> specs;
     for (const auto &step : workflow.steps) {
         std::vector<std::string> notes;
-        specs.push_back(with_upstreams(
+        specs.push_back(with_workflow_fields(
             build_spec(step, preset, limits, inputs, workspace, counterfactual, 0, notes),
             workflow));
     }
@@ -357,10 +357,10 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
         std::vector<std::string> notes;
         std::vector<StepOutcome> copies;
         json reports;
-        json spec =
-            with_upstreams(build_spec(step, preset, limits, inputs, workspace.path(),
-                                      counterfactual, mix_seed(seeds.run, "step", index), notes),
-                           workflow);
+        json spec = with_workflow_fields(
+            build_spec(step, preset, limits, inputs, workspace.path(), counterfactual,
+                       mix_seed(seeds.run, "step", index), notes),
+            workflow);
         try {
             InjectionScope injection(plugins_.injectors(), preset_text, std::move(spec), state_dir_,
                                      seeds.command);

@@ -193,6 +193,23 @@ std::vector<Preset> load_preset_file(const std::string &path) {
                          path);
 }
 
+nlohmann::json limit_fields(const Limits &limits) {
+    nlohmann::json fields = nlohmann::json::object();
+    const auto set_if = [&](const char *key, auto value) {
+        if (value > 0) {
+            fields[key] = value;
+        }
+    };
+    set_if("timeout_ms", limits.timeout_ms);
+    set_if("cpu_time_s", limits.cpu_time_s);
+    set_if("memory_bytes", limits.memory_bytes);
+    set_if("disk_bytes", limits.disk_bytes);
+    set_if("pids", limits.pids);
+    set_if("cpu_cores", limits.cpu_cores);
+    set_if("disk_write_bps", limits.disk_write_bps);
+    return fields;
+}
+
 Limits resolve_limits(const Preset &preset) {
     Limits limits;
     const json &body = preset.body;

@@ -44,6 +44,9 @@ void make_names_unique(std::vector<Preset> &presets);
 // Validates the known keys and returns the limits. Throws InputError naming the preset's
 // origin, the key and what to write.
 Limits resolve_limits(const Preset &preset);
+// The run spec's `limits` object: only the limits that are set (> 0), so that an absent one
+// lets the executor apply its own configured default.
+nlohmann::json limit_fields(const Limits &limits);
 // Keys the host does not act on, passed to the target's environment unchanged (values
 // rendered as text; lists joined with commas), plus SCENARIO_NAME.
 std::map<std::string, std::string> passthrough_environment(const Preset &preset);

@@ -1,16 +1,15 @@
-// cgroup v2: one folder under /sys/fs/cgroup/sandbox-runner holding memory.max, pids.max,
-// cpu.max and io.max. Untestable on the build machines (v2 has no controllers there), so
-// kept small and obvious.
+// cgroup v2: one folder per run holding memory.max, pids.max, cpu.max and io.max, under
+// /sys/fs/cgroup/sandbox-runner for root or the caller's delegated subtree
+// (cgroup_v2_parent.*). Proven in the kernel-matrix guest, where v2 has its controllers.
 #include <sstream>
 #include <string>
 
 #include "cgroup_dir.hpp"
+#include "cgroup_v2_parent.hpp"
 #include "cgroups.hpp"
 
 namespace sbx::local {
 namespace {
-
-constexpr const char kRoot[] = "/sys/fs/cgroup";
 
 class CgroupsV2 final : public RunCgroups {
   public:
@@ -67,30 +66,22 @@ bool offers(const std::string &controllers, const std::string &controller) {
 }  // namespace
 
 std::unique_ptr<RunCgroups> make_cgroups_v2(const CgroupRequest &request) {
-    const std::optional<std::string> controllers =
-        CgroupDir::read_file(std::string(kRoot) + "/cgroup.controllers");
-    if (!controllers || !writable_folder(kRoot)) {
-        return nullptr;  // not a v2 host (v1 or hybrid layout)
+    std::string why;
+    const std::optional<CgroupV2Parent> parent = cgroup_v2_parent(why);
+    if (!parent) {
+        return nullptr;  // v1 or hybrid machine, or nothing delegated to us
     }
-    const bool want_memory = request.memory_bytes > 0 && offers(*controllers, "memory");
-    const bool want_pids = request.pids > 0 && offers(*controllers, "pids");
-    const bool want_cpu = request.cpu_cores > 0 && offers(*controllers, "cpu");
-    const bool want_io = request.wants_io() && offers(*controllers, "io");
+    // What the parent hands to its children (its subtree_control).
+    const std::string &controllers = parent->controllers;
+    const bool want_memory = request.memory_bytes > 0 && offers(controllers, "memory");
+    const bool want_pids = request.pids > 0 && offers(controllers, "pids");
+    const bool want_cpu = request.cpu_cores > 0 && offers(controllers, "cpu");
+    const bool want_io = request.wants_io() && offers(controllers, "io");
     if (!want_memory && !want_pids && !want_cpu && !want_io) {
         return nullptr;
     }
-    // Controllers reach a cgroup only when every ancestor enables them for its children.
-    const std::string enable = std::string(want_memory ? "+memory " : "") +
-                               (want_pids ? "+pids " : "") + (want_cpu ? "+cpu " : "") +
-                               (want_io ? "+io" : "");
-    const std::string parent = std::string(kRoot) + "/sandbox-runner";
-    CgroupDir::write_file(std::string(kRoot) + "/cgroup.subtree_control", enable);
-    if (!CgroupDir::make_folder(parent)) {
-        return nullptr;
-    }
-    CgroupDir::write_file(parent + "/cgroup.subtree_control", enable);
     auto cgroups = std::make_unique<CgroupsV2>();
-    cgroups->dir = CgroupDir::create(parent, request.name);
+    cgroups->dir = CgroupDir::create(parent->path, request.name);
     if (!cgroups->dir) {
         return nullptr;
     }

@@ -57,11 +57,13 @@ ExecutorConfig parse_config(const std::string &config_json) {
                 invalid(where, "must be \"tmpfs\" or \"file_size\", got \"" + mode + "\"");
             }
             result.disk_as_tmpfs = mode == "tmpfs";
+        } else if (key == "filesystem") {
+            result.filesystem = read_filesystem_mode(read_string(value, where), where);
         } else {
             invalid("local executor configuration",
                     "unknown key '" + key +
                         "'; known keys: workspace_root, output_bytes, default_timeout_ms, "
-                        "inherit_env, cgroups, disk_limit");
+                        "inherit_env, cgroups, disk_limit, filesystem");
         }
     }
     // A relative root would move with the host's working directory; pin it now.

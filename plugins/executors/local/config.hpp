@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "filesystem_mode.hpp"
+
 namespace sbx::local {
 
 // JSON Schema (draft 7) of the plugin's section in sandbox_settings.yaml.
@@ -48,6 +50,12 @@ inline constexpr const char kConfigSchema[] = R"json({
       "enum": ["tmpfs", "file_size"],
       "default": "tmpfs",
       "description": "How a spec's limits.disk_bytes is enforced. tmpfs: the workspace is a tmpfs of exactly that many bytes, mounted in the run's own mount namespace (writes beyond it fail with ENOSPC); needs CAP_SYS_ADMIN, falls back to file_size without. file_size: the largest file the target may write (RLIMIT_FSIZE, EFBIG)."
+    },
+    "filesystem": {
+      "type": "string",
+      "enum": ["host", "readonly", "minimal"],
+      "default": "readonly",
+      "description": "What the target sees of the filesystem. readonly: the host's tree read-only, with the workspace, a private empty /tmp and /dev/shm writable and a /proc of the run's own PID namespace (built in the run's mount namespace; the host never sees it). minimal: nothing of the host but /dev (read-only) and the paths the run spec's binds list (from the workflow's binds:). host: the host's tree as it is, writable wherever the user may write. A run spec's filesystem (from the workflow) overrides it."
     }
   }
 })json";
@@ -61,6 +69,8 @@ struct ExecutorConfig {
     bool use_cgroups = true;
     // disk_bytes as a tmpfs workspace of that size (else RLIMIT_FSIZE only).
     bool disk_as_tmpfs = true;
+    // What the target sees of the filesystem, unless the run spec says otherwise.
+    FilesystemMode filesystem = FilesystemMode::kReadonly;
 };
 
 // Parses and validates a configuration object ("" or null mean all defaults). Throws

@@ -1,4 +1,4 @@
-// Describing how each limit of a run was enforced.
+// Describing how each limit of a run was enforced, and which were held by something less.
 #include "enforcement.hpp"
 
 #include <unistd.h>
@@ -44,6 +44,52 @@ nlohmann::json enforcement(const RunLimits &limits, const RunCgroups *cgroups, c
                                             : "rlimit_nproc";
     }
     return report;
+}
+
+namespace {
+
+constexpr const char kCgroupFix[] =
+    "run as root, or under a delegated cgroup v2 subtree: systemd-run --user --scope -p "
+    "Delegate=yes sandbox-runner ...";
+
+nlohmann::json downgrade(const char *limit, const char *asked, const std::string &got,
+                         const char *fix) {
+    return {{"limit", limit}, {"asked", asked}, {"got", got}, {"fix", fix}};
+}
+
+}  // namespace
+
+nlohmann::json downgrades(const RunLimits &limits, const RunCgroups *cgroups, const DiskPlan &disk,
+                          const ExecutorConfig &config) {
+    nlohmann::json list = nlohmann::json::array();
+    if (!config.use_cgroups) {
+        return list;  // `cgroups: off` is the user's explicit choice of rlimits
+    }
+    if (limits.memory_bytes > 0 && !(cgroups && cgroups->limits_memory())) {
+        list.push_back(downgrade("memory", "a memory cgroup: the run is OOM-killed at the limit",
+                                 "RLIMIT_AS: allocations fail (malloc returns NULL) instead",
+                                 kCgroupFix));
+    }
+    if (limits.pids > 0 && !(cgroups && cgroups->limits_pids())) {
+        list.push_back(downgrade("pids", "a pids cgroup: forks beyond the limit fail",
+                                 ::geteuid() == 0 ? "nothing (RLIMIT_NPROC does not bind root)"
+                                                  : "RLIMIT_NPROC: counts every process of "
+                                                    "the user, not the run's",
+                                 kCgroupFix));
+    }
+    if (limits.cpu_cores > 0 && !(cgroups && cgroups->limits_cpu())) {
+        list.push_back(downgrade("cpu", "a CFS quota: the run gets that share of the cores",
+                                 "nothing: the run gets every core", kCgroupFix));
+    }
+    if (limits.disk_bytes > 0 && config.disk_as_tmpfs && !disk.tmpfs) {
+        list.push_back(downgrade(
+            "disk", "a tmpfs workspace of that size: writes beyond it fail with ENOSPC",
+            "RLIMIT_FSIZE (" + disk.tmpfs_refused +
+                "): one file that large ends the run with SIGXFSZ; the total is not held",
+            "run as root or where unprivileged user namespaces are enabled, or set the local "
+            "executor's disk_limit: file_size to ask for this"));
+    }
+    return list;
 }
 
 }  // namespace sbx::local

@@ -175,6 +175,12 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
         cgroups = make_run_cgroups(request);
     }
     result["enforcement"] = enforcement(limits, cgroups.get(), disk, config.use_cgroups);
+    result["downgraded"] = downgrades(limits, cgroups.get(), disk, config);
+    if (spec.probe) {
+        result["status"] = "OK";
+        result["probe"] = true;
+        return result;
+    }
 
     const std::vector<std::string> environment =
         target_environment(spec, config.inherit_env, workspace.path());
@@ -203,6 +209,14 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     SpawnRequest request =
         spawn_request(program, argv, envp, workspace, stdio, cgroups.get(), limits, disk);
     request.netns_fd = netns.get();
+    request.filesystem = spec.filesystem;
+    if (program.path.rfind(workspace.path() + "/", 0) != 0) {  // the workspace is shown anyway
+        request.program_folder = hidden_program_folder(program.path);
+    }
+    for (const BindPath &bind : spec.binds) {
+        request.bind_paths.push_back(bind.path.c_str());
+        request.bind_writable.push_back(bind.writable ? 1 : 0);
+    }
 
     // The wall clock (and the timeout) covers the target, not the preparation before it.
     const Clock::time_point started = Clock::now();
@@ -218,10 +232,23 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
                               "' (run spec: netns; is it a network namespace, and does the "
                               "host have CAP_SYS_ADMIN?): setns: " +
                               errno_text(spawned.failed_errno);
-        } else if (step == "mount the workspace tmpfs" || step == "make mounts private") {
-            result["error"] = "cannot mount the workspace tmpfs over " + workspace.path() + " (" +
-                              step + "): " + errno_text(spawned.failed_errno) +
-                              "; set the local executor's disk_limit to file_size to do without";
+        } else if (step == "mount the workspace" || step == "make mounts private") {
+            result["error"] = "cannot mount the workspace over " + workspace.path() + " (" + step +
+                              "): " + errno_text(spawned.failed_errno) +
+                              (disk.tmpfs ? "; set the local executor's disk_limit to file_size "
+                                            "to do without a tmpfs workspace"
+                                          : "");
+        } else if (step == "build the filesystem view" ||
+                   step.rfind("make a mount namespace", 0) == 0) {
+            result["error"] = "cannot give the target its view of the filesystem (" + step +
+                              "): " + errno_text(spawned.failed_errno) +
+                              "; enable unprivileged user namespaces (sysctl "
+                              "kernel.unprivileged_userns_clone=1 or "
+                              "user.max_user_namespaces > 0), or set `filesystem: host` in the "
+                              "workflow or the local executor's settings";
+        } else if (step == "map the user namespace") {
+            result["error"] = "cannot map the caller's ids in the run's user namespace (" + step +
+                              "): " + errno_text(spawned.failed_errno);
         } else {
             result["error"] =
                 "cannot prepare the target (" + step + "): " + errno_text(spawned.failed_errno);
@@ -230,6 +257,8 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
         return result;
     }
     result["isolation"] = isolation_name(spawned.target->isolation());
+    result["user_namespace"] = spawned.target->user_namespace();
+    result["filesystem"] = filesystem_name(spec.filesystem);
 
     OutputCapture out(std::move(stdio.stdout_read), limits.output_bytes);
     OutputCapture err(std::move(stdio.stderr_read), limits.output_bytes);

@@ -184,6 +184,29 @@ RunSpec read_run_spec(const nlohmann::json &spec, const ExecutorConfig &config) 
     static_cast<CommandSpec &>(result) = read_command_spec(spec);
     result.limits =
         parse_limits(spec.contains("limits") ? spec["limits"] : nlohmann::json(), config);
+    result.filesystem = config.filesystem;
+    if (spec.contains("filesystem") && !spec["filesystem"].is_null()) {
+        result.filesystem = read_filesystem_mode(
+            read_string(spec["filesystem"], "run spec: filesystem"), "run spec: filesystem");
+    }
+    if (spec.contains("binds") && !spec["binds"].is_null()) {
+        const nlohmann::json &binds = spec["binds"];
+        if (!binds.is_array()) {
+            invalid("run spec: binds", "must be an array of absolute paths, e.g. [\"/usr\"]");
+        }
+        std::vector<std::string> entries;
+        for (std::size_t i = 0; i < binds.size(); ++i) {
+            entries.push_back(
+                read_c_string(binds[i], "run spec: binds[" + std::to_string(i) + "]"));
+        }
+        result.binds = read_binds(entries, "run spec: binds");
+        if (!result.binds.empty() && result.filesystem != FilesystemMode::kMinimal) {
+            invalid("run spec: binds", "only apply to filesystem: minimal");
+        }
+    }
+    if (spec.contains("probe") && !spec["probe"].is_null()) {
+        result.probe = read_bool(spec["probe"], "run spec: probe");
+    }
     return result;
 }
 

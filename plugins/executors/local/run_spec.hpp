@@ -43,6 +43,13 @@ struct CommandSpec {
 
 struct RunSpec : CommandSpec {
     RunLimits limits;
+    // The spec's `filesystem` ("host" or "readonly", from the workflow), else the config's.
+    FilesystemMode filesystem = FilesystemMode::kReadonly;
+    // The host paths a `minimal` target sees (the spec's `binds`, from the workflow).
+    std::vector<BindPath> binds;
+    // `probe: true`: prepare everything, report `enforcement` and `downgraded`, run nothing
+    // (the host's check before a matrix that every limit holds as asked).
+    bool probe = false;
 };
 
 // `spec_json` as a JSON object; SBX_INVALID when it is not JSON or not an object.

@@ -1,29 +1,21 @@
-// clone() of the target. The child runs on its own small stack but shares our memory while
-// we are suspended (CLONE_VFORK), like glibc's posix_spawn: it only makes raw system calls.
+// clone() of the run's init (run_init.cpp) and the host's side of its start: which
+// namespaces the run gets, the handshake until the target has exec'd, and the Target that
+// owns the init until it is reaped.
 //
-// Why PID 1 of a new PID namespace: when PID 1 ends, the kernel kills every other process in
-// the namespace (setsid'ed or double-forked ones included) and wait4 on it returns only after
-// they are gone, so no run leaves processes behind, at the cost of one clone flag (measured:
-// same ~0.6 ms as posix_spawn; a supervisor process would double it).
-//
-// Caveat of being PID 1 (documented in README.md): the kernel drops signals a process in the
-// namespace sends to PID 1 when PID 1 has no handler for them. So `kill $$` or raise() in
-// the target is ignored, abort() ends up as SIGSEGV, SIGPIPE is ignored (writes get EPIPE),
-// SIGXFSZ is ignored (an over-long write gets EFBIG) and RLIMIT_CPU ends the target with
-// the hard limit's SIGKILL one second after the soft limit. Signals from outside the
-// namespace (our SIGKILL, the OOM killer) and faults (SIGSEGV, SIGBUS) still work.
-//
-// With a tmpfs workspace the child also gets a mount namespace of its own (CLONE_NEWNS),
-// makes every mount in it private and attaches the detached tmpfs over the workspace path:
-// the host never sees that mount, and it ends with the namespace's last process.
+// Namespaces, best first, the first that the kernel grants being kept for later runs:
+//   1. PID (+ mount) namespaces made directly: root, or CAP_SYS_ADMIN;
+//   2. the same inside a new user namespace mapping the caller's ids: any user, where
+//      unprivileged user namespaces are enabled (most distributions);
+//   3. no namespace: the init leads a session that is killed at the end. A descendant that
+//      calls setsid() escapes it; a filesystem view cannot be built (the run fails saying so).
+// Why PID namespaces: when the init ends, the kernel kills every other process in the
+// namespace (setsid'ed or double-forked ones included) and wait4 on the init returns only
+// after they are gone, so no run leaves processes behind.
 #include "spawn.hpp"
 
-#include <fcntl.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/mman.h>
-#include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,200 +25,65 @@
 #include <cstdint>
 #include <utility>
 
+#include "block_all_signals.hpp"
+#include "launch_block.hpp"
 #include "sys_error.hpp"
 
 namespace sbx::local {
 namespace {
 
-// What the child did last before it gave up; the parent turns it into a message.
-enum ChildStep : int {
-    kNoFailure = 0,
-    kJoinNetwork,
-    kSession,
-    kJoinCgroup,
-    kPrivateMounts,
-    kMountWorkspace,
-    kSetRlimit,
-    kChdir,
-    kStdio,
-    kExec
-};
+enum class Tier : int { kNamespaces, kUserNamespace, kProcessGroup };
 
-const char *step_name(int step) {
-    switch (step) {
-        case kJoinNetwork:
-            return "setns network namespace";
-        case kSession:
-            return "setsid";
-        case kJoinCgroup:
-            return "join cgroup";
-        case kPrivateMounts:
-            return "make mounts private";
-        case kMountWorkspace:
-            return "mount the workspace tmpfs";
-        case kSetRlimit:
-            return "setrlimit";
-        case kChdir:
-            return "chdir";
-        case kStdio:
-            return "dup2";
-        case kExec:
-            return "execve";
-        default:
-            return "start";
-    }
+// The best tier the kernel granted so far; later runs start there.
+std::atomic<int> g_tier{static_cast<int>(Tier::kNamespaces)};
+
+bool refused_by_kernel(int error) {
+    // EPERM: no CAP_SYS_ADMIN (or user namespaces off). EINVAL/ENOSPC/EUSERS: namespaces
+    // disabled or nested too deep. EACCES: a security module said no.
+    return error == EPERM || error == EINVAL || error == ENOSPC || error == EUSERS ||
+           error == EACCES;
 }
 
-// Lives in the parent's frame; the child writes the failure fields through CLONE_VM.
-// Plain pointers and counts only: the child must not call into container code.
-struct ChildContext {
-    const SpawnRequest *request;
-    const int *cgroup_fds;
-    std::size_t cgroup_fd_count;
-    const ResourceLimit *limits;
-    std::size_t limit_count;
-    bool new_session;
-    volatile int failed_errno;
-    volatile int failed_step;
-};
-
-[[noreturn]] void child_fail(ChildContext *context, int step) {
-    context->failed_errno = errno;
-    context->failed_step = step;
-    _exit(127);
+const char *tier_text(Tier tier) {
+    return tier == Tier::kUserNamespace
+               ? "runs get PID and mount namespaces inside a user namespace of their own"
+               : "targets run in their own session instead, and descendants that leave it "
+                 "(setsid) may outlive a run";
 }
 
-// Places `fd` on `target`. dup2 onto itself would keep close-on-exec, so that case clears it.
-bool place_fd(int fd, int target) {
-    if (fd == target) {
-        return ::fcntl(fd, F_SETFD, 0) == 0;
-    }
-    return ::dup2(fd, target) == target;
-}
-
-// The child: async-signal-safe system calls only, no allocation, no C++ runtime.
-int child_main(void *argument) {
-    auto *context = static_cast<ChildContext *>(argument);
-    const SpawnRequest &request = *context->request;
-
-    // Every signal back to its default action (the host's handlers live in memory we share
-    // and mean nothing to the target); all signals are still blocked from the parent.
-    struct sigaction default_action {};
-    default_action.sa_handler = SIG_DFL;
-    for (int signal_number = 1; signal_number < NSIG; ++signal_number) {
-        (void)::sigaction(signal_number, &default_action, nullptr);  // EINVAL for KILL/STOP
-    }
-    // If the host dies (even by SIGKILL) the target dies with it, and with the target its
-    // whole PID namespace: a crashed host leaves no run behind. Rationale for the caveat:
-    // the signal fires when the spawning *thread* exits, so runs must be started from
-    // threads that outlive them (the host's worker threads do).
-    (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    // Only this child moves: the host, sharing our memory, keeps its own network.
-    if (request.netns_fd >= 0 && ::setns(request.netns_fd, CLONE_NEWNET) != 0) {
-        child_fail(context, kJoinNetwork);
-    }
-    if (context->new_session && ::setsid() < 0) {
-        child_fail(context, kSession);
-    }
-    for (std::size_t i = 0; i < context->cgroup_fd_count; ++i) {
-        // Joined before execve, so everything the target does is charged to the run.
-        if (::write(context->cgroup_fds[i], "0", 1) != 1) {  // "0": the writing process
-            child_fail(context, kJoinCgroup);
-        }
-    }
-    if (request.workspace_mount_fd >= 0) {
-        // Our mount namespace is a copy of the host's: unshare propagation first, or the
-        // mount below would appear in the host's namespace wherever / is shared.
-        if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
-            child_fail(context, kPrivateMounts);
-        }
-        if (::move_mount(request.workspace_mount_fd, "", AT_FDCWD, request.workdir,
-                         MOVE_MOUNT_F_EMPTY_PATH) != 0) {
-            child_fail(context, kMountWorkspace);
-        }
-    }
-    for (std::size_t i = 0; i < context->limit_count; ++i) {
-        const ResourceLimit &limit = context->limits[i];
-        if (::setrlimit(static_cast<__rlimit_resource_t>(limit.resource), &limit.value) != 0) {
-            child_fail(context, kSetRlimit);
-        }
-    }
-    if (::chdir(request.workdir) != 0) {
-        child_fail(context, kChdir);
-    }
-    if (!place_fd(request.stdin_fd, 0) || !place_fd(request.stdout_fd, 1) ||
-        !place_fd(request.stderr_fd, 2)) {
-        child_fail(context, kStdio);
-    }
-    // Whatever the host left open without close-on-exec stays out of the target.
-    (void)::close_range(3, ~0U, 0);
-    sigset_t empty;
-    ::sigemptyset(&empty);
-    ::sigprocmask(SIG_SETMASK, &empty, nullptr);
-    ::execve(request.program, request.argv, request.envp);
-    child_fail(context, kExec);
-}
-
-// The child's stack: small, because the child only makes a handful of system calls.
-class ChildStack {
-  public:
-    static constexpr std::size_t kSize = std::size_t{64} * 1024;
-    ChildStack()
-        : base_(::mmap(nullptr, kSize, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0)) {
-        if (base_ == MAP_FAILED) {
-            throw_system_error("cannot map a stack for the target", errno);
-        }
-    }
-    ~ChildStack() { ::munmap(base_, kSize); }
-    ChildStack(const ChildStack &) = delete;
-    ChildStack &operator=(const ChildStack &) = delete;
-    [[nodiscard]] void *top() const { return static_cast<char *>(base_) + kSize; }
-
-  private:
-    void *base_;
-};
-
-// Blocks every signal in this thread for the clone: a handler must not run in the child
-// while it shares our memory. The raw system call, as in glibc's posix_spawn, because
-// sigfillset/pthread_sigmask leave out glibc's internal signals (SIGCANCEL, SIGSETXID).
-class BlockAllSignals {
-  public:
-    BlockAllSignals() {
-        const std::uint64_t all = ~std::uint64_t{0};
-        ::syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &saved_, sizeof(saved_));
-    }
-    ~BlockAllSignals() {
-        ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved_, nullptr, sizeof(saved_));
-    }
-    BlockAllSignals(const BlockAllSignals &) = delete;
-    BlockAllSignals &operator=(const BlockAllSignals &) = delete;
-
-  private:
-    std::uint64_t saved_ = 0;  // the kernel's sigset_t: one bit per signal 1..64
-};
-
-// Set once CLONE_NEWPID was refused; later runs go straight to the fallback.
-std::atomic<bool> g_no_pid_namespace{false};
-
-pid_t clone_child(ChildContext &context, bool new_pid_namespace, int &pidfd, int &error) {
-    ChildStack stack;
-    int flags = CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD;
-    if (new_pid_namespace) {
+// clone() of the init for `tier`. Returns the pid, or -1 with `error` set.
+pid_t clone_init(LaunchBlock &block, const MountView &view, Tier tier, int &pidfd, int &error) {
+    int flags = CLONE_VM | CLONE_PIDFD | CLONE_CHILD_CLEARTID | SIGCHLD;
+    block.pid_namespace = tier != Tier::kProcessGroup;
+    block.id_maps = tier == Tier::kUserNamespace ? &caller_id_maps() : nullptr;
+    block.mounts = nullptr;
+    if (block.pid_namespace) {
         flags |= CLONE_NEWPID;
+        if (needs_mount_namespace(view)) {
+            flags |= CLONE_NEWNS;
+            block.mounts = &view;
+        }
     }
-    if (context.request->workspace_mount_fd >= 0) {
-        // The workspace tmpfs lives in this namespace only and dies with its last process.
-        flags |= CLONE_NEWNS;
+    if (tier == Tier::kUserNamespace) {
+        flags |= CLONE_NEWUSER;
     }
-    context.new_session = !new_pid_namespace;
+    block.phase = kPhaseLaunching;
     pid_t pid;
     {
         BlockAllSignals blocked;
-        pid = ::clone(child_main, stack.top(), flags, &context, &pidfd);
-        error = errno;  // meaningful only when pid < 0; the child may have changed errno
+        pid =
+            ::clone(run_init, block.init_stack.top(), flags, &block, &pidfd, nullptr, &block.phase);
+        error = errno;  // meaningful only when pid < 0
     }
     return pid;
+}
+
+// Waits until the init reported the target's start or failure, or ended (the kernel clears
+// the word and wakes us: CLONE_CHILD_CLEARTID).
+void wait_for_report(LaunchBlock &block) {
+    while (__atomic_load_n(&block.phase, __ATOMIC_ACQUIRE) == kPhaseLaunching) {
+        ::syscall(SYS_futex, &block.phase, FUTEX_WAIT, kPhaseLaunching, nullptr, nullptr, 0);
+    }
 }
 
 }  // namespace
@@ -235,11 +92,21 @@ const char *isolation_name(Isolation isolation) {
     return isolation == Isolation::kPidNamespace ? "pid_namespace" : "process_group";
 }
 
+Target::Target(pid_t pid, UniqueFd pidfd, Isolation isolation, bool user_namespace,
+               std::unique_ptr<LaunchBlock> block)
+    : pid_(pid),
+      pidfd_(std::move(pidfd)),
+      isolation_(isolation),
+      user_namespace_(user_namespace),
+      block_(std::move(block)) {}
+
 Target::Target(Target &&other) noexcept
     : pid_(other.pid_),
       pidfd_(std::move(other.pidfd_)),
       isolation_(other.isolation_),
-      reaped_(other.reaped_) {
+      user_namespace_(other.user_namespace_),
+      reaped_(other.reaped_),
+      block_(std::move(other.block_)) {
     other.reaped_ = true;
 }
 
@@ -250,7 +117,7 @@ Target::~Target() {
     kill();
     try {
         (void)wait();
-    } catch (...) {  // already reaped elsewhere: nothing left to do
+    } catch (...) {  // reaped elsewhere, so it has ended: nothing runs on the block
     }
 }
 
@@ -268,8 +135,8 @@ void Target::kill() noexcept {
 
 ExitInfo Target::wait() {
     if (isolation_ == Isolation::kProcessGroup) {
-        // Without a PID namespace the target's group may outlive it. Kill the group while
-        // the unreaped target still pins its id: once reaped, the id may name another group.
+        // Without a PID namespace the session may outlive the init. Kill its group while the
+        // unreaped init still pins its id: once reaped, the id may name another group.
         siginfo_t ended{};
         while (::waitid(P_PID, static_cast<id_t>(pid_), &ended, WEXITED | WNOWAIT | __WALL) != 0 &&
                errno == EINTR) {
@@ -281,61 +148,88 @@ ExitInfo Target::wait() {
     do {
         reaped = ::wait4(pid_, &info.wait_status, __WALL, &info.usage);
     } while (reaped < 0 && errno == EINTR);
-    reaped_ = true;
     if (reaped != pid_) {
-        throw_system_error("wait4 on the target (pid " + std::to_string(pid_) +
+        throw_system_error("wait4 on the run's init (pid " + std::to_string(pid_) +
                                "): does the host ignore SIGCHLD or reap children itself?",
                            errno);
+    }
+    reaped_ = true;
+    // The init's rusage holds the target and everything it reaped (CPU summed, RSS the
+    // largest, but also the init's own, which is the host's memory): take the status and
+    // the RSS that the init recorded for the target.
+    if (block_ && block_->target_ended) {
+        info.wait_status = block_->target_wait_status;
+        info.usage.ru_maxrss = block_->max_rss_kb;
     }
     return info;
 }
 
 SpawnOutcome spawn_target(const SpawnRequest &request) {
-    ChildContext context{&request,
-                         request.cgroup_procs_fds.data(),
-                         request.cgroup_procs_fds.size(),
-                         request.limits.data(),
-                         request.limits.size(),
-                         false,
-                         0,
-                         kNoFailure};
+    auto block = std::make_unique<LaunchBlock>();
+    block->request = &request;
+    block->limits = request.limits.data();
+    block->limit_count = request.limits.size();
+    block->cgroup_fds = request.cgroup_procs_fds.data();
+    block->cgroup_fd_count = request.cgroup_procs_fds.size();
+    MountView view;
+    view.mode = request.filesystem;
+    view.workdir = request.workdir;
+    view.workspace_mount_fd = request.workspace_mount_fd;
+    view.fresh_proc = request.filesystem != FilesystemMode::kHost;
+    if (request.filesystem == FilesystemMode::kReadonly && !request.program_folder.empty()) {
+        view.program_folder = request.program_folder.c_str();
+    }
+    view.bind_paths = request.bind_paths.data();
+    view.bind_writable = request.bind_writable.data();
+    view.bind_count = request.bind_paths.size();
+
     int pidfd = -1;
     int error = 0;
-    Isolation isolation = Isolation::kProcessGroup;
+    auto tier = static_cast<Tier>(g_tier.load());
     pid_t pid = -1;
-    if (!g_no_pid_namespace.load()) {
-        pid = clone_child(context, true, pidfd, error);
-        isolation = Isolation::kPidNamespace;
-        // EPERM: no CAP_SYS_ADMIN. EINVAL/ENOSPC: namespaces disabled or nested too deep.
-        if (pid < 0 && (error == EPERM || error == EINVAL || error == ENOSPC)) {
-            if (!g_no_pid_namespace.exchange(true)) {
-                host::log(SBX_LOG_WARN,
-                          "cannot create a PID namespace (" + errno_text(error) +
-                              "); targets run in their own process group instead, and "
-                              "descendants that leave it (setsid) may outlive a run");
-            }
+    SpawnOutcome outcome;
+    for (;;) {
+        if (tier == Tier::kProcessGroup && needs_mount_namespace(view)) {
+            // Nothing to build the view in: refuse rather than run the target unconfined.
+            outcome.failed_errno = EPERM;
+            outcome.failed_step = "make a mount namespace (no CAP_SYS_ADMIN and no user namespace)";
+            return outcome;
         }
-    }
-    if (pid < 0 && g_no_pid_namespace.load()) {
-        pid = clone_child(context, false, pidfd, error);
-        isolation = Isolation::kProcessGroup;
+        pid = clone_init(*block, view, tier, pidfd, error);
+        if (pid >= 0 || !refused_by_kernel(error) || tier == Tier::kProcessGroup) {
+            break;
+        }
+        const auto next = static_cast<Tier>(static_cast<int>(tier) + 1);
+        int expected = static_cast<int>(tier);
+        if (g_tier.compare_exchange_strong(expected, static_cast<int>(next))) {
+            host::log(next == Tier::kProcessGroup ? SBX_LOG_WARN : SBX_LOG_INFO,
+                      std::string("cannot create namespaces for a run (") + errno_text(error) +
+                          "); " + tier_text(next));
+        }
+        tier = next;
     }
     if (pid < 0) {
-        throw_system_error("cannot start the target: clone", error);
+        throw_system_error("cannot start the run's init: clone", error);
     }
+    const Isolation isolation =
+        block->pid_namespace ? Isolation::kPidNamespace : Isolation::kProcessGroup;
+    const bool user_namespace = block->id_maps != nullptr;
 
-    UniqueFd owned_pidfd(pidfd);
-    SpawnOutcome outcome;
-    if (context.failed_step != kNoFailure) {
-        // CLONE_VFORK: we resume only once the child has exec'd or exited, so the failure
-        // fields are final. Reap the child that gave up.
-        Target failed(pid, std::move(owned_pidfd), isolation);
-        (void)failed.wait();
-        outcome.failed_errno = context.failed_errno;
-        outcome.failed_step = step_name(context.failed_step);
+    wait_for_report(*block);
+    LaunchBlock &report = *block;
+    Target started(pid, UniqueFd(pidfd), isolation, user_namespace, std::move(block));
+    if (!report.target_started) {
+        const ExitInfo ended = started.wait();
+        if (report.failed_step != kNoFailure) {
+            outcome.failed_errno = report.failed_errno;
+            outcome.failed_step = child_step_name(report.failed_step);
+        } else {
+            outcome.failed_errno = ECHILD;
+            outcome.failed_step = WIFSIGNALED(ended.wait_status) ? "the init was killed" : "start";
+        }
         return outcome;
     }
-    outcome.target.emplace(pid, std::move(owned_pidfd), isolation);
+    outcome.target.emplace(std::move(started));
     return outcome;
 }
 

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "rootless_tmpfs.hpp"
 #include "sys_error.hpp"
 #include "workspace.hpp"
 
@@ -221,22 +222,33 @@ UniqueFd open_folder(const std::string &folder) {
 }  // namespace
 
 std::unique_ptr<WorkspaceTmpfs> WorkspaceTmpfs::create(std::uint64_t size_bytes, std::string &why) {
+    const std::string size = std::to_string(size_bytes);
+    UniqueFd mount;
     const UniqueFd context(::fsopen("tmpfs", FSOPEN_CLOEXEC));
     if (!context.valid()) {
-        why = "fsopen tmpfs: " + errno_text(errno);
-        return nullptr;
-    }
-    const std::string size = std::to_string(size_bytes);
-    if (::fsconfig(context.get(), FSCONFIG_SET_STRING, "size", size.c_str(), 0) != 0 ||
-        ::fsconfig(context.get(), FSCONFIG_SET_STRING, "mode", "0700", 0) != 0 ||
-        ::fsconfig(context.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) != 0) {
-        why = "create a tmpfs of " + size + " bytes: " + errno_text(errno);
-        return nullptr;
-    }
-    UniqueFd mount(::fsmount(context.get(), FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV));
-    if (!mount.valid()) {
-        why = "fsmount tmpfs: " + errno_text(errno);
-        return nullptr;
+        if (errno != EPERM) {
+            why = "fsopen tmpfs: " + errno_text(errno);
+            return nullptr;
+        }
+        // No CAP_SYS_ADMIN: the same tmpfs, made in a user namespace of our own.
+        mount = make_tmpfs_in_user_namespace(size, why);
+        if (!mount.valid()) {
+            why = "fsopen tmpfs: " + errno_text(EPERM) + "; " + why;
+            return nullptr;
+        }
+    } else {
+        if (::fsconfig(context.get(), FSCONFIG_SET_STRING, "size", size.c_str(), 0) != 0 ||
+            ::fsconfig(context.get(), FSCONFIG_SET_STRING, "mode", "0700", 0) != 0 ||
+            ::fsconfig(context.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) != 0) {
+            why = "create a tmpfs of " + size + " bytes: " + errno_text(errno);
+            return nullptr;
+        }
+        mount.reset(
+            ::fsmount(context.get(), FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV));
+        if (!mount.valid()) {
+            why = "fsmount tmpfs: " + errno_text(errno);
+            return nullptr;
+        }
     }
     // The mount fd is an O_PATH handle; entries are read and written through a real one.
     UniqueFd root(::openat(mount.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));

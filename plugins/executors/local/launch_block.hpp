@@ -1,0 +1,71 @@
+// The memory a run's init shares with the host (CLONE_VM): what the init needs to start the
+// target, and what it reports back about the target's start and end.
+#pragma once
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <cstddef>
+
+#include "child_stack.hpp"
+#include "mount_view.hpp"
+#include "spawn.hpp"
+#include "user_namespace.hpp"
+
+namespace sbx::local {
+
+// What the init or the target did last before it gave up; the host turns it into a message.
+enum ChildStep : int {
+    kNoFailure = 0,
+    kUserNamespace,
+    kJoinNetwork,
+    kSession,
+    kJoinCgroup,
+    kPrivateMounts,
+    kMountWorkspace,
+    kFilesystemView,
+    kStartTarget,
+    kSetRlimit,
+    kChdir,
+    kStdio,
+    kExec
+};
+const char *child_step_name(int step);
+
+// Values of LaunchBlock::phase, the futex word the host waits on.
+inline constexpr pid_t kPhaseLaunching = 1;  // set by the host before clone()
+inline constexpr pid_t kPhaseReported = 2;   // the init published started or failed
+// 0: the kernel cleared it when the init ended (CLONE_CHILD_CLEARTID), whatever happened.
+
+// Allocated by the host and kept until the init is reaped: the init and the target run on
+// its stacks and write its report fields. Plain data only: the init must not call into the
+// C++ runtime.
+struct LaunchBlock {
+    const SpawnRequest *request = nullptr;
+    const ResourceLimit *limits = nullptr;
+    std::size_t limit_count = 0;
+    const int *cgroup_fds = nullptr;
+    std::size_t cgroup_fd_count = 0;
+    const IdMapText *id_maps = nullptr;  // non-null: write these maps (a new user namespace)
+    const MountView *mounts = nullptr;   // non-null: build this view (a new mount namespace)
+    bool pid_namespace = false;          // false: the init leads a session instead
+
+    ChildStack init_stack;
+    ChildStack target_stack;
+
+    // Written by the init and the target, read by the host after the futex wake.
+    alignas(4) pid_t phase = kPhaseLaunching;
+    volatile int failed_errno = 0;
+    volatile int failed_step = kNoFailure;
+    volatile bool target_started = false;
+    // Written by the init when it reaped the target, read by the host after reaping the init.
+    volatile bool target_ended = false;
+    volatile int target_wait_status = 0;
+    volatile long max_rss_kb = 0;  // the largest ru_maxrss of everything the init reaped
+};
+
+// The init: PID 1 of the run's PID namespace. Prepares the namespaces, starts the target,
+// reaps everything, forwards termination signals to the target and records its end.
+int run_init(void *launch_block);
+
+}  // namespace sbx::local

@@ -1,0 +1,147 @@
+// The guarantees without root: the real binary run as an unprivileged user (nobody, when the
+// test runs as root; the test's own user otherwise). A setsid'd, double-forked escapee leaves
+// nothing; writing past DISK_LIMIT fails with ENOSPC; a memory hog under MEMORY_LIMIT ends
+// OOM where a cgroup can hold it (root, or a delegated cgroup v2 subtree), and otherwise the
+// command is refused before any run, naming the limit and what to do — never a silently
+// different status.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+constexpr unsigned kNobody = 65534;
+
+// Host PIDs of live processes whose command line contains `token`.
+std::vector<std::string> processes_with(const std::string &token) {
+    std::vector<std::string> found;
+    for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) {
+            continue;
+        }
+        std::ifstream in(entry.path() / "cmdline");
+        std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        if (cmdline.find(token) != std::string::npos) {
+            found.push_back(name + ": " + cmdline);
+        }
+    }
+    return found;
+}
+
+class Rootless : public sbx::test::CliTest {
+  protected:
+    void SetUp() override {
+        CliTest::SetUp();
+        std::filesystem::create_directories(dir_ + "/tmp");
+        if (::geteuid() == 0) {
+            // The scratch folder becomes the unprivileged user's.
+            for (const auto &entry : std::filesystem::recursive_directory_iterator(dir_)) {
+                ASSERT_EQ(::chown(entry.path().c_str(), kNobody, kNobody), 0);
+            }
+            ASSERT_EQ(::chown(dir_.c_str(), kNobody, kNobody), 0);
+        }
+        token_ = std::to_string(7000000 + ::getpid() % 1000000);
+        write_settings(R"(
+presets:
+  - {SCENARIO_NAME: plain}
+workflows:
+  - name: escape
+    steps:
+      - run: [/bin/sh, -c, '(setsid sh -c "sleep )" +
+                       token_ + R"( & sleep )" + token_ + R"(" &) ; echo started']
+        expect: {stdout_contains: started}
+  - name: fill
+    steps:
+      - run: [/bin/sh, -c, 'dd if=/dev/zero of=big bs=1M count=32 2>&1; echo dd-exit=$?']
+        expect: {stdout_contains: dd-exit=0}
+  - name: hog
+    steps:
+      - run: [python3, -c, 'b = b"x" * (512 << 20); print(len(b))']
+)");
+        for (const auto &entry : std::filesystem::directory_iterator(dir_)) {
+            if (::geteuid() == 0) {
+                ASSERT_EQ(::chown(entry.path().c_str(), kNobody, kNobody), 0);
+            }
+        }
+    }
+
+    // sandbox-runner ARGS as the unprivileged user, with its own TMPDIR.
+    sbx::test::CommandResult unprivileged(const std::vector<std::string> &args) {
+        std::vector<std::string> argv;
+        if (::geteuid() == 0) {
+            argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                    "--inh-caps=-all"};
+        }
+        for (const std::string &word : {std::string(SBX_BINARY), std::string("--config"), settings_,
+                                        std::string("--data-dir"), dir_ + "/data"}) {
+            argv.push_back(word);
+        }
+        argv.insert(argv.end(), args.begin(), args.end());
+        return sbx::test::run_command(argv, {{"TMPDIR", dir_ + "/tmp"}, {"HOME", dir_}}, dir_);
+    }
+
+    std::string step_result_field(const std::string &field) {
+        const auto rows = query("SELECT json_extract(steps.result, '$." + field +
+                                "') FROM steps ORDER BY steps.rowid DESC LIMIT 1");
+        return rows.empty() ? "" : rows[0][0];
+    }
+
+    std::string token_;
+};
+
+TEST_F(Rootless, DoubleForkedEscapeeLeavesNoProcess) {
+    const auto ran = unprivileged({"run", "--workflow", "escape", "--runs", "2", "--json"});
+    ASSERT_EQ(ran.exit_code, 0) << ran.err << ran.out;
+    EXPECT_EQ(step_result_field("user_namespace"), "1");  // json_extract's true
+    EXPECT_EQ(step_result_field("isolation"), "pid_namespace");
+    EXPECT_TRUE(processes_with("sleep " + token_).empty())
+        << "survivors: " << ::testing::PrintToString(processes_with("sleep " + token_));
+}
+
+TEST_F(Rootless, WritingPastTheDiskLimitFailsWithEnospc) {
+    write_file("fill.json", R"({"SCENARIO_NAME": "small_disk", "DISK_LIMIT": "8Mi"})");
+    if (::geteuid() == 0) {
+        ASSERT_EQ(::chown((dir_ + "/fill.json").c_str(), kNobody, kNobody), 0);
+    }
+    const auto ran =
+        unprivileged({"run", "--workflow", "fill", "--preset-file", dir_ + "/fill.json", "--json"});
+    ASSERT_EQ(ran.exit_code, 0) << ran.err << ran.out;
+    EXPECT_EQ(step_result_field("status"), "OK");  // dd's own exit code is what it reports
+    const std::string out = step_result_field("stdout");
+    EXPECT_NE(out.find("No space left on device"), std::string::npos) << out;
+    EXPECT_NE(out.find("dd-exit=1"), std::string::npos) << out;
+    EXPECT_EQ(step_result_field("enforcement.disk"), "tmpfs");
+}
+
+TEST_F(Rootless, MemoryHogEndsOomOrIsRefusedBeforeAnyRun) {
+    write_file("hog.json", R"({"SCENARIO_NAME": "small_memory", "MEMORY_LIMIT": "64Mi"})");
+    if (::geteuid() == 0) {
+        ASSERT_EQ(::chown((dir_ + "/hog.json").c_str(), kNobody, kNobody), 0);
+    }
+    const auto ran =
+        unprivileged({"run", "--workflow", "hog", "--preset-file", dir_ + "/hog.json", "--json"});
+    if (ran.exit_code == 2) {
+        // No cgroup for this user: said up front, with the limit and what to do.
+        EXPECT_NE(ran.err.find("memory"), std::string::npos) << ran.err;
+        EXPECT_NE(ran.err.find("Delegate=yes"), std::string::npos) << ran.err;
+        EXPECT_NE(ran.err.find("allow_limit_downgrades"), std::string::npos) << ran.err;
+        EXPECT_FALSE(std::filesystem::exists(db_path()) &&
+                     query("SELECT count(*) FROM runs")[0][0] != "0")
+            << "a run was recorded before the refusal";
+        return;
+    }
+    ASSERT_EQ(ran.exit_code, 0) << ran.err << ran.out;
+    EXPECT_EQ(step_result_field("status"), "OOM") << step_result_field("stdout");
+}
+
+}  // namespace
