@@ -27,9 +27,9 @@ std::filesystem::path private_workspace_parent() {
     return folder.path;
 }
 
-// Where versions before the per-user folder put workspaces: $TMPDIR/sandbox-runner (the
-// same rule as std::filesystem::temp_directory_path). Swept when it is the caller's own,
-// real folder, so that upgrading leaves no invisible leftovers.
+// Where versions before the per-user folder put workspaces: $TMPDIR/sandbox-runner, else
+// /tmp/sandbox-runner. Swept when it is the caller's own, real folder, so that upgrading
+// leaves no invisible leftovers.
 std::filesystem::path legacy_workspace_parent() {
     const char *tmpdir = std::getenv("TMPDIR");
     return std::filesystem::path(tmpdir != nullptr && tmpdir[0] == '/' ? tmpdir : "/tmp") /

@@ -28,12 +28,12 @@
 namespace sbx::user_state {
 
 // The per-user folder for `uid`, from the values of TMPDIR and XDG_RUNTIME_DIR (nullptr when
-// unset). Creates nothing. Empty or relative values are ignored, as mktemp ignores them.
+// unset). Creates nothing. Empty and relative values are ignored (a relative one would move
+// with the working directory).
 inline std::string locate(const char *tmpdir, const char *runtime_dir, uid_t uid) {
-    const auto usable = [](const char *value) { return value != nullptr && value[0] == '/'; };
     const std::string own_name = "sandbox-runner-" + std::to_string(uid);
-    if (usable(tmpdir)) {
-        std::string base = tmpdir;
+    if (tmpdir != nullptr && tmpdir[0] == '/') {
+        std::string base(tmpdir);
         while (base.size() > 1 && base.back() == '/') {
             base.pop_back();
         }
@@ -42,8 +42,8 @@ inline std::string locate(const char *tmpdir, const char *runtime_dir, uid_t uid
     struct stat info {};
     // lstat: a runtime dir inherited from another user (su, sudo -E) or a link is not ours;
     // one open to others (XDG_RUNTIME_DIR=/tmp) is not private, as the XDG spec requires.
-    if (usable(runtime_dir) && ::lstat(runtime_dir, &info) == 0 && S_ISDIR(info.st_mode) &&
-        info.st_uid == uid && (info.st_mode & 077) == 0) {
+    if (runtime_dir != nullptr && runtime_dir[0] == '/' && ::lstat(runtime_dir, &info) == 0 &&
+        S_ISDIR(info.st_mode) && info.st_uid == uid && (info.st_mode & 077) == 0) {
         return std::string(runtime_dir) + "/sandbox-runner";
     }
     return "/tmp/" + own_name;
