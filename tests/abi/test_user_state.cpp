@@ -24,7 +24,7 @@ class UserState : public ::testing::Test {
     void TearDown() override { fs::remove_all(dir_); }
 
     std::string private_folder(const std::string &name) {
-        const std::string path = dir_ + "/" + name;
+        std::string path = dir_ + "/" + name;
         fs::create_directory(path);
         fs::permissions(path, fs::perms::owner_all);
         return path;
@@ -95,15 +95,14 @@ TEST_F(UserState, ASymlinkIsRefusedAndNotFollowed) {
     const std::string target = private_folder("target");
     const std::string path = dir_ + "/" + own_name_;
     fs::create_directory_symlink(target, path);
+    std::string expected = "per-user state folder " + path;
+    expected += " is a symbolic link, which could send your workspaces anywhere; remove it (`rm ";
+    expected += path;
+    expected +=
+        "`), or set TMPDIR to a folder of your own (sandbox-runner then uses "
+        "$TMPDIR/sandbox-runner-<uid>)";
     for (const auto missing : {WhenMissing::create, WhenMissing::leave}) {
-        const auto folder = open_private(path, uid_, missing);
-        EXPECT_EQ(folder.refusal,
-                  "per-user state folder " + path +
-                      " is a symbolic link, which could send your workspaces anywhere; remove "
-                      "it (`rm " +
-                      path +
-                      "`), or set TMPDIR to a folder of your own (sandbox-runner then uses "
-                      "$TMPDIR/sandbox-runner-<uid>)");
+        EXPECT_EQ(open_private(path, uid_, missing).refusal, expected);
     }
     // A dangling link is a link too.
     fs::remove(target);
