@@ -100,8 +100,8 @@ inline Folder open_private(const std::string &path, uid_t uid, WhenMissing missi
         const int error = errno;
         struct stat info {};
         const bool present = ::lstat(path.c_str(), &info) == 0;
-        if (!present && error == ENOENT) {
-            return folder;  // only reachable with WhenMissing::leave
+        if (!present && error == ENOENT && missing == WhenMissing::leave) {
+            return folder;
         }
         folder.exists = present;
         if (present && S_ISLNK(info.st_mode)) {
