@@ -4,7 +4,7 @@
 # find the SDK as installed (find_package), here in a temporary prefix. Args: HOST CXX REPO BUILD.
 set -euo pipefail
 host=$1 cxx=$2 repo=$3 build=$4
-work=$(mktemp -d /tmp/sbx-new-plugin-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-new-plugin-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 kinds=(executor injector stub metrics predictor)
 fail() {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli_fixture.hpp"
+#include "state_folder.hpp"
 
 namespace {
 
@@ -55,7 +56,8 @@ TEST_F(StaleResources, AKilledHostsLeftoversAreListedThenPurged) {
     int status = 0;
     ASSERT_EQ(waitpid(live, &status, 0), live);
     // The workspace must look older than a just-created one (10 s grace) to be stale.
-    for (const auto &entry : std::filesystem::directory_iterator(tmp_ + "/sandbox-runner")) {
+    for (const auto &entry :
+         std::filesystem::directory_iterator(sbx::test::state_folder_in(tmp_))) {
         std::filesystem::last_write_time(
             entry.path(), std::filesystem::file_time_type::clock::now() - std::chrono::minutes(1));
     }
@@ -64,7 +66,8 @@ TEST_F(StaleResources, AKilledHostsLeftoversAreListedThenPurged) {
     EXPECT_EQ(listed.exit_code, 1) << listed.out << listed.err;
     const json left = json::parse(listed.out);
     EXPECT_EQ(left["by_kind"]["workspace"], 1) << listed.out;
-    EXPECT_TRUE(std::filesystem::exists(tmp_ + "/sandbox-runner")) << "check-resources removed";
+    EXPECT_TRUE(std::filesystem::exists(sbx::test::state_folder_in(tmp_)))
+        << "check-resources removed";
 
     const auto purged = cleanup("purge-stale");
     EXPECT_EQ(purged.exit_code, 0) << purged.out << purged.err;
@@ -72,7 +75,7 @@ TEST_F(StaleResources, AKilledHostsLeftoversAreListedThenPurged) {
     const auto after = cleanup("check-resources");
     EXPECT_EQ(after.exit_code, 0) << after.out;
     EXPECT_TRUE(json::parse(after.out)["left"].empty());
-    EXPECT_TRUE(std::filesystem::is_empty(tmp_ + "/sandbox-runner"));
+    EXPECT_TRUE(std::filesystem::is_empty(sbx::test::state_folder_in(tmp_)));
     std::error_code ec;
     EXPECT_TRUE(std::filesystem::is_empty(dir_ + "/data/state/cpu_spike", ec) || ec)
         << "burner records left";

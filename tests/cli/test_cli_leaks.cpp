@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
+#include "state_folder.hpp"
 
 namespace {
 
@@ -61,7 +62,8 @@ workflows:
                                              {{"TMPDIR", tmp}}, dir_);
     EXPECT_EQ(left.exit_code, 0) << left.out << left.err;
     EXPECT_TRUE(json::parse(left.out)["left"].empty()) << left.out;
-    EXPECT_TRUE(std::filesystem::is_empty(tmp + "/sandbox-runner")) << "a workspace was left";
+    EXPECT_TRUE(std::filesystem::is_empty(sbx::test::state_folder_in(tmp)))
+        << "a workspace was left";
 }
 
 }  // namespace

@@ -71,8 +71,8 @@ TEST_F(LocalExecutorTest, WorkspaceIsKeptWhenAsked) {
 }
 
 TEST_F(LocalExecutorTest, ExistingWorkspaceIsUsedAndNeverDeleted) {
-    char pattern[] = "/tmp/sbx-executors-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    std::string pattern = (fs::temp_directory_path() / "sbx-executors-test-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
     const fs::path folder = pattern;
     const json result = run({{"argv", {"sh", "-c", "pwd; cat given.txt"}},
                              {"workspace", folder.string()},
@@ -84,10 +84,10 @@ TEST_F(LocalExecutorTest, ExistingWorkspaceIsUsedAndNeverDeleted) {
 }
 
 TEST_F(LocalExecutorTest, ConfiguredWorkspaceRootHoldsTheWorkspaces) {
-    char pattern[] = "/tmp/sbx-executors-root-XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    std::string pattern = (fs::temp_directory_path() / "sbx-executors-root-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
     const json result = run({{"argv", {"pwd"}}}, {{"workspace_root", pattern}});
-    EXPECT_EQ(result["stdout"].get<std::string>().rfind(std::string(pattern) + "/run-", 0), 0u)
+    EXPECT_EQ(result["stdout"].get<std::string>().rfind(pattern + "/run-", 0), 0u)
         << result.dump(2);
     EXPECT_TRUE(fs::is_empty(pattern));
     fs::remove_all(pattern);

@@ -4,7 +4,7 @@
 # installed: tests touch nothing system-wide) its host finds its plugins. Args: BUILD.
 set -euo pipefail
 build=$1
-work=$(mktemp -d /tmp/sbx-deb-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-deb-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() {
     echo "FAIL: $*" >&2

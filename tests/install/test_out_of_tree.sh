@@ -5,7 +5,7 @@
 # the installed host verifies them and runs a workflow that uses them. Args: BUILD REPO CXX.
 set -euo pipefail
 build=$1 repo=$2 cxx=$3
-work=$(mktemp -d /tmp/sbx-out-of-tree-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-out-of-tree-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 kinds=(executor injector stub metrics predictor)
 fail() {

@@ -12,6 +12,9 @@ namespace sbx::engine {
 SweepReport sweep_stale(const plugins::Registry &registry, const config::Settings &settings,
                         const std::filesystem::path &state_dir, bool dry_run) {
     SweepReport report;
+    // First, though listed last: a refused per-user folder (InputError) stops the command
+    // before any plugin has removed anything.
+    auto workspaces = sweep_workspaces(dry_run);
     const std::string request =
         nlohmann::json{{"state_dir", state_dir.string()}, {"dry_run", dry_run}}.dump();
     for (const auto &plugin : registry.plugins()) {
@@ -44,7 +47,7 @@ SweepReport sweep_stale(const plugins::Registry &registry, const config::Setting
             report.errors.push_back(plugin->id() + ": " + e.what());
         }
     }
-    for (auto &workspace : sweep_workspaces(dry_run)) {
+    for (auto &workspace : workspaces) {
         report.items.push_back({"workspace", std::move(workspace)});
     }
     return report;

@@ -2,17 +2,62 @@
 #include "engine/workspace_lease.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <sbx/user_state.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 
+#include "util/errors.hpp"
 #include "util/process_identity.hpp"
 
 namespace sbx::engine {
 namespace {
 
-std::filesystem::path workspace_parent() {
-    return std::filesystem::temp_directory_path() / "sandbox-runner";
+// The per-user folder of sbx/user_state.hpp, shared with the executor plugins so that a
+// workspace a plugin makes lands where purge-stale looks. A folder planted by another
+// user, a symlink or an open one is bad input the user must fix: exit 2 with what to do.
+std::filesystem::path private_workspace_parent() {
+    const auto folder = user_state::prepare();
+    if (!folder.refusal.empty()) {
+        throw InputError(folder.refusal);
+    }
+    return folder.path;
+}
+
+// Where versions before the per-user folder put workspaces: $TMPDIR/sandbox-runner, else
+// /tmp/sandbox-runner. Swept when it is the caller's own, real folder, so that upgrading
+// leaves no invisible leftovers.
+std::filesystem::path legacy_workspace_parent() {
+    const char *tmpdir = std::getenv("TMPDIR");
+    return std::filesystem::path(tmpdir != nullptr && tmpdir[0] == '/' ? tmpdir : "/tmp") /
+           "sandbox-runner";
+}
+
+bool owned_real_folder(const std::filesystem::path &path) {
+    struct stat info {};
+    return ::lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) && info.st_uid == ::geteuid();
+}
+
+// The folders purge-stale and check-resources look in. Never creates one: listing what is
+// left must not change the machine. A refused per-user folder stops the sweep (exit 2),
+// since what is in it may not be the caller's to remove.
+std::vector<std::filesystem::path> workspace_parents_to_sweep() {
+    const auto folder =
+        user_state::open_private(user_state::locate(), ::geteuid(), user_state::WhenMissing::leave);
+    if (!folder.refusal.empty()) {
+        throw InputError(folder.refusal);
+    }
+    std::vector<std::filesystem::path> parents;
+    if (folder.exists) {
+        parents.emplace_back(folder.path);
+    }
+    if (legacy_workspace_parent() != folder.path && owned_real_folder(legacy_workspace_parent())) {
+        parents.push_back(legacy_workspace_parent());
+    }
+    return parents;
 }
 
 std::filesystem::path workspace_owner_file(const std::filesystem::path &workspace) {
@@ -21,7 +66,7 @@ std::filesystem::path workspace_owner_file(const std::filesystem::path &workspac
 
 }  // namespace
 
-WorkspacePool::WorkspacePool(bool keep) : keep_(keep) {}
+WorkspacePool::WorkspacePool(bool keep) : keep_(keep), parent_(private_workspace_parent()) {}
 
 WorkspacePool::~WorkspacePool() {
     if (shared_) {
@@ -33,12 +78,12 @@ WorkspacePool::~WorkspacePool() {
 WorkspacePool::Lease WorkspacePool::lease() {
     if (keep_) {
         // "kept-": left on purpose, so purge-stale leaves it alone too.
-        TempDir kept(workspace_parent(), "kept-");
+        TempDir kept(parent_, "kept-");
         kept.release();
         return Lease(*this, kept.path());
     }
     if (!shared_) {
-        shared_ = std::make_unique<TempDir>(workspace_parent(), "run-");
+        shared_ = std::make_unique<TempDir>(parent_, "run-");
         // Beside the workspace, not in it (the target must find it empty): which process
         // owns it, so purge-stale can tell a crashed host's workspace from a live one's.
         std::ofstream(workspace_owner_file(shared_->path())) << own_identity() << '\n';
@@ -46,10 +91,12 @@ WorkspacePool::Lease WorkspacePool::lease() {
     return Lease(*this, shared_->path());
 }
 
-std::vector<std::string> sweep_workspaces(bool dry_run) {
-    std::vector<std::string> removed;
+namespace {
+
+void sweep_folder(const std::filesystem::path &parent, bool dry_run,
+                  std::vector<std::string> &removed) {
     std::error_code ec;
-    for (const auto &entry : std::filesystem::directory_iterator(workspace_parent(), ec)) {
+    for (const auto &entry : std::filesystem::directory_iterator(parent, ec)) {
         const auto name = entry.path().filename().string();
         if (name.rfind("run-", 0) != 0 || name.find('.') != std::string::npos) {
             continue;
@@ -72,6 +119,15 @@ std::vector<std::string> sweep_workspaces(bool dry_run) {
             std::filesystem::remove_all(entry.path(), ignored);
             std::filesystem::remove(workspace_owner_file(entry.path()), ignored);
         }
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> sweep_workspaces(bool dry_run) {
+    std::vector<std::string> removed;
+    for (const auto &parent : workspace_parents_to_sweep()) {
+        sweep_folder(parent, dry_run, removed);
     }
     return removed;
 }

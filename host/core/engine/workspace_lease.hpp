@@ -16,7 +16,9 @@ namespace sbx::engine {
 // one reused directory gives the target the same fresh, empty workspace for a fraction.
 class WorkspacePool {
   public:
-    // `keep`: every run gets its own new directory, left in place afterwards.
+    // `keep`: every run gets its own new directory, left in place afterwards. Makes the
+    // per-user folder (sbx/user_state.hpp) when missing; throws InputError when it is
+    // refused (another user's, a symlink, open to others), before any run starts.
     explicit WorkspacePool(bool keep);
     ~WorkspacePool();
     WorkspacePool(const WorkspacePool &) = delete;
@@ -40,11 +42,14 @@ class WorkspacePool {
 
   private:
     bool keep_;
+    std::filesystem::path parent_;     // the per-user folder the workspaces are made in
     std::unique_ptr<TempDir> shared_;  // the reused directory, removed with the pool
 };
 
-// Workspaces under $TMPDIR/sandbox-runner whose owning host is gone (killed before it
-// could remove them); removes them unless `dry_run`. Returns one line per workspace.
+// Workspaces whose owning host is gone (killed before it could remove them), in the
+// per-user folder and in the caller's own pre-per-user $TMPDIR/sandbox-runner; removes them
+// unless `dry_run`. Returns one line per workspace. Throws InputError when the per-user
+// folder is refused.
 std::vector<std::string> sweep_workspaces(bool dry_run);
 
 }  // namespace sbx::engine

@@ -50,11 +50,6 @@ std::uint64_t count_variable(const char *name, std::uint64_t fallback) {
 
 }  // namespace
 
-std::string default_runner_folder() {
-    const char *tmp = variable("TMPDIR");
-    return std::string(tmp != nullptr ? tmp : "/tmp") + "/sandbox-runner";
-}
-
 ExecutorConfig parse_config(const std::string &config_json) {
     ExecutorConfig config;
     nlohmann::json parsed = nlohmann::json::object();
@@ -139,9 +134,6 @@ ExecutorConfig parse_config(const std::string &config_json) {
         seconds_variable("SANDBOX_POOL_CLEANUP_INTERVAL", config.cleanup_interval_s);
     config.max_containers = count_variable("SANDBOX_MAX_CONTAINER_COUNT", config.max_containers);
     config.fail_threshold = count_variable("SANDBOX_POOL_FAIL_THRESHOLD", config.fail_threshold);
-    if (config.workspace_root.empty()) {
-        config.workspace_root = default_runner_folder();
-    }
     return config;
 }
 

@@ -17,7 +17,7 @@ inline constexpr const char kConfigSchema[] = R"json({
   "properties": {
     "image": {"type": "string", "default": "sbx-busybox:local", "description": "Image when neither the preset (CONTAINER_IMAGE) nor SANDBOX_CONTAINER_IMAGE_<OS_TYPE> / SANDBOX_CONTAINER_IMAGE names one."},
     "user": {"type": "string", "default": "", "description": "User (name, uid or uid:gid) the target runs as; SANDBOX_CONTAINER_USER overrides. Empty: the image's."},
-    "workspace_root": {"type": "string", "default": "", "description": "Folder for workspaces of specs that name none. Empty: $TMPDIR/sandbox-runner."},
+    "workspace_root": {"type": "string", "default": "", "description": "Folder for workspaces of specs that name none. Empty: the per-user folder ($TMPDIR/sandbox-runner-<uid>, else $XDG_RUNTIME_DIR/sandbox-runner, else /tmp/sandbox-runner-<uid>)."},
     "output_bytes": {"type": "integer", "minimum": 1, "default": 1048576, "description": "Bytes of stdout and of stderr kept per run, each."},
     "default_timeout_ms": {"type": "integer", "minimum": 0, "default": 0, "description": "Wall-clock limit for specs without limits.timeout_ms; 0: none."},
     "call_timeout_ms": {"type": "integer", "minimum": 100, "default": 15000, "description": "Deadline of every Engine API call that does not wait for the target (create, start, inspect, logs, remove)."},
@@ -40,7 +40,7 @@ inline constexpr const char kConfigSchema[] = R"json({
 struct ExecutorConfig {
     std::string image = "sbx-busybox:local";
     std::string user;
-    std::string workspace_root;
+    std::string workspace_root;  // empty: the per-user folder
     std::uint64_t output_bytes = 1048576;
     std::uint64_t default_timeout_ms = 0;
     std::uint64_t call_timeout_ms = 15000;
@@ -64,8 +64,5 @@ struct ExecutorConfig {
 // Parses the configuration, then applies the SANDBOX_* variables of the host's
 // environment over it. Throws sbx::Error(SBX_INVALID) naming the key or variable.
 ExecutorConfig parse_config(const std::string &config_json);
-
-// $TMPDIR/sandbox-runner (or /tmp/sandbox-runner).
-std::string default_runner_folder();
 
 }  // namespace sbx::docker

@@ -8,6 +8,7 @@
 
 #include "../local/json_fields.hpp"
 #include "../local/run_spec.hpp"
+#include "../local/workspace.hpp"
 
 namespace sbx::docker {
 namespace {
@@ -98,7 +99,7 @@ RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &confi
     result.state_dir = optional_string(spec, "state_dir");
     if (result.state_dir.empty()) {
         result.state_dir =
-            !config.state_dir.empty() ? config.state_dir : default_runner_folder() + "/state";
+            !config.state_dir.empty() ? config.state_dir : local::private_state_folder() + "/state";
     }
     result.limits = parse_limits(spec.contains("limits") ? spec["limits"] : json(), config);
     return result;

@@ -2,22 +2,12 @@
 // kConfigSchema; checking again keeps the plugin safe under a host that did not.
 #include "config.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "json_fields.hpp"
 
 namespace sbx::local {
-namespace {
-
-std::string default_workspace_root() {
-    const char *tmpdir = std::getenv("TMPDIR");
-    const std::string base = tmpdir != nullptr && tmpdir[0] == '/' ? tmpdir : "/tmp";
-    return base + "/sandbox-runner";
-}
-
-}  // namespace
 
 ExecutorConfig parse_config(const std::string &config_json) {
     nlohmann::json config;
@@ -66,10 +56,11 @@ ExecutorConfig parse_config(const std::string &config_json) {
                         "inherit_env, cgroups, disk_limit, filesystem");
         }
     }
-    // A relative root would move with the host's working directory; pin it now.
-    result.workspace_root = result.workspace_root.empty()
-                                ? default_workspace_root()
-                                : std::filesystem::absolute(result.workspace_root).string();
+    // A relative root would move with the host's working directory; pin it now. Empty stays
+    // empty: the per-user folder, found (and checked) when a workspace is made.
+    if (!result.workspace_root.empty()) {
+        result.workspace_root = std::filesystem::absolute(result.workspace_root).string();
+    }
     return result;
 }
 

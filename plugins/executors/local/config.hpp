@@ -20,7 +20,7 @@ inline constexpr const char kConfigSchema[] = R"json({
     "workspace_root": {
       "type": "string",
       "default": "",
-      "description": "Folder in which per-run workspaces (run-*) are made. Empty: a sandbox-runner folder in $TMPDIR, or in /tmp."
+      "description": "Folder in which per-run workspaces (run-*) are made. Empty: the per-user folder, $TMPDIR/sandbox-runner-<uid> when TMPDIR is set, else $XDG_RUNTIME_DIR/sandbox-runner, else /tmp/sandbox-runner-<uid>."
     },
     "output_bytes": {
       "type": "integer",
@@ -61,7 +61,7 @@ inline constexpr const char kConfigSchema[] = R"json({
 })json";
 
 struct ExecutorConfig {
-    // Absolute folder that holds the per-run workspaces.
+    // Absolute folder that holds the per-run workspaces; empty: the per-user folder.
     std::string workspace_root;
     std::uint64_t output_bytes = 1048576;
     std::uint64_t default_timeout_ms = 0;

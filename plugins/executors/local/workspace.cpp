@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sbx/user_state.hpp>
 
 #include <cerrno>
 #include <filesystem>
@@ -17,9 +18,13 @@
 namespace sbx::local {
 namespace {
 
-// Creates `root` (and its parents) when missing. The folder must belong to us: a folder
-// another user planted in /tmp could otherwise see or steer every workspace.
-void ensure_root(const std::string &root) {
+// The folder fresh workspaces go in: the configured `root`, created (with its parents) when
+// missing, or without one the per-user folder. Either must belong to us: a folder another
+// user planted in /tmp could otherwise see or steer every workspace.
+std::string ensure_root(const std::string &root) {
+    if (root.empty()) {
+        return private_state_folder();
+    }
     std::error_code error;
     std::filesystem::create_directories(root, error);
     struct stat info {};
@@ -33,6 +38,7 @@ void ensure_root(const std::string &root) {
         throw Error(SBX_ERROR, "workspace root " + root + " belongs to uid " +
                                    std::to_string(info.st_uid) + ", not to us; set workspace_root");
     }
+    return root;
 }
 
 // Keeps the run id readable in the folder name without letting it add path components.
@@ -78,8 +84,16 @@ void write_all(int fd, const std::string &content, const std::string &shown) {
 
 }  // namespace
 
-Workspace Workspace::create_fresh(const std::string &root, const std::string &run_id) {
-    ensure_root(root);
+std::string private_state_folder() {
+    const auto folder = user_state::prepare();
+    if (!folder.refusal.empty()) {
+        throw Error(SBX_INVALID, folder.refusal);
+    }
+    return folder.path;
+}
+
+Workspace Workspace::create_fresh(const std::string &configured_root, const std::string &run_id) {
+    const std::string root = ensure_root(configured_root);
     const std::string tag = folder_tag(run_id);
     std::string pattern = root + "/run-" + (tag.empty() ? "" : tag + "-") + "XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) {

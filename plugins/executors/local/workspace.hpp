@@ -9,9 +9,15 @@
 
 namespace sbx::local {
 
+// The caller's per-user folder (sbx/user_state.hpp: the one the host uses too), made when
+// missing. Throws sbx::Error(SBX_INVALID) saying what to do when it is refused: another
+// user's, a symlink, or open to others.
+std::string private_state_folder();
+
 class Workspace {
   public:
-    // Makes <root>/run-<id>-XXXXXX (mode 0700), creating `root` when missing.
+    // Makes <root>/run-<id>-XXXXXX (mode 0700), creating `root` when missing; an empty
+    // `root` means private_state_folder().
     static Workspace create_fresh(const std::string &root, const std::string &run_id);
     // Uses an existing folder; it is never removed.
     static Workspace use_existing(const std::string &path);

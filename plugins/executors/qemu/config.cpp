@@ -146,10 +146,7 @@ ExecutorConfig parse_config(const std::string &config_json) {
     config.kernel = absolute_or_empty(config.kernel);
     config.initrd = absolute_or_empty(config.initrd);
     config.overlay_root = absolute_or_empty(config.overlay_root);
-    if (config.workspace_root.empty()) {
-        const char *tmp = variable("TMPDIR");
-        config.workspace_root = std::string(tmp != nullptr ? tmp : "/tmp") + "/sandbox-runner";
-    }
+    // Empty stays empty: the per-user folder, found (and checked) when a workspace is made.
     config.workspace_root = absolute_or_empty(config.workspace_root);
     return config;
 }

@@ -30,7 +30,7 @@ inline constexpr const char kConfigSchema[] = R"json({
     "default_timeout_ms": {"type": "integer", "minimum": 0, "default": 0, "description": "Wall-clock limit for runs whose spec has no limits.timeout_ms; 0 means none."},
     "answer_slack_ms": {"type": "integer", "minimum": 0, "default": 15000, "description": "How much longer than a run's own limit the host waits for the guest's answer before it declares the guest lost and kills it."},
     "output_bytes": {"type": "integer", "minimum": 0, "default": 1048576, "description": "Bytes of stdout and of stderr kept per run, each."},
-    "workspace_root": {"type": "string", "default": "", "description": "Folder for fresh per-run workspaces when a spec names none. Empty: a sandbox-runner folder in $TMPDIR, or in /tmp."},
+    "workspace_root": {"type": "string", "default": "", "description": "Folder for fresh per-run workspaces when a spec names none. Empty: the per-user folder ($TMPDIR/sandbox-runner-<uid>, else $XDG_RUNTIME_DIR/sandbox-runner, else /tmp/sandbox-runner-<uid>)."},
     "overlay_root": {"type": "string", "default": "", "description": "Folder of the per-boot overlay folders (share, console log, disk overlay). Empty: <state_dir>/qemu."},
     "overlay_max_age_s": {"type": "integer", "minimum": 0, "default": 604800, "description": "An overlay folder with no owner record (its host died while making it) is purged once this old (SANDBOX_OVERLAY_MAX_AGE, e.g. 7d, wins); folders of dead hosts with a record are purged at any age."},
     "max_overlay_count": {"type": "integer", "minimum": 0, "default": 0, "description": "At most this many overlay folders; when a boot would exceed it, the oldest of dead hosts are purged first (SANDBOX_MAX_OVERLAY_COUNT wins). 0: unlimited."}
@@ -53,7 +53,7 @@ struct ExecutorConfig {
     std::uint64_t default_timeout_ms = 0;
     std::uint64_t answer_slack_ms = 15000;
     std::uint64_t output_bytes = 1048576;
-    std::string workspace_root;  // absolute after parsing
+    std::string workspace_root;  // absolute after parsing; empty: the per-user folder
     std::string overlay_root;    // "" until a spec's state_dir fills it
     std::uint64_t overlay_max_age_s = 604800;
     std::uint64_t max_overlay_count = 0;

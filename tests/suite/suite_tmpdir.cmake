@@ -1,0 +1,32 @@
+# cmake -DFOLDER=<suite TMPDIR> -DMODE=setup|check -P suite_tmpdir.cmake
+# setup: makes FOLDER empty (a run that was interrupted may have left it full).
+# check: fails naming everything the tests left in FOLDER, then removes it. The per-user
+# state folders (sandbox-runner-<uid>) may stay when empty: the product keeps them, like a
+# cache folder, and they hold nothing of a run.
+if(MODE STREQUAL "setup")
+  file(REMOVE_RECURSE ${FOLDER})
+  file(MAKE_DIRECTORY ${FOLDER})
+  return()
+endif()
+if(NOT MODE STREQUAL "check")
+  message(FATAL_ERROR "MODE must be setup or check, got '${MODE}'")
+endif()
+file(GLOB entries LIST_DIRECTORIES true ${FOLDER}/*)
+set(left)
+foreach(entry ${entries})
+  get_filename_component(name ${entry} NAME)
+  if(IS_DIRECTORY ${entry} AND NOT IS_SYMLINK ${entry} AND name MATCHES "^sandbox-runner-[0-9]+$")
+    file(GLOB inside LIST_DIRECTORIES true ${entry}/*)
+    list(APPEND left ${inside})
+  else()
+    list(APPEND left ${entry})
+  endif()
+endforeach()
+file(REMOVE_RECURSE ${FOLDER})
+if(left)
+  list(JOIN left "\n  " named)
+  message(FATAL_ERROR "the tests left these in their TMPDIR ${FOLDER}:\n  ${named}\n"
+                      "find the test that made each one and make it clean up (they are "
+                      "removed now)")
+endif()
+message(STATUS "the tests left nothing in ${FOLDER}")
