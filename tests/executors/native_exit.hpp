@@ -29,7 +29,7 @@ struct ExitCase {
 // so the case writes under that limit; otherwise (docker, which sizes /tmp instead) the
 // program sets the same limit on itself, natively and in the executor alike.
 inline std::vector<ExitCase> exit_cases(bool file_size_by_executor) {
-    constexpr long kFileSize = 64 * 1024;
+    constexpr long kFileSize = 65536;
     const std::string size = std::to_string(kFileSize);
     std::vector<ExitCase> cases = {
         {"Abort", {"abort"}, SIGABRT},

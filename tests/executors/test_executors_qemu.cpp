@@ -56,7 +56,7 @@ class QemuExecutorTest : public ::testing::Test {
     // An overlay folder as the executor makes it, owned by `owner_pid`.
     std::string fake_overlay(const std::string &name, long owner_pid, long vm_pid, bool record,
                              long created = 0) const {
-        const std::string folder = state_dir_ + "/qemu/" + name;
+        std::string folder = state_dir_ + "/qemu/" + name;
         fs::create_directories(folder + "/share");
         const json entry{{"owner_pid", owner_pid},
                          {"owner_start", sbx::injectors::process_start_time(owner_pid) +
@@ -204,7 +204,7 @@ TEST_F(QemuExecutorTest, OneGuestServesConcurrentInstancesWithLimitsAndSurvivesA
     auto other = std::async(std::launch::async, [&] {
         json s = spec({"/bin/sh", "-c", "sleep 0.3; echo second"});
         s["workspace"] = sbx::test::make_temp_dir("qemu-ws2");
-        const json result = run_on(*second, s);
+        json result = run_on(*second, s);
         fs::remove_all(s["workspace"].get<std::string>());
         return result;
     });

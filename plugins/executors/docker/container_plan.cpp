@@ -27,7 +27,10 @@ json owner_labels(const Owner &owner, const std::string &role) {
 std::vector<std::string> target_environment(const RunSpec &spec, const std::string &workspace) {
     std::vector<std::string> env = {"HOME=" + workspace, "TMPDIR=" + workspace, "LANG=C.UTF-8"};
     for (const auto &[name, value] : spec.env) {
-        env.push_back(name + "=" + value);
+        std::string variable = name;
+        variable += '=';
+        variable += value;
+        env.push_back(std::move(variable));
     }
     return env;
 }

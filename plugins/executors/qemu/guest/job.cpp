@@ -132,7 +132,7 @@ bool drain(Stream &stream, std::uint64_t keep) {
     if (::unshare(CLONE_NEWNS) != 0 ||
         ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
         ::mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, tmp_options.c_str()) != 0) {
-        fail("private /tmp");
+        fail("private-tmp");
     }
     // The agent shields itself from the OOM killer; its targets must not inherit that.
     write_file("/proc/self/oom_score_adj", "0");
