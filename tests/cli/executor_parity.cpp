@@ -3,6 +3,11 @@
 #include "executor_parity.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace sbx::test {
 
@@ -20,7 +25,82 @@ EXECUTOR    steps:
         expect: {exit_code: 0}
 )yaml";
 
+// Counts, then leaves one of each. SECONDS: the sleep's length, unique to the test process, so
+// the count and the check afterwards never mistake another test's sleeper for this one's.
+constexpr const char *kLeftoverWorkflow = R"yaml(
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: leftovers
+    id: 9
+EXECUTOR    steps:
+      - name: count-then-leave
+        run:
+          - /bin/sh
+          - -c
+          - |
+            files=$(ls -a /tmp | grep -c '^barsmark-')
+            sleepers=0
+            for p in /proc/[0-9]*; do
+              if [ "$(cat $p/comm 2>/dev/null)" = sleep ] && grep -q SECONDS $p/cmdline 2>/dev/null; then
+                sleepers=$((sleepers + 1))
+              fi
+            done
+            echo "files=$files sleepers=$sleepers"
+            touch /tmp/barsmark-$RANDOM$$
+            setsid sleep SECONDS &
+            [ "$files" = 0 ] && [ "$sleepers" = 0 ]
+        expect: {exit_code: 0}
+)yaml";
+
+std::string sleeper_seconds() {
+    return std::to_string(600000 + ::getpid() % 100000);
+}
+
+std::string slurp(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 }  // namespace
+
+void ExecutorParityTest::expect_every_run_starts_clean(const std::string &executor_line) {
+    std::string yaml = kLeftoverWorkflow;
+    yaml.replace(yaml.find("EXECUTOR"), 8, executor_line);
+    for (size_t at; (at = yaml.find("SECONDS")) != std::string::npos;) {
+        yaml.replace(at, 7, sleeper_seconds());
+    }
+    write_settings(yaml);
+    const auto result = runner({"run", "--runs", "3", "--workers", "1"});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    const auto rows = query(
+        "SELECT r.passed, json_extract(s.result, '$.stdout'), json_extract(s.result, '$.status') "
+        "FROM runs r JOIN steps s ON s.run_id = r.id ORDER BY r.id");
+    ASSERT_EQ(rows.size(), 3U) << result.err;
+    for (size_t run = 0; run < rows.size(); ++run) {
+        SCOPED_TRACE("run " + std::to_string(run + 1));
+        EXPECT_EQ(rows[run][1], "files=0 sleepers=0\n") << "status " << rows[run][2];
+        EXPECT_EQ(rows[run][0], "1");
+    }
+    EXPECT_EQ(leftover_sleepers(), std::vector<int>()) << "sleeps left running on the machine";
+}
+
+std::vector<int> ExecutorParityTest::leftover_sleepers() const {
+    std::vector<int> found;
+    const std::string marker = sleeper_seconds();
+    std::error_code error;
+    for (std::filesystem::directory_iterator it("/proc", error), end; !error && it != end;
+         it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) {
+            continue;
+        }
+        const std::string cmdline = slurp(it->path().string() + "/cmdline");
+        if (cmdline.rfind(std::string("sleep\0", 6) + marker, 0) == 0) {
+            found.push_back(std::stoi(name));
+        }
+    }
+    return found;
+}
 
 std::string ExecutorParityTest::parity_settings(const std::string &executor_line) {
     std::string yaml = kWorkflow;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "cli_fixture.hpp"
 
@@ -25,6 +26,15 @@ class ExecutorParityTest : public CliTest {
     static void expect_same_verdicts(const nlohmann::json &local, const nlohmann::json &other);
     // Every field of the ABI's result ("The result" in docs/abi.md) is among `keys`.
     static void expect_abi_result_keys(const std::set<std::string> &keys, const char *executor);
+
+    // Three runs (one worker, so one pooled container or warm guest serves them all) of a
+    // one-step workflow that counts what earlier runs left, files named barsmark-* in /tmp
+    // and setsid'd sleeps, then leaves one of each: every run must find none. Afterwards no
+    // such sleep runs on this machine. `executor_line` as for scenarios().
+    void expect_every_run_starts_clean(const std::string &executor_line);
+    // Live processes on this machine (any namespace: /proc shows containers' and the
+    // sandboxes' too) running the sleep that workflow leaves.
+    std::vector<int> leftover_sleepers() const;
 };
 
 }  // namespace sbx::test

@@ -60,6 +60,19 @@ TEST_F(DockerCli, SandboxDockerSelectsDockerAndLeavesNothingBehind) {
     EXPECT_EQ(report["errors"], json::array()) << left.out;
 }
 
+// The pooled container kills what a run started and empties /tmp before the next run: three
+// runs in one container each find nothing of the runs before, and the pool is gone after.
+TEST_F(DockerCli, EveryRunInThePoolStartsClean) {
+    expect_every_run_starts_clean("    executor: docker\n");
+    const auto containers = query("SELECT DISTINCT json_extract(result, '$.container') FROM steps");
+    ASSERT_EQ(containers.size(), 1U) << "one pooled container served the three runs";
+    EXPECT_EQ(sbx::test::run_command(
+                  {"/bin/sh", "-c", "docker ps -aq --filter name=^/" + containers[0][0] + "$"})
+                  .out,
+              "")
+        << containers[0][0] << " outlived the command";
+}
+
 // SIGTERM (and SIGINT, the same path) mid-run: the host cancels, the run in flight ends,
 // the executor instances are destroyed and their pools' containers removed.
 TEST_F(DockerCli, SigtermStopsThePoolsAndRemovesTheirContainers) {

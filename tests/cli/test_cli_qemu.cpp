@@ -323,6 +323,16 @@ TEST_F(QemuCli, SigtermStopsTheGuestAndRemovesItsOverlay) {
     EXPECT_TRUE(active_overlays().empty()) << active_overlays().dump();
 }
 
+// The warm guest gives each job a /tmp of its own and kills the job's cgroup after it: three
+// runs on one boot each find nothing of the runs before, and no guest outlives the command.
+TEST_F(QemuCli, EveryRunOnTheWarmGuestStartsClean) {
+    expect_every_run_starts_clean("    executor: qemu\n");
+    const auto boots =
+        query("SELECT count(*) FROM steps WHERE json_extract(result, '$.guest.booted') = 1");
+    EXPECT_EQ(boots, (std::vector<std::vector<std::string>>{{"1"}})) << "one warm guest";
+    EXPECT_EQ(qemu_left_after_polling(dir_), std::vector<int>()) << "a guest outlived the command";
+}
+
 // The run's workspace goes into the guest and back after every step, so a later step sees
 // what an earlier one wrote.
 TEST_F(QemuCli, WorkspaceCarriesFilesFromStepToStep) {

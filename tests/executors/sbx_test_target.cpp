@@ -1,10 +1,11 @@
-// Misbehaving target programs for the local executor and injector tests, one mode per
-// behaviour: memory hog, busy loops, daemonizing grandchild, fork bomb, file writers, and
-// the ways a program ends by a signal (segfault, abort, failed assert, raise, kill self,
-// closed pipe).
-#undef NDEBUG  // the `assert` mode needs a live assert() in every build type
+// Misbehaving target programs for the executor and injector tests, one mode per behaviour:
+// memory hog, busy loops, daemonizing grandchild, fork bomb, file writers, and every way a
+// program ends by a signal (abort, failed assert, kill self, raise, NULL write, closed pipe,
+// file size limit). Also built statically, to run in a busybox container or the qemu guest.
+#undef NDEBUG  // the failed-assert mode needs assert() in a release build too
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,9 +24,10 @@ namespace {
 
 int usage() {
     std::fprintf(stderr,
-                 "usage: sbx_test_target hog | busy [TOKEN] | spin MS | segv | abort | assert"
-                 " | raise | killself | pipe | daemonize PIDFILE [TOKEN] | forkbomb TOKEN"
-                 " | write FILE BYTES | pattern FILE BYTES write|pwrite|fwrite\n");
+                 "usage: sbx_test_target hog | busy | spin MS | segv | daemonize PIDFILE [TOKEN]"
+                 " | forkbomb TOKEN | write FILE BYTES | pattern FILE BYTES write|pwrite|fwrite"
+                 " | abort | assert | kill-self | raise-segv | null-write | closed-pipe"
+                 " | fsize LIMIT FILE BYTES\n");
     return 2;
 }
 
@@ -109,34 +111,6 @@ int write_pattern(const char *path, long long bytes, const std::string &how) {
 int segv() {
     volatile int *nowhere = nullptr;
     return *nowhere;  // NOLINT(clang-analyzer-core.NullDereference): the point of this mode
-}
-
-// Ends by a signal the program sends itself, the ways real programs do.
-int end_by_signal(const std::string &how) {
-    if (how == "abort") {
-        std::abort();
-    }
-    if (how == "assert") {
-        const int answer = 41;
-        assert(answer == 42);  // NOLINT: failing is the point of this mode
-    }
-    if (how == "raise") {
-        ::raise(SIGSEGV);
-    }
-    if (how == "killself") {
-        ::kill(::getpid(), SIGTERM);
-    }
-    if (how == "pipe") {
-        int ends[2];
-        if (::pipe(ends) != 0) {
-            return 3;
-        }
-        ::close(ends[0]);
-        const char byte = 'x';
-        (void)::write(ends[1], &byte, 1);
-    }
-    std::printf("survived %s\n", how.c_str());
-    return 0;
 }
 
 // The host PID: /proc is the host's mount, so /proc/self names us in the host's namespace
@@ -223,6 +197,37 @@ int write_file(const char *path, long long bytes) {
     return 0;
 }
 
+// A real store through a NULL pointer (segv reads one).
+int null_write() {
+    volatile int *nowhere = nullptr;
+    *nowhere = 1;  // NOLINT(clang-analyzer-core.NullDereference): the point of this mode
+    return 0;
+}
+
+// Writes into a pipe whose read end is closed: SIGPIPE, as `yes | head -1` ends `yes`.
+int closed_pipe() {
+    int ends[2];
+    if (::pipe(ends) != 0) {
+        std::printf("pipe failed %s\n", strerrorname_np(errno));
+        return 1;
+    }
+    ::close(ends[0]);
+    const char byte = 'x';
+    const ssize_t wrote = ::write(ends[1], &byte, 1);
+    std::printf("write returned %zd %s\n", wrote, strerrorname_np(errno));
+    return 1;
+}
+
+int signal_self_and_report(int signal_number, bool by_raise) {
+    if (by_raise) {
+        ::raise(signal_number);
+    } else {
+        ::kill(::getpid(), signal_number);
+    }
+    std::printf("still running after signal %d\n", signal_number);
+    return 1;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -245,11 +250,7 @@ int main(int argc, char **argv) {
     if (mode == "segv") {
         return segv();
     }
-    if (mode == "abort" || mode == "assert" || mode == "raise" || mode == "killself" ||
-        mode == "pipe") {
-        return end_by_signal(mode);
-    }
-    if (mode == "daemonize" && (argc == 3 || argc == 4)) {
+    if (mode == "daemonize" && (argc == 3 || argc == 4)) {  // [TOKEN]: a mark to find it by
         return daemonize(argv[2]);
     }
     if (mode == "forkbomb" && argc == 3) {
@@ -257,6 +258,31 @@ int main(int argc, char **argv) {
     }
     if (mode == "write" && argc == 4) {
         return write_file(argv[2], std::atoll(argv[3]));
+    }
+    if (mode == "fsize" && argc == 5) {  // write past a file size limit it sets itself
+        const auto limit = static_cast<rlim_t>(std::atoll(argv[2]));
+        const rlimit fsize{limit, limit};
+        ::setrlimit(RLIMIT_FSIZE, &fsize);
+        return write_file(argv[3], std::atoll(argv[4]));
+    }
+    if (mode == "abort") {
+        std::abort();
+    }
+    if (mode == "assert") {
+        assert(mode.empty() && "a failed assert");
+        return 1;
+    }
+    if (mode == "kill-self") {
+        return signal_self_and_report(SIGTERM, false);
+    }
+    if (mode == "raise-segv") {
+        return signal_self_and_report(SIGSEGV, true);
+    }
+    if (mode == "null-write") {
+        return null_write();
+    }
+    if (mode == "closed-pipe") {
+        return closed_pipe();
     }
     return usage();
 }

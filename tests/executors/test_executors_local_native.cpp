@@ -87,11 +87,11 @@ TEST_F(NativeEndTest, FailedAssertEndsAsSigabrt) {
 }
 
 TEST_F(NativeEndTest, RaisedSegvEndsAsSigsegv) {
-    expect_same_end({helper(), "raise"});
+    expect_same_end({helper(), "raise-segv"});
 }
 
 TEST_F(NativeEndTest, KillingItselfWithSigtermEndsAsSigterm) {
-    expect_same_end({helper(), "killself"});
+    expect_same_end({helper(), "kill-self"});
 }
 
 TEST_F(NativeEndTest, ShellKillingItselfEndsAsSigterm) {
@@ -99,11 +99,11 @@ TEST_F(NativeEndTest, ShellKillingItselfEndsAsSigterm) {
 }
 
 TEST_F(NativeEndTest, RealNullWriteEndsAsSigsegv) {
-    expect_same_end({helper(), "segv"});
+    expect_same_end({helper(), "null-write"});
 }
 
 TEST_F(NativeEndTest, WriterToAClosedPipeEndsAsSigpipe) {
-    expect_same_end({helper(), "pipe"});
+    expect_same_end({helper(), "closed-pipe"});
 }
 
 TEST_F(NativeEndTest, WritePastTheFileSizeLimitEndsAsSigxfsz) {

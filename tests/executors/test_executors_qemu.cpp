@@ -19,6 +19,7 @@
 
 #include "../../plugins/injectors/common/host_identity.hpp"
 #include "command.hpp"
+#include "native_exit.hpp"
 #include "plugins/plugin.hpp"
 
 namespace {
@@ -55,7 +56,7 @@ class QemuExecutorTest : public ::testing::Test {
     // An overlay folder as the executor makes it, owned by `owner_pid`.
     std::string fake_overlay(const std::string &name, long owner_pid, long vm_pid, bool record,
                              long created = 0) const {
-        const std::string folder = state_dir_ + "/qemu/" + name;
+        std::string folder = state_dir_ + "/qemu/" + name;
         fs::create_directories(folder + "/share");
         const json entry{{"owner_pid", owner_pid},
                          {"owner_start", sbx::injectors::process_start_time(owner_pid) +
@@ -203,7 +204,7 @@ TEST_F(QemuExecutorTest, OneGuestServesConcurrentInstancesWithLimitsAndSurvivesA
     auto other = std::async(std::launch::async, [&] {
         json s = spec({"/bin/sh", "-c", "sleep 0.3; echo second"});
         s["workspace"] = sbx::test::make_temp_dir("qemu-ws2");
-        const json result = run_on(*second, s);
+        json result = run_on(*second, s);
         fs::remove_all(s["workspace"].get<std::string>());
         return result;
     });
@@ -284,6 +285,45 @@ TEST_F(QemuExecutorTest, OneGuestServesConcurrentInstancesWithLimitsAndSurvivesA
         json::parse(std::ifstream(state_dir_ + "/qemu/active_overlays.json"), nullptr, false);
     EXPECT_EQ(active.size(), 1U) << "every overlay of ours was removed: " << active.dump();
     EXPECT_TRUE(active.contains(older)) << active.dump();
+}
+
+// Every way a program dies ends in the guest as it ends natively: the same signal, the same
+// exit code (128 + N), with cpu_time_s and disk_bytes mapped to RLIMIT_CPU and RLIMIT_FSIZE
+// as the guest agent maps them. One boot serves every case (a boot costs seconds), so the
+// cases are one test, each failure naming its behaviour.
+TEST_F(QemuExecutorTest, EveryWayToDieIsReportedAsNatively) {
+    const auto qemu = sbx::test::run_command({"/bin/sh", "-c", "command -v qemu-system-x86_64"});
+    ASSERT_EQ(qemu.exit_code, 0) << "qemu-system-x86_64 is missing; tools/install-deps "
+                                    "installs qemu-system-x86 (tools/test runs it)";
+    auto instance = qemu_plugin()->create(json::object());
+    const std::string native_folder = sbx::test::make_temp_dir("qemu-native");
+    const std::string program = native_folder + "/sbx_test_target";
+    fs::copy_file(SBX_STATIC_TEST_TARGET_PATH, program);
+    // The workspace is copied into the guest; the target runs there from its copy.
+    fs::copy_file(SBX_STATIC_TEST_TARGET_PATH, workspace_ + "/sbx_test_target");
+    for (const auto &c : sbx::test::exit_cases(true)) {
+        SCOPED_TRACE(c.behaviour);
+        const sbx::test::NativeEnding native = sbx::test::run_natively(program, c, native_folder);
+        ASSERT_EQ(native.signal, c.expected_signal)
+            << "natively it ended with exit code " << native.exit_code;
+        json argv = json::array({"./sbx_test_target"});
+        for (const auto &arg : c.args) {
+            argv.push_back(arg);
+        }
+        json limits = {{"timeout_ms", 60000}};
+        if (c.cpu_time_s > 0) {
+            limits["cpu_time_s"] = c.cpu_time_s;
+        }
+        if (c.file_size_bytes > 0) {
+            limits["disk_bytes"] = c.file_size_bytes;
+        }
+        const json result = run_on(*instance, spec(argv, limits));
+        EXPECT_EQ(result["status"], c.status) << result.dump();
+        EXPECT_EQ(result["signal"], native.signal) << result.dump();
+        EXPECT_EQ(result["exit_code"], native.exit_code) << result.dump();
+        fs::remove(workspace_ + "/big.bin");
+    }
+    fs::remove_all(native_folder);
 }
 
 }  // namespace

@@ -113,6 +113,8 @@ ExecutorConfig parse_config(const std::string &config_json) {
             config.cleanup_interval_s = local::read_non_negative(value, where);
         } else if (key == "purge_at_start") {
             config.purge_at_start = local::read_bool(value, where);
+        } else if (key == "writable_root") {
+            config.writable_root = local::read_bool(value, where);
         } else {
             invalid(where, "is not a setting of the docker executor");
         }

@@ -33,7 +33,8 @@ inline constexpr const char kConfigSchema[] = R"json({
     "fail_threshold": {"type": "integer", "minimum": 1, "default": 5, "description": "Consecutive start failures of one image that log a warning. SANDBOX_POOL_FAIL_THRESHOLD overrides."},
     "state_dir": {"type": "string", "default": "", "description": "Where active container ids and failure counters live when the spec names no state_dir. Empty: $TMPDIR/sandbox-runner/state."},
     "cleanup_interval_s": {"type": "number", "minimum": 0, "default": 60, "description": "Seconds between the pool reaper's passes, which remove idle and over-age pooled containers between runs; 0: only at each run. SANDBOX_POOL_CLEANUP_INTERVAL overrides."},
-    "purge_at_start": {"type": "boolean", "default": true, "description": "Before the first run of a host process, remove the containers of dead hosts (what purge-stale does for this executor)."}
+    "purge_at_start": {"type": "boolean", "default": true, "description": "Before the first run of a host process, remove the containers of dead hosts (what purge-stale does for this executor)."},
+    "writable_root": {"type": "boolean", "default": false, "description": "Give the target a writable root filesystem (the container's own layer). false: the root is read-only and /tmp a fresh tmpfs, which lets a pooled container be reset between runs; true: every run gets a container of its own."}
   }
 })json";
 
@@ -58,7 +59,10 @@ struct ExecutorConfig {
     double cleanup_interval_s = 60;
     // Not a setting: docker-netns-exec beside the plugin's .so, "" when it is missing.
     std::string netns_helper;
+    // Not a setting: docker-run-init beside the plugin's .so, "" when it is missing.
+    std::string run_init;
     bool purge_at_start = true;
+    bool writable_root = false;
 };
 
 // Parses the configuration, then applies the SANDBOX_* variables of the host's

@@ -27,16 +27,19 @@ json owner_labels(const Owner &owner, const std::string &role) {
 std::vector<std::string> target_environment(const RunSpec &spec, const std::string &workspace) {
     std::vector<std::string> env = {"HOME=" + workspace, "TMPDIR=" + workspace, "LANG=C.UTF-8"};
     for (const auto &[name, value] : spec.env) {
-        env.push_back(name + "=" + value);
+        std::string variable = name;
+        variable += '=';
+        variable += value;
+        env.push_back(std::move(variable));
     }
     return env;
 }
 
 std::vector<std::string> target_command(const RunSpec &spec, const std::string &stdin_path) {
-    if (spec.stdin_text.empty()) {
-        return spec.argv;
+    std::vector<std::string> command = {kRunInitMount};
+    if (!spec.stdin_text.empty()) {
+        command.insert(command.end(), {"/bin/sh", "-c", "exec \"$@\" < " + stdin_path, "sh"});
     }
-    std::vector<std::string> command = {"/bin/sh", "-c", "exec \"$@\" < " + stdin_path, "sh"};
     command.insert(command.end(), spec.argv.begin(), spec.argv.end());
     return command;
 }
@@ -70,7 +73,9 @@ ContainerPlan plan_container(const RunSpec &spec, const ExecutorConfig &config, 
         enforcement["cpu"] = "docker NanoCpus (CFS quota)";
     }
     if (limits.pids > 0) {
-        host["PidsLimit"] = limits.pids;
+        // The target's budget as asked: docker-run-init, and in a pool the keep-alive, take
+        // one each on top.
+        host["PidsLimit"] = limits.pids + (pooled ? 2 : 1);
         enforcement["pids"] = "docker PidsLimit";
     }
     if (limits.cpu_time_s > 0) {
@@ -79,12 +84,21 @@ ContainerPlan plan_container(const RunSpec &spec, const ExecutorConfig &config, 
             json::array({{{"Name", "cpu"}, {"Soft", seconds}, {"Hard", seconds + 1}}});
         enforcement["cpu_time"] = "ulimit cpu";
     }
-    if (limits.disk_bytes > 0) {
+    // A read-only root leaves /tmp (a tmpfs of the container's own), /dev/shm and the
+    // workspace as the only places a run can write: docker-run-init empties the first two
+    // after each run, so a pooled container starts every run as the first did.
+    host["ReadonlyRootfs"] = !config.writable_root;
+    std::string tmp_options = "rw,exec,nosuid,nodev,mode=1777";
+    if (limits.disk_bytes > 0 && !config.writable_root) {
+        tmp_options += ",size=" + std::to_string(limits.disk_bytes);
+        enforcement["disk"] = "tmpfs /tmp size (the root is read-only; not the workspace)";
+    } else if (limits.disk_bytes > 0) {
         // Only overlay2 on xfs with pquota (and a few other drivers) accept it; the run
         // drops it and says so when the engine refuses (see execute.cpp).
         host["StorageOpt"] = {{"size", std::to_string(limits.disk_bytes)}};
         enforcement["disk"] = "docker StorageOpt size (container root, not the workspace)";
     }
+    host["Tmpfs"] = {{"/tmp", tmp_options}};
     if (limits.gpus > 0) {
         host["DeviceRequests"] =
             json::array({{{"Driver", ""}, {"Count", limits.gpus}, {"Capabilities", {{"gpu"}}}}});
@@ -97,6 +111,7 @@ ContainerPlan plan_container(const RunSpec &spec, const ExecutorConfig &config, 
     // folder: runs with an equal key may share a warm container.
     const std::string pool_key =
         pooled ? json{{"image", spec.image}, {"user", config.user}, {"host", host}}.dump() : "";
+    host["Binds"].push_back(config.run_init + ":" + kRunInitMount + ":ro");
     if (!io_folder.empty()) {
         host["Binds"].push_back(io_folder + ":" + kIoMount + ":ro");
     }

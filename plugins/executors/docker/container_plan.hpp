@@ -27,6 +27,8 @@ struct Owner {
 // Where a run with a network namespace finds the helper and the namespace file.
 inline constexpr const char kNetnsHelperMount[] = "/.sbx-bin/netns-exec";
 inline constexpr const char kNetnsMount[] = "/.sbx-netns";
+// Where every container finds docker-run-init (run_init.c), which runs each target.
+inline constexpr const char kRunInitMount[] = "/.sbx-bin/run-init";
 
 struct ContainerPlan {
     nlohmann::json create_body;
@@ -47,10 +49,11 @@ ContainerPlan plan_container(const RunSpec &spec, const ExecutorConfig &config, 
 // spec's env (which wins). The image's own variables (PATH) stay unless the spec sets them.
 std::vector<std::string> target_environment(const RunSpec &spec, const std::string &workspace);
 
-// argv, or, when stdin is not empty, argv behind a /bin/sh that redirects the stdin file
-// (`stdin_path` inside the container). Rationale: the engine can feed stdin only through
-// an attach (a hijacked, bidirectional connection); a file in the container's private,
-// read-only folder gives the same bytes without one, at the price of needing /bin/sh.
+// argv under docker-run-init (the target never PID 1, nothing it starts outliving it), and,
+// when stdin is not empty, behind a /bin/sh that redirects the stdin file (`stdin_path`
+// inside the container). Rationale: the engine can feed stdin only through an attach (a
+// hijacked, bidirectional connection); a file in the container's private, read-only folder
+// gives the same bytes without one, at the price of needing /bin/sh.
 std::vector<std::string> target_command(const RunSpec &spec, const std::string &stdin_path);
 
 // Labels on everything the executor creates.

@@ -34,7 +34,7 @@ class DockerExecutor final : public Executor {
         "sandbox-runner"};
 
     explicit DockerExecutor(const std::string &config_json)
-        : config_(with_netns_helper(parse_config(config_json))),
+        : config_(with_helpers(parse_config(config_json))),
           api_(EngineEndpoint::from_environment(),
                std::chrono::milliseconds(config_.call_timeout_ms)),
           owner_(Owner::current(config_.pool_label)),
@@ -46,6 +46,14 @@ class DockerExecutor final : public Executor {
         }
         RunSpec spec = parse_run_spec(spec_json, config_);
         purge_at_start(spec.state_dir);
+        if (config_.run_init.empty()) {
+            // Without it a target would be PID 1 and a pooled run would leave its processes.
+            nlohmann::json result = empty_result(spec);
+            result["error"] =
+                "the docker executor cannot run: its helper docker-run-init is "
+                "not beside docker.so; reinstall the plugin";
+            return finish(result);
+        }
         if (!spec.netns.empty() && config_.netns_helper.empty()) {
             // Never run outside the injector's namespace: say why instead.
             nlohmann::json result = empty_result(spec);
@@ -62,7 +70,9 @@ class DockerExecutor final : public Executor {
         StartContext context{api_, config_, spec.state_dir, tally_};
         // A namespace is the run's own (the injector makes one per run), so such a run gets
         // a container of its own: a warm container cannot be moved into it.
-        nlohmann::json result = config_.pool && spec.netns.empty()
+        // A writable root could keep what a run wrote anywhere in it: only a container of
+        // its own starts each such run from the image.
+        nlohmann::json result = config_.pool && spec.netns.empty() && !config_.writable_root
                                     ? run_pooled(context, pool_, spec, owner_)
                                     : run_once(context, spec, owner_);
         if (!spec.netns.empty()) {
@@ -70,6 +80,8 @@ class DockerExecutor final : public Executor {
             if (config_.pool) {
                 result["pool"] = "netns: ran in a container of its own";
             }
+        } else if (config_.pool && config_.writable_root) {
+            result["pool"] = "writable_root: ran in a container of its own";
         }
         if (workspace.survives()) {
             result["workspace"] = workspace.path();
@@ -86,17 +98,21 @@ class DockerExecutor final : public Executor {
     }
 
   private:
-    // docker-netns-exec is installed beside docker.so.
-    static ExecutorConfig with_netns_helper(ExecutorConfig config) {
+    // docker-netns-exec and docker-run-init are installed beside docker.so.
+    static ExecutorConfig with_helpers(ExecutorConfig config) {
         Dl_info self{};
-        if (::dladdr(reinterpret_cast<void *>(&DockerExecutor::with_netns_helper), &self) != 0 &&
-            self.dli_fname != nullptr) {
-            const auto helper =
-                std::filesystem::path(self.dli_fname).parent_path() / "docker-netns-exec";
-            if (::access(helper.c_str(), X_OK) == 0) {
-                config.netns_helper = std::filesystem::absolute(helper).string();
-            }
+        if (::dladdr(reinterpret_cast<void *>(&DockerExecutor::with_helpers), &self) == 0 ||
+            self.dli_fname == nullptr) {
+            return config;
         }
+        const auto folder = std::filesystem::path(self.dli_fname).parent_path();
+        const auto found = [&folder](const char *name) {
+            const auto helper = folder / name;
+            return ::access(helper.c_str(), X_OK) == 0 ? std::filesystem::absolute(helper).string()
+                                                       : std::string();
+        };
+        config.netns_helper = found("docker-netns-exec");
+        config.run_init = found("docker-run-init");
         return config;
     }
 

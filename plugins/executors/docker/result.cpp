@@ -1,6 +1,8 @@
 // Classification mirrors local's classify.cpp so a workflow scores the same under both.
 #include "result.hpp"
 
+#include <signal.h>
+
 #include <cmath>
 
 #include "../local/blank_result.hpp"
@@ -26,6 +28,10 @@ void put_ending(json &result, const Ending &ending) {
         limit = "timeout";
         exit_code = 128 + 9;
         signal = 9;
+    } else if (ending.cpu_time_limited && exit_code == 128 + SIGXCPU) {
+        status = "TO";
+        limit = "cpu_time";
+        signal = SIGXCPU;
     } else if (ending.oom_killed) {
         status = "OOM";
         limit = "memory";
@@ -63,6 +69,22 @@ void put_usage(json &result, const std::string &source, const CgroupFigures &fig
     if (figures.memory_peak_bytes) {
         result["max_rss_kb"] = *figures.memory_peak_bytes / 1024;
     }
+}
+
+bool put_helper_failure(json &result, long exit_code, const std::string &stderr_text) {
+    constexpr long kHelperFailed = 125;
+    if (exit_code != kHelperFailed) {
+        return false;
+    }
+    for (const char *prefix : {"sbx-docker-run-init: ", "sbx-docker-netns-exec: "}) {
+        size_t at = stderr_text.rfind(prefix);
+        if (at != std::string::npos && (at == 0 || stderr_text[at - 1] == '\n')) {
+            result["status"] = "XX";
+            result["error"] = "docker: " + stderr_text.substr(at, stderr_text.find('\n', at) - at);
+            return true;
+        }
+    }
+    return false;
 }
 
 void put_docker_error(json &result, const std::string &message, int attempts) {

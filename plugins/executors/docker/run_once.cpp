@@ -75,6 +75,7 @@ json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
     result["container"] = container->name();
 
     Ending ending;
+    ending.cpu_time_limited = spec.limits.cpu_time_s > 0;
     std::optional<std::chrono::milliseconds> limit;
     if (spec.limits.timeout_ms > 0) {
         limit = std::chrono::milliseconds(spec.limits.timeout_ms) -
@@ -107,13 +108,9 @@ json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
         put_usage(result, usage.source(), usage.read());
         put_output(result, "stdout", out, spec.limits.output_bytes);
         put_output(result, "stderr", err, spec.limits.output_bytes);
-        // The netns helper could not put the target in its namespace: the executor failed.
-        constexpr const char kHelperPrefix[] = "sbx-docker-netns-exec: ";
-        if (!spec.netns.empty() && ending.exit_code == 125 &&
-            err.kept().rfind(kHelperPrefix, 0) == 0) {
-            result["status"] = "XX";
-            result["error"] = "docker: " + err.kept().substr(0, err.kept().find('\n'));
-        }
+        // A helper could not run the target as asked (the netns helper could not enter its
+        // namespace, say): the executor failed.
+        put_helper_failure(result, ending.exit_code, err.kept());
     } catch (const EngineError &e) {
         if (e.failure() == EngineFailure::cancelled) {
             throw Error(SBX_CANCELLED, "run cancelled by the host; its container is removed");

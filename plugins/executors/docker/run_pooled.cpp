@@ -1,5 +1,7 @@
-// Timeout in an exec: the engine has no "kill this exec", so the whole container goes
-// (removed with the pool entry), which also kills whatever the target left running.
+// Each exec runs the target under docker-run-init, which kills what the run left and
+// empties /tmp and /dev/shm after it (the root is read-only), so the next run in the same
+// container starts from the same state. Timeout in an exec: the engine has no "kill this
+// exec", so the whole container goes (removed with the pool entry).
 #include "run_pooled.hpp"
 
 #include <sbx/plugin.hpp>
@@ -98,6 +100,7 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
     }
 
     Ending ending;
+    ending.cpu_time_limited = spec.limits.cpu_time_s > 0;
     try {
         const std::string exec_id = context.api.create_exec(
             warm->container->id(),
@@ -141,6 +144,10 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
             out.kept().rfind("OCI runtime exec failed", 0) == 0) {
             result["status"] = "XX";
             result["error"] = "docker: " + out.kept();
+            lease.healthy = false;
+        }
+        // docker-run-init could not clean up after the run: the container is not reusable.
+        if (put_helper_failure(result, ending.exit_code, err.kept())) {
             lease.healthy = false;
         }
         put_output(result, "stdout", out, spec.limits.output_bytes);

@@ -5,12 +5,14 @@
 #include "file_io.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -73,8 +75,25 @@ void JobCgroup::enter() const {
 }
 
 void JobCgroup::kill_all() const {
-    if (!path_.empty()) {
-        write_file(path_ + "/cgroup.kill", "1");
+    if (path_.empty() || write_file(path_ + "/cgroup.kill", "1")) {
+        return;
+    }
+    // Kernels before 5.14 have no cgroup.kill: SIGKILL the members until none is left (a
+    // fork between the read and the kill shows up in the next read).
+    for (int round = 0; round < 1000; ++round) {
+        const std::string members = read_file(path_ + "/cgroup.procs").value_or("");
+        if (members.find_first_of("0123456789") == std::string::npos) {
+            return;
+        }
+        for (size_t at = 0; at < members.size();) {
+            const size_t end = members.find('\n', at);
+            const long pid = std::strtol(members.c_str() + at, nullptr, 10);
+            if (pid > 0) {
+                ::kill(static_cast<pid_t>(pid), SIGKILL);
+            }
+            at = end == std::string::npos ? members.size() : end + 1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
 }
 

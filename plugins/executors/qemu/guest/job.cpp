@@ -7,6 +7,9 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -109,6 +112,28 @@ bool drain(Stream &stream, std::uint64_t keep) {
     };
     ::setsid();
     cgroup.enter();
+    // The target starts as a shell would start it: default dispositions, nothing blocked
+    // (the agent's own settings must not change how it ends).
+    for (int signal_number = 1; signal_number < NSIG; ++signal_number) {
+        if (signal_number != SIGKILL && signal_number != SIGSTOP) {
+            ::signal(signal_number, SIG_DFL);
+        }
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    // A /tmp of the job's own: a tmpfs in a mount namespace of its own, which goes with the
+    // job's last process (the cgroup kill). Jobs side by side and one after the other never
+    // see each other's files.
+    std::string tmp_options = "mode=1777";
+    if (const auto size = number(limits, "disk_bytes"); size > 0) {
+        tmp_options += ",size=" + std::to_string(size);
+    }
+    if (::unshare(CLONE_NEWNS) != 0 ||
+        ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        ::mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, tmp_options.c_str()) != 0) {
+        fail("private-tmp");
+    }
     // The agent shields itself from the OOM killer; its targets must not inherit that.
     write_file("/proc/self/oom_score_adj", "0");
     if (const auto cpu = number(limits, "cpu_time_s"); cpu > 0) {
