@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <exception>
 
 #include "store/cleanup_counters.hpp"
 #include "store/migrations.hpp"
@@ -130,16 +131,94 @@ int64_t Store::preset_id(const std::string &name, const nlohmann::json &body) {
     return sqlite3_last_insert_rowid(connection_.get());
 }
 
+// A run on its way to the database: its JSON texts are made before it queues, so the
+// writer's time under the lock is SQLite's alone.
+struct Store::PendingRun {
+    const RunRecord &run;
+    std::string inputs_text;
+    std::optional<std::string> input_meta_text;
+    std::vector<std::string> step_texts;
+    int64_t run_id = 0;
+    std::exception_ptr error;
+    bool done = false;
+
+    explicit PendingRun(const RunRecord &record)
+        : run(record),
+          inputs_text(
+              record.inputs.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) {
+        if (!record.input_meta.is_null()) {
+            input_meta_text =
+                record.input_meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
+        for (const auto &step : record.steps) {
+            step_texts.push_back(
+                !step.result_text.empty()
+                    ? step.result_text
+                    : step.result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        }
+    }
+};
+
 int64_t Store::record_run(const RunRecord &run) {
+    PendingRun pending(run);
+    std::unique_lock<std::mutex> queue_lock(queue_mutex_);
+    queue_.push_back(&pending);
+    committed_.wait(queue_lock, [&] { return pending.done || !writing_; });
+    if (!pending.done) {
+        // No commit under way: this thread writes every run queued so far, its own included.
+        writing_ = true;
+        std::vector<PendingRun *> batch;
+        batch.swap(queue_);
+        queue_lock.unlock();
+        write_runs(batch);
+        queue_lock.lock();
+        writing_ = false;
+        for (auto *written : batch) {
+            written->done = true;
+        }
+        committed_.notify_all();
+    }
+    if (pending.error) {
+        std::rethrow_exception(pending.error);
+    }
+    return pending.run_id;
+}
+
+void Store::write_runs(const std::vector<PendingRun *> &batch) {
     std::lock_guard<std::mutex> guard(mutex_);
-    Transaction transaction(connection_);
+    try {
+        Transaction transaction(connection_);
+        for (auto *pending : batch) {
+            pending->run_id = insert_run_rows(*pending);
+        }
+        transaction.commit();
+        return;
+    } catch (...) {
+        // Rolled back. One run must not fail the others: each alone, keeping its own error.
+    }
+    for (auto *pending : batch) {
+        try {
+            for (auto *statement : {&*insert_run_, &*insert_step_, &*insert_run_metric_}) {
+                statement->reset();  // a failed step leaves its statement mid-run
+            }
+            Transaction transaction(connection_);
+            pending->run_id = insert_run_rows(*pending);
+            transaction.commit();
+        } catch (...) {
+            pending->error = std::current_exception();
+        }
+    }
+}
+
+int64_t Store::insert_run_rows(const PendingRun &pending) {
+    const RunRecord &run = pending.run;
     Statement &insert = *insert_run_;
     insert.bind(1, run.session_id)
         .bind(2, run.workflow)
         .bind(3, run.preset_id)
         .bind(4, run.flag)
         .bind(5, int64_t{run.repetition})
-        .bind(6, run.inputs.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+        .bind(6, pending.inputs_text)
         .bind(7, int64_t{run.passed ? 1 : 0})
         .bind(9, run.started_at)
         .bind(10, run.wall_s);
@@ -148,21 +227,20 @@ int64_t Store::record_run(const RunRecord &run) {
     } else {
         insert.bind(8, run.failed_step);
     }
-    if (run.input_meta.is_null()) {
-        insert.bind_null(11);
+    if (pending.input_meta_text) {
+        insert.bind(11, *pending.input_meta_text);
     } else {
-        insert.bind(11,
-                    run.input_meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        insert.bind_null(11);
     }
     insert.run();
     const int64_t run_id = sqlite3_last_insert_rowid(connection_.get());
 
     Statement &step = *insert_step_;
-    int position = 0;
-    for (const auto &record : run.steps) {
+    for (size_t position = 0; position < run.steps.size(); ++position) {
+        const auto &record = run.steps[position];
         const auto &r = record.result;
         step.bind(1, run_id)
-            .bind(2, int64_t{position++})
+            .bind(2, static_cast<int64_t>(position))
             .bind(3, record.name)
             .bind(4, r.value("status", std::string("XX")))
             .bind(5, int64_t{record.passed ? 1 : 0})
@@ -174,9 +252,7 @@ int64_t Store::record_run(const RunRecord &run) {
             .bind(11, r.value("max_rss_kb", int64_t{0}))
             .bind(12, r.value("stdout_bytes", int64_t{0}))
             .bind(13, r.value("stderr_bytes", int64_t{0}))
-            .bind(14, !record.result_text.empty()
-                          ? record.result_text
-                          : r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+            .bind(14, pending.step_texts[position])
             .run();
     }
     Statement &metric = *insert_run_metric_;
@@ -184,7 +260,6 @@ int64_t Store::record_run(const RunRecord &run) {
         metric.bind(1, run_id).bind(2, name).bind(3, value).run();
     }
     write_cleanup_counters(connection_, run.cleanup_counters);
-    transaction.commit();
     return run_id;
 }
 
