@@ -5,6 +5,7 @@
 // scenario whose fault has no way into the target is "n/a", neither pass nor fail.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -36,8 +37,9 @@ constexpr int kRuns = 26;  // every one of the hostile stub's 13 categories twic
 class OutcomeClasses : public sbx::test::CliTest {
   protected:
     // A one-step workflow that feeds {{input.doc}} on stdin, under normal and hostile_input.
+    // `example` is a document the parser accepts: the normal scenario's input.
     void write_parser_workflow(const std::string &name, const std::string &program,
-                               const std::string &extra) {
+                               const std::string &example, const std::string &extra) {
         write_settings(R"(
 scenarios:
   - {name: normal}
@@ -48,7 +50,8 @@ workflows:
       - run: [")" + program +
                        R"(", -c, .]
         stdin: "{{input.doc}}"
-        inputs: {doc: {type: string, example: 'plain words'}}
+        inputs: {doc: {type: string, example: ')" +
+                       example + R"('}}
 )" + extra);
     }
     json run_scenarios(const std::string &workflow) {
@@ -72,7 +75,7 @@ workflows:
 TEST_F(OutcomeClasses, JqRejectsHostileInputCleanlyAndPasses) {
     const std::string jq = find_jq();
     ASSERT_FALSE(jq.empty()) << "jq is not on PATH; tools/install-deps installs it";
-    write_parser_workflow("jq", jq, "        rejects: {exit_codes: [1, 2, 4, 5]}\n");
+    write_parser_workflow("jq", jq, R"({"a": 1})", "        rejects: {exit_codes: [1, 2, 4, 5]}\n");
     const json summary = run_scenarios("jq");
     const json &hostile = summary["scenarios"]["hostile_input"];
     EXPECT_EQ(summary["status"], "pass") << summary.dump(2);
@@ -105,7 +108,7 @@ TEST_F(OutcomeClasses, JqRejectsHostileInputCleanlyAndPasses) {
 TEST_F(OutcomeClasses, StrictScoringFailsEveryRejectionAsBefore) {
     const std::string jq = find_jq();
     ASSERT_FALSE(jq.empty()) << "jq is not on PATH; tools/install-deps installs it";
-    write_parser_workflow("jq-strict", jq,
+    write_parser_workflow("jq-strict", jq, R"({"a": 1})",
                           "        rejects: {exit_codes: [1, 2, 4, 5]}\n        scoring: strict\n");
     const json summary = run_scenarios("jq-strict");
     const json &hostile = summary["scenarios"]["hostile_input"];
@@ -127,7 +130,8 @@ TEST_F(OutcomeClasses, StrictScoringFailsEveryRejectionAsBefore) {
 }
 
 TEST_F(OutcomeClasses, ACrashingParserFailsAndNamesTheCrashingCategories) {
-    write_parser_workflow("crashy", SBX_CRASHY_PARSER, "        rejects: {exit_codes: [3]}\n");
+    write_parser_workflow("crashy", SBX_CRASHY_PARSER, "plain words",
+                          "        rejects: {exit_codes: [3]}\n");
     const json summary = run_scenarios("crashy");
     const json &hostile = summary["scenarios"]["hostile_input"];
     EXPECT_EQ(hostile["result"], "fail") << hostile;
@@ -209,7 +213,7 @@ workflows:
     EXPECT_EQ(summary["scenarios"]["normal"]["result"], "pass");
     EXPECT_EQ(summary["scenarios"]["concurrency_spike"]["result"], "pass");
     EXPECT_EQ(summary["status"], "pass");
-    const std::string worst = summary["worst_scenario"];
+    const auto worst = summary["worst_scenario"].get<std::string>();
     EXPECT_TRUE(worst == "normal" || worst == "concurrency_spike") << worst;
     EXPECT_EQ(query("SELECT scenario FROM scenario_scores WHERE not_applicable IS NOT NULL "
                     "ORDER BY position"),

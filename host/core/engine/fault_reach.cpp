@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include "config/templates.hpp"
 #include "engine/input_generation.hpp"
@@ -82,19 +83,18 @@ bool is_upstream_key(const std::string &key) {
 std::string not_applicable_reason(const config::Workflow &workflow, const presets::Preset &preset,
                                   const config::Settings &settings) {
     std::vector<std::string> blocked;  // why each gated fault has no way in
+    bool upstream_faults = false;
     for (const auto &[key, value] : preset.body.items()) {
         if (is_descriptive_key(key)) {
             continue;
         }
-        if (!is_upstream_key(key)) {
-            return "";  // a fault on the process, its resources or its network: it reaches
+        if (!is_upstream_key(key) || !workflow.upstreams.empty()) {
+            return "";  // a fault on the process, its resources, its network or its upstreams
         }
-        if (!workflow.upstreams.empty()) {
-            return "";
-        }
-        if (blocked.empty() || blocked.back().find("upstreams") == std::string::npos) {
-            blocked.push_back("the workflow declares no upstreams: for the fault proxy to fault");
-        }
+        upstream_faults = true;
+    }
+    if (upstream_faults) {
+        blocked.push_back("the workflow declares no upstreams: for the fault proxy to fault");
     }
     std::vector<std::string> faulty;
     for (const auto &id : strategy_chain(preset.body.value("SANDBOX_STUB_STRATEGY", json()))) {

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "config/settings.hpp"
 #include "presets/preset.hpp"

@@ -258,7 +258,7 @@ size_t concurrency_level(const presets::Preset &preset) {
 // input made an impossible spec, say) becomes an XX result, so the matrix goes on.
 StepOutcome execute(plugins::Instance &executor, const std::string &spec_text,
                     const std::string &step_name) {
-    StepOutcome outcome{step_name, false, "", json::object(), ""};
+    StepOutcome outcome{step_name, false, "", json::object(), "", OutcomeClass::accepted};
     try {
         outcome.result_text = executor.run(spec_text);
         outcome.result = json::parse(outcome.result_text);

@@ -19,10 +19,10 @@ namespace sbx::engine {
 struct StepOutcome {
     std::string name;
     bool passed = false;
-    std::string reason;                             // why it failed, "" when it passed
-    OutcomeClass outcome = OutcomeClass::accepted;  // how the target ended (the worst copy's)
-    nlohmann::json result;                          // the executor's result
+    std::string reason;       // why it failed, "" when it passed
+    nlohmann::json result;    // the executor's result
     std::string result_text;  // the same, as the executor wrote it (stored verbatim)
+    OutcomeClass outcome = OutcomeClass::accepted;  // how the target ended (the worst copy's)
 };
 
 struct RunOutcome {

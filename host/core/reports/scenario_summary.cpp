@@ -49,11 +49,15 @@ std::string replay_command(int64_t run_id) {
     return "sandbox-runner replay " + std::to_string(run_id);
 }
 
-std::string result_word(const scoring::ScenarioScore &score) {
+// "pass", "fail" or "n/a"; the table shouts a failure ("FAIL").
+std::string result_word(const scoring::ScenarioScore &score, bool shout_failure) {
     if (!score.not_applicable.empty()) {
         return "n/a";
     }
-    return score.failed ? "FAIL" : "pass";
+    if (score.failed) {
+        return shout_failure ? "FAIL" : "fail";
+    }
+    return "pass";
 }
 
 // "status: pass (n/a: hostile_input, flaky_upstream)".
@@ -99,7 +103,7 @@ json scenario_summary(const ScenarioRun &run) {
         order.push_back(score.name);
         const bool applicable = score.not_applicable.empty();
         scenarios[score.name] = {
-            {"result", result_word(score) == "FAIL" ? "fail" : result_word(score)},
+            {"result", result_word(score, false)},
             {"not_applicable", applicable ? json() : json(score.not_applicable)},
             {"outcomes", engine::outcome_counts_json(engine::outcome_counts(on.metrics, on.runs))},
             {"robustness", run.cells[i].robustness},
@@ -162,7 +166,7 @@ std::string scenario_text(const ScenarioRun &run) {
     for (const auto &score : run.report.scenarios) {
         std::snprintf(line, sizeof(line), "%-20s %7.3f %8.3f %+8.3f %+9.3f  %s\n",
                       score.name.c_str(), score.roi_on, score.roi_off, score.roi_delta,
-                      score.raroi_delta, result_word(score).c_str());
+                      score.raroi_delta, result_word(score, true).c_str());
         out += line;
     }
     out += "\n";
