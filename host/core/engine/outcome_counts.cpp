@@ -25,7 +25,10 @@ std::map<std::string, double> outcome_metrics(OutcomeClass outcome, const json &
     const std::string name = std::string(kPrefix) + outcome_name(outcome);
     std::map<std::string, double> metrics{{name, 1.0}};
     for (const auto &tag : input_tags(input_meta)) {
-        metrics[name + "." + tag] = 1.0;
+        std::string tagged = name;
+        tagged += '.';
+        tagged += tag;
+        metrics[tagged] = 1.0;
     }
     return metrics;
 }
