@@ -24,7 +24,7 @@ std::string find_jq() {
     std::stringstream dirs(path != nullptr ? path : "");
     std::string dir;
     while (std::getline(dirs, dir, ':')) {
-        const std::string candidate = dir + "/jq";
+        std::string candidate = dir + "/jq";
         if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) {
             return candidate;
         }
