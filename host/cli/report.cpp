@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "engine/outcome_counts.hpp"
+
 namespace sbx::cli {
 
 using nlohmann::json;
@@ -14,16 +16,20 @@ json cells_to_json(const std::vector<engine::CellSummary> &cells) {
         for (const auto &[reason, count] : cell.failures) {
             failures[reason] = count;
         }
-        out.push_back({{"workflow", cell.workflow},
-                       {"preset", cell.preset},
-                       {"flag", cell.flag},
-                       {"runs", cell.runs},
-                       {"passed", cell.passed},
-                       {"roi", cell.roi},
-                       {"metrics", cell.metrics},
-                       {"failures", failures},
-                       {"active_injectors", cell.active_injectors},
-                       {"forecast", cell.forecast}});
+        out.push_back(
+            {{"workflow", cell.workflow},
+             {"preset", cell.preset},
+             {"flag", cell.flag},
+             {"runs", cell.runs},
+             {"passed", cell.passed},
+             {"roi", cell.roi},
+             {"metrics", cell.metrics},
+             {"failures", failures},
+             {"active_injectors", cell.active_injectors},
+             {"forecast", cell.forecast},
+             {"not_applicable", cell.not_applicable.empty() ? json() : json(cell.not_applicable)},
+             {"outcomes",
+              engine::outcome_counts_json(engine::outcome_counts(cell.metrics, cell.runs))}});
     }
     return out;
 }
@@ -67,6 +73,20 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
                     cell.passed, cell.roi, metric(cell, "wall_s") * 1000.0,
                     metric(cell, "max_rss_kb"), injectors.empty() ? "-" : injectors.c_str(),
                     forecast_text(cell.forecast).c_str());
+    }
+    // A robustness preset's runs by outcome class; a preset whose faults had no way in.
+    std::string outcomes;
+    for (const auto &cell : cells) {
+        if (!cell.not_applicable.empty()) {
+            outcomes += "  " + cell.preset + ": n/a (" + cell.not_applicable + ")\n";
+        } else if (cell.robustness) {
+            outcomes += "  " + cell.preset + ": " + workflow + " " +
+                        engine::outcome_line(engine::outcome_counts(cell.metrics, cell.runs)) +
+                        "\n";
+        }
+    }
+    if (!outcomes.empty()) {
+        std::printf("\noutcomes:\n%s", outcomes.c_str());
     }
     bool any_failure = false;
     for (const auto &cell : cells) {

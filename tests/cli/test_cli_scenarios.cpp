@@ -20,11 +20,18 @@ using nlohmann::json;
 // executions, every 4th fails (0.75);
 // hostile_input: runs 2 and 4 fail (0.5); schema_drift: all fail (0); flaky_upstream:
 // all pass (1.0).
+// The step takes a JSON document (as a file it ignores) and the workflow declares an
+// upstream it never calls: so hostile inputs, schema drift and upstream faults all reach
+// it, and no scenario is "not applicable".
 constexpr const char *kCountingStep = R"yaml(
       - name: count
         run: [/bin/sh, -c, 'f="$COUNTS/$SCENARIO_NAME"; exec 9>"$f.lock"; flock 9; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; flock -u 9; case "$SCENARIO_NAME:$n:$((n % 4))" in concurrency_spike:*:0|hostile_input:2:*|hostile_input:4:*|schema_drift:*) exit 1;; esac']
         env: {COUNTS: "COUNTS_DIR"}
+        files: {doc.json: "{{input.doc}}"}
+        inputs: {doc: {type: json, example: {id: 1, name: Ada}}}
 )yaml";
+constexpr const char *kUnusedUpstream =
+    "    upstreams:\n      - {name: api, listen: \"127.0.0.1:0\", target: \"127.0.0.1:9\"}\n";
 
 class ScenariosCommand : public sbx::test::CliTest {
   protected:
@@ -37,7 +44,7 @@ class ScenariosCommand : public sbx::test::CliTest {
         std::string step = kCountingStep;
         step.replace(step.find("COUNTS_DIR"), 10, counts_);
         // `filesystem: host`: the counts live outside the workspace, across runs.
-        return "  - name: " + name + "\n" + extra + "    filesystem: host\n    steps:" + step;
+        return "  - name: " + name + "\n" + extra + kUnusedUpstream + "    filesystem: host\n    steps:" + step;
     }
     json run_json(const std::vector<std::string> &args) {
         auto result = runner(args);
@@ -72,13 +79,18 @@ TEST_F(ScenariosCommand, ExactDeltasWorstStatusAndTipsOnKnownTargets) {
     }
     EXPECT_EQ(summary["worst_scenario"], "schema_drift");
     EXPECT_EQ(summary["status"], "fail");  // three scenarios fail
+    EXPECT_EQ(summary["not_applicable"], json::array());
+    // An exit code the step does not declare as a rejection fails as before.
+    EXPECT_EQ(s["hostile_input"]["outcomes"]["failed"], 2);
+    EXPECT_EQ(s["hostile_input"]["outcomes"]["accepted"], 2);
     EXPECT_EQ(summary["tips"],
               json({"concurrency_spike: add locking or queueing", "hostile_input: sanitize inputs",
                     "schema_drift: tighten schema validation"}));
-    // raroi with the standard impact 0.5, rollback_p = failure rate = 1 − roi, no history:
-    // hostile_input: 0.5 · (1 − 0.5 · 0.5) = 0.375 against 1.0 off.
-    EXPECT_DOUBLE_EQ(s["hostile_input"]["raroi"].get<double>(), 0.375);
-    EXPECT_DOUBLE_EQ(s["hostile_input"]["raroi_delta"].get<double>(), -0.625);
+    // raroi with the standard impact 0.5, rollback_p = failure rate = 1 − roi, no history;
+    // hostile_input's failed runs (hostile_failures 0.5, rounded up to 1) halve the
+    // penalty factor: 0.5 · (1 − 0.5 · 0.5) · 1 / (1 + 1) = 0.1875 against 1.0 off.
+    EXPECT_DOUBLE_EQ(s["hostile_input"]["raroi"].get<double>(), 0.1875);
+    EXPECT_DOUBLE_EQ(s["hostile_input"]["raroi_delta"].get<double>(), -0.8125);
     // concurrency_spike: 0.75 · (1 − 0.25 · 0.5) = 0.65625.
     EXPECT_DOUBLE_EQ(s["concurrency_spike"]["raroi"].get<double>(), 0.65625);
 
@@ -122,6 +134,8 @@ workflows:
   - name: picky
     steps:
       - run: [/bin/sh, -c, 'test "$SCENARIO_NAME" != schema_drift']
+        files: {doc.json: "{{input.doc}}"}
+        inputs: {doc: {type: json, example: {id: 1}}}
 )");
     const json summary = run_json({"run-scenarios", "picky", "--repetitions", "2", "--json"});
     EXPECT_EQ(summary["order"], json({"normal", "schema_drift", "calm"}));
@@ -150,6 +164,8 @@ workflows:
     baseline: old-build
     steps:
       - run: [/bin/sh, -c, 'test "$SCENARIO_NAME" != hostile_input']
+        files: {word.txt: "{{input.word}}"}
+        inputs: {word: {type: string, example: hello}}
 )");
     const json summary =
         run_json({"run-scenarios", "new-build", "--all-scenarios", "--json", "--workers", "3"});
@@ -160,6 +176,8 @@ workflows:
     EXPECT_DOUBLE_EQ(summary["scenarios"]["hostile_input"]["roi_delta"].get<double>(), -1.0);
     EXPECT_DOUBLE_EQ(summary["scenarios"]["chaotic_failure"]["roi_delta"].get<double>(), 0.0);
     EXPECT_EQ(summary["status"], "situationally weak");
+    // A string slot and no upstreams: drift (JSON only) and upstream faults have no way in.
+    EXPECT_EQ(summary["not_applicable"], json({"schema_drift", "flaky_upstream"}));
     // The baseline's cells are its own runs, recorded under its name.
     EXPECT_EQ(query("SELECT count(*) FROM cells WHERE workflow = 'old-build'")[0][0], "8");
 }

@@ -32,7 +32,7 @@ class DatabaseTotals : public ::testing::Test {
         const int64_t b = store.preset_id("scenario_b", {{"SCENARIO_NAME", "scenario_b"}});
         const auto cell = [&](int64_t preset, const char *flag, double roi,
                               const std::map<std::string, double> &metrics = {}) {
-            store.record_cell(CellRecord{session, "wf", preset, flag, 4, 0, roi, metrics});
+            store.record_cell(CellRecord{session, "wf", preset, flag, 4, 0, roi, metrics, ""});
         };
         cell(a, "on", 0.75, {{"security_score", 0.5}});
         cell(a, "off", 1.0, {{"security_score", 0.1}});  // counterfactuals never count

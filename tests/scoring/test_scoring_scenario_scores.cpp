@@ -17,7 +17,7 @@ RaroiContext standard() {
 ScenarioInput scenario(const std::string &name, double roi_on, double roi_off,
                        std::map<std::string, double> on_metrics = {},
                        std::map<std::string, double> off_metrics = {}) {
-    return {name, {roi_on, std::move(on_metrics)}, {roi_off, std::move(off_metrics)}};
+    return {name, {roi_on, std::move(on_metrics)}, {roi_off, std::move(off_metrics)}, ""};
 }
 
 TEST(ScenarioScores, TwoFailingScenariosFailTheWorkflow) {
@@ -101,6 +101,34 @@ TEST(ScenarioScores, NoScenarios) {
     EXPECT_EQ(report.worst_scenario, "");
     EXPECT_EQ(report.status, "pass");
     EXPECT_TRUE(report.tips.empty());
+}
+
+TEST(ScenarioScores, NotApplicableScenariosAreNeitherPassNorFail) {
+    auto hostile = scenario("hostile_input", 0.0, 1.0, {{"hostile_failures", 1}});
+    hostile.not_applicable = "no input slot";
+    auto drift = scenario("schema_drift", 1.0, 1.0);
+    drift.not_applicable = "no json slot";
+    const ScenarioReport report = score_scenarios(
+        {scenario("normal", 1, 1), hostile, scenario("concurrency_spike", 0.5, 1.0), drift},
+        standard());
+    EXPECT_EQ(report.not_applicable, (std::vector<std::string>{"hostile_input", "schema_drift"}));
+    // Only concurrency_spike fails, among two applicable scenarios.
+    EXPECT_EQ(report.status, "situationally weak");
+    // hostile_input's delta is the lowest, but it proves nothing.
+    EXPECT_EQ(report.worst_scenario, "concurrency_spike");
+    EXPECT_FALSE(report.scenarios[1].failed);
+    EXPECT_TRUE(report.scenarios[1].failing_reasons.empty());
+    EXPECT_EQ(report.scenarios[1].not_applicable, "no input slot");
+    EXPECT_EQ(report.tips,
+              (std::vector<std::string>{"concurrency_spike: add locking or queueing"}));
+}
+
+TEST(ScenarioScores, NothingApplicableIsNotAPass) {
+    auto hostile = scenario("hostile_input", 1.0, 1.0);
+    hostile.not_applicable = "no input slot";
+    const ScenarioReport report = score_scenarios({hostile}, standard());
+    EXPECT_EQ(report.status, "not applicable");
+    EXPECT_EQ(report.worst_scenario, "");
 }
 
 TEST(ScenarioScores, AllFailingIsFail) {

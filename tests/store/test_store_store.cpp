@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "schema_history.hpp"
 #include "store/migrations.hpp"
 #include "store/store.hpp"
 #include "util/errors.hpp"
@@ -48,19 +49,43 @@ TEST_F(StoreTest, RecordsARunWithItsStepsAndMetrics) {
     run.passed = false;
     run.failed_step = "get";
     run.started_at = sbx::store::utc_now();
+    run.outcome = "failed";
     run.steps = {
-        {"put", true, {{"status", "OK"}, {"exit_code", 0}, {"wall_s", 0.01}}, ""},
-        {"get", false, {{"status", "RE"}, {"exit_code", 4}, {"stdout", "\xff bad utf8"}}, ""}};
+        {"put", true, {{"status", "OK"}, {"exit_code", 0}, {"wall_s", 0.01}}, "", "accepted"},
+        {"get",
+         false,
+         {{"status", "RE"}, {"exit_code", 4}, {"stdout", "\xff bad utf8"}},
+         "",
+         "failed"}};
     run.metrics = {{"success", 0.0}, {"wall_s", 0.02}};
     store.record_run(run);
     EXPECT_EQ(count(store, "runs"), 1);
     EXPECT_EQ(count(store, "steps"), 2);
     EXPECT_EQ(count(store, "metrics"), 2);
     sbx::store::Statement step(store.connection().get(),
-                               "SELECT status, exit_code FROM steps WHERE position = 1");
+                               "SELECT status, exit_code, steps.outcome, runs.outcome FROM steps "
+                               "JOIN runs ON runs.id = steps.run_id WHERE position = 1");
     ASSERT_TRUE(step.step());
     EXPECT_EQ(step.column_text(0), "RE");
     EXPECT_EQ(step.column_int(1), 4);
+    EXPECT_EQ(step.column_text(2), "failed");
+    EXPECT_EQ(step.column_text(3), "failed");
+}
+
+TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
+    {
+        Store made(db());
+        sbx::test::drop_outcome_columns(made.connection());
+        made.connection().exec("PRAGMA user_version = 4");
+    }
+    Store store(db());
+    EXPECT_EQ(store.schema_version(), 5);
+    const auto session = store.begin_session("run demo", "test.yaml", 7);
+    const auto preset = store.preset_id("hostile_input", {{"SCENARIO_NAME", "hostile_input"}});
+    store.record_cell({session, "demo", preset, "on", 1, 1, 1.0, {}, "no input slot"});
+    sbx::store::Statement cell(store.connection().get(), "SELECT not_applicable FROM cells");
+    ASSERT_TRUE(cell.step());
+    EXPECT_EQ(cell.column_text(0), "no input slot");
 }
 
 TEST_F(StoreTest, RoiHistoryFollowsCellsInOrder) {
@@ -68,9 +93,10 @@ TEST_F(StoreTest, RoiHistoryFollowsCellsInOrder) {
     const auto session = store.begin_session("run demo", "test.yaml", std::nullopt);
     const auto preset = store.preset_id("tight", {{"SCENARIO_NAME", "tight"}});
     for (double roi : {1.0, 0.5, 0.75}) {
-        store.record_cell({session, "demo", preset, "on", 4, static_cast<int>(roi * 4), roi, {}});
+        store.record_cell(
+            {session, "demo", preset, "on", 4, static_cast<int>(roi * 4), roi, {}, ""});
     }
-    store.record_cell({session, "demo", preset, "off", 4, 4, 1.0, {}});
+    store.record_cell({session, "demo", preset, "off", 4, 4, 1.0, {}, ""});
     EXPECT_EQ(store.roi_history("demo", "tight", "on"), (std::vector<double>{1.0, 0.5, 0.75}));
     EXPECT_TRUE(store.roi_history("demo", "normal", "on").empty());
 }

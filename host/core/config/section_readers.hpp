@@ -20,6 +20,11 @@ Step read_step(const YamlReader &reader, const Field &field, const std::string &
 // One entry of a step's `inputs:` (the key is the slot name) and a step's `expect:`.
 InputSlot read_input_slot(const YamlReader &reader, const Field &field, const std::string &what);
 Expectation read_expectation(const YamlReader &reader, const Field &field, const std::string &what);
+// A step's `rejects:` ({exit_codes: [1, 2]}: sorted, each once, none equal to the expected
+// exit code) and its `scoring:` (robust or strict).
+std::vector<int> read_rejects(const YamlReader &reader, const Field &field, const std::string &what,
+                              const Expectation &expect);
+Scoring read_scoring(const YamlReader &reader, const Field &field, const std::string &what);
 
 // One preset mapping: string keys (environment variable names) to scalars, FAILURE_MODES
 // may be a list; known unit-bearing keys are checked (see preset_checks.hpp).

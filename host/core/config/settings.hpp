@@ -46,6 +46,13 @@ struct Expectation {
     std::optional<std::string> stdout_contains;
 };
 
+// How a step is judged under the robustness scenarios (hostile input, misuse, schema drift):
+// `robust` (the default) passes a run that the step rejects cleanly (a `rejects:` exit
+// code) as well as one that meets its expectation; `strict` passes only the expectation.
+// Crashes, hangs and other endings fail either way (docs/configuration.md, "Outcome
+// classes").
+enum class Scoring { robust, strict };
+
 // One command of a workflow. Strings in run, stdin_text, env values, files (paths and
 // contents) and expect.stdout_contains may hold {{input.NAME}} templates; every NAME is
 // declared in inputs (the loader checks).
@@ -57,6 +64,10 @@ struct Step {
     std::map<std::string, std::string> files;  // path relative to the workspace -> content
     std::vector<InputSlot> inputs;             // in the order written
     Expectation expect;
+    // `rejects: {exit_codes: [...]}`: the exit codes with which the program refuses an input
+    // it judged bad, cleanly (a message, no crash). Sorted, each once; empty when none.
+    std::vector<int> reject_exit_codes;
+    Scoring scoring = Scoring::robust;
     std::optional<double> timeout_s;
     SourceLocation where;
 };

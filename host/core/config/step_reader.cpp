@@ -1,6 +1,7 @@
 // Reads one workflow step and its expectation; checks that every {{input.NAME}} template
 // names an input the step declares.
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "config/section_readers.hpp"
@@ -15,8 +16,9 @@ namespace {
 
 constexpr const char *kRunExample = "run: [prog, arg1, arg2]";
 const std::vector<std::string> &step_keys() {
-    static const std::vector<std::string> values = {"name",  "run",    "stdin",  "env",
-                                                    "files", "inputs", "expect", "timeout"};
+    static const std::vector<std::string> values = {"name",    "run",    "stdin",  "env",
+                                                    "files",   "inputs", "expect", "rejects",
+                                                    "scoring", "timeout"};
     return values;
 }
 
@@ -131,6 +133,9 @@ Step read_step(const YamlReader &reader, const Field &field, const std::string &
     }
     std::vector<TemplateSite> sites;
     bool has_run = false;
+    // Read after the loop: whether a code is the expected one depends on `expect:`, which
+    // may come later in the mapping.
+    std::optional<Field> rejects;
     for (const auto &entry : reader.fields(field, step_keys(), what, example)) {
         if (entry.key == "name") {
             step.name = reader.non_empty_text(entry, "name: load");
@@ -183,6 +188,10 @@ Step read_step(const YamlReader &reader, const Field &field, const std::string &
                 sites.push_back(
                     {*step.expect.stdout_contains, reader.where(entry.value["stdout_contains"])});
             }
+        } else if (entry.key == "rejects") {
+            rejects = entry;
+        } else if (entry.key == "scoring") {
+            step.scoring = read_scoring(reader, entry, what);
         } else if (entry.key == "timeout") {
             const std::string text = reader.non_empty_text(entry, "timeout: 30s");
             try {
@@ -195,6 +204,9 @@ Step read_step(const YamlReader &reader, const Field &field, const std::string &
                             "write a positive duration such as timeout: 30s, or remove it");
             }
         }
+    }
+    if (rejects) {
+        step.reject_exit_codes = read_rejects(reader, *rejects, what, step.expect);
     }
     if (!has_run) {
         reader.fail(step.where, what + " has no run",

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 
+#include "engine/fault_reach.hpp"
 #include "engine/input_generation.hpp"
+#include "engine/outcome_counts.hpp"
 #include "engine/run_seed.hpp"
 #include "engine/stub_failures.hpp"
 #include "plugins/plugin.hpp"
@@ -94,7 +96,8 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     RunResult &result = work.results[static_cast<size_t>(repetition)];
     for (const auto &step : outcome.steps) {
         request += (&step == &outcome.steps.front() ? "" : ",") + step.result_text;
-        record.steps.push_back({step.name, step.passed, step.result, step.result_text});
+        record.steps.push_back(
+            {step.name, step.passed, step.result, step.result_text, outcome_name(step.outcome)});
         if (!step.passed) {
             result.failures.push_back(step.name + ": " + step.reason);
         }
@@ -110,12 +113,15 @@ void CellRunner::run_one(CellWork &work, int repetition) {
             ? work.input_meta[static_cast<size_t>(repetition)]
             : json();
     record.passed = outcome.passed;
+    record.outcome = outcome_name(outcome.outcome);
     record.failed_step = outcome.failed_step;
     record.wall_s = outcome.wall_s;
     record.metrics = collect(request + "]}");
     record.metrics.insert(outcome.host_metrics.begin(), outcome.host_metrics.end());
     const auto tags = stub_failure_metrics(record.input_meta, inputs, outcome.passed);
     record.metrics.insert(tags.begin(), tags.end());
+    const auto classes = outcome_metrics(outcome.outcome, record.input_meta);
+    record.metrics.insert(classes.begin(), classes.end());
     record.cleanup_counters = std::move(outcome.cleanup_counters);
     result.run_id = store_.record_run(record);
 
@@ -168,9 +174,12 @@ CellSummary CellRunner::finish(const CellWork &work) {
              {"runs", summary.runs}}.dump())) {
         summary.metrics[name] = value;
     }
-    summary.cell_id =
-        store_.record_cell({session_id_, summary.workflow, work.preset_id, summary.flag,
-                            summary.runs, summary.passed, summary.roi, summary.metrics});
+    summary.not_applicable =
+        not_applicable_reason(*work.workflow, work.preset, plugins_.settings());
+    summary.robustness = !work.options.counterfactual && is_robustness_preset(work.preset);
+    summary.cell_id = store_.record_cell({session_id_, summary.workflow, work.preset_id,
+                                          summary.flag, summary.runs, summary.passed, summary.roi,
+                                          summary.metrics, summary.not_applicable});
 
     auto series = history;
     series.push_back(summary.roi);

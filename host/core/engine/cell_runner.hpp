@@ -43,6 +43,12 @@ struct CellSummary {
     int64_t cell_id = 0;
     std::string strategy;    // what made the inputs: a strategy chain, or input_stubs
     int64_t failed_run = 0;  // runs.id of the cell's first failed run (by repetition), 0: none
+    // Why the preset's faults cannot reach this workflow's target (engine/fault_reach.hpp);
+    // "" when they can.
+    std::string not_applicable;
+    // An on-cell of a robustness scenario (engine/run_outcome_class.hpp): reports give the
+    // outcome classes of its runs.
+    bool robustness = false;
 };
 
 // What one run of a cell left for the cell's summary.

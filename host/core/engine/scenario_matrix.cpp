@@ -1,6 +1,8 @@
 // Planning, recovering and pairing the cells of a scenario matrix.
 #include "engine/scenario_matrix.hpp"
 
+#include "engine/run_outcome_class.hpp"
+
 namespace sbx::engine {
 
 std::vector<CellPlan> scenario_cell_plans(const config::Workflow &workflow,
@@ -32,6 +34,7 @@ CellSummary summary_of(const store::FinishedCell &cell) {
     summary.roi = cell.roi;
     summary.metrics = cell.metrics;
     summary.cell_id = cell.cell_id;
+    summary.not_applicable = cell.not_applicable;
     return summary;
 }
 
@@ -61,7 +64,8 @@ std::vector<ScenarioCells> pair_scenarios(const std::vector<presets::Preset> &sc
                                           const std::vector<CellSummary> &summaries) {
     std::vector<ScenarioCells> paired;
     for (size_t i = 0; i < scenarios.size() && 2 * i + 1 < summaries.size(); ++i) {
-        paired.push_back({scenarios[i].name, summaries[2 * i], summaries[2 * i + 1]});
+        paired.push_back({scenarios[i].name, summaries[2 * i], summaries[2 * i + 1],
+                          is_robustness_preset(scenarios[i])});
     }
     return paired;
 }

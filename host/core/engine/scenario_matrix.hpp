@@ -14,6 +14,8 @@ struct ScenarioCells {
     std::string scenario;
     CellSummary on;
     CellSummary off;
+    // A robustness scenario (engine/run_outcome_class.hpp): reports give its outcome classes.
+    bool robustness = false;
 };
 
 // Plans in matrix order: scenario i's on-cell at 2i, its off-cell at 2i + 1. Every cell of

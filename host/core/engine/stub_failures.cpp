@@ -2,6 +2,7 @@
 #include "engine/stub_failures.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace sbx::engine {
 
@@ -95,6 +96,26 @@ std::map<std::string, double> stub_failure_metrics(const json &input_meta, const
         }
     }
     return metrics;
+}
+
+std::vector<std::string> input_tags(const json &input_meta) {
+    std::set<std::string> tags;
+    if (!input_meta.is_object()) {
+        return {};
+    }
+    for (const auto &[strategy, slots] : input_meta.items()) {
+        if (!slots.is_object()) {
+            continue;
+        }
+        for (const auto &[slot, entry] : slots.items()) {
+            for (const auto &one : entry.is_array() ? entry : json::array({entry})) {
+                if (auto tag = tag_of(one); !tag.empty()) {
+                    tags.insert(std::move(tag));
+                }
+            }
+        }
+    }
+    return {tags.begin(), tags.end()};
 }
 
 std::map<std::string, std::map<std::string, double>> failure_tags(

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace sbx::engine {
 
@@ -21,6 +22,10 @@ namespace sbx::engine {
 //                                1 when the run failed on them
 std::map<std::string, double> stub_failure_metrics(const nlohmann::json &input_meta,
                                                    const nlohmann::json &inputs, bool passed);
+
+// Every tag of a run's set (`category`, `kind` or `change` of each slot's entry, of every
+// strategy), each once, sorted: the input categories the run was fed.
+std::vector<std::string> input_tags(const nlohmann::json &input_meta);
 
 // The tags of a cell's failures from its mean metrics ("hostile": {"sql_injection": 0.25}):
 // every `<strategy>_failures.<tag>` above zero.

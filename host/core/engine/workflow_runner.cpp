@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "engine/injection_scope.hpp"
+#include "engine/run_outcome_class.hpp"
 #include "engine/run_seed.hpp"
 #include "engine/template.hpp"
 #include "plugins/plugin.hpp"
@@ -257,7 +258,7 @@ size_t concurrency_level(const presets::Preset &preset) {
 // input made an impossible spec, say) becomes an XX result, so the matrix goes on.
 StepOutcome execute(plugins::Instance &executor, const std::string &spec_text,
                     const std::string &step_name) {
-    StepOutcome outcome{step_name, false, "", json::object(), ""};
+    StepOutcome outcome{step_name, false, "", json::object(), "", OutcomeClass::accepted};
     try {
         outcome.result_text = executor.run(spec_text);
         outcome.result = json::parse(outcome.result_text);
@@ -270,6 +271,43 @@ StepOutcome execute(plugins::Instance &executor, const std::string &spec_text,
         outcome.result_text.clear();
     }
     return outcome;
+}
+
+// A copy's verdict and class.
+struct Judgement {
+    bool passed = false;
+    OutcomeClass outcome = OutcomeClass::accepted;
+};
+
+// The counterfactual's no-op passes when it ran: its class says nothing about the target.
+Judgement judge_counterfactual(const json &result) {
+    const bool ran = result.value("status", "XX") == "OK";
+    return {ran, ran ? OutcomeClass::accepted : OutcomeClass::failed};
+}
+
+// The expectation decides, except under a robustness scenario with `scoring: robust`,
+// where a clean rejection passes and a sanitizer's report fails.
+Judgement judge(const config::Step &step, const config::Expectation &expect, bool robustness,
+                StepOutcome &copy) {
+    const bool met = meets_expectation(expect, copy.result, copy.reason);
+    Judgement judged{met, classify_step(step, copy.result, met)};
+    if (!robustness) {
+        return judged;
+    }
+    if (step.scoring == config::Scoring::strict) {
+        if (judged.outcome == OutcomeClass::rejected) {
+            copy.reason += " (a declared rejection; the step asks for scoring: strict)";
+        }
+        return judged;
+    }
+    if (judged.outcome == OutcomeClass::rejected) {
+        judged.passed = true;
+        copy.reason.clear();
+    } else if (judged.outcome == OutcomeClass::crashed && met) {
+        judged.passed = false;
+        copy.reason = "a sanitizer reported an error on stderr";
+    }
+    return judged;
 }
 
 }  // namespace
@@ -351,6 +389,8 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
     // Copies share the workspace: they are concurrent users of the same state, which is
     // what a concurrency spike is about.
     std::vector<bool> alive(concurrency_level(preset), true);
+    std::vector<bool> failed_copy(alive.size(), false);
+    const bool robustness = !counterfactual && is_robustness_preset(preset);
     RunOutcome outcome;
     for (size_t index = 0; index < workflow.steps.size(); ++index) {
         const auto &step = workflow.steps[index];
@@ -399,6 +439,7 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
         // The step passes when every copy that ran it passed; copies that had failed an
         // earlier step did not run it.
         bool step_passed = true;
+        OutcomeClass step_worst = OutcomeClass::accepted;
         for (size_t i = 0; i < copies.size(); ++i) {
             auto &copy = copies[i];
             if (!alive[i]) {
@@ -407,14 +448,21 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
             add_cleanup_report(copy.result, plugins_.executor_for(workflow).plugin().id(),
                                outcome.cleanup_counters);
             copy.name = step.name;
-            copy.passed = counterfactual ? copy.result.value("status", "XX") == "OK"
-                                         : meets_expectation(expect, copy.result, copy.reason);
-            alive[i] = copy.passed;
+            const auto judged = counterfactual ? judge_counterfactual(copy.result)
+                                               : judge(step, expect, robustness, copy);
+            copy.passed = judged.passed;
+            copy.outcome = judged.outcome;
+            step_worst = worse(step_worst, judged.outcome);
+            outcome.outcome = worse(outcome.outcome, judged.outcome);
+            // A clean rejection ends the copy's run: what follows needed the refused input.
+            alive[i] = judged.passed && judged.outcome != OutcomeClass::rejected;
+            failed_copy[i] = !judged.passed;
             step_passed = step_passed && copy.passed;
             if (copies.size() > 1) {
                 copy_results.push_back({{"copy", i},
                                         {"status", copy.result.value("status", "XX")},
                                         {"exit_code", copy.result.value("exit_code", -1)},
+                                        {"outcome", outcome_name(copy.outcome)},
                                         {"passed", copy.passed}});
             }
         }
@@ -434,6 +482,7 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
         }
         StepOutcome step_outcome = std::move(copies[shown]);
         step_outcome.passed = step_passed;
+        step_outcome.outcome = step_worst;
         if (!notes.empty()) {
             step_outcome.result["host_notes"] = notes;
             step_outcome.result_text.clear();
@@ -460,7 +509,8 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
         }
     }
     outcome.executions = static_cast<int>(alive.size());
-    outcome.passed_executions = static_cast<int>(std::count(alive.begin(), alive.end(), true));
+    outcome.passed_executions =
+        static_cast<int>(std::count(failed_copy.begin(), failed_copy.end(), false));
     outcome.passed = outcome.failed_step.empty();
     outcome.wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -10,6 +10,7 @@
 
 #include "config/settings.hpp"
 #include "engine/plugin_set.hpp"
+#include "engine/run_outcome_class.hpp"
 #include "engine/workspace_lease.hpp"
 #include "presets/preset.hpp"
 
@@ -21,10 +22,14 @@ struct StepOutcome {
     std::string reason;       // why it failed, "" when it passed
     nlohmann::json result;    // the executor's result
     std::string result_text;  // the same, as the executor wrote it (stored verbatim)
+    OutcomeClass outcome = OutcomeClass::accepted;  // how the target ended (the worst copy's)
 };
 
 struct RunOutcome {
     bool passed = false;  // every copy passed every step
+    // The worst class of any copy's any step. Under a robustness scenario with `scoring:
+    // robust`, a clean rejection passes and ends the copy's run (later steps do not run).
+    OutcomeClass outcome = OutcomeClass::accepted;
     // CONCURRENCY_LEVEL copies of each step run at once; each copy is one execution.
     int executions = 1;
     int passed_executions = 0;

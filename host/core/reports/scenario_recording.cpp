@@ -1,6 +1,7 @@
 // Recording a scenario matrix.
 #include "reports/scenario_recording.hpp"
 
+#include "engine/outcome_counts.hpp"
 #include "reports/roi_history.hpp"
 #include "scoring/tracker.hpp"
 #include "store/matrix_records.hpp"
@@ -38,7 +39,9 @@ scoring::Tracker tracker_from_history(const RoiHistory &history,
 void record_scenario_run(store::Store &store, const std::filesystem::path &data_dir,
                          const ScenarioRun &run, const scoring::TrackerSettings &settings) {
     std::vector<store::ScenarioScoreRow> rows;
-    for (const auto &score : run.report.scenarios) {
+    for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
+        const auto &score = run.report.scenarios[i];
+        const auto &on = run.cells[i].on;
         rows.push_back({score.name,
                         score.roi_on,
                         score.roi_off,
@@ -50,7 +53,10 @@ void record_scenario_run(store::Store &store, const std::filesystem::path &data_
                         score.name == run.report.worst_scenario,
                         {{"target_delta", score.target_delta},
                          {"metrics_delta", score.metrics_delta},
-                         {"reasons", score.failing_reasons}}});
+                         {"reasons", score.failing_reasons},
+                         {"outcomes", engine::outcome_counts_json(
+                                          engine::outcome_counts(on.metrics, on.runs))}},
+                        score.not_applicable});
     }
     store::record_scenario_scores(store, run.session, run.workflow, rows);
     write_scenario_exports(data_dir, run);
@@ -62,6 +68,9 @@ void record_scenario_run(store::Store &store, const std::filesystem::path &data_
     auto tracker = tracker_from_history(history, settings, data_dir / "roi_tracker.flags");
     for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
         const auto &score = run.report.scenarios[i];
+        if (!score.not_applicable.empty()) {
+            continue;  // its ROI says nothing about the workflow
+        }
         const auto &metrics = run.cells[i].on.metrics;
         tracker.update(score.roi_off, score.roi_on, {run.workflow}, metrics);
         tracker.record_raroi(run.workflow, score.raroi_on);

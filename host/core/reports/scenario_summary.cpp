@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "engine/outcome_counts.hpp"
 #include "engine/stub_failures.hpp"
 #include "util/atomic_file.hpp"
 
@@ -16,8 +17,10 @@ std::vector<scoring::ScenarioInput> scoring_inputs(
     std::vector<scoring::ScenarioInput> inputs;
     inputs.reserve(cells.size());
     for (const auto &cell : cells) {
-        inputs.push_back(
-            {cell.scenario, {cell.on.roi, cell.on.metrics}, {cell.off.roi, cell.off.metrics}});
+        inputs.push_back({cell.scenario,
+                          {cell.on.roi, cell.on.metrics},
+                          {cell.off.roi, cell.off.metrics},
+                          cell.on.not_applicable});
     }
     return inputs;
 }
@@ -46,6 +49,45 @@ std::string replay_command(int64_t run_id) {
     return "sandbox-runner replay " + std::to_string(run_id);
 }
 
+// "pass", "fail" or "n/a"; the table shouts a failure ("FAIL").
+std::string result_word(const scoring::ScenarioScore &score, bool shout_failure) {
+    if (!score.not_applicable.empty()) {
+        return "n/a";
+    }
+    if (score.failed) {
+        return shout_failure ? "FAIL" : "fail";
+    }
+    return "pass";
+}
+
+// "status: pass (n/a: hostile_input, flaky_upstream)".
+std::string status_line(const scoring::ScenarioReport &report) {
+    std::string line = "status: " + report.status;
+    if (!report.not_applicable.empty() && report.status != "not applicable") {
+        line += " (n/a: ";
+        for (size_t i = 0; i < report.not_applicable.size(); ++i) {
+            line += (i == 0 ? "" : ", ") + report.not_applicable[i];
+        }
+        line += ")";
+    }
+    return line + "\n";
+}
+
+// The outcome classes of the robustness scenarios' on-runs, with the input categories the
+// target crashed or hung on.
+std::string outcomes_text(const ScenarioRun &run) {
+    std::string out;
+    for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
+        const auto &cells = run.cells[i];
+        if (!cells.robustness || !run.report.scenarios[i].not_applicable.empty()) {
+            continue;
+        }
+        out += "  " + cells.scenario + ": " + run.workflow + " " +
+               engine::outcome_line(engine::outcome_counts(cells.on.metrics, cells.on.runs)) + "\n";
+    }
+    return out.empty() ? "" : "outcomes of the runs under robustness scenarios:\n" + out;
+}
+
 }  // namespace
 
 json scenario_summary(const ScenarioRun &run) {
@@ -59,7 +101,12 @@ json scenario_summary(const ScenarioRun &run) {
             failures[reason] = count;
         }
         order.push_back(score.name);
+        const bool applicable = score.not_applicable.empty();
         scenarios[score.name] = {
+            {"result", result_word(score, false)},
+            {"not_applicable", applicable ? json() : json(score.not_applicable)},
+            {"outcomes", engine::outcome_counts_json(engine::outcome_counts(on.metrics, on.runs))},
+            {"robustness", run.cells[i].robustness},
             {"roi", score.roi_on},
             {"roi_off", score.roi_off},
             {"roi_delta", score.roi_delta},
@@ -68,7 +115,7 @@ json scenario_summary(const ScenarioRun &run) {
             {"raroi_delta", score.raroi_delta},
             {"target_delta", score.target_delta},
             {"metrics_delta", score.metrics_delta},
-            {"passed", !score.failed},
+            {"passed", applicable ? json(!score.failed) : json()},
             {"reasons", score.failing_reasons},
             {"tip", score.tip},
             {"runs", on.runs},
@@ -85,6 +132,7 @@ json scenario_summary(const ScenarioRun &run) {
             {"repetitions", run.repetitions},
             {"status", run.report.status},
             {"worst_scenario", run.report.worst_scenario},
+            {"not_applicable", run.report.not_applicable},
             {"order", order},
             {"scenarios", scenarios},
             {"tips", run.report.tips}};
@@ -93,9 +141,11 @@ json scenario_summary(const ScenarioRun &run) {
 json scenario_deltas(const scoring::ScenarioReport &report) {
     json deltas = json::object();
     for (const auto &score : report.scenarios) {
-        deltas[score.name] = {{"roi_delta", score.roi_delta},
-                              {"raroi_delta", score.raroi_delta},
-                              {"worst", score.name == report.worst_scenario}};
+        deltas[score.name] = {
+            {"roi_delta", score.roi_delta},
+            {"raroi_delta", score.raroi_delta},
+            {"worst", score.name == report.worst_scenario},
+            {"not_applicable", score.not_applicable.empty() ? json() : json(score.not_applicable)}};
     }
     return deltas;
 }
@@ -116,16 +166,20 @@ std::string scenario_text(const ScenarioRun &run) {
     for (const auto &score : run.report.scenarios) {
         std::snprintf(line, sizeof(line), "%-20s %7.3f %8.3f %+8.3f %+9.3f  %s\n",
                       score.name.c_str(), score.roi_on, score.roi_off, score.roi_delta,
-                      score.raroi_delta, score.failed ? "FAIL" : "pass");
+                      score.raroi_delta, result_word(score, true).c_str());
         out += line;
     }
     out += "\n";
     for (const auto &score : run.report.scenarios) {
+        if (!score.not_applicable.empty()) {
+            out += score.name + ": n/a (" + score.not_applicable + ")\n";
+            continue;
+        }
         out += scoring::format_delta_line(score.name, score.roi_delta,
                                           score.name == run.report.worst_scenario) +
                "\n";
     }
-    out += "\nstatus: " + run.report.status + "\n";
+    out += "\n" + status_line(run.report);
     for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
         const auto &score = run.report.scenarios[i];
         if (!score.failed) {
@@ -149,7 +203,8 @@ std::string scenario_text(const ScenarioRun &run) {
     for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
         const auto &on = run.cells[i].on;
         const auto tags = engine::failure_tags(on.metrics);
-        if (tags.empty() && !(run.report.scenarios[i].failed && on.failed_run != 0)) {
+        if (!run.report.scenarios[i].not_applicable.empty() ||
+            (tags.empty() && !(run.report.scenarios[i].failed && on.failed_run != 0))) {
             continue;
         }
         out += "  " + run.report.scenarios[i].name + ":";
@@ -161,6 +216,7 @@ std::string scenario_text(const ScenarioRun &run) {
         }
         out += "\n";
     }
+    out += outcomes_text(run);
     if (!run.report.tips.empty()) {
         out += "hardening tips:\n";
         for (const auto &tip : run.report.tips) {

@@ -109,6 +109,7 @@ ScenarioReport score_scenarios(const std::vector<ScenarioInput> &inputs,
                                [](const ScenarioInput &input) { return input.name == "normal"; });
     ScenarioReport report;
     size_t failed = 0;
+    size_t applicable = 0;
     double worst_delta = 0;
     for (const ScenarioInput &input : inputs) {
         ScenarioScore score;
@@ -123,6 +124,13 @@ ScenarioReport score_scenarios(const std::vector<ScenarioInput> &inputs,
         if (normal != inputs.end()) {
             score.metrics_delta = difference(input.on.metrics, normal->on.metrics);
         }
+        score.not_applicable = input.not_applicable;
+        if (!score.not_applicable.empty()) {
+            report.not_applicable.push_back(score.name);
+            report.scenarios.push_back(std::move(score));
+            continue;
+        }
+        ++applicable;
         score.failing_reasons = failing_reasons(score, input.on);
         score.failed = !score.failing_reasons.empty();
         if (score.failed) {
@@ -131,13 +139,14 @@ ScenarioReport score_scenarios(const std::vector<ScenarioInput> &inputs,
             report.tips.push_back(score.name + ": " + score.tip);
         }
         // Strictly lower, so the first of equal deltas stays the worst.
-        if (report.scenarios.empty() || score.roi_delta < worst_delta) {
+        if (report.worst_scenario.empty() || score.roi_delta < worst_delta) {
             worst_delta = score.roi_delta;
             report.worst_scenario = score.name;
         }
         report.scenarios.push_back(std::move(score));
     }
-    report.status = verdict(failed, inputs.size());
+    report.status =
+        applicable == 0 && !inputs.empty() ? "not applicable" : verdict(failed, applicable);
     return report;
 }
 

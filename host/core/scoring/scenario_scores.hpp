@@ -21,6 +21,9 @@ struct ScenarioInput {
     std::string name;
     CellResult on;
     CellResult off;
+    // Why the scenario's faults never reached the target ("" when they did): such a scenario
+    // proves nothing, so it is neither a pass nor a fail.
+    std::string not_applicable;
 };
 
 struct ScenarioScore {
@@ -41,15 +44,21 @@ struct ScenarioScore {
     std::vector<std::string> failing_reasons;
     // The hardening tip when it failed, else empty.
     std::string tip;
+    // Not applicable, and why: never failed, never the worst, left out of the status.
+    std::string not_applicable;
 };
 
 struct ScenarioReport {
     std::vector<ScenarioScore> scenarios;  // in input order
-    // The scenario with the lowest roi_delta (the first on ties); "" when there are none.
+    // The applicable scenario with the lowest roi_delta (the first on ties); "" when there
+    // are none.
     std::string worst_scenario;
-    // "pass" (none fails), "situationally weak" (exactly one fails and one or more pass)
-    // or "fail" (anything else, including a single scenario that fails).
+    // Over the applicable scenarios: "pass" (none fails), "situationally weak" (exactly one
+    // fails and one or more pass), "fail" (anything else, including a single scenario that
+    // fails), or "not applicable" when no scenario is.
     std::string status;
+    // The scenarios left out as not applicable, in input order.
+    std::vector<std::string> not_applicable;
     // "<scenario>: <tip>" for each failing scenario, in input order.
     std::vector<std::string> tips;
 };

@@ -6,10 +6,12 @@ namespace sbx::store {
 std::vector<FinishedCell> finished_cells(Store &store, int64_t session_id) {
     return store.locked([&](Connection &connection) {
         std::vector<FinishedCell> cells;
-        Statement query(connection.get(),
-                        "SELECT cells.id, cells.workflow, presets.name, cells.flag, cells.runs, "
-                        "cells.passed, cells.roi FROM cells JOIN presets ON presets.id = "
-                        "cells.preset_id WHERE cells.session_id = ? ORDER BY cells.id");
+        Statement query(
+            connection.get(),
+            "SELECT cells.id, cells.workflow, presets.name, cells.flag, cells.runs, "
+            "cells.passed, cells.roi, coalesce(cells.not_applicable, '') FROM cells JOIN "
+            "presets ON presets.id = "
+            "cells.preset_id WHERE cells.session_id = ? ORDER BY cells.id");
         query.bind(1, session_id);
         while (query.step()) {
             cells.push_back({query.column_int(0),
@@ -19,7 +21,8 @@ std::vector<FinishedCell> finished_cells(Store &store, int64_t session_id) {
                              static_cast<int>(query.column_int(4)),
                              static_cast<int>(query.column_int(5)),
                              query.column_double(6),
-                             {}});
+                             {},
+                             query.column_text(7)});
         }
         Statement metrics(connection.get(), "SELECT name, value FROM metrics WHERE cell_id = ?");
         for (auto &cell : cells) {
@@ -92,7 +95,7 @@ void record_scenario_scores(Store &store, int64_t session_id, const std::string 
         Transaction transaction(connection);
         Statement insert(connection.get(),
                          "INSERT OR REPLACE INTO scenario_scores VALUES(?, ?, ?, ?, ?, ?, ?, ?, "
-                         "?, ?, ?, ?, ?)");
+                         "?, ?, ?, ?, ?, ?)");
         int64_t position = 0;
         for (const auto &row : rows) {
             insert.bind(1, session_id)
@@ -107,8 +110,13 @@ void record_scenario_scores(Store &store, int64_t session_id, const std::string 
                 .bind(10, row.raroi_delta)
                 .bind(11, int64_t{row.failed ? 1 : 0})
                 .bind(12, int64_t{row.worst ? 1 : 0})
-                .bind(13, row.details.dump())
-                .run();
+                .bind(13, row.details.dump());
+            if (row.not_applicable.empty()) {
+                insert.bind_null(14);
+            } else {
+                insert.bind(14, row.not_applicable);
+            }
+            insert.run();
         }
         transaction.commit();
     });

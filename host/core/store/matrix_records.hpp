@@ -23,6 +23,7 @@ struct FinishedCell {
     int passed = 0;
     double roi = 0;
     std::map<std::string, double> metrics;
+    std::string not_applicable;  // "" when the preset's faults reach the target
 };
 
 // Every cell `session_id` finished, in the order they finished.
@@ -52,6 +53,7 @@ struct ScenarioScoreRow {
     bool failed = false;
     bool worst = false;
     nlohmann::json details = nlohmann::json::object();  // target/metrics deltas, reasons
+    std::string not_applicable;  // why the scenario's faults never reached the target, or ""
 };
 void record_scenario_scores(Store &store, int64_t session_id, const std::string &workflow,
                             const std::vector<ScenarioScoreRow> &rows);

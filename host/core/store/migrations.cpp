@@ -160,6 +160,14 @@ const std::vector<const char *> &migrations() {
             value REAL NOT NULL,
             updated_at TEXT NOT NULL);
         )sql",
+        // 5: outcome classes (how each run and step of a target ended: accepted, rejected,
+        // crashed, hung, failed) and scenarios whose faults could not reach the target.
+        R"sql(
+        ALTER TABLE runs ADD COLUMN outcome TEXT;
+        ALTER TABLE steps ADD COLUMN outcome TEXT;
+        ALTER TABLE cells ADD COLUMN not_applicable TEXT;
+        ALTER TABLE scenario_scores ADD COLUMN not_applicable TEXT;
+        )sql",
     };
     return steps;
 }

@@ -32,6 +32,15 @@ void bind_optional(Statement &statement, int index, const std::optional<double> 
     }
 }
 
+// "" is stored as NULL: an optional text column (an outcome, a reason) left unsaid.
+void bind_text_or_null(Statement &statement, int index, const std::string &value) {
+    if (value.empty()) {
+        statement.bind_null(index);
+    } else {
+        statement.bind(index, value);
+    }
+}
+
 }  // namespace
 
 std::string utc_now() {
@@ -58,10 +67,10 @@ Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_pa
     migrate(connection_);
     insert_run_.emplace(connection_.get(),
                         "INSERT INTO runs(session_id, workflow, preset_id, flag, repetition, "
-                        "inputs, passed, failed_step, started_at, wall_s, input_meta) "
-                        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                        "inputs, passed, failed_step, started_at, wall_s, input_meta, outcome) "
+                        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert_step_.emplace(connection_.get(),
-                         "INSERT INTO steps VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                         "INSERT INTO steps VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert_run_metric_.emplace(connection_.get(),
                                "INSERT INTO metrics(run_id, name, value) VALUES(?, ?, ?)");
 }
@@ -232,6 +241,7 @@ int64_t Store::insert_run_rows(const PendingRun &pending) {
     } else {
         insert.bind_null(11);
     }
+    bind_text_or_null(insert, 12, run.outcome);
     insert.run();
     const int64_t run_id = sqlite3_last_insert_rowid(connection_.get());
 
@@ -252,8 +262,9 @@ int64_t Store::insert_run_rows(const PendingRun &pending) {
             .bind(11, r.value("max_rss_kb", int64_t{0}))
             .bind(12, r.value("stdout_bytes", int64_t{0}))
             .bind(13, r.value("stderr_bytes", int64_t{0}))
-            .bind(14, pending.step_texts[position])
-            .run();
+            .bind(14, pending.step_texts[position]);
+        bind_text_or_null(step, 15, record.outcome);
+        step.run();
     }
     Statement &metric = *insert_run_metric_;
     for (const auto &[name, value] : run.metrics) {
@@ -268,7 +279,7 @@ int64_t Store::record_cell(const CellRecord &cell) {
     Transaction transaction(connection_);
     Statement insert(connection_.get(),
                      "INSERT INTO cells(session_id, workflow, preset_id, flag, runs, passed, "
-                     "roi, finished_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
+                     "roi, finished_at, not_applicable) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert.bind(1, cell.session_id)
         .bind(2, cell.workflow)
         .bind(3, cell.preset_id)
@@ -276,8 +287,9 @@ int64_t Store::record_cell(const CellRecord &cell) {
         .bind(5, int64_t{cell.runs})
         .bind(6, int64_t{cell.passed})
         .bind(7, cell.roi)
-        .bind(8, utc_now())
-        .run();
+        .bind(8, utc_now());
+    bind_text_or_null(insert, 9, cell.not_applicable);
+    insert.run();
     const int64_t cell_id = sqlite3_last_insert_rowid(connection_.get());
     Statement metric(connection_.get(),
                      "INSERT INTO metrics(cell_id, name, value) VALUES(?, ?, ?)");

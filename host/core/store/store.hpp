@@ -25,6 +25,7 @@ struct StepRecord {
     bool passed = false;
     nlohmann::json result;    // the executor's result object
     std::string result_text;  // its JSON text when already at hand ("" = serialize `result`)
+    std::string outcome;      // accepted, rejected, crashed, hung or failed
 };
 
 struct RunRecord {
@@ -37,6 +38,7 @@ struct RunRecord {
     // What the stub strategy said it did to this set (its `meta` entry), null when nothing.
     nlohmann::json input_meta;
     bool passed = false;
+    std::string outcome;  // the worst of its steps' outcome classes
     std::string failed_step;
     std::string started_at;  // ISO 8601 UTC
     double wall_s = 0;
@@ -55,6 +57,8 @@ struct CellRecord {
     int passed = 0;
     double roi = 0;
     std::map<std::string, double> metrics;
+    // Why the preset's faults cannot reach this workflow's target; "" when they can.
+    std::string not_applicable;
 };
 
 struct PredictionRecord {

@@ -1,0 +1,17 @@
+// Older schema versions made from today's, for migration tests: what each migration added,
+// taken away again.
+#pragma once
+
+#include "store/sqlite_handle.hpp"
+
+namespace sbx::test {
+
+// Undoes migration 5 (outcome classes, not-applicable cells and scenarios).
+inline void drop_outcome_columns(store::Connection &connection) {
+    connection.exec(
+        "ALTER TABLE runs DROP COLUMN outcome; ALTER TABLE steps DROP COLUMN outcome; "
+        "ALTER TABLE cells DROP COLUMN not_applicable; "
+        "ALTER TABLE scenario_scores DROP COLUMN not_applicable;");
+}
+
+}  // namespace sbx::test
