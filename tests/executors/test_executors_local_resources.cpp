@@ -159,11 +159,13 @@ TEST_F(LocalExecutorTest, WriteThrottleNamesTheDiskOrWhyThereIsNone) {
         {{"argv", {"dd", "if=/dev/zero", "of=out.bin", "bs=64k", "count=16", "oflag=direct"}},
          {"limits", {{"disk_write_bps", 2 * kMiB}}}},
         seconds);
-    ASSERT_EQ(on_disk["status"], "OK") << on_disk.dump(2);
-    const std::string how = on_disk["enforcement"]["disk_io"];
+    // Before the status: O_DIRECT fails on a tmpfs, where the test's TMPDIR may be.
+    const std::string how =
+        on_disk.value("enforcement", json::object()).value("disk_io", std::string());
     if (how.rfind("none (no block device", 0) == 0) {
         GTEST_SKIP() << "the test's workspace root is on no block device: " << how;
     }
+    ASSERT_EQ(on_disk["status"], "OK") << on_disk.dump(2);
     const test::CgroupOffer offer = test::cgroup_offer("io");
     ASSERT_FALSE(offer.version.empty()) << "a write throttle needs an io cgroup: " << offer.why_not;
     EXPECT_EQ(how.rfind(offer.version + " ", 0), 0U) << how;
