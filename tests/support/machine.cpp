@@ -84,13 +84,15 @@ CgroupOffer cgroup_offer(const std::string &controller) {
         }
         const std::string own = mount.point + own_v2_path();
         if (!has_word(read_text(own + "/cgroup.controllers"), controller)) {
-            why = "cgroup v2 at " + mount.point + " does not offer '" + controller + "' to " + own;
+            why = "cgroup v2 at " + mount.point + " does not offer '";
+            why += controller + "' to ";
+            why += own;
             continue;
         }
         if (::access(own.c_str(), W_OK) != 0) {
-            why = "cgroup v2 offers '" + controller + "' but uid " + std::to_string(::getuid()) +
-                  " may not write " + own + " (delegate a subtree: systemd-run --user --scope " +
-                  "-p Delegate=yes ...)";
+            why = "cgroup v2 offers '" + controller + "' but uid ";
+            why += std::to_string(::getuid()) + " may not write " + own;
+            why += " (delegate a subtree: systemd-run --user --scope -p Delegate=yes ...)";
             continue;
         }
         return {"cgroup_v2", ""};
@@ -159,7 +161,9 @@ std::string first_missing_tool(const std::vector<std::string> &tools) {
         std::istringstream dirs(path ? path : "/usr/bin:/bin");
         std::string dir;
         while (!found && std::getline(dirs, dir, ':')) {
-            found = ::access((dir + "/" + tool).c_str(), X_OK) == 0;
+            dir += '/';
+            dir += tool;
+            found = ::access(dir.c_str(), X_OK) == 0;
         }
         if (!found) {
             return tool;
