@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "machine.hpp"
 #include "plugins/plugin.hpp"
 #include "resource_injector_fixture.hpp"
 
@@ -64,14 +65,16 @@ TEST_F(ResourceInjectorTest, ThreadBurstCompetesDuringTheRunAndTasksComeAndGo) {
 
 TEST_F(ResourceInjectorTest, ThreadBurstTakesCpuFromABusyTarget) {
     const auto injector = concurrency_spike_plugin()->create(json::object());
-    // Eight threads at half a core each on this machine's cores: a busy loop alone gets a
-    // whole core per wall second; beside the burst it cannot.
+    // Four threads per usable core at half a core each ask for twice the cores there are: a
+    // busy loop alone gets a whole core per wall second; beside the burst it cannot.
+    const std::string threads = std::to_string(4 * test::usable_cores());
     const InjectedRun run =
-        run_injected(*injector, {{"THREAD_BURST", "8"}}, {{"argv", {target(), "spin", "600"}}});
+        run_injected(*injector, {{"THREAD_BURST", threads}}, {{"argv", {target(), "spin", "600"}}});
     ASSERT_EQ(run.result["status"], "OK") << run.result.dump(2);
     const double share =
         run.result["cpu_user_s"].get<double>() / run.result["wall_s"].get<double>();
-    EXPECT_LT(share, 0.75) << "CPU seconds per wall second beside 8 competing threads";
+    EXPECT_LT(share, 0.75) << "CPU seconds per wall second beside " << threads
+                           << " competing threads on " << test::usable_cores() << " cores";
 }
 
 TEST_F(ResourceInjectorTest, ConcurrencySpikeModeAloneUsesTheCanonicalLowCounts) {

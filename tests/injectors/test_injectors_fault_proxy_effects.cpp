@@ -132,13 +132,14 @@ TEST_F(FaultProxyTest, EachRequestIsHeldBackByTheApiLatency) {
     const auto start = Clock::now();
     EXPECT_EQ(second.exchange("hello\n"), Client::Outcome::ok);
     round_trips.push_back(elapsed_ms(start));
+    // Held back once per request: twice (per hop) would be 200 ms, per byte far more. The
+    // bound leaves the machine its own speed (an emulated guest takes tens of ms directly).
     for (const double ms : round_trips) {
         EXPECT_GE(ms, 100.0);
-        EXPECT_LT(ms, 100.0 + 60.0) << "held back once per request, not per byte or per hop";
+        EXPECT_LT(ms, 200.0) << "held back once per request, not per byte or per hop";
     }
     std::cout << "[ latency   ] direct " << direct_ms << " ms; through the proxy "
               << json(round_trips).dump() << " ms\n";
-    EXPECT_LT(direct_ms, 20.0);
 }
 
 TEST_F(FaultProxyTest, ApiLatencyModeAloneHoldsRequestsHalfASecond) {

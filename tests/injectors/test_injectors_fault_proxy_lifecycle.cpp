@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "fault_proxy_fixture.hpp"
+#include "machine.hpp"
 
 namespace sbx::injectors_test {
 namespace {
@@ -372,8 +373,9 @@ TEST_F(FaultProxyTest, ListensInsideTheRunsNetworkNamespace) {
     // After the network injector, the spec names the namespace the target runs in: the
     // proxy listens on that namespace's loopback and reaches the upstream from the host's.
     ASSERT_EQ(::geteuid(), 0U) << "entering a network namespace needs root";
+    ASSERT_EQ(test::first_missing_tool({"ip"}), "") << "is missing: install iproute2";
     const TestNamespace netns;
-    ASSERT_TRUE(netns.made) << "ip netns add failed (iproute2 missing?)";
+    ASSERT_TRUE(netns.made) << "ip netns add " << netns.name << " failed";
     const TestUpstream upstream(TestUpstream::Mode::echo);
     auto proxy = injector();
     json in_namespace =

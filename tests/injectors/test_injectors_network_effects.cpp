@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "machine.hpp"
 #include "network_fixture.hpp"
 
 namespace sbx::injectors_test {
@@ -31,6 +32,9 @@ TEST_F(NetworkTest, LatencyRaisesTheRoundTripAndTeardownRestoresIt) {
         EXPECT_TRUE(namespace_exists(netns));
         const std::string mechanism = run.network().value("impairment", "");
         EXPECT_TRUE(mechanism == "netem" || mechanism == "nfqueue") << run.network().dump();
+        if (test::kernel_offers_netem()) {
+            EXPECT_EQ(mechanism, "netem") << "the kernel has sch_netem: " << run.network().dump();
+        }
         std::cout << "[ mechanism ] " << mechanism_here(run.network()) << "\n";
         const json measured = run_probe(run.spec());
         std::cout << "[ measured  ] baseline " << baseline_ms

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "machine.hpp"
 #include "network_fixture.hpp"
 
 namespace sbx::injectors_test {
@@ -218,6 +219,8 @@ TEST_F(NetworkTest, ForcedNetemIsRefusedClearlyWhereTheKernelHasNone) {
     auto automatic = injector();
     PreparedRun probe_run(*automatic, request({{"NETWORK_LATENCY_MS", "5"}}, {"/bin/true"}));
     const bool has_netem = probe_run.network().value("impairment", "") == "netem";
+    EXPECT_EQ(has_netem, test::kernel_offers_netem())
+        << "the injector's netem probe disagrees with the kernel: " << probe_run.network().dump();
     auto forced = injector({{"impairment", "netem"}});
     try {
         PreparedRun run(
