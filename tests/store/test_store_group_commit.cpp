@@ -43,7 +43,7 @@ class GroupCommitTest : public ::testing::Test {
         record.passed = true;
         record.inputs = {{"thread", thread}, {"repetition", repetition}};
         record.started_at = sbx::store::utc_now();
-        record.steps = {{"s", true, {{"status", "OK"}, {"exit_code", 0}}, ""}};
+        record.steps = {{"s", true, {{"status", "OK"}, {"exit_code", 0}}, "", "accepted"}};
         record.metrics = {{"repetition", repetition}};
         return record;
     }

@@ -32,8 +32,16 @@ std::vector<LimitDowngrade> probe_limit_downgrades(PluginSet &plugins,
             spec["binds"] = workflow.binds;
         }
         plugins::Instance &executor = plugins.executor_for(workflow, &preset);
-        const nlohmann::json result =
-            nlohmann::json::parse(executor.run(spec.dump()), nullptr, false);
+        nlohmann::json result;
+        try {
+            result = nlohmann::json::parse(executor.run(spec.dump()), nullptr, false);
+        } catch (const std::exception &e) {
+            // Not a downgrade: whatever stopped the probe stops the real run too, which
+            // reports it in its place (a refused state folder, a missing engine, ...).
+            spdlog::debug("limit probe of scenario {} on {}: {}", preset.name,
+                          executor.plugin().id(), e.what());
+            continue;
+        }
         if (!result.is_object() || !result.contains("downgraded") ||
             !result["downgraded"].is_array()) {
             continue;

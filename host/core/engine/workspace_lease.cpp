@@ -106,10 +106,11 @@ void sweep_folder(const std::filesystem::path &parent, bool dry_run,
         if (identity_alive(owner)) {
             continue;
         }
-        // A workspace made a moment ago may not have its owner file yet.
+        // A workspace made a moment ago may not have its owner file yet; one whose owner
+        // is named and dead goes at once (a host killed a moment ago).
         std::error_code age_error;
         const auto modified = std::filesystem::last_write_time(entry.path(), age_error);
-        if (!age_error &&
+        if (owner.empty() && !age_error &&
             std::filesystem::file_time_type::clock::now() - modified < std::chrono::seconds(10)) {
             continue;
         }

@@ -45,6 +45,15 @@ class DockerExecutor final : public Executor {
             throw Error(SBX_CANCELLED, "run not started: the host is cancelling");
         }
         RunSpec spec = parse_run_spec(spec_json, config_);
+        if (spec.probe) {
+            // The engine holds every limit as asked: nothing is downgraded, and a probe must
+            // not start a container.
+            nlohmann::json result = empty_result(spec);
+            result["status"] = "OK";
+            result["probe"] = true;
+            result["downgraded"] = nlohmann::json::array();
+            return finish(result);
+        }
         purge_at_start(spec.state_dir);
         if (config_.run_init.empty()) {
             // Without it a target would be PID 1 and a pooled run would leave its processes.

@@ -172,6 +172,9 @@ CommandSpec read_command_spec(const nlohmann::json &spec) {
     if (spec.contains("netns") && !spec["netns"].is_null()) {
         result.netns = read_c_string(spec["netns"], "run spec: netns");
     }
+    if (spec.contains("probe") && !spec["probe"].is_null()) {
+        result.probe = read_bool(spec["probe"], "run spec: probe");
+    }
     return result;
 }
 
@@ -203,9 +206,6 @@ RunSpec read_run_spec(const nlohmann::json &spec, const ExecutorConfig &config) 
         if (!result.binds.empty() && result.filesystem != FilesystemMode::kMinimal) {
             invalid("run spec: binds", "only apply to filesystem: minimal");
         }
-    }
-    if (spec.contains("probe") && !spec["probe"].is_null()) {
-        result.probe = read_bool(spec["probe"], "run spec: probe");
     }
     return result;
 }

@@ -39,6 +39,9 @@ struct CommandSpec {
     // A network namespace to run in (/run/netns/NAME or /proc/PID/ns/net), or "" to stay
     // in the host's. Set by a network injector.
     std::string netns;
+    // `probe: true`: prepare, report `enforcement` and `downgraded`, run nothing (the host's
+    // check before a matrix that every limit holds as asked).
+    bool probe = false;
 };
 
 struct RunSpec : CommandSpec {
@@ -47,9 +50,6 @@ struct RunSpec : CommandSpec {
     FilesystemMode filesystem = FilesystemMode::kReadonly;
     // The host paths a `minimal` target sees (the spec's `binds`, from the workflow).
     std::vector<BindPath> binds;
-    // `probe: true`: prepare everything, report `enforcement` and `downgraded`, run nothing
-    // (the host's check before a matrix that every limit holds as asked).
-    bool probe = false;
 };
 
 // `spec_json` as a JSON object; SBX_INVALID when it is not JSON or not an object.

@@ -70,6 +70,14 @@ class QemuExecutor final : public Executor {
         const local::RunSpec spec = local::read_run_spec(raw, limits_config);
         json result = local::blank_result(spec.run_id);
         result["executor"] = "qemu";
+        if (spec.probe) {
+            // The guest's cgroup v2 holds every limit as asked: nothing is downgraded, and a
+            // probe must not boot a guest.
+            result["status"] = "OK";
+            result["probe"] = true;
+            result["downgraded"] = json::array();
+            return result.dump(-1, ' ', false, json::error_handler_t::replace);
+        }
         if (!spec.netns.empty()) {
             result["error"] = "the qemu executor cannot run in network namespace '" + spec.netns +
                               "' (run spec: netns): the guest has no network; use the local "
