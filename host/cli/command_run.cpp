@@ -102,8 +102,11 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow}, presets);
     // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
-    engine::refuse_limit_downgrades(engine::probe_limit_downgrades(plugins, workflow, presets),
-                                    settings.allow_limit_downgrades);
+    engine::refuse_limit_downgrades(
+        engine::probe_limit_downgrades(
+            plugins, workflow, presets,
+            (std::filesystem::path(settings.data_dir) / "state").string()),
+        settings.allow_limit_downgrades);
     store::Store store(std::filesystem::path(settings.data_dir) / "metrics.db");
     const int64_t session =
         store.begin_session("run " + workflow.name, settings.source, options.seed);

@@ -151,8 +151,9 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     resolve_plugins_for(plugins, {&workflow, baseline != nullptr ? baseline : &workflow},
                         scenarios);
     // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
-    engine::refuse_limit_downgrades(engine::probe_limit_downgrades(plugins, workflow, scenarios),
-                                    settings.allow_limit_downgrades);
+    engine::refuse_limit_downgrades(
+        engine::probe_limit_downgrades(plugins, workflow, scenarios, (data_dir / "state").string()),
+        settings.allow_limit_downgrades);
 
     const auto plans = engine::scenario_cell_plans(workflow, baseline, scenarios,
                                                    options.matrix.repetitions, options.matrix.seed);

@@ -12,7 +12,8 @@ namespace sbx::engine {
 
 std::vector<LimitDowngrade> probe_limit_downgrades(PluginSet &plugins,
                                                    const config::Workflow &workflow,
-                                                   const std::vector<presets::Preset> &scenarios) {
+                                                   const std::vector<presets::Preset> &scenarios,
+                                                   const std::string &state_dir) {
     std::vector<LimitDowngrade> found;
     int probe = 0;
     for (const presets::Preset &preset : scenarios) {
@@ -24,7 +25,8 @@ std::vector<LimitDowngrade> probe_limit_downgrades(PluginSet &plugins,
             {"run_id", "probe-" + std::to_string(::getpid()) + "-" + std::to_string(++probe)},
             {"argv", {"true"}},
             {"limits", limits},
-            {"probe", true}};
+            {"probe", true},
+            {"state_dir", state_dir}};
         if (!workflow.filesystem.empty()) {
             spec["filesystem"] = workflow.filesystem;
         }

@@ -25,9 +25,11 @@ struct LimitDowngrade {
 // One probe run (`probe: true`: prepared, nothing executed) per scenario preset that sets a
 // limit, on the executor that would run `workflow` under it. Executors that do not report
 // `downgraded` (third-party, older) are taken at their word.
+// `state_dir` is the data dir's state folder, as real runs get it.
 std::vector<LimitDowngrade> probe_limit_downgrades(PluginSet &plugins,
                                                    const config::Workflow &workflow,
-                                                   const std::vector<presets::Preset> &scenarios);
+                                                   const std::vector<presets::Preset> &scenarios,
+                                                   const std::string &state_dir);
 
 // Throws InputError listing `found` unless it is empty or `allowed`; when allowed, logs
 // each as a warning.

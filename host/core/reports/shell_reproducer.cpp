@@ -48,7 +48,10 @@ std::string shell_reproducer(const std::vector<std::string> &header,
     for (const auto &line : header) {
         out += "# " + line + "\n";
     }
-    out += "cd \"$(mktemp -d)\" || exit\n";
+    // A scratch folder of its own, removed when the script ends however it ends.
+    out +=
+        "sbx_workspace=$(mktemp -d) && cd \"$sbx_workspace\" || exit\n"
+        "trap 'cd / && rm -rf \"$sbx_workspace\"' EXIT\n";
     for (size_t i = 0; i < specs.size(); ++i) {
         const json &spec = specs[i];
         out += "# step " + std::to_string(i + 1) + ": " +
