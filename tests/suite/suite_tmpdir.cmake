@@ -3,9 +3,14 @@
 # check: fails naming everything the tests left in FOLDER, then removes it. The per-user
 # state folders (sandbox-runner-<uid>) may stay when empty: the product keeps them, like a
 # cache folder, and they hold nothing of a run.
+# The folder itself is kept (emptied, not removed): an unprivileged run of the suite may own
+# it without owning the build folder around it (tools/kernel-matrix's user leg).
 if(MODE STREQUAL "setup")
-  file(REMOVE_RECURSE ${FOLDER})
   file(MAKE_DIRECTORY ${FOLDER})
+  file(GLOB stale LIST_DIRECTORIES true ${FOLDER}/* ${FOLDER}/.*)
+  if(stale)
+    file(REMOVE_RECURSE ${stale})
+  endif()
   return()
 endif()
 if(NOT MODE STREQUAL "check")
@@ -22,7 +27,10 @@ foreach(entry ${entries})
     list(APPEND left ${entry})
   endif()
 endforeach()
-file(REMOVE_RECURSE ${FOLDER})
+file(GLOB everything LIST_DIRECTORIES true ${FOLDER}/* ${FOLDER}/.*)
+if(everything)
+  file(REMOVE_RECURSE ${everything})
+endif()
 if(left)
   list(JOIN left "\n  " named)
   message(FATAL_ERROR "the tests left these in their TMPDIR ${FOLDER}:\n  ${named}\n"

@@ -4,13 +4,15 @@
 // does it for `systemd-run --user --scope -p Delegate=yes CMD`, which puts CMD in a scope
 // folder the user owns. The host is then a process of that folder, and v2 forbids a folder
 // with processes from handing controllers to children ("no internal processes"). So the
-// host first moves itself into a leaf of its own (<scope>/host), then enables the
-// controllers for children in <scope> and <scope>/sandbox-runner, where the runs go.
+// host first moves the scope's processes (itself, and whatever started it there) into a
+// leaf (<scope>/host), then enables the controllers for children in <scope> and
+// <scope>/sandbox-runner, where the runs go.
 #include "cgroup_v2_parent.hpp"
 
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 #include <mutex>
 
 #include "cgroup_dir.hpp"
@@ -44,6 +46,26 @@ void enable_for_children(const std::string &folder) {
     }
 }
 
+// Moves every process of `from` into `to` (this host, and what else the delegated scope
+// holds, e.g. the shell or test runner that started it): a folder that hands controllers
+// to its children may hold no process itself. Processes that end meanwhile are fine.
+bool move_members(const std::string &from, const std::string &to) {
+    for (int pass = 0; pass < 8; ++pass) {
+        const std::string members = CgroupDir::read_file(from + "/cgroup.procs").value_or("");
+        std::istringstream pids(members);
+        std::string pid;
+        bool moved_any = false;
+        while (pids >> pid) {
+            moved_any = true;
+            CgroupDir::write_file(to + "/cgroup.procs", pid);
+        }
+        if (!moved_any) {
+            return true;
+        }
+    }
+    return CgroupDir::read_file(from + "/cgroup.procs").value_or("x").empty();
+}
+
 std::optional<CgroupV2Parent> find_parent(std::string &why) {
     if (!CgroupDir::read_file(std::string(kRoot) + "/cgroup.controllers")) {
         why = "no cgroup v2 hierarchy at /sys/fs/cgroup";
@@ -65,9 +87,8 @@ std::optional<CgroupV2Parent> find_parent(std::string &why) {
             return std::nullopt;
         }
         const std::string leaf = scope + "/host";
-        if (!CgroupDir::make_folder(leaf) ||
-            !CgroupDir::write_file(leaf + "/cgroup.procs", std::to_string(::getpid()))) {
-            why = "cannot move the host into " + leaf;
+        if (!CgroupDir::make_folder(leaf) || !move_members(scope, leaf)) {
+            why = "cannot move the processes of " + scope + " into " + leaf;
             return std::nullopt;
         }
         enable_for_children(scope);
