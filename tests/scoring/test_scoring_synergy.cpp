@@ -1,4 +1,4 @@
-// Synergy (SEMANTICS.md): the combined run against the mean of its parts, for the ROI and
+// Synergy (docs/user-guide.md): the combined run against the mean of its parts, for the ROI and
 // for each metric over the parts that report it.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The temporal trajectory (SEMANTICS.md): degradation, resilience and stability per stage.
+// The temporal trajectory (docs/user-guide.md): degradation, resilience and stability per stage.
 #include <gtest/gtest.h>
 
 #include <cmath>

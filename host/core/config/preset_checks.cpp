@@ -1,4 +1,4 @@
-// One rule per unit-bearing or numeric preset key; see SEMANTICS.md, "Units" and "Presets".
+// One rule per unit-bearing or numeric preset key; see docs/user-guide.md, "Units" and "Presets".
 #include "config/preset_checks.hpp"
 
 #include <algorithm>
@@ -132,7 +132,7 @@ const std::vector<std::string> &checked_preset_keys() {
 }
 
 const std::vector<std::string> &known_failure_modes() {
-    // SEMANTICS.md's failure-mode table and the seeds' generator: a mode no injector or
+    // docs/user-guide.md's failure-mode table and the seeds' generator: a mode no injector or
     // stub knows would silently do nothing, so it is refused like a misspelt key.
     static const std::vector<std::string> modes = {
         "network",     "network_partition", "api_latency",   "flaky_upstream", "upstream_timeout",

@@ -1,4 +1,4 @@
-// The canonical failure profiles of SEMANTICS.md ("Presets"): six named profiles, each at
+// The canonical failure profiles of docs/user-guide.md ("Presets"): six named profiles, each at
 // a low and a high severity, as presets on a base of CPU_LIMIT=1, MEMORY_LIMIT=512Mi.
 #pragma once
 

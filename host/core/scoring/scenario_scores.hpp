@@ -1,4 +1,4 @@
-// Scoring a workflow across scenarios (SEMANTICS.md "run-scenarios"): the ROI and RAROI of
+// Scoring a workflow across scenarios (docs/user-guide.md "run-scenarios"): the ROI and RAROI of
 // each scenario with the workflow on and off, which scenarios fail, and the verdict.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Hardening tips by scenario. The first four are fixed by SEMANTICS.md; the others were
+// Hardening tips by scenario. The first four are fixed by docs/user-guide.md; the others were
 // chosen for the condition each scenario injects:
 //   user_misuse      wrong types, missing or extra arguments -> validate arguments
 //   high_latency     slow network and upstream APIs         -> timeouts and caching
