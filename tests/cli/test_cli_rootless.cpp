@@ -43,13 +43,6 @@ class Rootless : public sbx::test::CliTest {
     void SetUp() override {
         CliTest::SetUp();
         std::filesystem::create_directories(dir_ + "/tmp");
-        if (::geteuid() == 0) {
-            // The scratch folder becomes the unprivileged user's.
-            for (const auto &entry : std::filesystem::recursive_directory_iterator(dir_)) {
-                ASSERT_EQ(::chown(entry.path().c_str(), kNobody, kNobody), 0);
-            }
-            ASSERT_EQ(::chown(dir_.c_str(), kNobody, kNobody), 0);
-        }
         token_ = std::to_string(7000000 + ::getpid() % 1000000);
         write_settings(R"(
 presets:
@@ -68,11 +61,23 @@ workflows:
     steps:
       - run: [python3, -c, 'b = b"x" * (512 << 20); print(len(b))']
 )");
-        for (const auto &entry : std::filesystem::directory_iterator(dir_)) {
-            if (::geteuid() == 0) {
-                ASSERT_EQ(::chown(entry.path().c_str(), kNobody, kNobody), 0);
-            }
+        give_to_user(dir_);
+        give_to_user(dir_ + "/tmp");
+        give_to_user(settings_);
+    }
+
+    // When the test runs as root, `path` becomes the unprivileged user's.
+    static void give_to_user(const std::string &path) {
+        if (::geteuid() == 0) {
+            ASSERT_EQ(::chown(path.c_str(), kNobody, kNobody), 0) << path;
         }
+    }
+
+    // A preset file of the unprivileged user's; returns its path.
+    std::string write_preset(const std::string &name, const std::string &json_text) {
+        const std::string path = write_file(name, json_text);
+        give_to_user(path);
+        return path;
     }
 
     // sandbox-runner ARGS as the unprivileged user, with its own TMPDIR.
@@ -109,12 +114,9 @@ TEST_F(Rootless, DoubleForkedEscapeeLeavesNoProcess) {
 }
 
 TEST_F(Rootless, WritingPastTheDiskLimitFailsWithEnospc) {
-    write_file("fill.json", R"({"SCENARIO_NAME": "small_disk", "DISK_LIMIT": "8Mi"})");
-    if (::geteuid() == 0) {
-        ASSERT_EQ(::chown((dir_ + "/fill.json").c_str(), kNobody, kNobody), 0);
-    }
-    const auto ran =
-        unprivileged({"run", "--workflow", "fill", "--preset-file", dir_ + "/fill.json", "--json"});
+    const std::string preset =
+        write_preset("fill.json", R"({"SCENARIO_NAME": "small_disk", "DISK_LIMIT": "8Mi"})");
+    const auto ran = unprivileged({"run", "--workflow", "fill", "--preset-file", preset, "--json"});
     ASSERT_EQ(ran.exit_code, 0) << ran.err << ran.out;
     EXPECT_EQ(step_result_field("status"), "OK");  // dd's own exit code is what it reports
     const std::string out = step_result_field("stdout");
@@ -124,12 +126,9 @@ TEST_F(Rootless, WritingPastTheDiskLimitFailsWithEnospc) {
 }
 
 TEST_F(Rootless, MemoryHogEndsOomOrIsRefusedBeforeAnyRun) {
-    write_file("hog.json", R"({"SCENARIO_NAME": "small_memory", "MEMORY_LIMIT": "64Mi"})");
-    if (::geteuid() == 0) {
-        ASSERT_EQ(::chown((dir_ + "/hog.json").c_str(), kNobody, kNobody), 0);
-    }
-    const auto ran =
-        unprivileged({"run", "--workflow", "hog", "--preset-file", dir_ + "/hog.json", "--json"});
+    const std::string preset =
+        write_preset("hog.json", R"({"SCENARIO_NAME": "small_memory", "MEMORY_LIMIT": "64Mi"})");
+    const auto ran = unprivileged({"run", "--workflow", "hog", "--preset-file", preset, "--json"});
     if (ran.exit_code == 2) {
         // No cgroup for this user: said up front, with the limit and what to do.
         EXPECT_NE(ran.err.find("memory"), std::string::npos) << ran.err;

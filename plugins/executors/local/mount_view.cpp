@@ -91,6 +91,15 @@ bool make_mount_point(int tree, const char *path) {
     return true;
 }
 
+// A descriptor of the workspace to attach: the tmpfs (a copy of its descriptor, closed by
+// the caller like every tree), or a writable clone of the folder; -1 with errno set.
+int clone_workspace(const MountView &view) {
+    if (view.workspace_mount_fd >= 0) {
+        return ::fcntl(view.workspace_mount_fd, F_DUPFD_CLOEXEC, 3);
+    }
+    return ::open_tree(AT_FDCWD, view.workdir, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+}
+
 // A detached copy of `path` (and the mounts below it), read-only unless `writable`.
 int clone_tree(const char *path, bool writable) {
     const int tree =
@@ -146,12 +155,7 @@ void close_all(const int *fds, std::size_t count) {
 
 bool build_readonly(const MountView &view, int &failed_step) {
     // [0] the workspace, [1] the program's folder (when /tmp or /dev/shm would hide it).
-    int trees[2] = {-1, -1};
-    if (view.workspace_mount_fd >= 0) {
-        trees[0] = ::fcntl(view.workspace_mount_fd, F_DUPFD_CLOEXEC, 3);
-    } else {
-        trees[0] = ::open_tree(AT_FDCWD, view.workdir, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-    }
+    int trees[2] = {clone_workspace(view), -1};
     bool built = trees[0] >= 0;
     if (built && view.program_folder != nullptr) {
         trees[1] = clone_tree(view.program_folder, false);
@@ -218,13 +222,8 @@ bool build_minimal(const MountView &view, int &failed_step) {
     for (std::size_t i = 0; i < count; ++i) {
         trees[i] = -1;
     }
-    bool taken = true;
-    if (view.workspace_mount_fd >= 0) {
-        trees[0] = ::fcntl(view.workspace_mount_fd, F_DUPFD_CLOEXEC, 3);
-    } else {
-        trees[0] = ::open_tree(AT_FDCWD, view.workdir, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-    }
-    taken = trees[0] >= 0;
+    trees[0] = clone_workspace(view);
+    bool taken = trees[0] >= 0;
     if (taken) {
         trees[1] = clone_tree("/dev", false);
         taken = trees[1] >= 0;
