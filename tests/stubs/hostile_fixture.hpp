@@ -42,7 +42,7 @@ inline json generate(plugins::Instance &stub, const json &req) {
 
 // Number of payloads in the catalogue: one text slot cycles through all of them, so the
 // distinct indexes of a batch longer than the catalogue are the catalogue.
-inline std::set<int64_t> payload_indexes(plugins::Instance &stub, int64_t batch = 1024) {
+inline std::set<int64_t> payload_indexes(plugins::Instance &stub, int64_t batch = 2048) {
     const json answer = generate(stub, request({{"s", "string"}}, batch));
     std::set<int64_t> seen;
     for (const json &meta : answer["meta"]) {

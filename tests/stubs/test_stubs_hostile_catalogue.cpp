@@ -7,6 +7,8 @@
 #include "command.hpp"
 #include "hostile_fixture.hpp"
 
+#include <sbx/bytes_value.hpp>
+
 namespace sbx::stubs_test {
 namespace {
 
@@ -59,12 +61,12 @@ TEST_F(HostileCatalogue, LoadsAtLeast400DistinctPayloadsIn12Categories) {
     EXPECT_EQ(indexes.size(), file["payloads"].size()) << "every built-in payload is served";
     EXPECT_GE(indexes.size(), 400U);
 
-    const json answer = generate(*stub, request({{"s", "string"}}, 1024));
+    const json answer = generate(*stub, request({{"s", "string"}}, 2048));
     std::set<std::string> values;
     for (const json &set : answer["input_sets"]) {
-        values.insert(set["s"].get<std::string>());
+        values.insert(set["s"].dump());  // strings and $bytes values alike
     }
-    EXPECT_EQ(values.size(), indexes.size()) << "no two payloads are the same string";
+    EXPECT_EQ(values.size(), indexes.size()) << "no two payloads are the same value";
     const auto categories = categories_of(answer, "s");
     EXPECT_GE(categories.size(), 12U);
     for (const auto &category : kRequiredCategories) {
@@ -74,10 +76,13 @@ TEST_F(HostileCatalogue, LoadsAtLeast400DistinctPayloadsIn12Categories) {
 
 TEST_F(HostileCatalogue, GeneratesOversizedPayloadsAtLoad) {
     auto stub = hostile();
-    const json answer = generate(*stub, request({{"s", "string"}}, 1024));
+    const json answer = generate(*stub, request({{"s", "string"}}, 2048));
     std::size_t longest = 0;
     bool deep_nesting = false;
     for (const json &set : answer["input_sets"]) {
+        if (!set["s"].is_string()) {
+            continue;
+        }
         const auto &value = set["s"].get_ref<const std::string &>();
         longest = std::max(longest, value.size());
         deep_nesting |= value.size() == 20000 && value.find_first_not_of('[') == 10000;
@@ -97,10 +102,12 @@ TEST_F(HostileCatalogue, UserFilesFromConfigAndEnvironmentAddPayloads) {
 
     auto stub = hostile({{"payload_files", {config_file}}});
     EXPECT_EQ(payload_indexes(*stub).size(), built_in + 3);
-    const json answer = generate(*stub, request({{"s", "string"}}, 1024));
+    const json answer = generate(*stub, request({{"s", "string"}}, 2048));
     std::set<std::string> values;
     for (const json &set : answer["input_sets"]) {
-        values.insert(set["s"].get<std::string>());
+        if (set["s"].is_string()) {
+            values.insert(set["s"].get<std::string>());
+        }
     }
     EXPECT_TRUE(values.count("x-from-config"));
     EXPECT_TRUE(values.count("ababab"));
@@ -132,8 +139,40 @@ TEST_F(HostileCatalogue, BadUserFilesAreRefusedNamingTheFile) {
               R"({"payloads":[{"category":"c","generate":{"repeat":"x","times":1000000000000}}]})");
     expect_refused({{"payload_files", {huge}}}, huge, "payloads[0]");
 
+    const auto bad_bytes =
+        write("bytes.json", R"({"payloads":[{"category":"c","bytes":"not base64!"}]})");
+    expect_refused({{"payload_files", {bad_bytes}}}, bad_bytes, "'bytes' must be standard base64");
+    const auto bad_rank =
+        write("rank.json", R"({"payloads":[{"category":"c","value":"x","first":{"txt":1}}]})");
+    expect_refused({{"payload_files", {bad_rank}}}, bad_rank, "'txt' is not one");
+    const auto bad_part = write(
+        "part.json", R"({"payloads":[{"category":"p","parts":[{"category":"a","value":1},{}]}]})");
+    expect_refused({{"payload_files", {bad_part}}}, bad_part, "parts[1]");
+    const auto bad_number =
+        write("number.json", R"({"payloads":[{"category":"c","value":"12ab","number":true}]})");
+    expect_refused({{"payload_files", {bad_number}}}, bad_number, "spells a JSON number");
+
     setenv("SANDBOX_HOSTILE_PAYLOADS", broken.c_str(), 1);
     expect_refused(json::object(), broken, "not valid JSON");
+}
+
+TEST_F(HostileCatalogue, UserFilesRankPolyglotsAndRawBytesFirst) {
+    const auto file = write(
+        "first.json",
+        R"({"payloads":[{"category":"mine","bytes":"/w==","first":{"text":1}},)"
+        R"({"category":"polyglot","first":{"text":1,"json":1},"parts":[)"
+        R"({"category":"a","value":"<<"},{"category":"b","bytes":"/w=="},{"category":"a","value":">>"}]}]})");
+    auto stub = hostile({{"payload_files", {file}}});
+    const json answer = generate(*stub, request({{"s", "string"}}, 2));
+    // Rank 1 of the user's file comes before the built-in rank 2, after the built-in rank 1
+    // (ties keep catalogue order).
+    EXPECT_EQ(answer["meta"][1]["s"]["category"], "mine");
+    EXPECT_EQ(answer["input_sets"][1]["s"], json({{"$bytes", "/w=="}}));
+    const json mixed = generate(*stub, request({{"s", "string"}}, 3));
+    const json &poly = mixed["input_sets"][2]["s"];
+    EXPECT_EQ(poly, json({{"$bytes", sbx::base64_encode("<<\xff>>")}})) << poly.dump();
+    EXPECT_EQ(mixed["meta"][2]["s"]["parts"]["a"], "<<>>") << "a category's parts joined";
+    EXPECT_EQ(mixed["meta"][2]["s"]["parts"]["b"], json({{"$bytes", "/w=="}}));
 }
 
 }  // namespace

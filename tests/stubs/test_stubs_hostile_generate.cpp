@@ -1,6 +1,11 @@
-// Hostile generation: replayable per seed, every category reaching every slot over a
-// batch, NUL bytes intact in the JSON, and values shaped by slot type.
+// Hostile generation: replayable per seed, the most potent payloads first, every category
+// reaching every slot over a batch, NUL bytes intact in the JSON, raw bytes as `$bytes`
+// values, hostile values inside valid documents, and values shaped by slot type.
 #include "hostile_fixture.hpp"
+
+#include <sbx/bytes_value.hpp>
+
+#include <algorithm>
 
 namespace sbx::stubs_test {
 namespace {
@@ -9,7 +14,7 @@ const std::map<std::string, std::string> kSlots = {{"a_text", "string"}, {"b_pat
                                                    {"c_email", "email"}, {"d_int", "int"},
                                                    {"e_float", "float"}, {"f_json", "json"}};
 
-TEST(HostileGenerate, SameSeedIsByteIdenticalAndAnotherSeedDiffers) {
+TEST(HostileGenerate, SameSeedIsByteIdenticalAndAnotherSeedDiffersAfterTheFirstTried) {
     auto first = hostile();
     auto second = hostile();
     const std::string once = first->generate(request(kSlots, 50, 7).dump());
@@ -17,6 +22,90 @@ TEST(HostileGenerate, SameSeedIsByteIdenticalAndAnotherSeedDiffers) {
     EXPECT_EQ(once, second->generate(request(kSlots, 50, 7).dump())) << "across instances";
     EXPECT_NE(once, first->generate(request(kSlots, 50, 8).dump()));
     EXPECT_NE(once, first->generate(request(kSlots, 50, -7).dump()));
+    // The first-tried payloads are the same for every seed: the most potent come first.
+    const json a = generate(*first, request(kSlots, 13, 7));
+    const json b = generate(*first, request(kSlots, 13, 8));
+    EXPECT_EQ(a["input_sets"], b["input_sets"]);
+}
+
+TEST(HostileGenerate, PolyglotsComeFirstAndNameTheirParts) {
+    auto stub = hostile();
+    const json answer = generate(*stub, request({{"s", "string"}}, 13));
+    const json &meta = answer["meta"][0]["s"];
+    EXPECT_EQ(meta["category"], "polyglot");
+    ASSERT_TRUE(meta["parts"].is_object());
+    const std::string value = answer["input_sets"][0]["s"].get<std::string>();
+    std::set<std::string> parts;
+    for (const auto &[category, text] : meta["parts"].items()) {
+        parts.insert(category);
+        ASSERT_TRUE(text.is_string()) << category;
+        EXPECT_NE(value.find(text.get<std::string>()), std::string::npos) << category;
+    }
+    for (const char *category :
+         {"format_string", "path_traversal", "sql_injection", "shell_injection",
+          "template_injection", "xxe", "unicode", "control_chars", "numeric_extremes"}) {
+        EXPECT_TRUE(parts.count(category)) << category;
+    }
+    EXPECT_NE(value.find('\0'), std::string::npos) << "a NUL rides along";
+    // The first 13 sets hold the empty string and a second, raw-bytes polyglot.
+    std::set<std::string> categories = categories_of(answer, "s");
+    EXPECT_TRUE(categories.count("empty"));
+    bool empty = false;
+    bool raw_polyglot = false;
+    for (std::size_t j = 0; j < 13; ++j) {
+        const json &v = answer["input_sets"][j]["s"];
+        empty |= v == "";
+        raw_polyglot |= v.is_object() && answer["meta"][j]["s"]["category"] == "polyglot";
+    }
+    EXPECT_TRUE(empty);
+    EXPECT_TRUE(raw_polyglot) << "invalid UTF-8 comes as a $bytes value";
+    const json reached = answer["categories"];
+    for (const char *category : {"polyglot", "invalid_utf8", "empty", "sql_injection"}) {
+        EXPECT_NE(std::find(reached.begin(), reached.end(), category), reached.end()) << category;
+    }
+}
+
+TEST(HostileGenerate, InvalidUtf8ComesAsBytesValues) {
+    auto stub = hostile();
+    const json answer = generate(*stub, request({{"s", "string"}}, 700));
+    std::size_t raw = 0;
+    for (std::size_t j = 0; j < answer["input_sets"].size(); ++j) {
+        const json &v = answer["input_sets"][j]["s"];
+        if (answer["meta"][j]["s"]["category"] == "invalid_utf8") {
+            ASSERT_TRUE(v.is_object()) << v.dump();
+            ASSERT_EQ(v.size(), 1U);
+            const auto bytes = sbx::base64_decode(v["$bytes"].get<std::string>());
+            ASSERT_TRUE(bytes.has_value()) << v.dump();
+            EXPECT_THROW((void)json(*bytes).dump(), json::type_error) << "not valid UTF-8";
+            ++raw;
+        }
+    }
+    EXPECT_GE(raw, 10U);
+}
+
+TEST(HostileGenerate, JsonSlotsGetHostileValuesInsideTheExampleDocument) {
+    auto stub = hostile();
+    json req = request({{"j", "json"}}, 13);
+    req["slots"]["j"]["example"] = {{"name", "Ada"}, {"id", 7}, {"tags", {"x", "y"}}};
+    const json answer = generate(*stub, req);
+    // Set 0: the polyglot in every string of the example, its numbers kept.
+    const json &doc = answer["input_sets"][0]["j"];
+    ASSERT_TRUE(doc.is_object()) << doc.dump().substr(0, 200);
+    EXPECT_EQ(doc["id"], 7);
+    EXPECT_EQ(doc["tags"].size(), 2U);
+    EXPECT_EQ(doc["name"], doc["tags"][0]);
+    EXPECT_NE(doc["name"].get<std::string>().find("%n"), std::string::npos);
+    EXPECT_EQ(answer["meta"][0]["j"]["embedded"], true);
+    // A numeric payload goes into the numbers too, digits exact.
+    const std::string text = stub->generate(req.dump());
+    EXPECT_NE(text.find(R"("id":-99999999999999999999)"), std::string::npos);
+    // Broken documents still come, as text: the empty one second.
+    EXPECT_EQ(answer["input_sets"][1]["j"], "");
+    EXPECT_EQ(answer["meta"][1]["j"]["category"], "empty");
+    EXPECT_FALSE(answer["meta"][1]["j"].contains("embedded")) << "the document itself";
+    // Without an example, a small record carries them.
+    const json bare = generate(*stub, request({{"j", "json"}}, 1));
+    EXPECT_TRUE(bare["input_sets"][0]["j"].contains("name"));
 }
 
 TEST(HostileGenerate, ReturnsExactlyCountSetsWithAParallelMeta) {
@@ -34,10 +123,14 @@ TEST(HostileGenerate, ReturnsExactlyCountSetsWithAParallelMeta) {
 }
 
 TEST(HostileGenerate, SlotIOfSetJTakesPayloadIPlusJ) {
-    // (i + j + offset) mod N: the next slot of a set holds what this slot gets next set.
+    // (i + j + offset) mod N: the next slot of a set holds what this slot gets next set,
+    // within the first-tried list (13 long) and within the rest.
     auto stub = hostile();
-    const json answer = generate(*stub, request({{"a", "string"}, {"b", "string"}}, 20));
-    for (std::size_t j = 0; j + 1 < 20; ++j) {
+    const json answer = generate(*stub, request({{"a", "string"}, {"b", "string"}}, 40));
+    for (std::size_t j = 0; j + 1 < 40; ++j) {
+        if (j == 12) {
+            continue;  // the step from the first-tried list to the rest
+        }
         EXPECT_EQ(answer["meta"][j]["b"], answer["meta"][j + 1]["a"]) << j;
         EXPECT_EQ(answer["input_sets"][j]["b"], answer["input_sets"][j + 1]["a"]) << j;
     }
@@ -60,11 +153,12 @@ TEST(HostileGenerate, EveryCategoryReachesEveryTextSlotOverABatch) {
         }
         EXPECT_EQ(static_cast<int64_t>(indexes.size()), n) << slot << ": every payload";
     }
-    // Categories are interleaved: a batch as short as the category count covers them all,
-    // wherever the seed starts it (also late in the order, past the small categories' end).
+    // After the first-tried list (13 sets), categories are interleaved: a batch only as
+    // many sets longer covers them all, wherever the seed starts it (also late in the
+    // order, past the small categories' end).
     for (const std::int64_t seed : {99, 12345, 7, 2024, 31337}) {
         const json short_batch =
-            generate(*stub, request(kSlots, static_cast<int64_t>(categories.size()), seed));
+            generate(*stub, request(kSlots, 13 + static_cast<int64_t>(categories.size()), seed));
         EXPECT_EQ(categories_of(short_batch, "a_text"), categories) << "seed " << seed;
     }
 }
@@ -76,6 +170,9 @@ TEST(HostileGenerate, NulBytesSurviveAsEscapesInTheJson) {
     const json answer = json::parse(raw);
     std::size_t with_nul = 0;
     for (const json &set : answer["input_sets"]) {
+        if (!set["s"].is_string()) {
+            continue;  // raw bytes
+        }
         const auto &value = set["s"].get_ref<const std::string &>();
         if (value.find('\0') != std::string::npos) {
             ++with_nul;
@@ -85,7 +182,7 @@ TEST(HostileGenerate, NulBytesSurviveAsEscapesInTheJson) {
     EXPECT_GE(with_nul, 5U) << "NUL alone, embedded, leading, trailing, repeated";
     bool embedded = false;
     for (const json &set : answer["input_sets"]) {
-        embedded |= set["s"].get<std::string>() == std::string("a\0b", 3);
+        embedded |= set["s"] == std::string("a\0b", 3);
     }
     EXPECT_TRUE(embedded) << "bytes after the NUL are kept";
 }
@@ -109,12 +206,17 @@ TEST(HostileGenerate, NumericSlotsGetNumericExtremesAsNumbersWhereRepresentable)
     EXPECT_TRUE(nan_text) << "NaN has no JSON number, so it comes as a string";
 }
 
-TEST(HostileGenerate, JsonSlotsGetMalformedOrOversizedJsonAsStrings) {
+TEST(HostileGenerate, JsonSlotsGetEveryCategoryBrokenDocumentsAsText) {
     auto stub = hostile();
-    const json answer = generate(*stub, request({{"j", "json"}}, 200));
-    EXPECT_EQ(categories_of(answer, "j"), (std::set<std::string>{"malformed_json", "oversized"}));
-    for (const json &set : answer["input_sets"]) {
-        EXPECT_TRUE(set["j"].is_string());
+    const json answer = generate(*stub, request({{"j", "json"}}, 400));
+    const auto all = categories_of(generate(*stub, request({{"s", "string"}}, 400)), "s");
+    EXPECT_EQ(categories_of(answer, "j"), all);
+    for (std::size_t j = 0; j < answer["input_sets"].size(); ++j) {
+        const json &meta = answer["meta"][j]["j"];
+        if (meta["category"] == "malformed_json") {
+            EXPECT_TRUE(answer["input_sets"][j]["j"].is_string()) << "a broken document";
+            EXPECT_FALSE(meta.contains("embedded"));
+        }
     }
 }
 
@@ -122,8 +224,8 @@ TEST(HostileGenerate, TextSlotsAlwaysGetStrings) {
     auto stub = hostile();
     const json answer = generate(*stub, request({{"b", "bool"}, {"e", "enum"}}, 700));
     for (const json &set : answer["input_sets"]) {
-        EXPECT_TRUE(set["b"].is_string());
-        EXPECT_TRUE(set["e"].is_string());
+        EXPECT_TRUE(set["b"].is_string() || set["b"].contains("$bytes"));
+        EXPECT_TRUE(set["e"].is_string() || set["e"].contains("$bytes"));
     }
 }
 

@@ -4,11 +4,13 @@
 
 #include "stub_request.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "catalogue.hpp"
 #include "embedded_payloads.hpp"
+#include "skeleton.hpp"
 #include "splitmix64.hpp"
 
 namespace {
@@ -16,14 +18,33 @@ namespace {
 using nlohmann::json;
 using sbx_hostile::Catalogue;
 using sbx_hostile::Payload;
+using sbx_hostile::Skeleton;
 using sbx_hostile::SlotKind;
 
 // One slot of the request, resolved once per generate() call.
 struct SlotPlan {
     std::string key;  // the slot name as JSON text, with the trailing ':'
     SlotKind kind = SlotKind::text;
-    const std::vector<std::size_t> *order = nullptr;
-    std::size_t start = 0;  // (slot position + seed offset) mod order size
+    const std::vector<std::size_t> *first = nullptr;  // tried first, for every seed
+    const std::vector<std::size_t> *rest = nullptr;
+    std::size_t position = 0;  // the slot's place in name order
+    std::size_t start = 0;     // where the rest begins: (position + seed offset) mod size
+    Skeleton skeleton;         // json slots: the document values are embedded in
+
+    // Catalogue index of the payload this slot gets in set j: the first-tried list in
+    // turn (shifted by the slot's position, so a set's slots differ), then the rest from
+    // the seeded start.
+    [[nodiscard]] std::size_t pick(uint64_t j) const {
+        const std::size_t p = first->size();
+        if (j < p) {
+            return (*first)[(position + static_cast<std::size_t>(j)) % p];
+        }
+        const std::size_t n = rest->size();
+        return (*rest)[(start + static_cast<std::size_t>((j - p) % n)) % n];
+    }
+    [[nodiscard]] bool embeds(const Payload &p) const {
+        return kind == SlotKind::json && !p.document;
+    }
 };
 
 class HostileStub final : public sbx::StubStrategy {
@@ -33,8 +54,11 @@ class HostileStub final : public sbx::StubStrategy {
         "Hostile inputs",
         "1.0.0",
         "Fills every input slot with adversarial payloads by category (injection, oversized, "
-        "malformed JSON, control characters, unicode, numeric extremes, reserved names); slot "
-        "i of set j gets payload (i + j + splitmix64(seed)) mod N.",
+        "malformed JSON, control characters, unicode, invalid UTF-8, numeric extremes, "
+        "reserved names): first the most potent (polyglots carrying many triggers at once, "
+        "the empty string, the classics), then every category interleaved from a seeded "
+        "start; json slots get hostile values inside a valid document as well as broken "
+        "documents.",
         R"({"type":"object","additionalProperties":false,"properties":{)"
         R"("payload_files":{"type":"array","items":{"type":"string","minLength":1},)"
         R"("description":"Extra payload files (same format as the built-in payloads.json), )"
@@ -59,32 +83,37 @@ class HostileStub final : public sbx::StubStrategy {
                                           " categories");
     }
 
-    // Response: {"input_sets": [...], "meta": [{slot: {category, payload_index}}]}, the
-    // sets and meta entries parallel. Written by hand from pre-serialized payloads: this is
-    // the hot path, and the output is byte-identical for a given seed by construction.
+    // Response: {"input_sets": [...], "meta": [{slot: {category, payload_index}}],
+    // "categories": [...]}, the sets and meta entries parallel; categories lists every
+    // category these slots can receive. Written by hand from pre-serialized payloads: this
+    // is the hot path, and the output is byte-identical for a given seed by construction.
     std::string generate(const std::string &request_json) override {
         const auto request = sbx_stubs::read_request(request_json, "hostile");
         const uint64_t count = request.count;
         const std::vector<SlotPlan> plans = plan(request.slots, request.seed);
 
-        const auto value = [](const Payload &p, SlotKind as) -> const std::string & {
-            return as == SlotKind::number ? p.as_number : p.as_text;
+        const auto value = [this](std::string *out, const SlotPlan &plan, const Payload &p) {
+            return plan.embeds(p)
+                       ? embedded(out, plan.skeleton, p)
+                       : put(out, plan.kind == SlotKind::number ? p.as_number : p.as_text);
         };
-        const auto meta = [](const Payload &p, SlotKind) -> const std::string & { return p.meta; };
+        const auto meta = [](std::string *out, const SlotPlan &plan, const Payload &p) {
+            return put(out, plan.embeds(p) ? p.meta_embedded : p.meta);
+        };
         const std::string head = "{\"input_sets\":[";
         const std::string middle = "],\"meta\":[";
-        const std::string tail = "]}";
+        const std::string categories = "],\"categories\":" + reachable(plans) + "}";
         // Allocated once at its final size: a batch of oversized payloads runs to tens of
         // megabytes, and growing by doubling copied it and faulted in fresh pages again at
         // every step (most of the time of a 1000-set batch).
         std::string out;
-        out.reserve(head.size() + sets_size(plans, count, value) + middle.size() +
-                    sets_size(plans, count, meta) + tail.size());
+        out.reserve(head.size() + append_sets(nullptr, plans, count, value) + middle.size() +
+                    append_sets(nullptr, plans, count, meta) + categories.size());
         out += head;
-        append_sets(out, plans, count, value);
+        append_sets(&out, plans, count, value);
         out += middle;
-        append_sets(out, plans, count, meta);
-        out += tail;
+        append_sets(&out, plans, count, meta);
+        out += categories;
         return out;
     }
 
@@ -136,56 +165,82 @@ class HostileStub final : public sbx::StubStrategy {
             p.kind = type != slot.end() && type->is_string()
                          ? sbx_hostile::slot_kind(type->get_ref<const std::string &>())
                          : SlotKind::text;
-            p.order = &catalogue_.order(p.kind);
-            const auto n = static_cast<uint64_t>(p.order->size());
+            p.first = &catalogue_.first(p.kind);
+            p.rest = &catalogue_.rest(p.kind);
+            p.position = position;
+            const auto n = static_cast<uint64_t>(p.rest->size());
             p.start = static_cast<std::size_t>((position % n + mixed % n) % n);
+            if (p.kind == SlotKind::json) {
+                p.skeleton = sbx_hostile::skeleton_of(slot);
+            }
             plans.push_back(std::move(p));
             ++position;
         }
         return plans;
     }
 
-    // The bytes append_sets() writes for the same arguments.
-    template <class Pick>
-    std::size_t sets_size(const std::vector<SlotPlan> &plans, uint64_t count, Pick pick) const {
-        const auto &payloads = catalogue_.payloads();
-        std::size_t size = 0;
-        for (uint64_t j = 0; j < count; ++j) {
-            size += (j == 0 ? 1 : 2) + 1;  // "{" or ",{", and "}"
-            for (std::size_t i = 0; i < plans.size(); ++i) {
-                const SlotPlan &p = plans[i];
-                const std::size_t n = p.order->size();
-                const std::size_t at = (p.start + static_cast<std::size_t>(j % n)) % n;
-                size +=
-                    (i == 0 ? 0 : 1) + p.key.size() + pick(payloads[(*p.order)[at]], p.kind).size();
+    // The categories the planned slots can receive, as a JSON list.
+    std::string reachable(const std::vector<SlotPlan> &plans) const {
+        json categories = json::array();
+        for (const SlotKind slot_kind : {SlotKind::text, SlotKind::json, SlotKind::number}) {
+            const bool used = std::any_of(plans.begin(), plans.end(),
+                                          [&](const SlotPlan &p) { return p.kind == slot_kind; });
+            for (const std::string &category :
+                 used ? catalogue_.reachable(slot_kind) : std::vector<std::string>{}) {
+                if (std::find(categories.begin(), categories.end(), category) == categories.end()) {
+                    categories.push_back(category);
+                }
             }
+        }
+        return categories.dump();
+    }
+
+    // Appends `text` when `out` is set; returns its size either way, so one function both
+    // measures and writes a batch.
+    static std::size_t put(std::string *out, std::string_view text) {
+        if (out != nullptr) {
+            *out += text;
+        }
+        return text.size();
+    }
+
+    // The skeleton with every string hole holding the payload, and every number hole the
+    // payload's number when it is one (else the example's number, so the document stays
+    // what the program expects everywhere but in the strings).
+    static std::size_t embedded(std::string *out, const Skeleton &skeleton, const Payload &p) {
+        std::size_t size = put(out, skeleton.literals[0]);
+        for (std::size_t h = 0; h < skeleton.holes.size(); ++h) {
+            const Skeleton::Hole &hole = skeleton.holes[h];
+            size += put(out, !hole.number ? p.as_text : p.numeric ? p.as_number : hole.original);
+            size += put(out, skeleton.literals[h + 1]);
         }
         return size;
     }
 
-    template <class Pick>
-    void append_sets(std::string &out, const std::vector<SlotPlan> &plans, uint64_t count,
-                     Pick pick) const {
+    // Writes (when `out` is set) and measures `count` sets: {"slot":<piece>,...},...
+    template <class Piece>
+    std::size_t append_sets(std::string *out, const std::vector<SlotPlan> &plans, uint64_t count,
+                            Piece piece) const {
         const auto &payloads = catalogue_.payloads();
+        std::size_t size = 0;
         for (uint64_t j = 0; j < count; ++j) {
             // Long batches stay responsive to a host that wants to stop.
             if ((j & 0xFFFFU) == 0xFFFFU && sbx::host::cancelled()) {
                 throw sbx::Error(SBX_CANCELLED, "hostile: cancelled");
             }
-            out += j == 0 ? "{" : ",{";
+            size += put(out, j == 0 ? "{" : ",{");
             bool first = true;
             for (const SlotPlan &p : plans) {
-                const std::size_t n = p.order->size();
-                const std::size_t at = (p.start + static_cast<std::size_t>(j % n)) % n;
                 if (!first) {
-                    out += ',';
+                    size += put(out, ",");
                 }
                 first = false;
-                out += p.key;
-                out += pick(payloads[(*p.order)[at]], p.kind);
+                size += put(out, p.key);
+                size += piece(out, p, payloads[p.pick(j)]);
             }
-            out += '}';
+            size += put(out, "}");
         }
+        return size;
     }
 
     Catalogue catalogue_;
