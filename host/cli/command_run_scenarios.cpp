@@ -136,6 +136,8 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         }
         options.matrix.seed = resumed->seed.value_or(0);
         options.matrix.repetitions = resumed->options.value("repetitions", 1);
+        // A session recorded before robustness repetitions existed ran them as the others.
+        settings.robustness_repetitions = resumed->options.value("robustness_repetitions", 1);
         options.all_scenarios = resumed->options.value("all_scenarios", false);
     } else if (options.matrix.seed < 0) {
         options.matrix.seed = random_seed();
@@ -155,8 +157,9 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         engine::probe_limit_downgrades(plugins, workflow, scenarios, (data_dir / "state").string()),
         settings.allow_limit_downgrades);
 
-    const auto plans = engine::scenario_cell_plans(workflow, baseline, scenarios,
-                                                   options.matrix.repetitions, options.matrix.seed);
+    const auto plans =
+        engine::scenario_cell_plans(workflow, baseline, scenarios, options.matrix.repetitions,
+                                    settings.robustness_repetitions, options.matrix.seed);
     std::vector<engine::CellSummary> summaries;
     std::vector<bool> skip;
     int64_t session = 0;
@@ -170,9 +173,11 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
                      session, plans.size() - static_cast<size_t>(remaining), plans.size(),
                      discarded);
     } else {
-        session = store.begin_session(command, settings.source, options.matrix.seed,
-                                      json{{"repetitions", options.matrix.repetitions},
-                                           {"all_scenarios", options.all_scenarios}});
+        session =
+            store.begin_session(command, settings.source, options.matrix.seed,
+                                json{{"repetitions", options.matrix.repetitions},
+                                     {"robustness_repetitions", settings.robustness_repetitions},
+                                     {"all_scenarios", options.all_scenarios}});
     }
     record_plugins_used(store, session, plugins);
 
@@ -196,6 +201,8 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         run.session = session;
         run.seed = options.matrix.seed;
         run.repetitions = options.matrix.repetitions;
+        run.robustness_repetitions =
+            std::max(options.matrix.repetitions, settings.robustness_repetitions);
         run.cells = engine::pair_scenarios(scenarios, summaries);
         run.report = scoring::score_scenarios(reports::scoring_inputs(run.cells), raroi_context);
         reports::record_scenario_run(store, data_dir, run, tracker_settings);
@@ -207,12 +214,19 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     } else {
         const std::string against =
             baseline != nullptr ? " against baseline " + workflow.baseline : "";
+        const bool any_robustness =
+            std::any_of(run.cells.begin(), run.cells.end(),
+                        [](const engine::ScenarioCells &cells) { return cells.robustness; });
+        const std::string robustness_runs =
+            any_robustness && run.robustness_repetitions != options.matrix.repetitions
+                ? " (robustness scenarios: " + std::to_string(run.robustness_repetitions) + ")"
+                : "";
         std::printf(
-            "run-scenarios %s: %zu scenarios x 2 cells x %d runs (seed %lld, %u "
+            "run-scenarios %s: %zu scenarios x 2 cells x %d runs%s (seed %lld, %u "
             "worker%s)%s\n\n",
             workflow.name.c_str(), scenarios.size(), options.matrix.repetitions,
-            static_cast<long long>(options.matrix.seed), workers, workers == 1 ? "" : "s",
-            against.c_str());
+            robustness_runs.c_str(), static_cast<long long>(options.matrix.seed), workers,
+            workers == 1 ? "" : "s", against.c_str());
         std::cout << reports::scenario_text(run);
         std::printf("\nrecorded as session %lld in %s; exports in %s\n",
                     static_cast<long long>(session), (data_dir / "metrics.db").c_str(),

@@ -12,6 +12,8 @@
 #include <set>
 #include <sstream>
 
+#include <sbx/bytes_value.hpp>
+
 #include "cli_fixture.hpp"
 
 namespace {
@@ -145,7 +147,10 @@ TEST_F(OutcomeClasses, ACrashingParserFailsAndNamesTheCrashingCategories) {
     for (const auto &row : query("SELECT runs.inputs, runs.input_meta FROM runs JOIN presets ON "
                                  "presets.id = runs.preset_id WHERE presets.name = "
                                  "'hostile_input' AND runs.flag = 'on'")) {
-        const std::string doc = json::parse(row[0])["doc"].get<std::string>();
+        const json value = json::parse(row[0])["doc"];
+        const std::string doc =
+            value.is_string() ? value.get<std::string>()
+                              : sbx::base64_decode(value["$bytes"].get<std::string>()).value();
         if (doc.size() > 4096 || doc.find("%n") != std::string::npos) {
             ++crashes;
             ++expected[json::parse(row[1])["hostile"]["doc"]["category"].get<std::string>()];

@@ -17,6 +17,7 @@ using nlohmann::json;
 // Inputs come from the seed (hostile payloads, drifted records), and the step passes for
 // short ones: fractional, reproducible ROIs. Each run takes ~30 ms so a kill lands mid-matrix.
 constexpr const char *kSettings = R"(
+robustness_repetitions: 1
 workflows:
   - name: slow-short
     steps:

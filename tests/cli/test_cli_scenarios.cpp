@@ -44,7 +44,8 @@ class ScenariosCommand : public sbx::test::CliTest {
         std::string step = kCountingStep;
         step.replace(step.find("COUNTS_DIR"), 10, counts_);
         // `filesystem: host`: the counts live outside the workspace, across runs.
-        return "  - name: " + name + "\n" + extra + kUnusedUpstream + "    filesystem: host\n    steps:" + step;
+        return "  - name: " + name + "\n" + extra + kUnusedUpstream +
+               "    filesystem: host\n    steps:" + step;
     }
     json run_json(const std::vector<std::string> &args) {
         auto result = runner(args);
@@ -55,7 +56,9 @@ class ScenariosCommand : public sbx::test::CliTest {
 };
 
 TEST_F(ScenariosCommand, ExactDeltasWorstStatusAndTipsOnKnownTargets) {
-    write_settings("workflows:\n" + counting_workflow("counting", "    id: 42\n"));
+    // Every scenario at --repetitions, so the counting target's deltas are exact fractions.
+    write_settings("robustness_repetitions: 1\nworkflows:\n" +
+                   counting_workflow("counting", "    id: 42\n"));
     // The workflow is named by its numeric id, as in the seeds' `--run-scenarios 42`.
     const json summary =
         run_json({"run-scenarios", "42", "--repetitions", "4", "--seed", "1", "--json"});
@@ -112,8 +115,66 @@ TEST_F(ScenariosCommand, ExactDeltasWorstStatusAndTipsOnKnownTargets) {
     EXPECT_EQ(history["scenarios"]["hostile_input"]["roi_delta"], json({-0.5}));
 }
 
+TEST_F(ScenariosCommand, RobustnessScenariosTryEveryCategoryByDefaultAndSaySo) {
+    // A target that takes any text: the question is only how many inputs were tried.
+    write_settings(R"(
+scenarios:
+  - {name: normal}
+  - {name: hostile_input}
+workflows:
+  - name: cat
+    steps:
+      - run: [/bin/cat]
+        stdin: "{{input.text}}"
+        inputs: {text: {type: string, example: fine}}
+)");
+    const json summary = run_json({"run-scenarios", "cat", "--seed", "3", "--json"});
+    EXPECT_EQ(summary["repetitions"], 1);
+    EXPECT_EQ(summary["robustness_repetitions"], 13);
+    EXPECT_EQ(summary["scenarios"]["normal"]["runs"], 1);
+    const json &hostile = summary["scenarios"]["hostile_input"];
+    EXPECT_EQ(hostile["runs"], 13) << "one pass of the hostile stub's first-tried inputs";
+    // The categories tried are those in the recorded meta, polyglot parts included.
+    std::set<std::string> tried;
+    int64_t reachable = 0;
+    for (const auto &row : query("SELECT runs.input_meta FROM runs JOIN presets ON presets.id = "
+                                 "runs.preset_id WHERE presets.name = 'hostile_input' AND "
+                                 "runs.flag = 'on'")) {
+        const json entry = json::parse(row[0])["hostile"]["text"];
+        tried.insert(entry["category"].get<std::string>());
+        const json parts = entry.value("parts", json::object());
+        for (const auto &[part, text] : parts.items()) {
+            tried.insert(part);
+        }
+    }
+    const json &counted = hostile["inputs_tried"]["hostile"];
+    EXPECT_EQ(counted["tried"], tried.size()) << counted;
+    reachable = counted["of"].get<int64_t>();
+    EXPECT_GE(reachable, static_cast<int64_t>(tried.size()));
+    EXPECT_GE(tried.size(), 12U) << "13 inputs reach most categories through polyglots";
+
+    const auto text = runner({"run-scenarios", "cat", "--seed", "3"});
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("x 1 runs (robustness scenarios: 13)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("tried 13 inputs, " + std::to_string(tried.size()) + " of " +
+                            std::to_string(reachable) + " hostile categories"),
+              std::string::npos)
+        << text.out;
+
+    // A larger --repetitions wins; a bad setting is refused where it is written.
+    EXPECT_EQ(run_json({"run-scenarios", "cat", "--repetitions", "20",
+                        "--json"})["scenarios"]["hostile_input"]["runs"],
+              20);
+    write_settings("robustness_repetitions: 0\nworkflows: []\n");
+    const auto bad = runner({"run-scenarios"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find(":1:"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("robustness_repetitions must be a whole number"), std::string::npos)
+        << bad.err;
+}
+
 TEST_F(ScenariosCommand, TextReportMarksTheWorstScenario) {
-    write_settings("workflows:\n" + counting_workflow("counting"));
+    write_settings("robustness_repetitions: 1\nworkflows:\n" + counting_workflow("counting"));
     const auto result = runner({"run-scenarios", "counting", "--repetitions", "4", "--seed", "1"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.out.find("normal: +0.000\n"), std::string::npos) << result.out;
@@ -243,6 +304,7 @@ TEST_F(MisuseScenario, MisusedInputsBreakAStrictTargetAndCanonicalPresetsRun) {
     // The step accepts only a whole number in range: every misuse kind that applies to an
     // int slot (wrong type, out of range, extra slot aside) makes it fail.
     write_settings(R"(
+robustness_repetitions: 1
 scenarios:
   - {name: normal}
   - {name: user_misuse, preset: {SANDBOX_STUB_STRATEGY: misuse}}

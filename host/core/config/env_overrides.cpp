@@ -138,6 +138,16 @@ void apply_environment(Settings &settings,
     if (const char *value = env.get("SANDBOX_KEEP_WORKSPACES")) {
         settings.keep_workspaces = read_switch("SANDBOX_KEEP_WORKSPACES", value);
     }
+    if (const char *value = env.get("SANDBOX_ROBUSTNESS_REPETITIONS")) {
+        const auto count = parse_whole_number(value, 1, kMaxRepetitions);
+        if (!count) {
+            fail("SANDBOX_ROBUSTNESS_REPETITIONS", value,
+                 "not a whole number from 1 to " + std::to_string(kMaxRepetitions),
+                 "set it to a number such as 13, or 1 to run robustness scenarios as often as "
+                 "the others");
+        }
+        settings.robustness_repetitions = static_cast<int>(*count);
+    }
     if (const char *value = env.get("SANDBOX_ALLOW_LIMIT_DOWNGRADES")) {
         settings.allow_limit_downgrades = read_switch("SANDBOX_ALLOW_LIMIT_DOWNGRADES", value);
     }

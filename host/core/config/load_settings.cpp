@@ -19,17 +19,29 @@ namespace sbx::config {
 namespace {
 
 const std::vector<std::string> &top_level_keys() {
-    static const std::vector<std::string> values = {"plugin_dirs",     "data_dir",
-                                                    "executor",        "stub_strategy",
-                                                    "injectors",       "metrics",
-                                                    "predictor",       "workers",
-                                                    "keep_workspaces", "log_level",
-                                                    "json_logs",       "plugins",
-                                                    "presets",         "workflows",
-                                                    "targets",         "keyword_profiles",
-                                                    "scenarios",       "input_stubs",
-                                                    "stub_cache",      "vm_executor",
-                                                    "vm_os_types",     "allow_limit_downgrades"};
+    static const std::vector<std::string> values = {"plugin_dirs",
+                                                    "data_dir",
+                                                    "executor",
+                                                    "stub_strategy",
+                                                    "injectors",
+                                                    "metrics",
+                                                    "predictor",
+                                                    "workers",
+                                                    "keep_workspaces",
+                                                    "log_level",
+                                                    "json_logs",
+                                                    "plugins",
+                                                    "presets",
+                                                    "workflows",
+                                                    "targets",
+                                                    "keyword_profiles",
+                                                    "scenarios",
+                                                    "input_stubs",
+                                                    "stub_cache",
+                                                    "vm_executor",
+                                                    "vm_os_types",
+                                                    "allow_limit_downgrades",
+                                                    "robustness_repetitions"};
     return values;
 }
 
@@ -149,6 +161,16 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
         s.keep_workspaces = reader.boolean(entry);
     } else if (key == "allow_limit_downgrades") {
         s.allow_limit_downgrades = reader.boolean(entry);
+    } else if (key == "robustness_repetitions") {
+        const int64_t value = reader.integer(entry, "robustness_repetitions: 13");
+        if (value < 1 || value > kMaxRepetitions) {
+            reader.fail(reader.where(entry),
+                        "robustness_repetitions must be a whole number from 1 to " +
+                            std::to_string(kMaxRepetitions),
+                        "write robustness_repetitions: 13 (1 runs robustness scenarios as "
+                        "often as the others)");
+        }
+        s.robustness_repetitions = static_cast<int>(value);
     } else if (key == "json_logs") {
         s.json_logs = reader.boolean(entry);
     } else if (key == "log_level") {

@@ -18,10 +18,15 @@ std::optional<unsigned> parse_workers(std::string_view text) {
     if (text == "auto") {
         return std::max(1u, std::thread::hardware_concurrency());
     }
-    unsigned value = 0;
+    const auto value = parse_whole_number(text, 1, kMaxWorkers);
+    return value ? std::optional<unsigned>(static_cast<unsigned>(*value)) : std::nullopt;
+}
+
+std::optional<int64_t> parse_whole_number(std::string_view text, int64_t min, int64_t max) {
+    int64_t value = 0;
     const char *end = text.data() + text.size();
     auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (text.empty() || error != std::errc() || stop != end || value < 1 || value > kMaxWorkers) {
+    if (text.empty() || error != std::errc() || stop != end || value < min || value > max) {
         return std::nullopt;
     }
     return value;

@@ -2,6 +2,7 @@
 // environment variables can set, so the two sources agree on what is valid.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -18,6 +19,9 @@ const std::vector<std::string> &log_levels();
 // nullopt for anything else.
 constexpr unsigned kMaxWorkers = 1024;
 std::optional<unsigned> parse_workers(std::string_view text);
+
+// A whole number written in decimal within [min, max]; nullopt for anything else.
+std::optional<int64_t> parse_whole_number(std::string_view text, int64_t min, int64_t max);
 
 // An on/off switch from an environment variable: 1, 0, true, false (any case).
 std::optional<bool> parse_switch(std::string_view text);

@@ -111,6 +111,9 @@ struct PluginConfig {
     std::map<std::string, SourceLocation> locations;
 };
 
+inline constexpr int kDefaultRobustnessRepetitions = 13;
+inline constexpr int kMaxRepetitions = 1000000;
+
 struct Settings {
     std::string source;  // path of the file read, or e.g. "config/sandbox_settings.yaml (embedded)"
     std::vector<std::string> plugin_dirs;  // searched in order; as written (relative paths stay)
@@ -146,6 +149,10 @@ struct Settings {
     // root: RLIMIT_AS instead of an OOM kill, ...) stops run-scenarios before any run unless
     // this is true; then the downgrade is printed before the matrix and kept in each result.
     bool allow_limit_downgrades = false;
+    // run-scenarios runs each robustness scenario (hostile_input, user_misuse, schema_drift)
+    // at least this many times, so that one pass tries every hostile category (the hostile
+    // stub's first 13 sets) and every misuse kind (7); 1 turns it off.
+    int robustness_repetitions = kDefaultRobustnessRepetitions;
     std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
     bool json_logs = false;
     std::map<std::string, PluginConfig> plugins;  // per-plugin configuration by plugin id

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/fault_reach.hpp"
+#include "engine/input_coverage.hpp"
 #include "engine/input_generation.hpp"
 #include "engine/outcome_counts.hpp"
 #include "engine/run_seed.hpp"
@@ -33,6 +34,7 @@ CellWork CellRunner::prepare(const config::Workflow &workflow, const presets::Pr
     work.input_sets = std::move(inputs.input_sets);
     work.input_meta = std::move(inputs.meta);
     work.strategy = std::move(inputs.strategy);
+    work.input_categories = std::move(inputs.categories);
     return work;
 }
 
@@ -165,6 +167,11 @@ CellSummary CellRunner::finish(const CellWork &work) {
                       : 0.0;
     for (const auto &[name, sum] : metric_sums) {
         summary.metrics[name] = sum / summary.runs;
+    }
+    // Of the cell, not a mean of its runs: how many categories its inputs tried.
+    for (const auto &[name, value] :
+         input_coverage_metrics(work.input_meta, work.input_categories)) {
+        summary.metrics[name] = value;
     }
     const auto history = store_.roi_history(summary.workflow, summary.preset, summary.flag);
     for (const auto &[name, value] : collect(json{

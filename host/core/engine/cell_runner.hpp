@@ -70,8 +70,9 @@ struct CellWork {
     CellOptions options;
     int64_t preset_id = 0;
     nlohmann::json input_sets;
-    nlohmann::json input_meta;  // parallel to input_sets (see CellInputs)
-    std::string strategy;       // what made the inputs
+    nlohmann::json input_meta;        // parallel to input_sets (see CellInputs)
+    std::string strategy;             // what made the inputs
+    nlohmann::json input_categories;  // {strategy: [category, ...]} (see CellInputs)
     std::string preset_text;
     std::vector<RunResult> results;  // by repetition
 };

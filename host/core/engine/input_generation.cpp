@@ -1,6 +1,7 @@
 // Input sets for a cell: given sets, or a chain of stub strategies, through the stub cache.
 #include "engine/input_generation.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "store/stub_cache.hpp"
@@ -174,6 +175,7 @@ CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
             const json answer = json::parse(*kept);
             inputs.input_sets = answer.at("input_sets");
             inputs.meta = answer.at("meta");
+            inputs.categories = answer.value("categories", json::object());
             inputs.cached = true;
             return inputs;
         }
@@ -191,11 +193,18 @@ CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
         const json answer =
             json::parse(links[k]->generate(k == 0 ? request_text : link_request.dump()));
         inputs.input_sets = checked_sets(answer, ids[k], count, inputs.meta);
+        const json said = answer.value("categories", json());
+        if (said.is_array() &&
+            std::all_of(said.begin(), said.end(), [](const json &c) { return c.is_string(); })) {
+            inputs.categories[ids[k]] = said;
+        }
     }
     if (settings.stub_cache) {
         store::keep_stub_sets(store, key,
-                              json{{"input_sets", inputs.input_sets}, {"meta", inputs.meta}}.dump(
-                                  -1, ' ', false, json::error_handler_t::replace));
+                              json{{"input_sets", inputs.input_sets},
+                                   {"meta", inputs.meta},
+                                   {"categories", inputs.categories}}
+                                  .dump(-1, ' ', false, json::error_handler_t::replace));
     }
     return inputs;
 }

@@ -21,7 +21,10 @@ struct CellInputs {
     // `meta` entry), or null when none said anything.
     nlohmann::json meta = nlohmann::json::array();
     std::string strategy;  // "input_stubs", or the chain as ids joined by ','
-    bool cached = false;   // taken from the stub cache
+    // {strategy id: [category, ...]}: what each strategy said its slots could receive (the
+    // `categories` of its answer), for the report of how many the cell tried.
+    nlohmann::json categories = nlohmann::json::object();
+    bool cached = false;  // taken from the stub cache
 };
 
 // The ids of a chain: "faker, misuse" (commas, spaces around ids ignored) or a JSON list of

@@ -3,20 +3,26 @@
 
 #include "engine/run_outcome_class.hpp"
 
+#include <algorithm>
+
 namespace sbx::engine {
 
 std::vector<CellPlan> scenario_cell_plans(const config::Workflow &workflow,
                                           const config::Workflow *baseline,
                                           const std::vector<presets::Preset> &scenarios,
-                                          int repetitions, int64_t seed) {
+                                          int repetitions, int robustness_repetitions,
+                                          int64_t seed) {
     std::vector<CellPlan> plans;
     plans.reserve(scenarios.size() * 2);
     for (const auto &scenario : scenarios) {
-        plans.push_back({&workflow, scenario, {repetitions, seed, false}});
+        const int runs = is_robustness_preset(scenario)
+                             ? std::max(repetitions, robustness_repetitions)
+                             : repetitions;
+        plans.push_back({&workflow, scenario, {runs, seed, false}});
         if (baseline != nullptr) {
-            plans.push_back({baseline, scenario, {repetitions, seed, false}});
+            plans.push_back({baseline, scenario, {runs, seed, false}});
         } else {
-            plans.push_back({&workflow, scenario, {repetitions, seed, true}});
+            plans.push_back({&workflow, scenario, {runs, seed, true}});
         }
     }
     return plans;

@@ -19,11 +19,13 @@ struct ScenarioCells {
 };
 
 // Plans in matrix order: scenario i's on-cell at 2i, its off-cell at 2i + 1. Every cell of
-// a scenario uses the same seed, so on and off see the same inputs.
+// a scenario uses the same seed, so on and off see the same inputs. A robustness scenario
+// runs max(repetitions, robustness_repetitions) times: one input tells little.
 std::vector<CellPlan> scenario_cell_plans(const config::Workflow &workflow,
                                           const config::Workflow *baseline,
                                           const std::vector<presets::Preset> &scenarios,
-                                          int repetitions, int64_t seed);
+                                          int repetitions, int robustness_repetitions,
+                                          int64_t seed);
 
 // Which plans a recovered session already finished (true = skip), and their summaries
 // filled in from the store, so the report covers the whole matrix.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "engine/input_coverage.hpp"
 #include "engine/outcome_counts.hpp"
 #include "engine/stub_failures.hpp"
 #include "util/atomic_file.hpp"
@@ -83,7 +84,12 @@ std::string outcomes_text(const ScenarioRun &run) {
             continue;
         }
         out += "  " + cells.scenario + ": " + run.workflow + " " +
-               engine::outcome_line(engine::outcome_counts(cells.on.metrics, cells.on.runs)) + "\n";
+               engine::outcome_line(engine::outcome_counts(cells.on.metrics, cells.on.runs));
+        if (const auto tried = engine::input_coverage_text(cells.on.metrics, cells.on.runs);
+            !tried.empty()) {
+            out += "; tried " + tried;
+        }
+        out += "\n";
     }
     return out.empty() ? "" : "outcomes of the runs under robustness scenarios:\n" + out;
 }
@@ -107,6 +113,7 @@ json scenario_summary(const ScenarioRun &run) {
             {"not_applicable", applicable ? json() : json(score.not_applicable)},
             {"outcomes", engine::outcome_counts_json(engine::outcome_counts(on.metrics, on.runs))},
             {"robustness", run.cells[i].robustness},
+            {"inputs_tried", engine::input_coverage_json(on.metrics)},
             {"roi", score.roi_on},
             {"roi_off", score.roi_off},
             {"roi_delta", score.roi_delta},
@@ -130,6 +137,7 @@ json scenario_summary(const ScenarioRun &run) {
             {"session", run.session},
             {"seed", run.seed},
             {"repetitions", run.repetitions},
+            {"robustness_repetitions", run.robustness_repetitions},
             {"status", run.report.status},
             {"worst_scenario", run.report.worst_scenario},
             {"not_applicable", run.report.not_applicable},

@@ -18,6 +18,7 @@ struct ScenarioRun {
     int64_t session = 0;
     int64_t seed = 0;
     int repetitions = 1;
+    int robustness_repetitions = 1;  // the runs of each robustness scenario's cells
     std::vector<engine::ScenarioCells> cells;
     scoring::ScenarioReport report;
 };
