@@ -99,10 +99,12 @@ std::string input_coverage_text(const std::map<std::string, double> &metrics, in
         const std::string noun = strategy == "misuse"          ? " kinds"
                                  : strategy == "legacy_schema" ? " changes"
                                                                : " categories";
-        text +=
-            (text.empty() ? "" : ", ") + std::to_string(counts["tried"].get<int64_t>()) +
-            (counts["of"].is_null() ? "" : " of " + std::to_string(counts["of"].get<int64_t>())) +
-            " " + strategy + noun;
+        text += text.empty() ? "" : ", ";
+        text += std::to_string(counts["tried"].get<int64_t>());
+        if (!counts["of"].is_null()) {
+            text += " of " + std::to_string(counts["of"].get<int64_t>());
+        }
+        text += " " + strategy + noun;
     }
     if (text.empty()) {
         return "";

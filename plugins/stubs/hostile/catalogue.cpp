@@ -19,7 +19,7 @@ using nlohmann::json;
 
 // A user file must not make the plugin allocate without bound; the built-in maximum is
 // 1 MiB, so 16 MiB leaves room without risking the host's memory.
-constexpr std::size_t kMaxGeneratedBytes = 16U * 1024U * 1024U;
+constexpr std::size_t kMaxGeneratedBytes = std::size_t{16} * 1024 * 1024;
 
 class EntryError : public std::runtime_error {
   public:
