@@ -257,6 +257,20 @@ TEST(LoadSettingsText, UnquotedTemplateGetsAQuotingHint) {
     }
 }
 
+TEST(LoadSettingsText, ListSlotTakesAListOfTextExampleAndDefault) {
+    const char *text =
+        "workflows:\n"
+        "  - name: w\n"
+        "    steps:\n"
+        "      - run: [cp, \"{{input.files}}\", out/]\n"
+        "        inputs: {files: {type: list, example: [a.txt, b.txt], default: [3, true]}}\n";
+    const Settings settings = load_settings_text(text, "t.yaml");
+    const InputSlot &files = settings.workflows.at(0).steps.at(0).inputs.at(0);
+    EXPECT_EQ(files.type, "list");
+    EXPECT_EQ(files.example, nlohmann::json({"a.txt", "b.txt"}));
+    EXPECT_EQ(files.default_value, nlohmann::json({3, true}));  // items reach argv as their text
+}
+
 TEST(LoadSettingsText, MergeKeysReuseAnchoredMappings) {
     const char *text =
         "workflows:\n"

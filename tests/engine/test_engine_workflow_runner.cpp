@@ -47,7 +47,35 @@ TEST(Templates, StringsAsTheyAreEverythingElseAsJson) {
     EXPECT_EQ(expand_template("{{input.record}}", inputs), R"({"id":1})");
     EXPECT_EQ(expand_template("{{input.n}}x{{input.ok}}", inputs), "3xtrue");
     EXPECT_EQ(expand_template("no templates {here}", inputs), "no templates {here}");
-    EXPECT_THROW(expand_template("{{input.missing}}", inputs), sbx::InputError);
+    // A slot the set lacks, or holds null, is what an unset variable gives.
+    EXPECT_EQ(expand_template("[{{input.missing}}]", inputs), "[]");
+    EXPECT_EQ(expand_template("[{{input.none}}]", json{{"none", nullptr}}), "[]");
+}
+
+TEST(Templates, ARunItemGivesNoneOneOrSeveralArgvItems) {
+    const json inputs = {{"name", "Ada"},
+                         {"files", {"a b", 3, true, {{"k", 1}}}},
+                         {"doc", {1, 2}},
+                         {"empty", json::array()},
+                         {"none", nullptr}};
+    const auto is_list = [](const std::string &name) { return name == "files" || name == "empty"; };
+    using Items = std::vector<std::string>;
+    EXPECT_EQ(sbx::engine::expand_run_item("{{input.name}}", inputs, is_list), Items{"Ada"});
+    // A list slot spreads: text as it is, other items as compact JSON.
+    EXPECT_EQ(sbx::engine::expand_run_item("{{input.files}}", inputs, is_list),
+              (Items{"a b", "3", "true", R"({"k":1})"}));
+    EXPECT_EQ(sbx::engine::expand_run_item("{{input.empty}}", inputs, is_list), Items{});
+    // An array in a slot that is not a list (json) stays one item of JSON text.
+    EXPECT_EQ(sbx::engine::expand_run_item("{{input.doc}}", inputs, is_list), Items{"[1,2]"});
+    // Absent or null: no item; inside a longer item, "".
+    EXPECT_EQ(sbx::engine::expand_run_item("{{input.missing}}", inputs, is_list), Items{});
+    EXPECT_EQ(sbx::engine::expand_run_item("{{input.none}}", inputs, is_list), Items{});
+    EXPECT_EQ(sbx::engine::expand_run_item("--in={{input.missing}}", inputs, is_list),
+              Items{"--in="});
+    EXPECT_EQ(sbx::engine::expand_run_item("{{input.files}}!", inputs, is_list),
+              Items{R"(["a b",3,true,{"k":1}]!)"});
+    EXPECT_EQ(sbx::engine::expand_run_item("{{input.name}}{{input.name}}", inputs, is_list),
+              Items{"AdaAda"});
 }
 
 }  // namespace

@@ -321,5 +321,27 @@ TEST(FakerStub, BadConfigurationIsRefused) {
     EXPECT_THROW(faker({{"locale", 3}}), std::exception);
 }
 
+TEST(FakerStub, ListSlotsGetOneToThreeHintedValues) {
+    const json slots = {{"emails", slot("list")}, {"files", slot("list")}, {"words", slot("list")}};
+    const json answer = faker_json(faker_request(slots, 60, 5));
+    // The plural names its items: `emails` holds emails, `files` paths.
+    EXPECT_EQ(answer["generators"],
+              json({{"emails", "email"}, {"files", "path"}, {"words", "text"}}));
+    std::set<std::size_t> sizes;
+    for (const json &set : answer["input_sets"]) {
+        for (const auto &[name, list] : set.items()) {
+            ASSERT_TRUE(list.is_array()) << name << " = " << list;
+            sizes.insert(list.size());
+            for (const json &item : list) {
+                ASSERT_TRUE(item.is_string()) << list;
+                if (name == "emails") {
+                    EXPECT_TRUE(matches(item, R"([^@ ]+@[^@ ]+\.[a-z]+)")) << item;
+                }
+            }
+        }
+    }
+    EXPECT_EQ(sizes, (std::set<std::size_t>{1, 2, 3}));
+}
+
 }  // namespace
 }  // namespace sbx::stubs_test

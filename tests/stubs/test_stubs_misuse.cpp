@@ -2,6 +2,7 @@
 // replay, every kind over a batch, tags that tell the truth about each value, bad config.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -54,7 +55,8 @@ const json &all_slots() {
         {"file", {{"type", "path"}, {"required", true}, {"example", "data/input.txt"}}},
         {"mode",
          {{"type", "enum"}, {"required", true}, {"values", {"fast", "slow"}}, {"example", "fast"}}},
-        {"email", {{"type", "email"}, {"required", true}}}};
+        {"email", {{"type", "email"}, {"required", true}}},
+        {"args", {{"type", "list"}, {"required", true}, {"example", {"in.txt", "out.txt"}}}}};
     return slots;
 }
 
@@ -79,7 +81,7 @@ std::set<std::pair<std::string, std::string>> applicable_pairs() {
     for (const char *name : {"count", "ratio"}) {
         pairs.insert({name, "out_of_range"});
     }
-    for (const char *name : {"title", "file"}) {
+    for (const char *name : {"title", "file", "args"}) {
         pairs.insert({name, "wrong_arity"});
     }
     pairs.insert({"file", "path_escape"});
@@ -116,13 +118,15 @@ void expect_as_tagged(const std::string &name, const json &tag, const json &valu
             EXPECT_FALSE(value.is_boolean());
         } else if (type == "json") {
             EXPECT_NE(value.type(), valid.type());
+        } else if (type == "list") {
+            EXPECT_FALSE(value.is_array());
         } else {
             EXPECT_FALSE(value.is_string());
         }
     } else if (kind == "missing_required") {
         EXPECT_TRUE(declared["required"].get<bool>());
-        EXPECT_EQ(value, "");
-        EXPECT_EQ(tag["sent"], "");
+        EXPECT_TRUE(value.is_null()) << "left out of the set";
+        EXPECT_EQ(tag["sent"], "absent");
     } else if (kind == "out_of_range") {
         ASSERT_TRUE(value.is_number());
         EXPECT_TRUE(type == "int" || type == "float");
@@ -141,6 +145,14 @@ void expect_as_tagged(const std::string &name, const json &tag, const json &valu
             } else {
                 EXPECT_GT(v, declared["max"].get<double>());
             }
+        }
+    } else if (kind == "wrong_arity" && type == "list") {
+        ASSERT_TRUE(value.is_array());
+        EXPECT_NE(value.size(), valid.size());
+        EXPECT_EQ(tag["items"], value.size());
+        // The valid items stay, in order: only the count of arguments changes.
+        for (std::size_t i = 0; i < std::min(value.size(), valid.size()); ++i) {
+            EXPECT_EQ(value[i], valid[i]);
         }
     } else if (kind == "wrong_arity") {
         EXPECT_TRUE(type == "string" || type == "name" || type == "path");
@@ -187,7 +199,12 @@ void expect_sets_match_tags(const json &answer, const json &slots, const json &v
             }
         }
         for (const auto &[name, tag] : tags.items()) {
-            EXPECT_TRUE(set.contains(name)) << name;  // missing means "", not absent
+            // A missing slot is left out; every other misused slot is there.
+            EXPECT_EQ(set.contains(name), tag["kind"] != "missing_required") << name;
+            if (tag["kind"] == "missing_required") {
+                expect_as_tagged(name, tag, json(), slots.value(name, json()),
+                                 valid.value(name, json()));
+            }
         }
     }
 }
@@ -208,15 +225,28 @@ TEST(MisuseStub, GoldenOutputForAFixedSeed) {
                         {"p", {{"type", "path"}, {"example", "in.txt"}}}};
     EXPECT_EQ(generate_text(request(slots, 5, 42)),
               R"({"input_sets":[{"__extra_1":"unexpected","n":3,"p":"in.txt"},)"
-              R"({"n":10,"p":"in.txt"},{"n":10,"p":""},{"n":3,"p":"in.txt extra words"},)"
+              R"({"n":10,"p":"in.txt"},{"n":-1},{"n":3,"p":"in.txt extra words"},)"
               R"({"n":"NaN","p":"/etc/shadow"}],)"
               R"("meta":[{"__extra_1":{"kind":"extra_slot"}},)"
               R"({"n":{"bound":"max","kind":"out_of_range","limit":9.0}},)"
-              R"({"n":{"bound":"max","kind":"out_of_range","limit":9.0},)"
-              R"("p":{"kind":"missing_required","sent":""}},)"
+              R"({"n":{"bound":"min","kind":"out_of_range","limit":0.0},)"
+              R"("p":{"kind":"missing_required","sent":"absent"}},)"
               R"({"p":{"kind":"wrong_arity","words":3}},)"
               R"({"n":{"expected":"int","got":"string","kind":"wrong_type"},)"
               R"("p":{"kind":"path_escape"}}]})");
+}
+
+// Pinned output of a list slot's argument-count misuses: the pair (wrong_arity, files)
+// walks its candidates in turn, so four uses send four different counts.
+TEST(MisuseStub, GoldenListArityForAFixedSeed) {
+    const json slots = {{"files", {{"type", "list"}, {"example", {"a", "b"}}}}};
+    EXPECT_EQ(
+        generate_text(request(slots, 4, 42), {{"kinds", {"wrong_arity"}}}),
+        R"({"input_sets":[{"files":["a","b","--flag","value"]},{"files":["a"]},)"
+        R"({"files":[]},{"files":["a","b","extra"]}],)"
+        R"("meta":[{"files":{"items":4,"kind":"wrong_arity"}},)"
+        R"({"files":{"items":1,"kind":"wrong_arity"}},{"files":{"items":0,"kind":"wrong_arity"}},)"
+        R"({"files":{"items":3,"kind":"wrong_arity"}}]})");
 }
 
 TEST(MisuseStub, EveryKindInEveryRoundOfSeven) {
@@ -312,17 +342,48 @@ TEST(MisuseStub, OutOfRangeAtEveryKindOfBound) {
     EXPECT_EQ(bounds["huge"], (std::set<std::string>{"min"}));
 }
 
-TEST(MisuseStub, MissingRequiredOnlyForRequiredSlotsWithAValue) {
+TEST(MisuseStub, MissingRequiredLeavesRequiredSlotsOut) {
+    // Also a slot whose valid value is "": absent is not "" to a `run` item that is exactly
+    // its template (no argument at all).
     const json slots = {{"optional", {{"type", "string"}, {"required", false}, {"example", "x"}}},
                         {"empty", {{"type", "string"}, {"required", true}}},
                         {"needed", {{"type", "url"}, {"required", true}}}};
     const json answer = generate(request(slots, 10), {{"kinds", {"missing_required"}}});
+    std::set<std::string> missed;
     for (std::size_t j = 0; j < 10; ++j) {
-        EXPECT_EQ(answer["meta"][j],
-                  (json{{"needed", {{"kind", "missing_required"}, {"sent", ""}}}}));
-        EXPECT_EQ(answer["input_sets"][j],
-                  (json{{"optional", "x"}, {"empty", ""}, {"needed", ""}}));
+        ASSERT_EQ(answer["meta"][j].size(), 1U);
+        const std::string name = answer["meta"][j].begin().key();
+        missed.insert(name);
+        EXPECT_EQ(answer["meta"][j][name],
+                  (json{{"kind", "missing_required"}, {"sent", "absent"}}));
+        json expected = {{"optional", "x"}, {"empty", ""}, {"needed", "https://example.com/"}};
+        expected.erase(name);
+        EXPECT_EQ(answer["input_sets"][j], expected);
     }
+    EXPECT_EQ(missed, (std::set<std::string>{"empty", "needed"}));
+}
+
+TEST(MisuseStub, WrongArityChangesAListSlotsItemCount) {
+    const json slots = {{"files", {{"type", "list"}, {"example", {"a.txt", "b.txt"}}}},
+                        {"none", {{"type", "list"}, {"example", json::array()}}},
+                        {"plain", {{"type", "list"}}}};
+    const json valid = {
+        {"files", {"a.txt", "b.txt"}}, {"none", json::array()}, {"plain", {"a", "b"}}};
+    const json answer = generate(request(slots, 60, 9), {{"kinds", {"wrong_arity"}}});
+    std::map<std::string, std::set<std::size_t>> counts;
+    bool flag = false;
+    for (std::size_t j = 0; j < 60; ++j) {
+        for (const auto &[name, tag] : answer["meta"][j].items()) {
+            const json &value = answer["input_sets"][j][name];
+            expect_as_tagged(name, tag, value, slots[name], valid[name]);
+            counts[name].insert(value.size());
+            flag = flag || (value.size() == 4 && value[2] == "--flag" && value[3] == "value");
+        }
+    }
+    // None, one fewer, one more, many more; an empty list cannot lose an item.
+    EXPECT_EQ(counts["files"], (std::set<std::size_t>{0, 1, 3, 4, 11}));
+    EXPECT_EQ(counts["none"], (std::set<std::size_t>{1, 2, 9}));
+    EXPECT_TRUE(flag) << "an option and its value added";
 }
 
 TEST(MisuseStub, KindsConfigRestrictsTheKinds) {

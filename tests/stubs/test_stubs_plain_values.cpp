@@ -132,5 +132,10 @@ TEST(PlainValues, ExampleAndDefaultStillComeFirst) {
     EXPECT_EQ(plain(slot), 4);  // the normal stub sends the example; no bounds are read
 }
 
+TEST(PlainValues, ListIsTwoPlainArguments) {
+    EXPECT_EQ(plain({{"type", "list"}, {"required", true}}), json({"a", "b"}));
+    EXPECT_EQ(plain({{"type", "list"}, {"example", {"x"}}}), json({"x"}));
+}
+
 }  // namespace
 }  // namespace sbx::stubs_test

@@ -156,5 +156,22 @@ TEST(RandomStub, MalformedRequestsAreInvalid) {
     }
 }
 
+TEST(RandomStub, ListSlotsGetOneToThreePrintableTexts) {
+    const json answer = generate(request({{"args", {{"type", "list"}}}}, 200, 4));
+    std::set<std::size_t> sizes;
+    for (const json &set : answer["input_sets"]) {
+        const json &args = set["args"];
+        ASSERT_TRUE(args.is_array()) << args;
+        sizes.insert(args.size());
+        for (const json &item : args) {
+            ASSERT_TRUE(item.is_string()) << args;
+            for (char c : item.get<std::string>()) {
+                EXPECT_TRUE(c >= ' ' && c <= '~') << item;
+            }
+        }
+    }
+    EXPECT_EQ(sizes, (std::set<std::size_t>{1, 2, 3}));
+}
+
 }  // namespace
 }  // namespace sbx::stubs_test

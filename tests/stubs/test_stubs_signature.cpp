@@ -88,5 +88,12 @@ TEST(SignatureStub, MalformedRequestsAreInvalid) {
     }
 }
 
+TEST(SignatureStub, ListZeroValueIsNoArguments) {
+    const json slots = {{"none", {{"type", "list"}}},
+                        {"given", {{"type", "list"}, {"default", {"-v"}}}}};
+    EXPECT_EQ(generate(request(slots, 1))["input_sets"][0],
+              (json{{"none", json::array()}, {"given", {"-v"}}}));
+}
+
 }  // namespace
 }  // namespace sbx::stubs_test

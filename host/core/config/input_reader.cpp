@@ -18,9 +18,9 @@ const std::vector<std::string> &slot_keys() {
 }
 
 const std::vector<std::string> &slot_types() {
-    static const std::vector<std::string> values = {"string", "int",  "float", "bool",
-                                                    "json",   "path", "email", "url",
-                                                    "name",   "date", "bytes", "enum"};
+    static const std::vector<std::string> values = {"string", "int",   "float", "bool", "json",
+                                                    "path",   "email", "url",   "name", "date",
+                                                    "bytes",  "enum",  "list"};
     return values;
 }
 
@@ -37,6 +37,17 @@ std::string mismatch(const InputSlot &slot, const nlohmann::json &value) {
     }
     if (slot.type == "bool" && !value.is_boolean()) {
         return "is not true or false";
+    }
+    if (slot.type == "list") {
+        if (!value.is_array()) {
+            return "is not a list";
+        }
+        // Each item is one argv item: text, or a number or true/false as its text.
+        for (const auto &item : value) {
+            if (!item.is_primitive() || item.is_null()) {
+                return "holds the item " + item.dump() + ", which is not text";
+            }
+        }
     }
     if (slot.type == "enum" &&
         (!value.is_string() || std::find(slot.values.begin(), slot.values.end(),
@@ -79,7 +90,7 @@ InputSlot read_input_slot(const YamlReader &reader, const Field &field, const st
                         slot.name + "}}");
     }
     const std::string slot_what = "input '" + slot.name + "' of " + what;
-    SourceLocation max_where, values_where, schema_where;
+    SourceLocation min_where, max_where, values_where, schema_where;
     std::vector<std::pair<std::string, Field>> checked_values;
     for (const auto &entry : reader.fields(field, slot_keys(), slot_what, example)) {
         if (entry.key == "type") {
@@ -96,6 +107,7 @@ InputSlot read_input_slot(const YamlReader &reader, const Field &field, const st
             checked_values.emplace_back(entry.key, entry);
         } else if (entry.key == "min") {
             slot.min = reader.number(entry, "min: 0");
+            min_where = reader.where(entry);
         } else if (entry.key == "max") {
             slot.max = reader.number(entry, "max: 100");
             max_where = reader.where(entry);
@@ -123,6 +135,12 @@ InputSlot read_input_slot(const YamlReader &reader, const Field &field, const st
     if (slot.min && slot.max && *slot.min > *slot.max) {
         reader.fail(max_where, "max of " + slot_what + " is below its min",
                     "write a max that is at least min");
+    }
+    if (slot.type == "list" && (slot.min || slot.max)) {
+        reader.fail(slot.min ? min_where : max_where,
+                    "min and max are not for list inputs (" + slot_what +
+                        "): a list's length is what misuse varies",
+                    "remove min and max");
     }
     if (slot.type == "enum" && slot.values.empty()) {
         reader.fail(slot.where, slot_what + " has type enum but no values",

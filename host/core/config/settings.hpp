@@ -28,7 +28,7 @@ struct SourceLocation {
 // One named input of a step, filled by a stub strategy and referenced as {{input.NAME}}.
 struct InputSlot {
     std::string name;
-    // One of: string, int, float, bool, json, path, email, url, name, date, bytes, enum.
+    // One of: string, int, float, bool, json, path, email, url, name, date, bytes, enum, list.
     std::string type = "string";
     nlohmann::json example;        // null when not given
     nlohmann::json default_value;  // null when not given

@@ -3,20 +3,47 @@
 #include "engine/template.hpp"
 
 #include "config/templates.hpp"
-#include "util/errors.hpp"
 
 namespace sbx::engine {
 
+namespace {
+
+// How one value reaches the target as text.
+std::string text_of(const nlohmann::json &value) {
+    return value.is_string() ? value.get<std::string>()
+                             : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
 std::string expand_template(const std::string &text, const nlohmann::json &inputs) {
     return config::expand_input_templates(text, [&](const std::string &name) {
-        if (!inputs.contains(name)) {
-            throw InputError("template '{{input." + name + "}}' names no input of this run");
-        }
-        const auto &value = inputs[name];
-        return value.is_string()
-                   ? value.get<std::string>()
-                   : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        // Absent (or null): what an unset variable gives. The loader already checked that
+        // NAME is declared; a set without it is a missing input, as misuse's
+        // missing_required sends it.
+        const auto found = inputs.find(name);
+        return found == inputs.end() || found->is_null() ? std::string() : text_of(*found);
     });
+}
+
+std::vector<std::string> expand_run_item(const std::string &item, const nlohmann::json &inputs,
+                                         const std::function<bool(const std::string &)> &is_list) {
+    const auto refs = config::find_input_templates(item);
+    if (refs.size() != 1 || refs[0].offset != 0 || refs[0].length != item.size()) {
+        return {expand_template(item, inputs)};
+    }
+    const auto found = inputs.find(refs[0].slot);
+    if (found == inputs.end() || found->is_null()) {
+        return {};
+    }
+    if (!found->is_array() || !is_list(refs[0].slot)) {
+        return {text_of(*found)};
+    }
+    std::vector<std::string> items;
+    for (const auto &element : *found) {
+        items.push_back(text_of(element));
+    }
+    return items;
 }
 
 }  // namespace sbx::engine

@@ -91,6 +91,22 @@ void add_cleanup_report(const json &result, const std::string &executor,
     }
 }
 
+bool is_list_slot(const config::Step &step, const std::string &name) {
+    return std::any_of(step.inputs.begin(), step.inputs.end(), [&](const config::InputSlot &slot) {
+        return slot.name == name && slot.type == "list";
+    });
+}
+
+// Why a step whose program item expanded to nothing cannot run; empty when it has one.
+std::string missing_program(const config::Step &step, const json &spec) {
+    if (!spec["argv"].empty()) {
+        return "";
+    }
+    return "the program item " + json(step.run.front()).dump() + " of step '" + step.name +
+           "' gave no argv item (the input set lacks the slot, or it is an empty list), so "
+           "there is no program to run";
+}
+
 }  // namespace
 
 bool meets_expectation(const config::Expectation &expect, const json &result, std::string &reason) {
@@ -157,13 +173,22 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
     if (counterfactual) {
         argv.push_back("true");  // the environment alone: same executor, no workflow
     } else {
+        // An item may give no argv item (an absent slot) or several (a list slot spread).
+        const auto is_list = [&](const std::string &name) { return is_list_slot(step, name); };
         for (const auto &word : step.run) {
-            argv.push_back(legal_c_string(expand_template(word, inputs),
-                                          "argv[" + std::to_string(argv.size()) + "]", notes));
+            auto args = expand_run_item(word, inputs, is_list);
+            if (argv.empty() && args.empty()) {
+                break;  // no program, and the next argument must not become one
+            }
+            for (auto &arg : args) {
+                argv.push_back(legal_c_string(std::move(arg),
+                                              "argv[" + std::to_string(argv.size()) + "]", notes));
+            }
         }
         // A relative program path means "relative to where sandbox-runner was started";
-        // the target itself runs inside its workspace.
-        const std::string program = argv[0].get<std::string>();
+        // the target itself runs inside its workspace. No program (argv empty): run() fails
+        // the step, see missing_program.
+        const std::string program = argv.empty() ? "" : argv[0].get<std::string>();
         if (program.find('/') != std::string::npos && program.front() != '/') {
             argv[0] = (invocation_dir_ / program).lexically_normal().string();
         }
@@ -401,34 +426,43 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
             build_spec(step, preset, limits, inputs, workspace.path(), counterfactual,
                        mix_seed(seeds.run, "step", index), notes),
             workflow);
-        try {
-            InjectionScope injection(plugins_.injectors(), preset_text, std::move(spec), state_dir_,
-                                     seeds.command);
-            for (const auto &id : injection.active()) {
-                if (std::find(outcome.active_injectors.begin(), outcome.active_injectors.end(),
-                              id) == outcome.active_injectors.end()) {
-                    outcome.active_injectors.push_back(id);
-                }
-            }
-            for (const auto &[name, value] : injection.metrics()) {
-                auto &kept = outcome.host_metrics[name];
-                kept = std::max(kept, value);
-            }
-            if (!injection.reports().empty()) {
-                reports = injection.reports();
-            }
-            copies = run_copies(workflow, preset, injection.spec(), injection.spec_text(), alive);
-        } catch (const plugins::PluginCallError &e) {
-            if (e.status() == SBX_CANCELLED) {
-                throw;
-            }
-            // An injector could not set up this run (a port in use, say): the earlier
-            // injectors are torn down already; every live copy of the step fails with why.
+        // Every live copy of the step fails with `error`, as an executor's refusal would.
+        const auto fail_live_copies = [&](const std::string &error) {
             copies.assign(alive.size(), StepOutcome{});
             for (size_t i = 0; i < alive.size(); ++i) {
                 if (alive[i]) {
-                    copies[i].result = {{"status", "XX"}, {"error", e.what()}};
+                    copies[i].result = {{"status", "XX"}, {"error", error}};
                 }
+            }
+        };
+        if (const std::string why = missing_program(step, spec); !why.empty()) {
+            fail_live_copies(why);
+        } else {
+            try {
+                InjectionScope injection(plugins_.injectors(), preset_text, std::move(spec),
+                                         state_dir_, seeds.command);
+                for (const auto &id : injection.active()) {
+                    if (std::find(outcome.active_injectors.begin(), outcome.active_injectors.end(),
+                                  id) == outcome.active_injectors.end()) {
+                        outcome.active_injectors.push_back(id);
+                    }
+                }
+                for (const auto &[name, value] : injection.metrics()) {
+                    auto &kept = outcome.host_metrics[name];
+                    kept = std::max(kept, value);
+                }
+                if (!injection.reports().empty()) {
+                    reports = injection.reports();
+                }
+                copies =
+                    run_copies(workflow, preset, injection.spec(), injection.spec_text(), alive);
+            } catch (const plugins::PluginCallError &e) {
+                if (e.status() == SBX_CANCELLED) {
+                    throw;
+                }
+                // An injector could not set up this run (a port in use, say): the earlier
+                // injectors are torn down already; every live copy of the step fails with why.
+                fail_live_copies(e.what());
             }
         }
         config::Expectation expect = step.expect;

@@ -87,6 +87,9 @@ inline nlohmann::json plain_value(const nlohmann::json &slot, const std::string 
     if (type == "date") {
         return "2024-01-01";
     }
+    if (type == "list") {
+        return json::array({"a", "b"});  // two arguments: one more and none both differ
+    }
     if (type == "enum" && slot.contains("values") && slot["values"].is_array() &&
         !slot["values"].empty()) {
         return slot["values"][0];

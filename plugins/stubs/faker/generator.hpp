@@ -40,7 +40,8 @@ const char *generator_name(Generator generator);
 Generator hinted(std::string_view name);
 
 // The generator of a slot of `type` named `name`. Text types (string, name) follow the
-// name's hint; every other type decides by itself (an int slot named zip stays an int).
+// name's hint; a list slot's items follow it too, also in the plural (`files`: paths);
+// every other type decides by itself (an int slot named zip stays an int).
 Generator for_slot(std::string_view type, std::string_view name);
 
 }  // namespace sbx_faker

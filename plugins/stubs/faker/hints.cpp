@@ -138,6 +138,9 @@ Generator for_slot(std::string_view type, std::string_view name) {
         return hinted(name) == Generator::birthday ? Generator::birthday : Generator::date;
     }
     const Generator hint = hinted(name);
+    if (type == "list" && hint == Generator::text && name.size() > 1 && name.back() == 's') {
+        return hinted(name.substr(0, name.size() - 1));  // `files` holds files
+    }
     if (type == "name") {
         // A name slot is a person's name; its own name can only say which part.
         return hint == Generator::first_name || hint == Generator::last_name ||

@@ -74,6 +74,7 @@ std::vector<SlotPlan> plan_slots(const json &slots, uint64_t seed, const Locale 
         plan.name = name;
         plan.key = json(name).dump() + ":";
         plan.generator = for_slot(type, name);
+        plan.is_list = type == "list";
         plan.stream = mix(seed, name);
         switch (plan.generator) {
             case Generator::integer:
@@ -136,12 +137,18 @@ void append_value(const SlotPlan &plan, const Locale &locale, uint64_t index, st
         default:
             break;
     }
-    std::string text;
-    append_text(plan.generator, locale, rng, text);
-    if (plan.generator == Generator::text) {
-        fit_length(text, plan.length, locale, rng);
+    const uint64_t values = plan.is_list ? 1 + rng.below(3) : 1;
+    out += plan.is_list ? "[" : "";
+    for (uint64_t i = 0; i < values; ++i) {
+        std::string text;
+        append_text(plan.generator, locale, rng, text);
+        if (plan.generator == Generator::text) {
+            fit_length(text, plan.length, locale, rng);
+        }
+        out += i > 0 ? "," : "";
+        append_json_string(out, text);
     }
-    append_json_string(out, text);
+    out += plan.is_list ? "]" : "";
 }
 
 }  // namespace sbx_faker

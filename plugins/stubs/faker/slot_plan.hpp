@@ -25,6 +25,7 @@ struct SlotPlan {
     std::vector<std::string> choices;  // choice: the enum values as JSON text
     nlohmann::json shape;              // json: the schema, else the example or default
     bool shape_is_schema = false;
+    bool is_list = false;  // a list slot: 1-3 values of `generator`
 };
 
 // Plans every slot of `slots` (sorted by name, as nlohmann objects are) and checks that

@@ -127,10 +127,11 @@ bool applies(Kind kind, const Slot &slot) {
         case Kind::wrong_type:
             return true;
         case Kind::missing_required: {
-            // Sent as "" (see misused_values.cpp), so a slot already empty cannot go missing.
+            // Left out of the set, which differs from every value, "" included (an argv item
+            // that is exactly the slot's template then gives no argument). An optional slot
+            // left out is no misuse.
             const json required = slot.declared.value("required", json(true));
-            const bool is_required = !required.is_boolean() || required.get<bool>();
-            return is_required && slot.valid != json("");
+            return !required.is_boolean() || required.get<bool>();
         }
         case Kind::extra_slot:
             return false;
@@ -142,7 +143,7 @@ bool applies(Kind kind, const Slot &slot) {
                    (!bounded || slot.below_min || slot.above_max);
         }
         case Kind::wrong_arity:
-            return is_one_of(slot.type, {"string", "name", "path"});
+            return is_one_of(slot.type, {"string", "name", "path", "list"});
         case Kind::path_escape:
             return slot.type == "path";
         case Kind::enum_violation: {

@@ -4,7 +4,9 @@
 
 #include "stub_request.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -29,9 +31,9 @@ class MisuseStub final : public sbx::StubStrategy {
     static constexpr sbx::About about{
         "misuse",
         "Misused inputs",
-        "1.0.0",
-        "Valid inputs with one or more misuses per set: wrong_type, missing_required (sent "
-        "as \"\"), extra_slot, out_of_range, wrong_arity, path_escape, enum_violation, on a "
+        "1.1.0",
+        "Valid inputs with one or more misuses per set: wrong_type, missing_required (left "
+        "out of the set), extra_slot, out_of_range, wrong_arity, path_escape, enum_violation, on a "
         "seeded schedule that meets every applicable kind; meta tags each set's misuses.",
         R"({"type":"object","additionalProperties":false,"properties":{)"
         R"("kinds":{"type":"array","minItems":1,"items":{"type":"string"},)"
@@ -58,6 +60,7 @@ class MisuseStub final : public sbx::StubStrategy {
         }
         sbx_stubs::Rng rng(request.seed);
         sbx_misuse::Schedule schedule(slots, kinds_, rng);
+        std::map<std::pair<Kind, std::size_t>, sbx_misuse::Turn> turns;  // by (kind, slot)
         json sets = json::array();
         json meta = json::array();
         const uint64_t count = request.count;
@@ -73,8 +76,12 @@ class MisuseStub final : public sbx::StubStrategy {
                         sbx_misuse::add_extra_slots(set, tags, rng);
                     } else {
                         const sbx_misuse::Slot &slot = slots[m.slot];
-                        tags[slot.name] =
-                            sbx_misuse::misuse_slot(m.kind, slot, set[slot.name], rng);
+                        const auto [turn, first] = turns.try_emplace({m.kind, m.slot});
+                        if (first) {
+                            turn->second.offset = rng.next();
+                        }
+                        tags[slot.name] = sbx_misuse::misuse_slot(m.kind, slot, set, turn->second);
+                        ++turn->second.count;
                     }
                 }
             }

@@ -17,10 +17,10 @@ namespace {
 
 using nlohmann::json;
 
-// A candidate that differs from `valid`, from a seeded start; the start itself when none
+// A candidate that differs from `valid`, the pair's turn first; the turn's own when none
 // does (no caller builds such a list).
-json pick_differing(const std::vector<json> &candidates, const json &valid, Rng &rng) {
-    const std::size_t start = rng.below(candidates.size());
+json pick_differing(const std::vector<json> &candidates, const json &valid, const Turn &turn) {
+    const std::size_t start = turn.pick(candidates.size());
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         const json &c = candidates[(start + i) % candidates.size()];
         if (c != valid) {
@@ -90,17 +90,31 @@ std::vector<json> wrong_types(const Slot &slot) {
         const json values = slot.declared.value("values", json::array());
         return {values.is_array() && values.size() > 1 ? 1 : 0, true, values};
     }
+    if (slot.type == "list") {
+        // One argument where several belong: a number, a flag, an object around the list,
+        // the items as one text (unless a single item would read the same).
+        std::vector<json> out = {12345, true, json{{"value", valid}}};
+        if (valid.is_array() && valid.size() != 1) {
+            std::string joined;
+            for (const json &item : valid) {
+                joined += (joined.empty() ? "" : " ") +
+                          (item.is_string() ? item.get<std::string>() : item.dump());
+            }
+            out.emplace_back(joined);
+        }
+        return out;
+    }
     // Text of any kind: a number, a flag, a list of two, an object around it.
     const std::string text = text_or(valid, "a");
     return {12345, true, json::array({text, text_or(valid, "b")}), json{{"value", valid}}};
 }
 
-json wrong_type(const Slot &slot, json &value, Rng &rng) {
-    value = pick_differing(wrong_types(slot), slot.valid, rng);
+json wrong_type(const Slot &slot, json &value, const Turn &turn) {
+    value = pick_differing(wrong_types(slot), slot.valid, turn);
     return {{"kind", "wrong_type"}, {"expected", slot.type}, {"got", type_name(value)}};
 }
 
-json out_of_range(const Slot &slot, json &value, Rng &rng) {
+json out_of_range(const Slot &slot, json &value, const Turn &turn) {
     const bool integral = slot.type == "int";
     // Which bound to break: the only one there is, or one of both, seeded. (Choosing by
     // pointer rather than by resetting optional<json> copies also keeps GCC's
@@ -109,7 +123,7 @@ json out_of_range(const Slot &slot, json &value, Rng &rng) {
     const bool has_above = slot.above_max.has_value();
     bool use_below = has_below;
     if (has_below && has_above) {
-        use_below = rng.below(2) == 0;
+        use_below = turn.pick(2) == 0;  // alternately
     }
     if (use_below) {
         value = *slot.below_min;
@@ -124,7 +138,7 @@ json out_of_range(const Slot &slot, json &value, Rng &rng) {
     const std::vector<json> extremes =
         integral ? std::vector<json>{int64_t{2147483648}, std::numeric_limits<int64_t>::max(), -1}
                  : std::vector<json>{1.0e308, -1.0};
-    value = pick_differing(extremes, slot.valid, rng);
+    value = pick_differing(extremes, slot.valid, turn);
     return {{"kind", "out_of_range"}, {"bound", "none"}};
 }
 
@@ -139,27 +153,52 @@ std::size_t word_count(const std::string &text) {
     return words;
 }
 
+// A list slot's items spread into argv, so another number of items is another number of
+// arguments: none, one fewer, one more, many more, an option and its value more.
+json wrong_list_arity(const Slot &slot, json &value, const Turn &turn) {
+    const json valid = slot.valid.is_array() ? slot.valid : json::array({slot.valid});
+    const auto with = [&](std::initializer_list<const char *> extra) {
+        json list = valid;
+        for (const char *item : extra) {
+            list.emplace_back(item);
+        }
+        return list;
+    };
+    std::vector<json> candidates = {json::array(), with({"extra"}),
+                                    with({"extra_1", "extra_2", "extra_3", "extra_4", "extra_5",
+                                          "extra_6", "extra_7", "extra_8", "extra_9"}),
+                                    with({"--flag", "value"})};
+    if (valid.size() > 1) {
+        candidates.emplace_back(json(valid.begin(), valid.end() - 1));
+    }
+    value = pick_differing(candidates, slot.valid, turn);
+    return {{"kind", "wrong_arity"}, {"items", value.size()}};
+}
+
 // Text that a shell, or a target that splits its arguments, reads as another number of
 // words than one: none, several, an option and its value.
-json wrong_arity(const Slot &slot, json &value, Rng &rng) {
+json wrong_arity(const Slot &slot, json &value, const Turn &turn) {
+    if (slot.type == "list") {
+        return wrong_list_arity(slot, value, turn);
+    }
     std::vector<json> candidates = {"", "a b c", "--flag value"};
     if (slot.valid.is_string() && !slot.valid.get_ref<const std::string &>().empty()) {
         candidates.emplace_back(slot.valid.get<std::string>() + " extra words");
     }
-    value = pick_differing(candidates, slot.valid, rng);
+    value = pick_differing(candidates, slot.valid, turn);
     return {{"kind", "wrong_arity"}, {"words", word_count(value.get<std::string>())}};
 }
 
 // Absolute paths, parent-directory walks and the home directory: all outside the
 // workspace the target runs in.
-json path_escape(const Slot &slot, json &value, Rng &rng) {
+json path_escape(const Slot &slot, json &value, const Turn &turn) {
     std::vector<json> candidates = {"../../etc/passwd", "/etc/shadow", "~/.ssh/id_rsa",
                                     "/proc/self/environ"};
     if (slot.valid.is_string() && !slot.valid.get_ref<const std::string &>().empty() &&
         slot.valid.get_ref<const std::string &>().front() != '/') {
         candidates.emplace_back("../../" + slot.valid.get<std::string>());
     }
-    value = pick_differing(candidates, slot.valid, rng);
+    value = pick_differing(candidates, slot.valid, turn);
     return {{"kind", "path_escape"}};
 }
 
@@ -174,7 +213,7 @@ bool contains(const List &values, const json &value) {
 }
 
 // Near misses of the first value (other case, a trailing space) and plain wrong words.
-json enum_violation(const Slot &slot, json &value, Rng &rng) {
+json enum_violation(const Slot &slot, json &value, const Turn &turn) {
     const json &values = slot.declared.at("values");  // a non-empty list: applies()
     const std::string first = text_or(values.front(), "value");
     std::string upper = first;
@@ -188,30 +227,33 @@ json enum_violation(const Slot &slot, json &value, Rng &rng) {
         }
         candidates.emplace_back(std::move(c));
     }
-    value = candidates[rng.below(candidates.size())];
+    value = candidates[turn.pick(candidates.size())];
     return {{"kind", "enum_violation"}};
 }
 
 }  // namespace
 
-json misuse_slot(Kind kind, const Slot &slot, json &value, Rng &rng) {
+json misuse_slot(Kind kind, const Slot &slot, json &set, const Turn &turn) {
+    if (kind == Kind::missing_required) {
+        // Absent: an argv item that is exactly {{input.NAME}} gives no argument, any other
+        // template the "" of an unset variable.
+        set.erase(slot.name);
+        return {{"kind", "missing_required"}, {"sent", "absent"}};
+    }
+    json &value = set[slot.name];
     switch (kind) {
         case Kind::wrong_type:
-            return wrong_type(slot, value, rng);
+            return wrong_type(slot, value, turn);
         case Kind::missing_required:
-            // The host refuses to expand {{input.NAME}} for an input a set does not have
-            // (the whole command stops), so "missing" is sent as the empty string an unset
-            // variable or an omitted argument would give.
-            value = "";
-            return {{"kind", "missing_required"}, {"sent", ""}};
+            break;  // above
         case Kind::out_of_range:
-            return out_of_range(slot, value, rng);
+            return out_of_range(slot, value, turn);
         case Kind::wrong_arity:
-            return wrong_arity(slot, value, rng);
+            return wrong_arity(slot, value, turn);
         case Kind::path_escape:
-            return path_escape(slot, value, rng);
+            return path_escape(slot, value, turn);
         case Kind::enum_violation:
-            return enum_violation(slot, value, rng);
+            return enum_violation(slot, value, turn);
         case Kind::extra_slot:
             break;
     }

@@ -217,6 +217,14 @@ json random_value(const json &slot, Rng &rng) {
     if (type == "bytes") {
         return hex_bytes(rng);  // hex keeps arbitrary bytes valid in JSON text
     }
+    if (type == "list") {
+        // One to three arguments of printable text (a list slot has no min/max).
+        json list = json::array();
+        for (auto n = rng.between(1, 3); n > 0; --n) {
+            list.push_back(random_string(json::object(), rng));
+        }
+        return list;
+    }
     if (type == "enum") {
         const auto values = bounds.find("values");
         if (values == bounds.end() || !values->is_array() || values->empty()) {

@@ -32,6 +32,9 @@ json zero_value(const json &slot) {
     if (type == "date") {
         return "1970-01-01";
     }
+    if (type == "list") {
+        return json::array();  // no arguments at all
+    }
     if (type == "enum") {
         const auto values = slot.find("values");
         if (values != slot.end() && values->is_array() && !values->empty()) {
