@@ -3,6 +3,7 @@
 #include "engine/template.hpp"
 
 #include "config/templates.hpp"
+#include "engine/input_bytes.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::engine {
@@ -12,10 +13,7 @@ std::string expand_template(const std::string &text, const nlohmann::json &input
         if (!inputs.contains(name)) {
             throw InputError("template '{{input." + name + "}}' names no input of this run");
         }
-        const auto &value = inputs[name];
-        return value.is_string()
-                   ? value.get<std::string>()
-                   : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        return expansion_text(inputs[name]);
     });
 }
 

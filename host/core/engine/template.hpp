@@ -1,5 +1,6 @@
 // `{{input.NAME}}` templates in argv, stdin, env and files: replaced by the input set's
-// value — strings as they are, everything else as compact JSON.
+// value — strings as they are, `$bytes` objects as their raw bytes, everything else as
+// compact JSON (see input_bytes.hpp). The text may hold any bytes: not valid UTF-8, NULs.
 #pragma once
 
 #include <nlohmann/json.hpp>
