@@ -1,5 +1,7 @@
 // Applying `raw` after the plain fields are read and checked, so an executor that reads the
-// spec the local way gets the exact bytes wherever it puts them.
+// spec the local way gets the exact bytes wherever it puts them. The bytes need no checks
+// of their own: their stand-in keeps every ASCII byte where it is, so what the plain field
+// was checked for (a NUL in a C string, `/` and `..` in a path) holds for them too.
 #include "raw_fields.hpp"
 
 #include <limits>
@@ -41,12 +43,6 @@ const nlohmann::json &entries(const nlohmann::json &raw, const char *field) {
     return *found;
 }
 
-void no_nul(const std::string &bytes, const std::string &where) {
-    if (bytes.find('\0') != std::string::npos) {
-        invalid(where, "contains a NUL byte, which a C string cannot carry");
-    }
-}
-
 void apply_argv(const nlohmann::json &raw, CommandSpec &command) {
     for (const auto &[key, value] : entries(raw, "argv").items()) {
         const std::string where = "run spec: raw.argv." + key;
@@ -61,7 +57,6 @@ void apply_argv(const nlohmann::json &raw, CommandSpec &command) {
             invalid(where, "names no item of argv (write its index, e.g. \"1\")");
         }
         if (const auto bytes = bytes_for(value, where, command.argv[index])) {
-            no_nul(*bytes, where);
             command.argv[index] = *bytes;
         }
     }
@@ -69,7 +64,7 @@ void apply_argv(const nlohmann::json &raw, CommandSpec &command) {
 
 // Entries keyed by name, applied to the pairs of that name (env values, file contents).
 void apply_values(const nlohmann::json &raw, const char *field,
-                  std::vector<std::pair<std::string, std::string>> &pairs, bool c_strings) {
+                  std::vector<std::pair<std::string, std::string>> &pairs) {
     for (const auto &[key, value] : entries(raw, field).items()) {
         const std::string where = std::string("run spec: raw.") + field + "." + key;
         for (auto &[name, text] : pairs) {
@@ -77,9 +72,6 @@ void apply_values(const nlohmann::json &raw, const char *field,
                 continue;
             }
             if (const auto bytes = bytes_for(value, where, text)) {
-                if (c_strings) {
-                    no_nul(*bytes, where);
-                }
                 text = *bytes;
             }
         }
@@ -94,7 +86,6 @@ void apply_file_names(const nlohmann::json &raw, CommandSpec &command) {
                 continue;
             }
             if (const auto bytes = bytes_for(value, where, file.first)) {
-                check_workspace_path(*bytes, where);
                 file.first = *bytes;
             }
         }
@@ -112,14 +103,14 @@ void apply_raw_fields(const nlohmann::json &spec, CommandSpec &command) {
         invalid("run spec: raw", "must be an object (see docs/abi.md)");
     }
     apply_argv(*raw, command);
-    apply_values(*raw, "env", command.env, true);
+    apply_values(*raw, "env", command.env);
     if (const auto stdin_raw = raw->find("stdin");
         stdin_raw != raw->end() && !stdin_raw->is_null()) {
         if (const auto bytes = bytes_for(*stdin_raw, "run spec: raw.stdin", command.stdin_text)) {
             command.stdin_text = *bytes;
         }
     }
-    apply_values(*raw, "files", command.files, false);  // by the plain path, before renaming
+    apply_values(*raw, "files", command.files);  // by the plain path, before renaming
     apply_file_names(*raw, command);
 }
 

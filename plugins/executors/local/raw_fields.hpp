@@ -12,9 +12,7 @@ namespace sbx::local {
 // Puts the raw bytes of `spec` into `command` (read from the same spec's plain fields).
 // An entry applies while its stand-in is still the plain field's text; one that is not (an
 // injector rewrote the field after the host made it) is left out, and the plain text wins.
-// Throws sbx::Error(SBX_INVALID) naming the entry when it is not base64, or when its bytes
-// cannot be what the field holds (a NUL in an argv item or a variable, a path that leaves
-// the workspace).
+// Throws sbx::Error(SBX_INVALID) naming the entry when it is not base64 or names no field.
 void apply_raw_fields(const nlohmann::json &spec, CommandSpec &command);
 
 // Whether `text` is valid UTF-8 (an executor that can only pass text checks before it
