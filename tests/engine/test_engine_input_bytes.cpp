@@ -18,7 +18,9 @@ using nlohmann::json;
 using namespace std::string_literals;
 
 // Invalid UTF-8 (a lone 0xFF, a truncated sequence), a NUL, a quote and a backslash.
-const std::string kHostile = "a\xff\0b\xc3(\"\\"s;
+std::string hostile() {
+    return {"a\xff\0b\xc3(\"\\", 8};
+}
 
 json bytes_value(const std::string &bytes) {
     return json{{"$bytes", sbx::base64_encode(bytes)}};
@@ -65,7 +67,7 @@ TEST(Utf8, StandInReplacesEachInvalidByte) {
 }
 
 TEST(BytesValue, IsAnObjectWithOnlyAValidBase64Text) {
-    EXPECT_EQ(sbx::engine::bytes_of(bytes_value(kHostile)), kHostile);
+    EXPECT_EQ(sbx::engine::bytes_of(bytes_value(hostile())), hostile());
     EXPECT_EQ(sbx::engine::bytes_of(json{{"$bytes", ""}}), "");
     EXPECT_EQ(sbx::engine::bytes_of(json{{"$bytes", "Zm9v"}, {"more", 1}}), std::nullopt);
     EXPECT_EQ(sbx::engine::bytes_of(json{{"$bytes", "not base64!"}}), std::nullopt);
@@ -75,12 +77,12 @@ TEST(BytesValue, IsAnObjectWithOnlyAValidBase64Text) {
 }
 
 TEST(BytesValue, ExpandsToItsBytesWholeAndToAStringLiteralInsideJson) {
-    const json inputs = {{"s", bytes_value(kHostile)},
-                         {"doc", {{"k", json::array({1, bytes_value(kHostile)})}}},
+    const json inputs = {{"s", bytes_value(hostile())},
+                         {"doc", {{"k", json::array({1, bytes_value(hostile())})}}},
                          {"plain", {{"$bytes", "Zm9v"}, {"x", "\n"}}},
                          {"text", "as is"}};
-    EXPECT_EQ(sbx::engine::expand_template("{{input.s}}", inputs), kHostile);
-    EXPECT_EQ(sbx::engine::expand_template("<{{input.s}}>", inputs), "<" + kHostile + ">");
+    EXPECT_EQ(sbx::engine::expand_template("{{input.s}}", inputs), hostile());
+    EXPECT_EQ(sbx::engine::expand_template("<{{input.s}}>", inputs), "<" + hostile() + ">");
     // In the document: the raw bytes inside a string, only `"`, `\` and controls escaped.
     EXPECT_EQ(sbx::engine::expand_template("{{input.doc}}", inputs),
               "{\"k\":[1,\"a\xff\\u0000b\xc3(\\\"\\\\\"]}");
@@ -96,17 +98,17 @@ TEST(RawFields, OnlyTextThatIsNotUtf8GetsARawEntry) {
     sbx::engine::RawFields raw;
     json spec = json::object();
     spec["argv"] = {raw.text("prog", "argv", "0"), raw.text("a\xff", "argv", "1")};
-    spec["stdin"] = raw.text(kHostile, "stdin");
+    spec["stdin"] = raw.text(hostile(), "stdin");
     const std::string path = raw.path_text("f\xfe.txt");
     spec["files"] = {{path, raw.text("fine", "files", path)}};
     raw.add_to(spec);
     EXPECT_EQ(spec["argv"], json({"prog", "a\xef\xbf\xbd"}));
     EXPECT_EQ(path, "f\xef\xbf\xbd.txt");
     EXPECT_EQ(spec["raw"], json({{"argv", {{"1", sbx::base64_encode("a\xff")}}},
-                                 {"stdin", sbx::base64_encode(kHostile)},
+                                 {"stdin", sbx::base64_encode(hostile())},
                                  {"file_names", {{path, sbx::base64_encode("f\xfe.txt")}}}}));
     EXPECT_NO_THROW((void)spec.dump()) << "the spec is JSON text again";
-    EXPECT_EQ(sbx::engine::exact_bytes(spec, spec["stdin"], "stdin"), kHostile);
+    EXPECT_EQ(sbx::engine::exact_bytes(spec, spec["stdin"], "stdin"), hostile());
     EXPECT_EQ(sbx::engine::exact_bytes(spec, "a\xef\xbf\xbd", "argv", "1"), "a\xff");
     EXPECT_EQ(sbx::engine::exact_bytes(spec, path, "file_names", path), "f\xfe.txt");
     // A field changed since (an injector's): its text, not the stale bytes.

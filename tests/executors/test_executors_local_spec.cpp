@@ -39,18 +39,20 @@ TEST(LocalExecutorSpec, BadSpecsAreInvalid) {
 // stand-in (U+FFFD for each invalid byte). "YcO/" is "a\xC3\xBF" (valid), "Yf8=" "a\xFF",
 // "Yf8AYg==" "a\xFF\0b", "Zv4=" "f\xFE".
 constexpr const char *kStandIn = "a\xEF\xBF\xBD";
-const std::string kStandInWithNul("a\xEF\xBF\xBD\0b", 6);
+std::string stand_in_with_nul() {
+    return {"a\xEF\xBF\xBD\0b", 6};
+}
+// Each way in as hex on a line: stdin, the file (by a glob: its raw name), argv, env.
+constexpr const char *kHexScript =
+    "od -An -tx1 -v | tr -d ' \\n'; echo; od -An -tx1 -v f* | tr -d ' \\n'; echo; "
+    "printf %s \"$1\" | od -An -tx1 -v | tr -d ' \\n'; echo; "
+    "printf %s \"$V\" | od -An -tx1 -v | tr -d ' \\n'";
 
 json hex_dump_spec() {
-    return {{"argv",
-             {"/bin/sh", "-c",
-              "od -An -tx1 -v | tr -d ' \\n'; echo; od -An -tx1 -v f* | tr -d ' \\n'; echo; "
-              "printf %s \"$1\" | od -An -tx1 -v | tr -d ' \\n'; echo; "
-              "printf %s \"$V\" | od -An -tx1 -v | tr -d ' \\n'",
-              "sh", kStandIn}},
+    return {{"argv", {"/bin/sh", "-c", kHexScript, "sh", kStandIn}},
             {"env", {{"V", kStandIn}}},
-            {"stdin", kStandInWithNul},
-            {"files", {{"f\xEF\xBF\xBD", kStandInWithNul}}},
+            {"stdin", stand_in_with_nul()},
+            {"files", {{"f\xEF\xBF\xBD", stand_in_with_nul()}}},
             {"raw",
              {{"argv", {{"4", "Yf8="}}},
               {"env", {{"V", "Yf8="}}},

@@ -128,8 +128,10 @@ std::string shell_reproducer(const std::vector<std::string> &header,
             line += " " + words.word(engine::exact_bytes(spec, text_of(argv[k]), "argv",
                                                          std::to_string(k)));
         }
-        out +=
-            words.assignments() + lines + line + (stdin_text.empty() ? " < /dev/null" : "") + "\n";
+        out += words.assignments();
+        out += lines;
+        out += line;
+        out += stdin_text.empty() ? " < /dev/null\n" : "\n";
     }
     return out;
 }

@@ -25,7 +25,9 @@ std::vector<std::string> command_through_file(const RunSpec &spec,
     std::string text;
     for (const auto &[name, value] : spec.env) {
         if (!local::is_utf8(value)) {
-            text += name + "=" + value;
+            text += name;
+            text += '=';
+            text += value;
             text += '\0';
         }
     }

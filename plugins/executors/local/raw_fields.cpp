@@ -21,7 +21,7 @@ std::string stand_in(const std::string &bytes) {
 // their stand-in.
 std::optional<std::string> bytes_for(const nlohmann::json &value, const std::string &where,
                                      const std::string &text) {
-    const auto bytes = executors::base64_decode(read_string(value, where));
+    auto bytes = executors::base64_decode(read_string(value, where));
     if (!bytes) {
         invalid(where, "is not standard base64 (RFC 4648, with padding)");
     }
