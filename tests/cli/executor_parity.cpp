@@ -52,6 +52,34 @@ EXECUTOR    steps:
         expect: {exit_code: 0}
 )yaml";
 
+// Each way in, as hex on a line of its own: stdin, the file, the JSON document, argv, env.
+constexpr const char *kRawBytesWorkflow = R"yaml(
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: raw_bytes
+EXECUTOR    steps:
+      - name: see
+        run:
+          - /bin/sh
+          - -c
+          - |
+            hex() { od -An -tx1 -v | tr -d ' \n'; echo; }
+            hex; hex < raw.bin; hex < doc.json
+            printf %s "$1" | hex; printf %s "$V" | hex
+          - sh
+          - "{{input.s}}"
+        stdin: "{{input.s}}"
+        env: {V: "{{input.s}}"}
+        files: {raw.bin: "{{input.s}}", doc.json: "{{input.doc}}"}
+        inputs:
+          s: {type: string}
+          doc: {type: json}
+)yaml";
+
+// base64 of "a\xFF\0b\xC3(\n\"\\": a lone 0xFF and a truncated sequence are invalid UTF-8.
+constexpr const char *kRawBytesInputs =
+    R"([{"s": {"$bytes": "Yf8AYsMoCiJc"}, "doc": {"k": [1, {"$bytes": "Yf8AYsMoCiJc"}]}}])";
+
 std::string sleeper_seconds() {
     return std::to_string(600000 + ::getpid() % 100000);
 }
@@ -82,6 +110,41 @@ void ExecutorParityTest::expect_every_run_starts_clean(const std::string &execut
         EXPECT_EQ(rows[run][0], "1");
     }
     EXPECT_EQ(leftover_sleepers(), std::vector<int>()) << "sleeps left running on the machine";
+}
+
+const char *ExecutorParityTest::raw_bytes_stdout() {
+    // The document is {"k":[1,"a\xFF\u0000b\xC3(\n\"\\"]}: the raw bytes inside a string.
+    return "61ff0062c3280a225c\n"
+           "61ff0062c3280a225c\n"
+           "7b226b223a5b312c2261ff5c753030303062c3285c6e5c225c5c225d7d\n"
+           "61ff62c3280a225c\n"
+           "61ff62c3280a225c\n";
+}
+
+std::string ExecutorParityTest::expect_raw_bytes_reach_the_target(
+    const std::string &executor_line, const std::string &settings_head) {
+    std::string yaml = kRawBytesWorkflow;
+    yaml.replace(yaml.find("EXECUTOR"), 8, executor_line);
+    write_settings(settings_head + yaml);
+    const auto result =
+        run_command({SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run"},
+                    {{"SANDBOX_INPUT_STUBS", kRawBytesInputs}}, dir_);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    const auto rows = query(
+        "SELECT r.id, r.inputs, json_extract(s.result, '$.stdout'), "
+        "json_extract(s.result, '$.host_notes'), s.result FROM runs r JOIN steps s ON "
+        "s.run_id = r.id ORDER BY r.id DESC LIMIT 1");
+    if (rows.empty()) {
+        ADD_FAILURE() << "no run recorded: " << result.err;
+        return "";
+    }
+    EXPECT_EQ(rows[0][2], raw_bytes_stdout()) << rows[0][4];
+    EXPECT_EQ(json::parse(rows[0][1]), json::parse(kRawBytesInputs)[0])
+        << "the record keeps the $bytes values as given";
+    EXPECT_EQ(json::parse(rows[0][3]),
+              json({"argv[4]: 1 NUL byte(s) removed (a C string cannot carry them)",
+                    "env.V: 1 NUL byte(s) removed (a C string cannot carry them)"}));
+    return rows[0][0];
 }
 
 std::vector<int> ExecutorParityTest::leftover_sleepers() const {

@@ -32,6 +32,17 @@ class ExecutorParityTest : public CliTest {
     // and setsid'd sleeps, then leaves one of each: every run must find none. Afterwards no
     // such sleep runs on this machine. `executor_line` as for scenarios().
     void expect_every_run_starts_clean(const std::string &executor_line);
+    // One run (`run`, the inputs from SANDBOX_INPUT_STUBS) of a one-step workflow that gets
+    // a `$bytes` input (invalid UTF-8, a NUL, a newline, a quote, a backslash) on stdin, in a
+    // file, in argv and env, and nested in a json slot's document, and prints each as hex:
+    // every byte must arrive, the NUL left out only of argv and env (with a note). Returns
+    // the run's id. `executor_line` as for scenarios(); `settings_head` goes before the
+    // workflow (e.g. a plugins: section).
+    std::string expect_raw_bytes_reach_the_target(const std::string &executor_line,
+                                                  const std::string &settings_head = "");
+    // What that workflow's target prints.
+    static const char *raw_bytes_stdout();
+
     // Live processes on this machine (any namespace: /proc shows containers' and the
     // sandboxes' too) running the sleep that workflow leaves.
     std::vector<int> leftover_sleepers() const;

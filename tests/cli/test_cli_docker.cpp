@@ -43,6 +43,19 @@ TEST_F(DockerCli, SameWorkflowSameRoiAndResultSchemaUnderLocalAndDocker) {
     EXPECT_EQ(images[0][0], "sbx-busybox:local");
 }
 
+// Invalid UTF-8 in argv and env cannot go through the engine's JSON API: docker-run-init
+// reads such a command from a file. Pooled (an exec) and in a container of its own.
+TEST_F(DockerCli, RawBytesReachTheTargetExactlyPooledAndAlone) {
+    expect_raw_bytes_reach_the_target("    executor: docker\n");
+    EXPECT_EQ(query("SELECT json_extract(result, '$.pool') FROM steps"),
+              (std::vector<std::vector<std::string>>{{"new"}}));
+    std::filesystem::remove_all(dir_ + "/data");
+    expect_raw_bytes_reach_the_target("    executor: docker\n",
+                                      "plugins: {docker: {pool: false}}\n");
+    EXPECT_EQ(query("SELECT json_extract(result, '$.pool') FROM steps"),
+              (std::vector<std::vector<std::string>>{{""}}));
+}
+
 TEST_F(DockerCli, SandboxDockerSelectsDockerAndLeavesNothingBehind) {
     write_settings(parity_settings(""));
     const auto result =

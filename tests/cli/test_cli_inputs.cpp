@@ -2,7 +2,8 @@
 // input_stubs:) replace generation; generated sets are reused from the stub cache; what a
 // hostile or misuse strategy did to a failed run's inputs becomes metrics by category and
 // the run-scenarios report's "broken by" line; `replay` runs a recorded run again and
-// `replay --print` gives shell lines that reproduce its steps.
+// `replay --print` gives shell lines that reproduce its steps; raw bytes (`$bytes` values)
+// reach the target exactly, and replay and the shell lines give the same bytes again.
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -10,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_fixture.hpp"
+#include "executor_parity.hpp"
 
 namespace {
 
@@ -299,3 +300,31 @@ TEST_F(Inputs, ReplayOfAMissingRunIsExitTwo) {
 }
 
 }  // namespace
+
+class RawBytes : public sbx::test::ExecutorParityTest {};
+
+TEST_F(RawBytes, ReachTheLocalTargetExactlyAndReplayTheSame) {
+    const std::string run_id = expect_raw_bytes_reach_the_target("");
+    ASSERT_FALSE(run_id.empty());
+
+    const auto again = runner({"replay", run_id, "--json"});
+    ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+    const json outcome = json::parse(again.out);
+    EXPECT_TRUE(outcome["reproduced"]) << outcome;
+    const std::string replayed = std::to_string(outcome["replay_run"].get<int64_t>());
+    EXPECT_EQ(
+        query("SELECT json_extract(result, '$.stdout') FROM steps WHERE run_id = " + replayed),
+        (Rows{{raw_bytes_stdout()}}));
+
+    // --print: octal escapes, not raw bytes, and the same bytes when the lines run.
+    const auto printed = runner({"replay", run_id, "--print"});
+    ASSERT_EQ(printed.exit_code, 0) << printed.err;
+    for (const char *escaped : {"a\\377\\000b\\303(\\012\"", "a\\377b\\303(\\012\""}) {
+        EXPECT_NE(printed.out.find(escaped), std::string::npos) << escaped << "\n" << printed.out;
+    }
+    EXPECT_EQ(printed.out.find('\xff'), std::string::npos) << printed.out;
+    write_file("reproduce.sh", printed.out);
+    const auto shell = sbx::test::run_command({"/bin/sh", dir_ + "/reproduce.sh"}, {}, dir_);
+    EXPECT_EQ(shell.exit_code, 0) << printed.out << shell.err;
+    EXPECT_EQ(shell.out, raw_bytes_stdout()) << printed.out;
+}

@@ -358,4 +358,10 @@ workflows:
     EXPECT_EQ(query("SELECT count(*) FROM runs WHERE passed = 1")[0][0], "2");
 }
 
+// Invalid UTF-8 and NULs reach a target in the guest exactly: the job's files carry bytes.
+TEST_F(QemuCli, RawBytesReachTheTargetExactly) {
+    expect_raw_bytes_reach_the_target("    executor: qemu\n");
+    EXPECT_EQ(qemu_left_after_polling(dir_), std::vector<int>()) << "a guest outlived the command";
+}
+
 }  // namespace

@@ -35,5 +35,60 @@ TEST(LocalExecutorSpec, BadSpecsAreInvalid) {
     EXPECT_EQ(run_status({{"argv", {"true"}}}), SBX_OK);
 }
 
+// The `raw` field (docs/abi.md): base64 of the exact bytes where the plain field holds their
+// stand-in (U+FFFD for each invalid byte). "YcO/" is "a\xC3\xBF" (valid), "Yf8=" "a\xFF",
+// "Yf8AYg==" "a\xFF\0b", "Zv4=" "f\xFE".
+constexpr const char *kStandIn = "a\xEF\xBF\xBD";
+std::string stand_in_with_nul() {
+    return {"a\xEF\xBF\xBD\0b", 6};
+}
+// Each way in as hex on a line: stdin, the file (by a glob: its raw name), argv, env.
+constexpr const char *kHexScript =
+    "od -An -tx1 -v | tr -d ' \\n'; echo; od -An -tx1 -v f* | tr -d ' \\n'; echo; "
+    "printf %s \"$1\" | od -An -tx1 -v | tr -d ' \\n'; echo; "
+    "printf %s \"$V\" | od -An -tx1 -v | tr -d ' \\n'";
+
+json hex_dump_spec() {
+    return {{"argv", {"/bin/sh", "-c", kHexScript, "sh", kStandIn}},
+            {"env", {{"V", kStandIn}}},
+            {"stdin", stand_in_with_nul()},
+            {"files", {{"f\xEF\xBF\xBD", stand_in_with_nul()}}},
+            {"raw",
+             {{"argv", {{"4", "Yf8="}}},
+              {"env", {{"V", "Yf8="}}},
+              {"stdin", "Yf8AYg=="},
+              {"files", {{"f\xEF\xBF\xBD", "Yf8AYg=="}}},
+              {"file_names", {{"f\xEF\xBF\xBD", "Zv4="}}}}}};
+}
+
+class LocalExecutorRaw : public LocalExecutorTest {};
+
+TEST_F(LocalExecutorRaw, TheTargetGetsTheRawBytesEverywhere) {
+    const json result = run(hex_dump_spec());
+    ASSERT_EQ(result["status"], "OK") << result.dump();
+    // stdin and the file's content with their NUL, argv and env as given; the file's name
+    // is its raw name (the glob f* finds it).
+    EXPECT_EQ(result["stdout"], "61ff0062\n61ff0062\n61ff\n61ff") << result.dump();
+}
+
+TEST_F(LocalExecutorRaw, AnEntryWhoseStandInIsNoLongerTheFieldIsLeftOut) {
+    json spec = hex_dump_spec();
+    spec["argv"][4] = "changed";  // as an injector could have rewritten it
+    spec["env"]["V"] = "a";
+    const json result = run(spec);
+    ASSERT_EQ(result["status"], "OK") << result.dump();
+    EXPECT_EQ(result["stdout"], "61ff0062\n61ff0062\n6368616e676564\n61") << result.dump();
+}
+
+TEST_F(LocalExecutorRaw, MalformedEntriesAreInvalid) {
+    for (const json &raw : {json{{"argv", {{"4", "Yf8"}}}}, json{{"argv", {{"9", "Yf8="}}}},
+                            json{{"argv", {{"x", "Yf8="}}}}, json{{"argv", "Yf8="}},
+                            json{{"env", {{"V", 1}}}}, json("Yf8=")}) {
+        json spec = hex_dump_spec();
+        spec["raw"] = raw;
+        EXPECT_EQ(run_status(spec), SBX_INVALID) << raw.dump();
+    }
+}
+
 }  // namespace
 }  // namespace sbx::executors_test

@@ -3,15 +3,15 @@
 #include "engine/template.hpp"
 
 #include "config/templates.hpp"
+#include "engine/input_bytes.hpp"
 
 namespace sbx::engine {
 
 namespace {
 
-// How one value reaches the target as text.
+// How one value reaches the target as text (a `$bytes` value as its bytes).
 std::string text_of(const nlohmann::json &value) {
-    return value.is_string() ? value.get<std::string>()
-                             : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return expansion_text(value);
 }
 
 }  // namespace

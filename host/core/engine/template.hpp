@@ -1,6 +1,7 @@
 // `{{input.NAME}}` templates in argv, stdin, env and files: replaced by the input set's
-// value — strings as they are, everything else as compact JSON; a slot the set lacks (or
-// holds null) as "".
+// value — strings as they are, `$bytes` objects as their raw bytes, everything else as
+// compact JSON (see input_bytes.hpp); a slot the set lacks (or holds null) as "". The text
+// may hold any bytes: not valid UTF-8, NULs.
 #pragma once
 
 #include <functional>

@@ -12,11 +12,13 @@
 #include "engine/injection_scope.hpp"
 #include "engine/run_outcome_class.hpp"
 #include "engine/run_seed.hpp"
+#include "engine/spec_raw_fields.hpp"
 #include "engine/template.hpp"
 #include "plugins/plugin.hpp"
 #include "store/cleanup_counters.hpp"
 #include "util/errors.hpp"
 #include "util/units.hpp"
+#include "util/utf8.hpp"
 
 namespace sbx::engine {
 
@@ -169,6 +171,8 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
                                 const presets::Limits &limits, const json &inputs,
                                 const std::filesystem::path &workspace, bool counterfactual,
                                 uint64_t seed, std::vector<std::string> &notes) {
+    // Expanded text that is not valid UTF-8 travels as the `raw` field's bytes.
+    RawFields raw;
     json argv = json::array();
     if (counterfactual) {
         argv.push_back("true");  // the environment alone: same executor, no workflow
@@ -181,8 +185,9 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
                 break;  // no program, and the next argument must not become one
             }
             for (auto &arg : args) {
-                argv.push_back(legal_c_string(std::move(arg),
-                                              "argv[" + std::to_string(argv.size()) + "]", notes));
+                const std::string index = std::to_string(argv.size());
+                argv.push_back(raw.text(
+                    legal_c_string(std::move(arg), "argv[" + index + "]", notes), "argv", index));
             }
         }
         // A relative program path means "relative to where sandbox-runner was started";
@@ -198,13 +203,15 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
         env[key] = value;
     }
     for (const auto &[key, value] : step.env) {
-        env[key] = legal_c_string(expand_template(value, inputs), "env." + key, notes);
+        env[key] = raw.text(legal_c_string(expand_template(value, inputs), "env." + key, notes),
+                            "env", key);
     }
     json files = json::object();
     if (!counterfactual) {
         for (const auto &[path, content] : step.files) {
-            files[legal_c_string(expand_template(path, inputs), "file name " + path, notes)] =
-                expand_template(content, inputs);
+            const std::string name = raw.path_text(
+                legal_c_string(expand_template(path, inputs), "file name " + path, notes));
+            files[name] = raw.text(expand_template(content, inputs), "files", name);
         }
     }
     int64_t timeout_ms = limits.timeout_ms;
@@ -229,20 +236,20 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
             notes.push_back("GPU_LIMIT is not a whole number of GPUs; ignored");
         }
     }
-    json spec{
-        {"run_id", std::to_string(getpid()) + "-" + std::to_string(++run_counter_)},
-        {"seed", as_spec_seed(seed)},
-        {"argv", argv},
-        {"env", env},
-        {"stdin", step.stdin_text && !counterfactual ? expand_template(*step.stdin_text, inputs)
-                                                     : std::string()},
-        {"files", files},
-        {"workspace", workspace.string()},
-        {"keep_workspace", settings_.keep_workspaces},
-        {"limits", limit_fields},
-        // Where executors, like injectors, record what a crashed host would leave behind.
-        {"state_dir", state_dir_},
-        {"needs_network", needs_network(preset)}};
+    json spec{{"run_id", std::to_string(getpid()) + "-" + std::to_string(++run_counter_)},
+              {"seed", as_spec_seed(seed)},
+              {"argv", argv},
+              {"env", env},
+              {"stdin", step.stdin_text && !counterfactual
+                            ? raw.text(expand_template(*step.stdin_text, inputs), "stdin")
+                            : std::string()},
+              {"files", files},
+              {"workspace", workspace.string()},
+              {"keep_workspace", settings_.keep_workspaces},
+              {"limits", limit_fields},
+              // Where executors, like injectors, record what a crashed host would leave behind.
+              {"state_dir", state_dir_},
+              {"needs_network", needs_network(preset)}};
     // The container executors' choice of image: CONTAINER_IMAGE, else by OS_TYPE.
     for (const auto &[key, field] :
          {std::pair<const char *, const char *>{"CONTAINER_IMAGE", "image"},
@@ -256,6 +263,7 @@ json WorkflowRunner::build_spec(const config::Step &step, const presets::Preset 
         spec["vm_settings"] =
             vm->is_string() ? json::parse(vm->get<std::string>(), nullptr, false) : *vm;
     }
+    raw.add_to(spec);
     return spec;
 }
 
@@ -467,7 +475,9 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
         }
         config::Expectation expect = step.expect;
         if (expect.stdout_contains) {
-            expect.stdout_contains = expand_template(*expect.stdout_contains, inputs);
+            // Compared with the result's stdout, which is text (invalid UTF-8 replaced).
+            expect.stdout_contains =
+                utf8_stand_in(expand_template(*expect.stdout_contains, inputs));
         }
         json copy_results = json::array();
         // The step passes when every copy that ran it passed; copies that had failed an

@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "../../injectors/common/host_identity.hpp"
+#include "../local/raw_fields.hpp"
 
 namespace sbx::docker {
 
@@ -27,6 +28,9 @@ json owner_labels(const Owner &owner, const std::string &role) {
 std::vector<std::string> target_environment(const RunSpec &spec, const std::string &workspace) {
     std::vector<std::string> env = {"HOME=" + workspace, "TMPDIR=" + workspace, "LANG=C.UTF-8"};
     for (const auto &[name, value] : spec.env) {
+        if (!local::is_utf8(value)) {
+            continue;  // the command file carries it (command_file.hpp)
+        }
         std::string variable = name;
         variable += '=';
         variable += value;

@@ -47,6 +47,7 @@ ContainerPlan plan_container(const RunSpec &spec, const ExecutorConfig &config, 
 
 // The target's environment: HOME and TMPDIR in the workspace, LANG=C.UTF-8, then the
 // spec's env (which wins). The image's own variables (PATH) stay unless the spec sets them.
+// A value that is not valid UTF-8 is left out: the run's command file carries it.
 std::vector<std::string> target_environment(const RunSpec &spec, const std::string &workspace);
 
 // argv under docker-run-init (the target never PID 1, nothing it starts outliving it), and,

@@ -14,13 +14,19 @@
  *    mounts (the workspace may be bind-mounted under /tmp).
  * A pooled container therefore starts every run as the first (its root is read-only).
  * Statically linked: it runs in any image. Its own failures exit 125 with a line starting
- * with its name, which the executor turns into XX. */
+ * with its name, which the executor turns into XX.
+ *
+ * sbx-docker-run-init --command-file FILE: the command is in FILE instead, as NUL-terminated
+ * items: NAME=VALUE variables to set, an empty item, then PROG and its arguments. The
+ * executor uses it for argv items and variables that are not valid UTF-8, which the
+ * engine's JSON API would change (command_file.hpp). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -123,10 +129,76 @@ static void empty_scratch(const char *path) {
     empty_folder(dir, info.st_dev);
 }
 
+/* The whole of `path`, NUL-terminated, in memory that lives until exec; NULL on failure. */
+static char *read_whole(const char *path, size_t *size) {
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return NULL;
+    }
+    struct stat info;
+    char *text = NULL;
+    if (fstat(fd, &info) == 0 && (text = malloc((size_t)info.st_size + 1)) != NULL) {
+        size_t done = 0;
+        ssize_t got = 1;
+        while (done < (size_t)info.st_size && got > 0) {
+            got = read(fd, text + done, (size_t)info.st_size - done);
+            done += got > 0 ? (size_t)got : 0;
+        }
+        text[done] = '\0';
+        *size = done;
+    }
+    close(fd);
+    return text;
+}
+
+/* The command of a --command-file: sets its variables (in this process: the child inherits
+ * them) and returns its argv, NULL-terminated; NULL when the file is unreadable or names no
+ * program. */
+static char **read_command_file(const char *path) {
+    size_t size = 0;
+    char *text = read_whole(path, &size);
+    if (text == NULL) {
+        return NULL;
+    }
+    size_t at = 0;
+    while (at < size && text[at] != '\0') { /* variables, up to the empty item */
+        if (putenv(text + at) != 0) {
+            return NULL;
+        }
+        at += strlen(text + at) + 1;
+    }
+    at += 1;
+    size_t count = 0;
+    for (size_t i = at; i < size; i += strlen(text + i) + 1) {
+        ++count;
+    }
+    if (count == 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    char **items = calloc(count + 1, sizeof *items);
+    if (items == NULL) {
+        return NULL;
+    }
+    for (size_t i = at, n = 0; i < size; i += strlen(text + i) + 1) {
+        items[n++] = text + i;
+    }
+    return items;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s PROG [ARG...]\n", kName);
+        fprintf(stderr, "usage: %s PROG [ARG...] | --command-file FILE\n", kName);
         return kHelperFailed;
+    }
+    char **command = argv + 1;
+    if (strcmp(argv[1], "--command-file") == 0) {
+        command = argc == 3 ? read_command_file(argv[2]) : NULL;
+        if (command == NULL) {
+            fprintf(stderr, "%s: cannot read a command from %s: %s\n", kName,
+                    argc == 3 ? argv[2] : "(no file named)", strerror(errno));
+            return kHelperFailed;
+        }
     }
     if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
         fprintf(stderr, "%s: cannot become a subreaper: %s\n", kName, strerror(errno));
@@ -143,9 +215,9 @@ int main(int argc, char **argv) {
     }
     if (child == 0) {
         reset_signals();
-        execvp(argv[1], argv + 1);
+        execvp(command[0], command);
         /* As a shell says it: 127 not found, 126 not runnable. */
-        fprintf(stderr, "%s: %s\n", argv[1], strerror(errno));
+        fprintf(stderr, "%s: %s\n", command[0], strerror(errno));
         _exit(errno == ENOENT ? 127 : 126);
     }
     target_pid = child;

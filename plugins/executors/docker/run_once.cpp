@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fstream>
 
+#include "command_file.hpp"
 #include "result.hpp"
 #include "state_files.hpp"
 
@@ -46,14 +47,21 @@ json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
     json result = empty_result(spec);
     std::unique_ptr<ScopedFolder> io;
     std::string stdin_path;
-    if (!spec.stdin_text.empty()) {
+    const bool by_file = needs_command_file(spec);
+    if (!spec.stdin_text.empty() || by_file) {
         io = std::make_unique<ScopedFolder>(docker_state_folder(spec.state_dir) + "/io");
+    }
+    if (!spec.stdin_text.empty()) {
         std::ofstream(io->path() + "/stdin", std::ios::binary) << spec.stdin_text;
         stdin_path = std::string(kIoMount) + "/stdin";
     }
-    ContainerPlan plan =
-        plan_container(spec, context.config, owner, target_command(spec, stdin_path),
-                       io ? io->path() : std::string(), false);
+    std::vector<std::string> command = target_command(spec, stdin_path);
+    if (by_file) {
+        command = command_through_file(spec, command, io->path() + "/command",
+                                       std::string(kIoMount) + "/command");
+    }
+    ContainerPlan plan = plan_container(spec, context.config, owner, command,
+                                        io ? io->path() : std::string(), false);
     // The container's own cgroup goes when it exits, before its figures could be read; a
     // parent's keeps them (cgroups charge their ancestors). Outlives the container.
     std::unique_ptr<ParentCgroup> parent;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "command_file.hpp"
 #include "result.hpp"
 #include "run_once.hpp"
 
@@ -25,10 +26,10 @@ double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Removes a run's stdin file from the container's folder however the run ends.
-struct StdinFile {
+// Removes a run's file (stdin, command) from the container's folder however the run ends.
+struct RunFile {
     std::string path;
-    ~StdinFile() {
+    ~RunFile() {
         if (!path.empty()) {
             std::error_code ignored;
             std::filesystem::remove(path, ignored);
@@ -89,22 +90,30 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
     result["container"] = warm->container->name();
     result["pool"] = warm->execs == 0 ? "new" : "reused";
 
-    static std::atomic<unsigned long> stdin_counter{0};
-    StdinFile stdin_file;
+    static std::atomic<unsigned long> run_file_counter{0};
+    const std::string serial = std::to_string(++run_file_counter);
+    RunFile stdin_file;
     std::string stdin_path;
     if (!spec.stdin_text.empty()) {
-        const std::string name = "stdin-" + std::to_string(++stdin_counter);
+        const std::string name = "stdin-" + serial;
         stdin_file.path = warm->io->path() + "/" + name;
         std::ofstream(stdin_file.path, std::ios::binary) << spec.stdin_text;
         stdin_path = std::string(kIoMount) + "/" + name;
+    }
+    std::vector<std::string> command = target_command(spec, stdin_path);
+    RunFile command_file;
+    if (needs_command_file(spec)) {
+        const std::string name = "command-" + serial;
+        command_file.path = warm->io->path() + "/" + name;
+        command = command_through_file(spec, command, command_file.path,
+                                       std::string(kIoMount) + "/" + name);
     }
 
     Ending ending;
     ending.cpu_time_limited = spec.limits.cpu_time_s > 0;
     try {
         const std::string exec_id = context.api.create_exec(
-            warm->container->id(),
-            exec_body(spec, context.config, target_command(spec, stdin_path)));
+            warm->container->id(), exec_body(spec, context.config, command));
         CappedOutput out(spec.limits.output_bytes);
         CappedOutput err(spec.limits.output_bytes);
         StreamDemux demux(out, err);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_fields.hpp"
+#include "raw_fields.hpp"
 
 namespace sbx::local {
 namespace {
@@ -175,6 +176,7 @@ CommandSpec read_command_spec(const nlohmann::json &spec) {
     if (spec.contains("probe") && !spec["probe"].is_null()) {
         result.probe = read_bool(spec["probe"], "run spec: probe");
     }
+    apply_raw_fields(spec, result);
     return result;
 }
 
