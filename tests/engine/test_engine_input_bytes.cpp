@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include <sbx/bytes_value.hpp>
 #include "engine/input_bytes.hpp"
 #include "engine/spec_raw_fields.hpp"
 #include "engine/template.hpp"
-#include "util/base64.hpp"
 #include "util/utf8.hpp"
 
 namespace {

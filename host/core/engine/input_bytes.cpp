@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "util/base64.hpp"
+#include <sbx/bytes_value.hpp>
 
 namespace sbx::engine {
 

@@ -1,7 +1,7 @@
 // Raw bytes beside the run spec's text fields, in base64.
 #include "engine/spec_raw_fields.hpp"
 
-#include "util/base64.hpp"
+#include <sbx/bytes_value.hpp>
 #include "util/utf8.hpp"
 
 namespace sbx::engine {

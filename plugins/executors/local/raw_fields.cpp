@@ -6,7 +6,7 @@
 
 #include <limits>
 
-#include "../common/base64.hpp"
+#include <sbx/bytes_value.hpp>
 #include "json_fields.hpp"
 #include "utf8.hpp"
 
@@ -21,7 +21,7 @@ std::string stand_in(const std::string &bytes) {
 // their stand-in.
 std::optional<std::string> bytes_for(const nlohmann::json &value, const std::string &where,
                                      const std::string &text) {
-    auto bytes = executors::base64_decode(read_string(value, where));
+    auto bytes = sbx::base64_decode(read_string(value, where));
     if (!bytes) {
         invalid(where, "is not standard base64 (RFC 4648, with padding)");
     }
