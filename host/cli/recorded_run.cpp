@@ -10,7 +10,7 @@ using nlohmann::json;
 
 std::filesystem::path recorded_database(const config::Settings &settings,
                                         const std::string &command) {
-    const auto db = std::filesystem::path(settings.data_dir) / "metrics.db";
+    auto db = std::filesystem::path(settings.data_dir) / "metrics.db";
     if (!std::filesystem::exists(db)) {
         throw InputError(command + ": there is no " + db.string() +
                          "; pass --data-dir with the directory the run was recorded in");

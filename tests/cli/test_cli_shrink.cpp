@@ -112,6 +112,35 @@ TEST_F(Shrink, APlantedTriggerInA64KiBInputShrinksToItsOneField) {
     EXPECT_NE(text.out.find("\nreplay: sandbox-runner replay "), std::string::npos) << text.out;
 }
 
+TEST_F(Shrink, AFailureFromAPolyglotNamesThePartItsShrunkFormBelongsTo) {
+    write_settings(trigger_workflow());
+    const json document = {{"mode", "%n"}, {"path", "../../etc/passwd"}, {"q", "' OR '1'='1"}};
+    const std::string run_id = record_run({{"doc", document.dump()}, {"label", "x"}});
+    // What the hostile stub writes for a polyglot, by hand: the payload and its parts.
+    const std::string meta =
+        R"({"hostile":{"doc":{"category":"polyglot","payload_index":0,"parts":)"
+        R"({"format_string":"%s%n%x","path_traversal":"../../etc/passwd",)"
+        R"("sql_injection":"' OR '1'='1","many_formats":"%n%n%n%n%n%n"}}}})";
+    std::string quoted;  // an SQL literal: ' doubled
+    for (const char c : meta) {
+        quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    }
+    ASSERT_EQ(sbx::test::run_command(
+                  {"/usr/bin/sqlite3", db_path(),
+                   "UPDATE runs SET input_meta = '" + quoted + "' WHERE id = " + run_id},
+                  {}, dir_)
+                  .exit_code,
+              0);
+    const auto shrunk = runner({"shrink", run_id, "--json"});
+    ASSERT_EQ(shrunk.exit_code, 0) << shrunk.out << shrunk.err;
+    const json report = json::parse(shrunk.out);
+    EXPECT_EQ(report["inputs"]["doc"], R"({"mode":"%n"})") << report;
+    EXPECT_EQ(report["belongs_to"], (json{{"doc", "format_string"}})) << report;
+    const auto text = runner({"shrink", run_id});
+    EXPECT_NE(text.out.find("\nbelongs to: format_string (slot doc)\n"), std::string::npos)
+        << text.out;
+}
+
 TEST_F(Shrink, AFaultKeyThatDoesNotMatterIsDroppedAndTheOneThatDoesStays) {
     // The step outlasts TIMEOUT: the run hangs because of TIMEOUT alone; PIDS_LIMIT and
     // the passed-on MY_FLAG change nothing.

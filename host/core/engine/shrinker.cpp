@@ -66,12 +66,13 @@ std::vector<FaultItem> fault_items(const json &body) {
 json with_faults(const json &body, const std::vector<FaultItem> &kept) {
     json result = json::object();
     std::vector<std::string> modes;
-    for (const auto &[key, value] : body.items()) {
+    for (const auto &member : body.items()) {
+        const std::string &key = member.key();
         const bool kept_key = std::any_of(kept.begin(), kept.end(), [&](const FaultItem &item) {
             return item.key == key && item.mode.empty();
         });
         if (names_or_chooses(key) || kept_key) {
-            result[key] = value;
+            result[key] = member.value();
         }
     }
     const auto found = body.find(kModes);
