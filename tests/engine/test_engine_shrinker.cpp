@@ -2,6 +2,7 @@
 // fault keys, the budget, and which polyglot part a shrunk input belongs to.
 #include <gtest/gtest.h>
 
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,8 @@ bool has(const std::string &text, const std::string &part) {
 }
 
 TEST(Ddmin, FindsTheTwoItemsThatMatterInAThousand) {
-    std::vector<int> items;
-    for (int i = 0; i < 1000; ++i) {
-        items.push_back(i);
-    }
+    std::vector<int> items(1000);
+    std::iota(items.begin(), items.end(), 0);
     int tests = 0;
     const auto kept = sbx::engine::ddmin<int>(items, [&](const std::vector<int> &candidate) {
         ++tests;
@@ -210,28 +209,31 @@ TEST(ShrinkFailure, AnOriginalThatNoLongerFailsIsNotReproducible) {
     EXPECT_EQ(result.inputs, inputs);
 }
 
-const json kPolyglotMeta = {{"category", "polyglot"},
-                            {"payload_index", 3},
-                            {"parts",
-                             {{"format_string", "%s%n%x"},
-                              {"path_traversal", "../../etc/passwd"},
-                              {"sql_injection", "' OR '1'='1"},
-                              {"long_format", "%n%n%n%n%n%n%n%n"},
-                              {"invalid_utf8", {{"$bytes", "wyg="}}}}}};
+json polyglot_meta() {
+    return {{"category", "polyglot"},
+            {"payload_index", 3},
+            {"parts",
+             {{"format_string", "%s%n%x"},
+              {"path_traversal", "../../etc/passwd"},
+              {"sql_injection", "' OR '1'='1"},
+              {"long_format", "%n%n%n%n%n%n%n%n"},
+              {"invalid_utf8", {{"$bytes", "wyg="}}}}}};
+}
 
 TEST(ShrunkCategory, NamesTheShortestPartThatHoldsTheShrunkForm) {
+    const json meta = polyglot_meta();
     using sbx::engine::shrunk_category;
-    EXPECT_EQ(shrunk_category(kPolyglotMeta, "%n"), "format_string");  // shorter than long_format
-    EXPECT_EQ(shrunk_category(kPolyglotMeta, "../"), "path_traversal");
-    EXPECT_EQ(shrunk_category(kPolyglotMeta, "'"), "sql_injection");
-    EXPECT_EQ(shrunk_category(kPolyglotMeta, bytes_value("\xC3")), "invalid_utf8");
+    EXPECT_EQ(shrunk_category(meta, "%n"), "format_string");  // shorter than long_format
+    EXPECT_EQ(shrunk_category(meta, "../"), "path_traversal");
+    EXPECT_EQ(shrunk_category(meta, "'"), "sql_injection");
+    EXPECT_EQ(shrunk_category(meta, bytes_value("\xC3")), "invalid_utf8");
     // JSON values, and JSON text in a string: any string leaf or member name.
-    EXPECT_EQ(shrunk_category(kPolyglotMeta, json{{"mode", "%x"}}), "format_string");
-    EXPECT_EQ(shrunk_category(kPolyglotMeta, json{{"etc", 1}}), "path_traversal");
-    EXPECT_EQ(shrunk_category(kPolyglotMeta, R"({"q":"1'='1"})"), "sql_injection");
+    EXPECT_EQ(shrunk_category(meta, json{{"mode", "%x"}}), "format_string");
+    EXPECT_EQ(shrunk_category(meta, json{{"etc", 1}}), "path_traversal");
+    EXPECT_EQ(shrunk_category(meta, R"({"q":"1'='1"})"), "sql_injection");
     // No part holds it, the shrunk value is empty, or the meta has no parts.
-    EXPECT_EQ(shrunk_category(kPolyglotMeta, "zzz"), "");
-    EXPECT_EQ(shrunk_category(kPolyglotMeta, ""), "");
+    EXPECT_EQ(shrunk_category(meta, "zzz"), "");
+    EXPECT_EQ(shrunk_category(meta, ""), "");
     EXPECT_EQ(shrunk_category(json{{"category", "format_string"}, {"payload_index", 2}}, "%n"), "");
     EXPECT_EQ(shrunk_category(json(), "%n"), "");
 }
