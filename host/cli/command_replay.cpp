@@ -9,11 +9,10 @@
 #include "engine/plugin_set.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
+#include "recorded_run.hpp"
 #include "reports/shell_reproducer.hpp"
 #include "session.hpp"
-#include "store/run_lookup.hpp"
 #include "util/errors.hpp"
-#include "workflow_choice.hpp"
 
 namespace po = boost::program_options;
 
@@ -46,46 +45,15 @@ ReplayOptions parse(const std::vector<std::string> &args) {
     return options;
 }
 
-// "failed at step `put`: SG" or "passed".
-std::string outcome_text(bool passed, const std::string &failed_step, const std::string &status) {
-    return passed ? "passed" : "failed at step " + failed_step + " (" + status + ")";
-}
-
-std::string failed_status(const store::RecordedRun &run) {
-    for (const auto &step : run.steps) {
-        if (!step.passed) {
-            return step.status;
-        }
-    }
-    return "";
-}
-
 }  // namespace
 
 int run_replay_command(CliContext &context, const std::vector<std::string> &args) {
     const auto options = parse(args);
     auto &settings = context.settings;
-    const auto db = std::filesystem::path(settings.data_dir) / "metrics.db";
-    if (!std::filesystem::exists(db)) {
-        throw InputError("replay: there is no " + db.string() +
-                         "; pass --data-dir with the directory the run was recorded in");
-    }
+    const auto db = recorded_database(settings, "replay");
     store::Store store(db);
-    const auto found = store::find_run(store, options.run_id);
-    if (!found) {
-        throw InputError("replay: " + db.string() + " has no run " +
-                         std::to_string(options.run_id) + "; `sqlite3 " + db.string() +
-                         " 'SELECT id, workflow FROM runs'` lists them");
-    }
-    const auto &original = *found;
-    if (settings.find_workflow(original.workflow) == nullptr &&
-        original.workflow.rfind("all_", 0) == 0) {
-        throw InputError("replay: run " + std::to_string(original.id) + " is of the combined '" +
-                         original.workflow +
-                         "' of a simulation, which has no definition of its own; replay a run of "
-                         "one of its parts");
-    }
-    const auto &workflow = choose_workflow(context, "replay", original.workflow);
+    const auto original = find_recorded_run(store, db, "replay", options.run_id);
+    const auto &workflow = recorded_workflow(context, "replay", original);
     const presets::Preset preset{original.preset_name, original.preset_body,
                                  db.string() + ": preset of run " + std::to_string(original.id)};
     const bool counterfactual = original.flag == "off";
@@ -120,24 +88,12 @@ int run_replay_command(CliContext &context, const std::vector<std::string> &args
                                   (std::filesystem::path(settings.data_dir) / "state").string());
     engine::CellRunner cells(plugins, runner, store, session);
     // A cell of one slot at the run's own repetition: the same fault seed as the original.
-    const auto slots = static_cast<size_t>(original.repetition) + 1;
-    engine::CellWork work;
-    work.workflow = &workflow;
-    work.preset = preset;
-    work.options = {original.repetition + 1, original.seed, counterfactual};
-    work.preset_id = store.preset_id(preset.name, preset.body);
-    work.preset_text = preset.body.dump();
-    work.input_sets = json(slots, json::object());
-    work.input_sets[slots - 1] = original.inputs;
-    work.input_meta = json(slots, json());
-    work.input_meta[slots - 1] = original.input_meta;
-    work.strategy = "replay";
-    work.results.resize(slots);
+    auto work = rerun_work(store, workflow, preset, original, original.inputs, "replay");
     within_session(store, session, [&] {
         cells.run_one(work, original.repetition);
         return 0;
     });
-    const auto again = store::find_run(store, work.results[slots - 1].run_id);
+    const auto again = store::find_run(store, work.results.back().run_id);
     const bool same = again && again->passed == original.passed &&
                       again->failed_step == original.failed_step &&
                       failed_status(*again) == failed_status(original);

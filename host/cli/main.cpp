@@ -29,6 +29,8 @@ constexpr const char *kUsage =
     "      [--json] [--keep-workspaces]\n"
     "  workflows list [--json] | workflows import FILE\n"
     "  replay RUN_ID [--print] [--json]      (exit 1 when the outcome differs)\n"
+    "  shrink RUN_ID [--max-runs N] [--json]      (the smallest input and fault keys that\n"
+    "      still fail the same way; exit 1 when the run does not fail again)\n"
     "  purge-stale [--json] (alias cleanup) | check-resources [--json] (exit 1 when any)\n"
     "  cleanup-stats [--json]      (the cleanup counters plugins reported, from metrics.db)\n"
     "  install-autopurge [--system] [--unit-dir DIR] [--print]   (purge-stale hourly)\n"
@@ -128,6 +130,9 @@ int main(int argc, char **argv) {
         }
         if (command == "replay") {
             return sbx::cli::run_replay_command(context, args);
+        }
+        if (command == "shrink") {
+            return sbx::cli::run_shrink_command(context, args);
         }
         if (command == "simulate-temporal-trajectory") {
             return sbx::cli::run_trajectory_command(context, args);

@@ -5,12 +5,14 @@ namespace sbx::store {
 
 std::optional<RecordedRun> find_run(Store &store, int64_t run_id) {
     return store.locked([&](Connection &connection) -> std::optional<RecordedRun> {
-        Statement query(connection.get(),
-                        "SELECT runs.session_id, sessions.command, coalesce(sessions.seed, 0), "
-                        "runs.workflow, presets.name, presets.body, runs.flag, runs.repetition, "
-                        "runs.inputs, runs.input_meta, runs.passed, coalesce(runs.failed_step, '') "
-                        "FROM runs JOIN sessions ON sessions.id = runs.session_id "
-                        "JOIN presets ON presets.id = runs.preset_id WHERE runs.id = ?");
+        Statement query(
+            connection.get(),
+            "SELECT runs.session_id, sessions.command, coalesce(sessions.seed, 0), "
+            "runs.workflow, presets.name, presets.body, runs.flag, runs.repetition, "
+            "runs.inputs, runs.input_meta, runs.passed, coalesce(runs.failed_step, ''), "
+            "coalesce(runs.outcome, '') "
+            "FROM runs JOIN sessions ON sessions.id = runs.session_id "
+            "JOIN presets ON presets.id = runs.preset_id WHERE runs.id = ?");
         query.bind(1, run_id);
         if (!query.step()) {
             return std::nullopt;
@@ -30,6 +32,7 @@ std::optional<RecordedRun> find_run(Store &store, int64_t run_id) {
         run.input_meta = meta.empty() ? nlohmann::json() : nlohmann::json::parse(meta);
         run.passed = query.column_int(10) != 0;
         run.failed_step = query.column_text(11);
+        run.outcome = query.column_text(12);
         Statement steps(
             connection.get(),
             "SELECT name, status, passed FROM steps WHERE run_id = ? ORDER BY position");

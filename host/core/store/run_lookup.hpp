@@ -29,6 +29,7 @@ struct RecordedRun {
     nlohmann::json input_meta;  // null when the stub strategy said nothing
     bool passed = false;
     std::string failed_step;
+    std::string outcome;  // the run's outcome class; "" for runs recorded before v5
     std::vector<RecordedStep> steps;
 };
 

@@ -1,0 +1,264 @@
+// `shrink RUN_ID [--max-runs N] [--json]`: the smallest inputs and fewest fault keys with
+// which a recorded failed run still fails the same way (same failed step, status and
+// outcome class). Each candidate is a recorded run of one session, `shrink RUN_ID`; the
+// report ends with the `replay` line of the minimal one.
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <map>
+
+#include "cli_context.hpp"
+#include "engine/input_shrink.hpp"
+#include "engine/plugin_set.hpp"
+#include "engine/shrinker.hpp"
+#include "engine/shrunk_category.hpp"
+#include "matrix_command.hpp"
+#include "option_parsing.hpp"
+#include "recorded_run.hpp"
+#include "session.hpp"
+#include "util/errors.hpp"
+
+namespace po = boost::program_options;
+
+namespace sbx::cli {
+namespace {
+
+using nlohmann::json;
+
+struct ShrinkOptions {
+    int64_t run_id = 0;
+    int max_runs = 500;
+    bool json = false;
+};
+
+ShrinkOptions parse(const std::vector<std::string> &args) {
+    ShrinkOptions options;
+    po::options_description description("shrink options");
+    description.add_options()("run", po::value(&options.run_id), "the failed run's id (runs.id)")(
+        "max-runs", po::value(&options.max_runs), "runs to spend at most (default 500)")(
+        "json", po::bool_switch(&options.json), "print the result as JSON");
+    po::positional_options_description positional;
+    positional.add("run", 1);
+    const auto vm = parse_options("shrink", args, description, positional,
+                                  "write `sandbox-runner shrink RUN_ID [--max-runs N] [--json]`");
+    if (!vm.count("run") || options.run_id < 1) {
+        throw InputError(
+            "shrink: name a failed run by its id (runs.id, as a report's `replay:` line gives "
+            "it), e.g. `sandbox-runner shrink 42`");
+    }
+    if (options.max_runs < 1) {
+        throw InputError("shrink: --max-runs must be at least 1 (the original's run), not " +
+                         std::to_string(options.max_runs));
+    }
+    return options;
+}
+
+// The same failure: the same step fails with the same status, and the run ends in the
+// same outcome class (a crash stays a crash, not a clean rejection with the same status).
+bool fails_the_same_way(const store::RecordedRun &original, const store::RecordedRun &again) {
+    return !again.passed && again.failed_step == original.failed_step &&
+           failed_status(again) == failed_status(original) &&
+           (original.outcome.empty() || again.outcome == original.outcome);
+}
+
+// "failed at step parse (SG, crashed)".
+std::string failure_text(const store::RecordedRun &run) {
+    std::string text = outcome_text(run.passed, run.failed_step, failed_status(run));
+    if (!run.passed && !run.outcome.empty()) {
+        text.insert(text.size() - 1, ", " + run.outcome);
+    }
+    return text;
+}
+
+// A member name as a JSON pointer token (RFC 6901: ~ as ~0, / as ~1).
+std::string pointer_token(const std::string &name) {
+    std::string token;
+    for (const char c : name) {
+        token += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+    }
+    return token;
+}
+
+// The `$bytes` values of `value` by JSON pointer, as readable text.
+void collect_bytes(const json &value, const std::string &pointer, json &found) {
+    if (const auto bytes = engine::bytes_of(value)) {
+        found[pointer] = engine::escaped_bytes(*bytes);
+    } else if (value.is_object()) {
+        for (const auto &[name, member] : value.items()) {
+            collect_bytes(member, pointer + "/" + pointer_token(name), found);
+        }
+    } else if (value.is_array()) {
+        for (size_t i = 0; i < value.size(); ++i) {
+            collect_bytes(value[i], pointer + "/" + std::to_string(i), found);
+        }
+    }
+}
+
+// For each slot whose meta (under any strategy) lists polyglot parts: the part its shrunk
+// value belongs to.
+json categories(const json &input_meta, const json &inputs) {
+    json found = json::object();
+    if (!input_meta.is_object() || !inputs.is_object()) {
+        return found;
+    }
+    for (const auto &[strategy, slots] : input_meta.items()) {
+        if (!slots.is_object()) {
+            continue;
+        }
+        for (const auto &[slot, entry] : slots.items()) {
+            if (!inputs.contains(slot)) {
+                continue;
+            }
+            const auto category = engine::shrunk_category(entry, inputs[slot]);
+            if (!category.empty()) {
+                found[slot] = category;
+            }
+        }
+    }
+    return found;
+}
+
+void print_text(const store::RecordedRun &original, const engine::ShrinkResult &result,
+                const json &report, int max_runs) {
+    std::printf("run %lld (%s under %s, %s): %s\n", static_cast<long long>(original.id),
+                original.workflow.c_str(), original.preset_name.c_str(), original.flag.c_str(),
+                failure_text(original).c_str());
+    if (result.minimal) {
+        std::printf("shrunk in %d runs: minimal (removing anything more loses the failure)\n",
+                    result.runs);
+    } else {
+        std::printf(
+            "shrunk in %d runs: out of budget (--max-runs %d); smaller, but maybe not minimal\n",
+            result.runs, max_runs);
+    }
+    const size_t before = report["original_size"];
+    const size_t after = report["minimal_size"];
+    std::printf("input: %zu -> %zu bytes (%zu removed)\n", before, after, before - after);
+    std::printf("minimal input: %s\n", result.inputs.dump().c_str());
+    for (const auto &[pointer, text] : report["bytes"].items()) {
+        std::printf("  %s: bytes \"%s\"\n", pointer.c_str(),
+                    text.get_ref<const std::string &>().c_str());
+    }
+    std::string removed;
+    for (const auto &key : result.removed_fault_keys) {
+        removed += (removed.empty() ? "" : ", ") + key;
+    }
+    std::printf("fault keys removed: %s\n", removed.empty() ? "none" : removed.c_str());
+    if (!result.removed_fault_keys.empty()) {
+        std::printf("minimal preset: %s\n", result.preset_body.dump().c_str());
+    }
+    for (const auto &[slot, category] : report["belongs_to"].items()) {
+        std::printf("belongs to: %s (slot %s)\n", category.get_ref<const std::string &>().c_str(),
+                    slot.c_str());
+    }
+    std::printf("replay: sandbox-runner replay %lld\n",
+                static_cast<long long>(report["minimal_run"].get<int64_t>()));
+}
+
+}  // namespace
+
+int run_shrink_command(CliContext &context, const std::vector<std::string> &args) {
+    const auto options = parse(args);
+    auto &settings = context.settings;
+    const auto db = recorded_database(settings, "shrink");
+    store::Store store(db);
+    const auto original = find_recorded_run(store, db, "shrink", options.run_id);
+    if (original.passed) {
+        throw InputError("shrink: run " + std::to_string(original.id) +
+                         " passed; shrink needs a failed run (a report's `replay:` line names "
+                         "one)");
+    }
+    const auto &workflow = recorded_workflow(context, "shrink", original);
+    const std::string origin = db.string() + ": preset of run " + std::to_string(original.id);
+    engine::PluginSet plugins(settings, context.registry());
+    resolve_plugins_for(plugins, {&workflow}, {});
+    const int64_t session =
+        store.begin_session("shrink " + std::to_string(original.id), settings.source, original.seed,
+                            json{{"run", original.id}, {"max_runs", options.max_runs}});
+    record_plugins_used(store, session, plugins);
+    engine::WorkflowRunner runner(plugins, settings, std::filesystem::current_path(),
+                                  (std::filesystem::path(settings.data_dir) / "state").string());
+    engine::CellRunner cells(plugins, runner, store, session);
+
+    std::map<std::string, int64_t> failing_runs;  // candidate key -> its run's id
+    std::optional<store::RecordedRun> first;      // the original's run again
+    const auto fails = [&](const json &inputs, const json &body) {
+        auto work = rerun_work(store, workflow, {original.preset_name, body, origin}, original,
+                               inputs, "shrink");
+        try {
+            cells.run_one(work, original.repetition);
+        } catch (const InputError &) {
+            return false;  // a preset without a key it needed is refused: not this failure
+        }
+        auto again = store::find_run(store, work.results.back().run_id);
+        if (!first) {
+            first = again;
+        }
+        const bool same = again && fails_the_same_way(original, *again);
+        if (same) {
+            failing_runs[engine::candidate_key(inputs, body)] = again->id;
+        }
+        return same;
+    };
+    const auto result = within_session(store, session, [&] {
+        return engine::shrink_failure(original.inputs, original.preset_body, fails,
+                                      options.max_runs);
+    });
+
+    if (!result.reproducible) {
+        const std::string again =
+            first ? "run " + std::to_string(first->id) + ": " + failure_text(*first)
+                  : "not recorded";
+        if (options.json) {
+            std::cout << json{{"run", original.id},
+                              {"session", session},
+                              {"reproducible", false},
+                              {"runs", result.runs},
+                              {"replay_run", first ? first->id : 0}}
+                             .dump(2)
+                      << '\n';
+        } else {
+            std::printf("run %lld (%s under %s, %s): %s\n", static_cast<long long>(original.id),
+                        original.workflow.c_str(), original.preset_name.c_str(),
+                        original.flag.c_str(), failure_text(original).c_str());
+            std::printf("again as %s\n", again.c_str());
+            std::printf(
+                "not reproducible: the run no longer fails the same way, so there is "
+                "nothing to shrink\n");
+        }
+        return kExitGateFailed;
+    }
+
+    json bytes = json::object();
+    collect_bytes(result.inputs, "", bytes);
+    const int64_t minimal_run =
+        failing_runs.at(engine::candidate_key(result.inputs, result.preset_body));
+    const json report = {{"run", original.id},
+                         {"session", session},
+                         {"reproducible", true},
+                         {"failure",
+                          {{"failed_step", original.failed_step},
+                           {"status", failed_status(original)},
+                           {"outcome", original.outcome}}},
+                         {"minimal", result.minimal},
+                         {"runs", result.runs},
+                         {"max_runs", options.max_runs},
+                         {"inputs", result.inputs},
+                         {"bytes", bytes},
+                         {"original_size", engine::inputs_size(original.inputs)},
+                         {"minimal_size", engine::inputs_size(result.inputs)},
+                         {"bytes_removed", engine::inputs_size(original.inputs) -
+                                               engine::inputs_size(result.inputs)},
+                         {"fault_keys_removed", result.removed_fault_keys},
+                         {"preset", result.preset_body},
+                         {"belongs_to", categories(original.input_meta, result.inputs)},
+                         {"minimal_run", minimal_run},
+                         {"replay", "sandbox-runner replay " + std::to_string(minimal_run)}};
+    if (options.json) {
+        std::cout << report.dump(2) << '\n';
+    } else {
+        print_text(original, result, report, options.max_runs);
+    }
+    return kExitOk;
+}
+
+}  // namespace sbx::cli
