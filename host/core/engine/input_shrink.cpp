@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "engine/ddmin.hpp"
 #include <sbx/bytes_value.hpp>
+#include "engine/ddmin.hpp"
 
 namespace sbx::engine {
 
@@ -283,17 +283,6 @@ json shrink_value(const json &value, const AcceptsValue &accepts) {
         default:
             return value;
     }
-}
-
-std::optional<std::string> bytes_of(const json &value) {
-    if (!value.is_object() || value.size() != 1) {
-        return std::nullopt;
-    }
-    const auto found = value.find("$bytes");
-    if (found == value.end() || !found->is_string()) {
-        return std::nullopt;
-    }
-    return sbx::base64_decode(found->get_ref<const std::string &>());
 }
 
 json bytes_value(const std::string &bytes) {

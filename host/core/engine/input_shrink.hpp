@@ -5,6 +5,8 @@
 // raw bytes written `{"$bytes": "<base64>"}` (shrunk as bytes, the form kept).
 #pragma once
 
+#include "engine/input_bytes.hpp"
+
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -20,10 +22,7 @@ using AcceptsValue = std::function<bool(const nlohmann::json &candidate)>;
 // `value` itself is assumed to fail (it is not tested again).
 nlohmann::json shrink_value(const nlohmann::json &value, const AcceptsValue &accepts);
 
-// The bytes of a `{"$bytes": "<base64>"}` value (exactly that key, standard base64);
-// nullopt for any other value.
-std::optional<std::string> bytes_of(const nlohmann::json &value);
-// `{"$bytes": "<base64 of bytes>"}`.
+// `{"$bytes": "<base64 of bytes>"}` (engine/input_bytes.hpp reads one: bytes_of).
 nlohmann::json bytes_value(const std::string &bytes);
 
 // What the target receives of a value, in bytes: a string's bytes, the decoded bytes of
