@@ -8,6 +8,7 @@
 #include "engine/limit_preflight.hpp"
 #include "engine/scenario_matrix.hpp"
 #include "matrix_command.hpp"
+#include "polyglot_shrinks.hpp"
 #include "presets/scenarios.hpp"
 #include "reports/scenario_recording.hpp"
 #include "session.hpp"
@@ -31,6 +32,7 @@ struct Options {
     std::string workflow;
     bool all_scenarios = false;
     bool recover = false;
+    int shrink_runs = 100;  // the run budget for shrinking each polyglot failure; 0: none
     MatrixOptions matrix;
     Gate gate;
 };
@@ -69,6 +71,8 @@ Options parse(const std::vector<std::string> &args) {
     description.add_options()("workflow", po::value(&options.workflow), "workflow name or id")(
         "all-scenarios", po::bool_switch(&options.all_scenarios), "add the three extra scenarios")(
         "recover", po::bool_switch(&options.recover), "finish the interrupted matrix")(
+        "shrink-runs", po::value(&options.shrink_runs),
+        "runs to spend shrinking each polyglot failure (0: none)")(
         "fail-on", po::value(&gates)->composing(), "exit 1 on a condition");
     po::positional_options_description positional;
     positional.add("workflow", 1);
@@ -84,6 +88,10 @@ Options parse(const std::vector<std::string> &args) {
     }
     for (const auto &gate : gates) {
         parse_gate(gate, options.gate);
+    }
+    if (options.shrink_runs < 0 || options.shrink_runs > 100000) {
+        throw InputError("run-scenarios: --shrink-runs " + std::to_string(options.shrink_runs) +
+                         " must be from 0 (no shrinking) to 100000");
     }
     return options;
 }
@@ -205,6 +213,9 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
             std::max(options.matrix.repetitions, settings.robustness_repetitions);
         run.cells = engine::pair_scenarios(scenarios, summaries);
         run.report = scoring::score_scenarios(reports::scoring_inputs(run.cells), raroi_context);
+        if (options.shrink_runs > 0) {
+            shrink_polyglot_failures(context, store, workflow, run, options.shrink_runs);
+        }
         reports::record_scenario_run(store, data_dir, run, tracker_settings);
         return 0;
     });

@@ -4,16 +4,15 @@
 // report ends with the `replay` line of the minimal one.
 #include <boost/program_options.hpp>
 #include <iostream>
-#include <map>
 
 #include "cli_context.hpp"
 #include "engine/input_shrink.hpp"
 #include "engine/plugin_set.hpp"
 #include "engine/shrinker.hpp"
-#include "engine/shrunk_category.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
 #include "recorded_run.hpp"
+#include "recorded_shrink.hpp"
 #include "session.hpp"
 #include "util/errors.hpp"
 
@@ -52,14 +51,6 @@ ShrinkOptions parse(const std::vector<std::string> &args) {
     return options;
 }
 
-// The same failure: the same step fails with the same status, and the run ends in the
-// same outcome class (a crash stays a crash, not a clean rejection with the same status).
-bool fails_the_same_way(const store::RecordedRun &original, const store::RecordedRun &again) {
-    return !again.passed && again.failed_step == original.failed_step &&
-           failed_status(again) == failed_status(original) &&
-           (original.outcome.empty() || again.outcome == original.outcome);
-}
-
 // "failed at step parse (SG, crashed)".
 std::string failure_text(const store::RecordedRun &run) {
     std::string text = outcome_text(run.passed, run.failed_step, failed_status(run));
@@ -91,30 +82,6 @@ void collect_bytes(const json &value, const std::string &pointer, json &found) {
             collect_bytes(value[i], pointer + "/" + std::to_string(i), found);
         }
     }
-}
-
-// For each slot whose meta (under any strategy) lists polyglot parts: the part its shrunk
-// value belongs to.
-json categories(const json &input_meta, const json &inputs) {
-    json found = json::object();
-    if (!input_meta.is_object() || !inputs.is_object()) {
-        return found;
-    }
-    for (const auto &[strategy, slots] : input_meta.items()) {
-        if (!slots.is_object()) {
-            continue;
-        }
-        for (const auto &[slot, entry] : slots.items()) {
-            if (!inputs.contains(slot)) {
-                continue;
-            }
-            const auto category = engine::shrunk_category(entry, inputs[slot]);
-            if (!category.empty()) {
-                found[slot] = category;
-            }
-        }
-    }
-    return found;
 }
 
 void print_text(const store::RecordedRun &original, const engine::ShrinkResult &result,
@@ -168,42 +135,10 @@ int run_shrink_command(CliContext &context, const std::vector<std::string> &args
                          "one)");
     }
     const auto &workflow = recorded_workflow(context, "shrink", original);
-    const std::string origin = db.string() + ": preset of run " + std::to_string(original.id);
-    engine::PluginSet plugins(settings, context.registry());
-    resolve_plugins_for(plugins, {&workflow}, {});
-    const int64_t session =
-        store.begin_session("shrink " + std::to_string(original.id), settings.source, original.seed,
-                            json{{"run", original.id}, {"max_runs", options.max_runs}});
-    record_plugins_used(store, session, plugins);
-    engine::WorkflowRunner runner(plugins, settings, std::filesystem::current_path(),
-                                  (std::filesystem::path(settings.data_dir) / "state").string());
-    engine::CellRunner cells(plugins, runner, store, session);
-
-    std::map<std::string, int64_t> failing_runs;  // candidate key -> its run's id
-    std::optional<store::RecordedRun> first;      // the original's run again
-    const auto fails = [&](const json &inputs, const json &body) {
-        auto work = rerun_work(store, workflow, {original.preset_name, body, origin}, original,
-                               inputs, "shrink");
-        try {
-            cells.run_one(work, original.repetition);
-        } catch (const InputError &) {
-            return false;  // a preset without a key it needed is refused: not this failure
-        }
-        auto again = store::find_run(store, work.results.back().run_id);
-        if (!first) {
-            first = again;
-        }
-        const bool same = again && fails_the_same_way(original, *again);
-        if (same) {
-            failing_runs[engine::candidate_key(inputs, body)] = again->id;
-        }
-        return same;
-    };
-    const auto result = within_session(store, session, [&] {
-        return engine::shrink_failure(original.inputs, original.preset_body, fails,
-                                      options.max_runs);
-    });
-
+    const auto shrunk = shrink_recorded_run(context, store, original, workflow, options.max_runs);
+    const auto &result = shrunk.result;
+    const int64_t session = shrunk.session;
+    const auto &first = shrunk.first;
     if (!result.reproducible) {
         const std::string again =
             first ? "run " + std::to_string(first->id) + ": " + failure_text(*first)
@@ -230,8 +165,7 @@ int run_shrink_command(CliContext &context, const std::vector<std::string> &args
 
     json bytes = json::object();
     collect_bytes(result.inputs, "", bytes);
-    const int64_t minimal_run =
-        failing_runs.at(engine::candidate_key(result.inputs, result.preset_body));
+    const int64_t minimal_run = shrunk.minimal_run;
     const json report = {{"run", original.id},
                          {"session", session},
                          {"reproducible", true},
@@ -250,7 +184,7 @@ int run_shrink_command(CliContext &context, const std::vector<std::string> &args
                                                engine::inputs_size(result.inputs)},
                          {"fault_keys_removed", result.removed_fault_keys},
                          {"preset", result.preset_body},
-                         {"belongs_to", categories(original.input_meta, result.inputs)},
+                         {"belongs_to", shrunk.belongs_to},
                          {"minimal_run", minimal_run},
                          {"replay", "sandbox-runner replay " + std::to_string(minimal_run)}};
     if (options.json) {

@@ -23,7 +23,7 @@ constexpr const char *kUsage =
     "      [--preset-file F]... [--preset-count N] [--workers N] [--details] [--json]\n"
     "      [--keep-workspaces] [--fail-under ROI]\n"
     "  run-scenarios [WORKFLOW] [--all-scenarios] [--repetitions N] [--seed S]\n"
-    "      [--workers N] [--json] [--recover] [--keep-workspaces]\n"
+    "      [--workers N] [--json] [--recover] [--keep-workspaces] [--shrink-runs N]\n"
     "      [--fail-on worst-below=X|status=fail|status=weak]...\n"
     "  simulate-temporal-trajectory [WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n"
     "      [--json] [--keep-workspaces]\n"

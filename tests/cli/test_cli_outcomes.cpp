@@ -34,7 +34,19 @@ std::string find_jq() {
     return "";
 }
 
-constexpr int kRuns = 26;  // every one of the hostile stub's 13 categories twice
+constexpr int kRuns = 26;
+// The runs of the first run-scenarios session: a polyglot failure is shrunk in sessions of
+// its own, whose candidate runs are not the matrix's.
+const std::string kMatrixRuns =
+    "runs.session_id = (SELECT min(id) FROM sessions WHERE command LIKE 'run-scenarios%')";  // every
+                                                                                             // one
+                                                                                             // of
+                                                                                             // the
+                                                                                             // hostile
+                                                                                             // stub's
+                                                                                             // 13
+                                                                                             // categories
+                                                                                             // twice
 
 class OutcomeClasses : public sbx::test::CliTest {
   protected:
@@ -67,7 +79,8 @@ workflows:
         std::map<std::string, int> counts;
         for (const auto &row : query("SELECT runs.outcome, count(*) FROM runs JOIN presets ON "
                                      "presets.id = runs.preset_id WHERE presets.name = "
-                                     "'hostile_input' AND runs.flag = 'on' GROUP BY 1")) {
+                                     "'hostile_input' AND runs.flag = 'on' AND " +
+                                     kMatrixRuns + " GROUP BY 1")) {
             counts[row[0]] = std::stoi(row[1]);
         }
         return counts;
@@ -95,7 +108,9 @@ TEST_F(OutcomeClasses, JqRejectsHostileInputCleanlyAndPasses) {
     // The database says the same, run by run.
     const auto stored = stored_outcomes();
     EXPECT_EQ(stored.count("rejected") ? stored.at("rejected") : 0, outcomes["rejected"]);
-    EXPECT_EQ(query("SELECT count(*) FROM runs WHERE flag = 'on' AND passed = 0")[0][0], "0");
+    EXPECT_EQ(query("SELECT count(*) FROM runs WHERE flag = 'on' AND passed = 0 AND " +
+                    kMatrixRuns)[0][0],
+              "0");
     EXPECT_EQ(query("SELECT count(*) FROM steps WHERE outcome IS NULL")[0][0], "0");
 
     const auto text =
@@ -121,7 +136,8 @@ TEST_F(OutcomeClasses, StrictScoringFailsEveryRejectionAsBefore) {
     EXPECT_EQ(hostile["result"], "fail");
     EXPECT_EQ(summary["status"], "situationally weak");
     EXPECT_EQ(summary["worst_scenario"], "hostile_input");
-    EXPECT_EQ(query("SELECT count(*) FROM runs WHERE flag = 'on' AND passed = 0")[0][0],
+    EXPECT_EQ(query("SELECT count(*) FROM runs WHERE flag = 'on' AND passed = 0 AND " +
+                    kMatrixRuns)[0][0],
               std::to_string(rejected));
     const auto reason = query(
         "SELECT json_extract(steps.result, '$.status'), steps.outcome FROM "
@@ -146,7 +162,8 @@ TEST_F(OutcomeClasses, ACrashingParserFailsAndNamesTheCrashingCategories) {
     int crashes = 0;
     for (const auto &row : query("SELECT runs.inputs, runs.input_meta FROM runs JOIN presets ON "
                                  "presets.id = runs.preset_id WHERE presets.name = "
-                                 "'hostile_input' AND runs.flag = 'on'")) {
+                                 "'hostile_input' AND runs.flag = 'on' AND " +
+                                 kMatrixRuns)) {
         const json value = json::parse(row[0])["doc"];
         const std::string doc =
             value.is_string() ? value.get<std::string>()

@@ -238,3 +238,45 @@ TEST_F(Shrink, AnExhaustedBudgetSaysSoAndStillGivesAFailingRun) {
 }
 
 }  // namespace
+
+namespace {
+
+// run-scenarios finds a format-string bug with the first polyglot and names what it was.
+TEST_F(Shrink, RunScenariosNamesTheCategoryAPolyglotFailureShrinksTo) {
+    write_settings(std::string(R"(
+scenarios:
+  - {name: normal}
+  - {name: hostile_input}
+workflows:
+  - name: printf
+    steps:
+      - run: [")") +
+                   SBX_PLANTED_BUGS + R"(", --bug, format_string, --mode, text]
+        stdin: "{{input.text}}"
+        inputs: {text: {type: string, example: hello}}
+)");
+    const auto result = runner({"run-scenarios", "printf", "--seed", "5", "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const json hostile = json::parse(result.out)["scenarios"]["hostile_input"];
+    EXPECT_EQ(hostile["result"], "fail");
+    EXPECT_TRUE(hostile["broken_by"]["hostile"].contains("polyglot")) << hostile["broken_by"];
+    const json &shrunk = hostile["shrunk"];
+    ASSERT_TRUE(shrunk.is_object()) << hostile;
+    EXPECT_EQ(shrunk["category"], "format_string") << shrunk;
+    const std::string minimal = shrunk["inputs"]["text"].get<std::string>();
+    EXPECT_TRUE(minimal == "%n" || minimal == "%s") << minimal;
+    EXPECT_EQ(shrunk["size"], 2);
+    EXPECT_EQ(shrunk["minimal"], true);
+    // The shrunk run fails the same way again.
+    const auto replay = runner({"replay", std::to_string(shrunk["run"].get<int64_t>())});
+    EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+
+    const auto text = runner({"run-scenarios", "printf", "--seed", "5"});
+    EXPECT_NE(text.out.find("the polyglot shrank to format_string (2 bytes,"), std::string::npos)
+        << text.out;
+    // --shrink-runs 0 leaves it alone.
+    const auto off = runner({"run-scenarios", "printf", "--seed", "5", "--shrink-runs", "0"});
+    EXPECT_EQ(off.out.find("the polyglot shrank"), std::string::npos) << off.out;
+}
+
+}  // namespace

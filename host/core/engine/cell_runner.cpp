@@ -134,6 +134,28 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     result.active_injectors = std::move(outcome.active_injectors);
 }
 
+namespace {
+
+// A set's meta ({strategy: {slot: entry}}) with a slot entry that lists polyglot parts.
+bool holds_polyglot(const nlohmann::json &set_meta) {
+    if (!set_meta.is_object()) {
+        return false;
+    }
+    for (const auto &[strategy, slots] : set_meta.items()) {
+        if (!slots.is_object()) {
+            continue;
+        }
+        for (const auto &[slot, entry] : slots.items()) {
+            if (entry.is_object() && entry.contains("parts")) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
 CellSummary CellRunner::finish(const CellWork &work) {
     CellSummary summary;
     summary.workflow = work.workflow->name;
@@ -141,9 +163,14 @@ CellSummary CellRunner::finish(const CellWork &work) {
     summary.flag = work.options.counterfactual ? "off" : "on";
     std::map<std::string, double> metric_sums;
     summary.strategy = work.strategy;
-    for (const auto &result : work.results) {
+    for (size_t j = 0; j < work.results.size(); ++j) {
+        const auto &result = work.results[j];
         if (!result.passed && summary.failed_run == 0) {
             summary.failed_run = result.run_id;
+        }
+        if (!result.passed && summary.polyglot_failed_run == 0 && work.input_meta.is_array() &&
+            j < work.input_meta.size() && holds_polyglot(work.input_meta[j])) {
+            summary.polyglot_failed_run = result.run_id;
         }
         ++summary.runs;
         summary.passed += result.passed ? 1 : 0;

@@ -43,6 +43,9 @@ struct CellSummary {
     int64_t cell_id = 0;
     std::string strategy;    // what made the inputs: a strategy chain, or input_stubs
     int64_t failed_run = 0;  // runs.id of the cell's first failed run (by repetition), 0: none
+    // runs.id of the first failed run whose inputs held a polyglot (a slot's meta lists
+    // `parts`), 0: none; run-scenarios shrinks it to name the part that mattered.
+    int64_t polyglot_failed_run = 0;
     // Why the preset's faults cannot reach this workflow's target (engine/fault_reach.hpp);
     // "" when they can.
     std::string not_applicable;

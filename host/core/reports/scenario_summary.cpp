@@ -50,6 +50,20 @@ std::string replay_command(int64_t run_id) {
     return "sandbox-runner replay " + std::to_string(run_id);
 }
 
+// "the polyglot shrank to format_string (2 bytes, 34 runs; replay: sandbox-runner replay 57)"
+std::string shrunk_text(const json &shrunk) {
+    const std::string category = shrunk.value("category", std::string());
+    const auto size = shrunk.value("size", int64_t{0});
+    std::string text = "the polyglot shrank to ";
+    text += category.empty() ? "an input of no single category" : category;
+    text += " (" + std::to_string(size) + (size == 1 ? " byte, " : " bytes, ") +
+            std::to_string(shrunk.value("runs", 0)) + " runs";
+    if (!shrunk.value("minimal", false)) {
+        text += ", out of budget";
+    }
+    return text + "; replay: " + replay_command(shrunk.value("run", int64_t{0})) + ")";
+}
+
 // "pass", "fail" or "n/a"; the table shouts a failure ("FAIL").
 std::string result_word(const scoring::ScenarioScore &score, bool shout_failure) {
     if (!score.not_applicable.empty()) {
@@ -129,6 +143,7 @@ json scenario_summary(const ScenarioRun &run) {
             {"failures", failures},
             {"inputs", on.strategy},
             {"broken_by", engine::failure_tags(on.metrics)},
+            {"shrunk", run.shrunk.count(score.name) != 0 ? run.shrunk.at(score.name) : json()},
             {"replay", on.failed_run != 0 ? json(replay_command(on.failed_run)) : json()}};
     }
     return {{"workflow", run.workflow},
@@ -215,9 +230,15 @@ std::string scenario_text(const ScenarioRun &run) {
             (tags.empty() && !(run.report.scenarios[i].failed && on.failed_run != 0))) {
             continue;
         }
-        out += "  " + run.report.scenarios[i].name + ":";
+        const std::string &name = run.report.scenarios[i].name;
+        out += "  " + name + ":";
         if (!tags.empty()) {
             out += " broken by " + broken_by_text(tags) + ";";
+        }
+        const auto shrunk = run.shrunk.find(name);
+        if (shrunk != run.shrunk.end()) {
+            // A polyglot carries many triggers: name the one the failure needed.
+            out += " " + shrunk_text(shrunk->second) + ";";
         }
         if (on.failed_run != 0) {
             out += " replay: " + replay_command(on.failed_run);

@@ -2,6 +2,8 @@
 // scorecard_<workflow>.json), scenario_deltas.json, and the lines people read.
 #pragma once
 
+#include <map>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -21,6 +23,9 @@ struct ScenarioRun {
     int robustness_repetitions = 1;  // the runs of each robustness scenario's cells
     std::vector<engine::ScenarioCells> cells;
     scoring::ScenarioReport report;
+    // Scenario name -> what its first polyglot failure shrank to: {category, slot, inputs,
+    // size, runs, minimal, run} (run: the minimal failing run's id, for `replay`).
+    std::map<std::string, nlohmann::json> shrunk;
 };
 
 // The scoring inputs of the paired cells.

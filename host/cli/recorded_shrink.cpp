@@ -1,0 +1,114 @@
+// Shrinking a recorded failed run, each candidate recorded.
+#include "recorded_shrink.hpp"
+
+#include <filesystem>
+#include <map>
+
+#include "engine/plugin_set.hpp"
+#include "engine/shrunk_category.hpp"
+#include "matrix_command.hpp"
+#include "recorded_run.hpp"
+#include "session.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::cli {
+namespace {
+
+using nlohmann::json;
+
+// For each slot whose meta (under any strategy) lists polyglot parts: the part its shrunk
+// value belongs to.
+json categories(const json &input_meta, const json &inputs) {
+    json found = json::object();
+    if (!input_meta.is_object() || !inputs.is_object()) {
+        return found;
+    }
+    for (const auto &[strategy, slots] : input_meta.items()) {
+        if (!slots.is_object()) {
+            continue;
+        }
+        for (const auto &[slot, entry] : slots.items()) {
+            if (!inputs.contains(slot)) {
+                continue;
+            }
+            const auto category = engine::shrunk_category(entry, inputs[slot]);
+            if (!category.empty()) {
+                found[slot] = category;
+            }
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
+bool fails_the_same_way(const store::RecordedRun &original, const store::RecordedRun &again) {
+    return !again.passed && again.failed_step == original.failed_step &&
+           failed_status(again) == failed_status(original) &&
+           (original.outcome.empty() || again.outcome == original.outcome);
+}
+
+bool found_by_polyglot(const store::RecordedRun &run) {
+    if (!run.input_meta.is_object()) {
+        return false;
+    }
+    for (const auto &[strategy, slots] : run.input_meta.items()) {
+        if (!slots.is_object()) {
+            continue;
+        }
+        for (const auto &[slot, entry] : slots.items()) {
+            if (entry.is_object() && entry.contains("parts")) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+RecordedShrink shrink_recorded_run(CliContext &context, store::Store &store,
+                                   const store::RecordedRun &original,
+                                   const config::Workflow &workflow, int max_runs) {
+    auto &settings = context.settings;
+    const std::string origin = (std::filesystem::path(settings.data_dir) / "metrics.db").string() +
+                               ": preset of run " + std::to_string(original.id);
+    engine::PluginSet plugins(settings, context.registry());
+    resolve_plugins_for(plugins, {&workflow}, {});
+    RecordedShrink shrunk;
+    shrunk.session =
+        store.begin_session("shrink " + std::to_string(original.id), settings.source, original.seed,
+                            json{{"run", original.id}, {"max_runs", max_runs}});
+    record_plugins_used(store, shrunk.session, plugins);
+    engine::WorkflowRunner runner(plugins, settings, std::filesystem::current_path(),
+                                  (std::filesystem::path(settings.data_dir) / "state").string());
+    engine::CellRunner cells(plugins, runner, store, shrunk.session);
+    std::map<std::string, int64_t> failing_runs;  // candidate key -> its run's id
+    const auto fails = [&](const json &inputs, const json &body) {
+        auto work = rerun_work(store, workflow, {original.preset_name, body, origin}, original,
+                               inputs, "shrink");
+        try {
+            cells.run_one(work, original.repetition);
+        } catch (const InputError &) {
+            return false;  // a preset without a key it needed is refused: not this failure
+        }
+        auto again = store::find_run(store, work.results.back().run_id);
+        if (!shrunk.first) {
+            shrunk.first = again;
+        }
+        const bool same = again && fails_the_same_way(original, *again);
+        if (same) {
+            failing_runs[engine::candidate_key(inputs, body)] = again->id;
+        }
+        return same;
+    };
+    shrunk.result = within_session(store, shrunk.session, [&] {
+        return engine::shrink_failure(original.inputs, original.preset_body, fails, max_runs);
+    });
+    if (shrunk.result.reproducible) {
+        shrunk.minimal_run =
+            failing_runs.at(engine::candidate_key(shrunk.result.inputs, shrunk.result.preset_body));
+        shrunk.belongs_to = categories(original.input_meta, shrunk.result.inputs);
+    }
+    return shrunk;
+}
+
+}  // namespace sbx::cli
