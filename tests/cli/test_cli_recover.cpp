@@ -40,7 +40,8 @@ class RecoverMatrix : public sbx::test::CliTest {
     void interrupt_and_recover(int signal_number) {
         write_settings(kSettings);
         const std::vector<std::string> matrix = {
-            "run-scenarios", "slow-short", "--repetitions", "8", "--seed", "4"};
+            "run-scenarios", "slow-short", "--repetitions", "8",
+            "--seed",        "4",          "--shrink-runs", "0"};
         std::vector<std::string> argv = {SBX_BINARY, "--config", settings_, "--data-dir",
                                          dir_ + "/data"};
         argv.insert(argv.end(), matrix.begin(), matrix.end());
@@ -58,7 +59,7 @@ class RecoverMatrix : public sbx::test::CliTest {
 
         auto with_recover = matrix;
         with_recover.resize(2);
-        with_recover.insert(with_recover.end(), {"--recover", "--json"});
+        with_recover.insert(with_recover.end(), {"--recover", "--json", "--shrink-runs", "0"});
         const auto recovered = runner(with_recover);
         ASSERT_EQ(recovered.exit_code, 0) << recovered.err;
         // Same session, whole matrix, every run of every cell exactly once.

@@ -224,7 +224,9 @@ TEST(MisuseStub, GoldenOutputForAFixedSeed) {
     const json slots = {{"n", {{"type", "int"}, {"min", 0.0}, {"max", 9.0}, {"example", 3}}},
                         {"p", {{"type", "path"}, {"example", "in.txt"}}}};
     EXPECT_EQ(generate_text(request(slots, 5, 42)),
-              R"({"input_sets":[{"__extra_1":"unexpected","n":3,"p":"in.txt"},)"
+              R"({"categories":["wrong_type","missing_required","extra_slot","out_of_range",)"
+              R"("wrong_arity","path_escape"],)"
+              R"("input_sets":[{"__extra_1":"unexpected","n":3,"p":"in.txt"},)"
               R"({"n":10,"p":"in.txt"},{"n":-1},{"n":3,"p":"in.txt extra words"},)"
               R"({"n":"NaN","p":"/etc/shadow"}],)"
               R"("meta":[{"__extra_1":{"kind":"extra_slot"}},)"
@@ -242,7 +244,8 @@ TEST(MisuseStub, GoldenListArityForAFixedSeed) {
     const json slots = {{"files", {{"type", "list"}, {"example", {"a", "b"}}}}};
     EXPECT_EQ(
         generate_text(request(slots, 4, 42), {{"kinds", {"wrong_arity"}}}),
-        R"({"input_sets":[{"files":["a","b","--flag","value"]},{"files":["a"]},)"
+        R"({"categories":["wrong_arity"],"input_sets":[{"files":["a","b","--flag","value"]},)"
+        R"({"files":["a"]},)"
         R"({"files":[]},{"files":["a","b","extra"]}],)"
         R"("meta":[{"files":{"items":4,"kind":"wrong_arity"}},)"
         R"({"files":{"items":1,"kind":"wrong_arity"}},{"files":{"items":0,"kind":"wrong_arity"}},)"
@@ -396,13 +399,15 @@ TEST(MisuseStub, KindsConfigRestrictsTheKinds) {
         }
     }
     EXPECT_EQ(kinds, (std::set<std::string>{"path_escape", "enum_violation"}));
+    EXPECT_EQ(answer["categories"], json({"path_escape", "enum_violation"}));
     expect_sets_match_tags(answer, all_slots(), valid_set());
 
     // No enabled kind applies: the sets stay valid and untagged.
     const json plain = {{"s", {{"type", "string"}, {"example", "v"}}}};
     EXPECT_EQ(generate(request(plain, 2), config),
               (json{{"input_sets", {{{"s", "v"}}, {{"s", "v"}}}},
-                    {"meta", {json::object(), json::object()}}}));
+                    {"meta", {json::object(), json::object()}},
+                    {"categories", json::array()}}));
 }
 
 TEST(MisuseStub, NoSlotsGivesExtraSlots) {
@@ -427,8 +432,9 @@ TEST(MisuseStub, ExtraSlotsDoNotOverwriteDeclaredOnes) {
 }
 
 TEST(MisuseStub, CountZeroGivesNoSets) {
-    EXPECT_EQ(generate(request(all_slots(), 0)),
-              (json{{"input_sets", json::array()}, {"meta", json::array()}}));
+    const json none = generate(request(all_slots(), 0));
+    EXPECT_EQ(none["input_sets"], json::array());
+    EXPECT_EQ(none["meta"], json::array());
 }
 
 TEST(MisuseStub, BadConfigIsRefused) {

@@ -54,10 +54,16 @@ std::string replay_command(int64_t run_id) {
 std::string shrunk_text(const json &shrunk) {
     const std::string category = shrunk.value("category", std::string());
     const auto size = shrunk.value("size", int64_t{0});
-    std::string text = "the polyglot shrank to ";
-    text += category.empty() ? "an input of no single category" : category;
-    text += " (" + std::to_string(size) + (size == 1 ? " byte, " : " bytes, ") +
-            std::to_string(shrunk.value("runs", 0)) + " runs";
+    std::string text;
+    if (!category.empty()) {
+        text = "the polyglot shrank to " + category + " (" + std::to_string(size) +
+               (size == 1 ? " byte, " : " bytes, ");
+    } else if (size == 0) {
+        text = "the polyglot did not matter: empty inputs fail the same way (";
+    } else {
+        text = "the polyglot shrank to " + std::to_string(size) + " bytes of no single category (";
+    }
+    text += std::to_string(shrunk.value("runs", 0)) + " runs";
     if (!shrunk.value("minimal", false)) {
         text += ", out of budget";
     }

@@ -48,8 +48,9 @@ class MisuseStub final : public sbx::StubStrategy {
 
     explicit MisuseStub(const std::string &config_json) : kinds_(enabled_kinds(config_json)) {}
 
-    // Response: {"input_sets": [...], "meta": [{slot: {"kind": ..., details}}]}, parallel;
-    // meta names every slot a set misused, and only those.
+    // Response: {"input_sets": [...], "meta": [{slot: {"kind": ..., details}}],
+    // "categories": [kind, ...]}, sets and meta parallel; meta names every slot a set
+    // misused, and only those; categories lists the kinds these slots can meet.
     std::string generate(const std::string &request_json) override {
         const auto request = sbx_stubs::read_request(request_json, "misuse");
         std::vector<sbx_misuse::Slot> slots;
@@ -88,7 +89,15 @@ class MisuseStub final : public sbx::StubStrategy {
             sets.push_back(std::move(set));
             meta.push_back(std::move(tags));
         }
-        return json{{"input_sets", std::move(sets)}, {"meta", std::move(meta)}}.dump();
+        // Every kind these slots can meet, so the host can say how many a cell tried.
+        json categories = json::array();
+        for (const Kind scheduled : schedule.kinds()) {
+            categories.push_back(sbx_misuse::kind_name(scheduled));
+        }
+        return json{{"input_sets", std::move(sets)},
+                    {"meta", std::move(meta)},
+                    {"categories", std::move(categories)}}
+            .dump();
     }
 
   private:

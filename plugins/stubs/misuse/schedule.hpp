@@ -27,6 +27,15 @@ class Schedule {
     // True when no enabled kind applies: every set stays valid.
     [[nodiscard]] bool empty() const { return plans_.empty(); }
 
+    // The scheduled kinds, in kAllKinds order: every kind these slots can be misused by.
+    [[nodiscard]] std::vector<Kind> kinds() const {
+        std::vector<Kind> kinds;
+        for (const Plan &plan : plans_) {
+            kinds.push_back(plan.kind);
+        }
+        return kinds;
+    }
+
     // The misuses of the next input set, at most one per slot: the next kind of the current
     // round (a seeded order of all scheduled kinds, reshuffled every round, so every
     // `kinds` consecutive sets from the first meet each kind once) at that kind's next slot;
