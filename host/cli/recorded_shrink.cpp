@@ -48,23 +48,6 @@ bool fails_the_same_way(const store::RecordedRun &original, const store::Recorde
            (original.outcome.empty() || again.outcome == original.outcome);
 }
 
-bool found_by_polyglot(const store::RecordedRun &run) {
-    if (!run.input_meta.is_object()) {
-        return false;
-    }
-    for (const auto &[strategy, slots] : run.input_meta.items()) {
-        if (!slots.is_object()) {
-            continue;
-        }
-        for (const auto &[slot, entry] : slots.items()) {
-            if (entry.is_object() && entry.contains("parts")) {
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
 RecordedShrink shrink_recorded_run(CliContext &context, store::Store &store,
                                    const store::RecordedRun &original,
                                    const config::Workflow &workflow, int max_runs) {

@@ -28,9 +28,6 @@ struct RecordedShrink {
 // same outcome class (a crash stays a crash, not a clean rejection with the same status).
 bool fails_the_same_way(const store::RecordedRun &original, const store::RecordedRun &again);
 
-// True when some slot's meta of the run lists polyglot parts.
-bool found_by_polyglot(const store::RecordedRun &run);
-
 // Shrinks `original` (a failed run of `workflow`) in a session of its own, spending at
 // most `max_runs` runs.
 RecordedShrink shrink_recorded_run(CliContext &context, store::Store &store,
