@@ -290,13 +290,9 @@ json bytes_value(const std::string &bytes) {
 }
 
 size_t value_size(const json &value) {
-    if (value.is_string()) {
-        return value.get_ref<const std::string &>().size();
-    }
-    if (const auto bytes = bytes_of(value)) {
-        return bytes->size();
-    }
-    return value.dump().size();
+    // Exactly what a template writes, so `$bytes` nested in a document counts its bytes,
+    // not its base64.
+    return expansion_text(value).size();
 }
 
 std::string escaped_bytes(const std::string &bytes) {
