@@ -17,7 +17,7 @@
 #include <set>
 #include <thread>
 
-#include "../../plugins/injectors/common/host_identity.hpp"
+#include <sbx/process_identity.hpp>
 #include "executor_parity.hpp"
 
 namespace {
@@ -276,7 +276,7 @@ TEST_F(QemuCli, KilledHostsGuestDiesAndPurgeStaleRemovesOnlyItsOverlay) {
     // An overlay of a live host (this test process) must survive the purge.
     const std::string live = overlay_root() + "/vm-x";
     fs::create_directories(live + "/share");
-    const auto self = sbx::injectors::HostIdentity::current();
+    const auto self = sbx::ProcessIdentity::current();
     std::ofstream(live + "/owner.json") << json{
         {"owner_pid", self.pid},
         {"owner_start", self.start_time},

@@ -7,10 +7,10 @@
 #include <string>
 
 #include <sbx/bytes_value.hpp>
+#include <sbx/utf8.hpp>
 #include "engine/input_bytes.hpp"
 #include "engine/spec_raw_fields.hpp"
 #include "engine/template.hpp"
-#include "util/utf8.hpp"
 
 namespace {
 

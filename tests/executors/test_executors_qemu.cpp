@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "../../plugins/injectors/common/host_identity.hpp"
+#include <sbx/process_identity.hpp>
 #include "command.hpp"
 #include "native_exit.hpp"
 #include "plugins/plugin.hpp"
@@ -59,7 +59,7 @@ class QemuExecutorTest : public ::testing::Test {
         std::string folder = state_dir_ + "/qemu/" + name;
         fs::create_directories(folder + "/share");
         const json entry{{"owner_pid", owner_pid},
-                         {"owner_start", sbx::injectors::process_start_time(owner_pid) +
+                         {"owner_start", sbx::process_start_time(static_cast<pid_t>(owner_pid)) +
                                              (owner_pid == ::getpid() ? 0 : 1)},
                          {"created", created},
                          {"vm_pid", vm_pid}};

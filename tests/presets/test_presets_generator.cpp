@@ -12,8 +12,8 @@
 #include <set>
 #include <sstream>
 
+#include <sbx/random.hpp>
 #include "presets/generator.hpp"
-#include "presets/splitmix64.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::presets {

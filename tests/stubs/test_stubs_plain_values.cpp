@@ -1,4 +1,4 @@
-// Tests of plugins/stubs/common/plain_values.hpp through the real normal.so (the strategy
+// Tests of plugins/support/plain_values.hpp through the real normal.so (the strategy
 // that sends plain values as they are): every min/max combination gives a number of the
 // slot's type inside its bounds, and min above max is refused by name.
 #include <gtest/gtest.h>

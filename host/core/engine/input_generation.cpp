@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <sbx/random.hpp>
 #include "store/stub_cache.hpp"
 #include "util/errors.hpp"
-#include "util/fnv1a.hpp"
 
 namespace sbx::engine {
 

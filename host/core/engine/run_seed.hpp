@@ -7,14 +7,13 @@
 #include <cstdint>
 #include <string>
 
-#include "presets/splitmix64.hpp"
-#include "util/fnv1a.hpp"
+#include <sbx/random.hpp>
 
 namespace sbx::engine {
 
 // FNV-1a of the text, mixed through SplitMix64 with the number.
 inline uint64_t mix_seed(uint64_t seed, const std::string &text, uint64_t number) {
-    return presets::splitmix64(presets::splitmix64(seed ^ fnv1a64(text)) + number);
+    return splitmix64(splitmix64(seed ^ fnv1a64(text)) + number);
 }
 
 // Kept below 2^63: a plugin may read it as a signed 64-bit JSON integer.

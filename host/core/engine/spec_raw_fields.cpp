@@ -2,7 +2,7 @@
 #include "engine/spec_raw_fields.hpp"
 
 #include <sbx/bytes_value.hpp>
-#include "util/utf8.hpp"
+#include <sbx/utf8.hpp>
 
 namespace sbx::engine {
 

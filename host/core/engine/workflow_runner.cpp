@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include <sbx/utf8.hpp>
 #include "engine/injection_scope.hpp"
 #include "engine/run_outcome_class.hpp"
 #include "engine/run_seed.hpp"
@@ -18,7 +19,6 @@
 #include "store/cleanup_counters.hpp"
 #include "util/errors.hpp"
 #include "util/units.hpp"
-#include "util/utf8.hpp"
 
 namespace sbx::engine {
 

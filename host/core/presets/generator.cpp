@@ -2,7 +2,7 @@
 // recorded today must give the same presets in every later version, so any change here
 // must show up as a change to tests/presets/golden/ (and a note in the changelog).
 //
-// One SplitMix64 stream (splitmix64.hpp) starts at the seed; `draw(n)` is its unbiased
+// One SplitMix64 stream (sbx/random.hpp) starts at the seed; `draw(n)` is its unbiased
 // below(n), `pick(pool)` is pool[draw(pool size)]. Presets are made one after another
 // from that single stream, so the first k presets of `--count n` are those of `--count k`.
 // For preset i:
@@ -33,7 +33,7 @@
 #include <charconv>
 #include <set>
 
-#include "presets/splitmix64.hpp"
+#include <sbx/random.hpp>
 #include "util/errors.hpp"
 #include "util/units.hpp"
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <sbx/utf8.hpp>
 #include "engine/spec_raw_fields.hpp"
-#include "util/utf8.hpp"
 
 namespace sbx::reports {
 

@@ -8,10 +8,6 @@
 
 namespace sbx {
 
-// The start time of `pid` in clock ticks since boot (field 22 of /proc/PID/stat); 0 when
-// there is no such process.
-unsigned long long process_start_time(pid_t pid);
-
 // "<pid> <start time>" of this process, as written into owner records.
 std::string own_identity();
 

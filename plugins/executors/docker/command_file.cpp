@@ -7,15 +7,17 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "../local/raw_fields.hpp"
+#include <sbx/utf8.hpp>
+
 #include "container_plan.hpp"
+#include "support/run_spec.hpp"
 
 namespace sbx::docker {
 
 bool needs_command_file(const RunSpec &spec) {
-    return !std::all_of(spec.argv.begin(), spec.argv.end(), local::is_utf8) ||
+    return !std::all_of(spec.argv.begin(), spec.argv.end(), is_valid_utf8) ||
            !std::all_of(spec.env.begin(), spec.env.end(),
-                        [](const auto &variable) { return local::is_utf8(variable.second); });
+                        [](const auto &variable) { return is_valid_utf8(variable.second); });
 }
 
 std::vector<std::string> command_through_file(const RunSpec &spec,
@@ -24,7 +26,7 @@ std::vector<std::string> command_through_file(const RunSpec &spec,
                                               const std::string &container_path) {
     std::string text;
     for (const auto &[name, value] : spec.env) {
-        if (!local::is_utf8(value)) {
+        if (!is_valid_utf8(value)) {
             text += name;
             text += '=';
             text += value;

@@ -8,12 +8,12 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "../local/json_fields.hpp"
+#include "support/json_fields.hpp"
 
 namespace sbx::docker {
 namespace {
 
-using local::invalid;
+using support::invalid;
 
 const char *variable(const char *name) {
     const char *value = std::getenv(name);
@@ -69,52 +69,53 @@ ExecutorConfig parse_config(const std::string &config_json) {
     for (const auto &[key, value] : parsed.items()) {
         const std::string where = "docker executor configuration: " + key;
         if (key == "image") {
-            config.image = local::read_c_string(value, where);
+            config.image = support::read_c_string(value, where);
         } else if (key == "user") {
-            config.user = local::read_c_string(value, where);
+            config.user = support::read_c_string(value, where);
         } else if (key == "workspace_root") {
-            config.workspace_root = local::read_c_string(value, where);
+            config.workspace_root = support::read_c_string(value, where);
         } else if (key == "output_bytes") {
-            config.output_bytes = std::max<std::uint64_t>(1, local::read_count(value, where));
+            config.output_bytes = std::max<std::uint64_t>(1, support::read_count(value, where));
         } else if (key == "default_timeout_ms") {
-            config.default_timeout_ms = local::read_count(value, where);
+            config.default_timeout_ms = support::read_count(value, where);
         } else if (key == "call_timeout_ms") {
-            config.call_timeout_ms = std::max<std::uint64_t>(100, local::read_count(value, where));
+            config.call_timeout_ms =
+                std::max<std::uint64_t>(100, support::read_count(value, where));
         } else if (key == "network_mode") {
-            config.network_mode = local::read_c_string(value, where);
+            config.network_mode = support::read_c_string(value, where);
         } else if (key == "pool") {
-            config.pool = local::read_bool(value, where);
+            config.pool = support::read_bool(value, where);
         } else if (key == "keepalive_argv") {
             if (!value.is_array() || value.empty()) {
                 invalid(where, "must be a non-empty array of strings");
             }
             config.keepalive_argv.clear();
             for (const auto &word : value) {
-                config.keepalive_argv.push_back(local::read_c_string(word, where));
+                config.keepalive_argv.push_back(support::read_c_string(word, where));
             }
         } else if (key == "start_attempts") {
-            config.start_attempts =
-                static_cast<int>(std::clamp<std::uint64_t>(local::read_count(value, where), 1, 10));
+            config.start_attempts = static_cast<int>(
+                std::clamp<std::uint64_t>(support::read_count(value, where), 1, 10));
         } else if (key == "backoff_ms") {
-            config.backoff_ms = local::read_count(value, where);
+            config.backoff_ms = support::read_count(value, where);
         } else if (key == "idle_timeout_s") {
-            config.idle_timeout_s = local::read_non_negative(value, where);
+            config.idle_timeout_s = support::read_non_negative(value, where);
         } else if (key == "max_lifetime_s") {
-            config.max_lifetime_s = local::read_non_negative(value, where);
+            config.max_lifetime_s = support::read_non_negative(value, where);
         } else if (key == "max_containers") {
-            config.max_containers = std::max<std::uint64_t>(1, local::read_count(value, where));
+            config.max_containers = std::max<std::uint64_t>(1, support::read_count(value, where));
         } else if (key == "pool_label") {
-            config.pool_label = local::read_c_string(value, where);
+            config.pool_label = support::read_c_string(value, where);
         } else if (key == "fail_threshold") {
-            config.fail_threshold = std::max<std::uint64_t>(1, local::read_count(value, where));
+            config.fail_threshold = std::max<std::uint64_t>(1, support::read_count(value, where));
         } else if (key == "state_dir") {
-            config.state_dir = local::read_c_string(value, where);
+            config.state_dir = support::read_c_string(value, where);
         } else if (key == "cleanup_interval_s") {
-            config.cleanup_interval_s = local::read_non_negative(value, where);
+            config.cleanup_interval_s = support::read_non_negative(value, where);
         } else if (key == "purge_at_start") {
-            config.purge_at_start = local::read_bool(value, where);
+            config.purge_at_start = support::read_bool(value, where);
         } else if (key == "writable_root") {
-            config.writable_root = local::read_bool(value, where);
+            config.writable_root = support::read_bool(value, where);
         } else {
             invalid(where, "is not a setting of the docker executor");
         }

@@ -5,15 +5,15 @@
 #include <cmath>
 #include <ctime>
 
-#include "../../injectors/common/host_identity.hpp"
-#include "../local/raw_fields.hpp"
+#include <sbx/process_identity.hpp>
+#include <sbx/utf8.hpp>
 
 namespace sbx::docker {
 
 using nlohmann::json;
 
 Owner Owner::current(const std::string &label) {
-    const auto identity = injectors::HostIdentity::current();
+    const auto identity = ProcessIdentity::current();
     return {label, identity.pid, identity.start_time};
 }
 
@@ -28,7 +28,7 @@ json owner_labels(const Owner &owner, const std::string &role) {
 std::vector<std::string> target_environment(const RunSpec &spec, const std::string &workspace) {
     std::vector<std::string> env = {"HOME=" + workspace, "TMPDIR=" + workspace, "LANG=C.UTF-8"};
     for (const auto &[name, value] : spec.env) {
-        if (!local::is_utf8(value)) {
+        if (!is_valid_utf8(value)) {
             continue;  // the command file carries it (command_file.hpp)
         }
         std::string variable = name;
@@ -51,7 +51,7 @@ std::vector<std::string> target_command(const RunSpec &spec, const std::string &
 ContainerPlan plan_container(const RunSpec &spec, const ExecutorConfig &config, const Owner &owner,
                              const std::vector<std::string> &command, const std::string &io_folder,
                              bool pooled) {
-    const RunLimits &limits = spec.limits;
+    const support::RunLimits &limits = spec.limits;
     json enforcement = json::object();
     json host = json::object();
     host["NetworkMode"] = spec.needs_network ? config.network_mode : std::string("none");

@@ -9,7 +9,6 @@
 #include <memory>
 #include <string>
 
-#include "../local/workspace.hpp"
 #include "config.hpp"
 #include "container_pool.hpp"
 #include "engine_api.hpp"
@@ -17,6 +16,7 @@
 #include "run_once.hpp"
 #include "run_pooled.hpp"
 #include "run_spec.hpp"
+#include "support/workspace.hpp"
 #include "sweep.hpp"
 
 namespace sbx::docker {
@@ -71,7 +71,7 @@ class DockerExecutor final : public Executor {
                               "docker.so; reinstall the plugin, or use the local executor";
             return finish(result);
         }
-        local::Workspace workspace = local::Workspace::for_spec(
+        support::Workspace workspace = support::Workspace::for_spec(
             spec.workspace, spec.keep_workspace, config_.workspace_root, spec.run_id);
         spec.workspace = workspace.path();
         workspace.write_files(spec.files);

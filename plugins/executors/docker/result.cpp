@@ -1,19 +1,19 @@
-// Classification mirrors local's classify.cpp so a workflow scores the same under both.
+// Classification mirrors support/classify.cpp (local, qemu) so a workflow scores the same under both.
 #include "result.hpp"
 
 #include <signal.h>
 
 #include <cmath>
 
-#include "../local/blank_result.hpp"
-#include "../local/utf8.hpp"
+#include <sbx/utf8.hpp>
+#include "support/blank_result.hpp"
 
 namespace sbx::docker {
 
 using nlohmann::json;
 
 json empty_result(const RunSpec &spec) {
-    json result = local::blank_result(spec.run_id);
+    json result = support::blank_result(spec.run_id);
     result["image"] = spec.image;
     return result;
 }
@@ -52,7 +52,7 @@ void put_ending(json &result, const Ending &ending) {
 
 void put_output(json &result, const char *name, const CappedOutput &output, std::uint64_t cap) {
     const std::string field(name);
-    result[field] = local::sanitize_utf8(output.kept(), static_cast<std::size_t>(cap));
+    result[field] = utf8_stand_in(output.kept(), static_cast<std::size_t>(cap));
     result[field + "_bytes"] = output.total_bytes();
     result[field + "_truncated"] = output.truncated();
 }

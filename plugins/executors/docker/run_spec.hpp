@@ -7,29 +7,18 @@
 #include <utility>
 #include <vector>
 
-#include "../local/run_spec.hpp"
 #include "config.hpp"
+#include "support/run_spec.hpp"
 
 namespace sbx::docker {
 
-// Every limit: 0 means none.
-struct RunLimits {
-    std::uint64_t timeout_ms = 0;
-    std::uint64_t memory_bytes = 0;  // Memory and MemorySwap (equal: no swap beyond it)
-    double cpu_cores = 0;            // NanoCpus
-    std::uint64_t pids = 0;          // PidsLimit
-    std::uint64_t disk_bytes = 0;    // StorageOpt size, where the storage driver allows it
-    std::uint64_t gpus = 0;          // a DeviceRequest for that many GPUs
-    double cpu_time_s = 0;           // RLIMIT_CPU (Ulimits "cpu")
-    std::uint64_t output_bytes = 0;  // never 0 after parsing
-};
-
-// The command part (argv, env, stdin, files, workspace, netns) is read as `local` reads it.
-struct RunSpec : local::CommandSpec {
+// The command part (argv, env, stdin, files, workspace, netns) is read by the shared reader
+// (support/run_spec.hpp).
+struct RunSpec : support::CommandSpec {
     std::string image;  // resolved: never empty
     bool needs_network = false;
-    std::string state_dir;  // resolved: never empty
-    RunLimits limits;
+    std::string state_dir;      // resolved: never empty
+    support::RunLimits limits;  // gpus as a DeviceRequest; disk_write_bps reported only
 };
 // Parses and validates `spec_json`; throws sbx::Error(SBX_INVALID) naming the field.
 RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &config);

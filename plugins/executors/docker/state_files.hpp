@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../common/locked_json_file.hpp"
+#include "support/locked_json_file.hpp"
 
 namespace sbx::docker {
 
@@ -17,8 +17,8 @@ namespace sbx::docker {
 std::string docker_state_folder(const std::string &state_dir);
 
 // flock + rename read-modify-write, shared with the other executors.
-using executors::read_json_file;
-using executors::update_json_file;
+using support::read_json_file;
+using support::update_json_file;
 
 // SANDBOX_ACTIVE_CONTAINERS, else <state_dir>/docker/active_containers.json.
 std::string active_containers_path(const std::string &state_dir);

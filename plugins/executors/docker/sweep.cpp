@@ -1,5 +1,5 @@
 // The owner of a container is read from its labels (host-pid, host-start), written when it
-// was created; HostIdentity::alive() compares the start time so a reused pid is not mistaken
+// was created; ProcessIdentity::alive() compares the start time so a reused pid is not mistaken
 // for the host that made it.
 #include "sweep.hpp"
 
@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <set>
 
-#include "../../injectors/common/host_identity.hpp"
+#include <sbx/process_identity.hpp>
 #include "cgroup_usage.hpp"
 #include "state_files.hpp"
 
@@ -29,9 +29,8 @@ unsigned long long label_number(const json &labels, const std::string &key) {
 }
 
 bool owner_alive(const json &labels, const std::string &label) {
-    const injectors::HostIdentity owner{
-        static_cast<long>(label_number(labels, label + ".host-pid")),
-        label_number(labels, label + ".host-start")};
+    const ProcessIdentity owner{static_cast<pid_t>(label_number(labels, label + ".host-pid")),
+                                label_number(labels, label + ".host-start")};
     return owner.alive();
 }
 

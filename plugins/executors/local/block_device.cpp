@@ -8,14 +8,14 @@
 #include <cerrno>
 
 #include "cgroup_dir.hpp"
-#include "sys_error.hpp"
+#include "support/sys_error.hpp"
 
 namespace sbx::local {
 
 std::optional<std::string> whole_disk_of(const std::string &folder, std::string &why) {
     struct stat info {};
     if (::stat(folder.c_str(), &info) != 0) {
-        why = "cannot stat " + folder + ": " + errno_text(errno);
+        why = "cannot stat " + folder + ": " + support::errno_text(errno);
         return std::nullopt;
     }
     const std::string device =

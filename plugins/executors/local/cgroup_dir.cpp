@@ -14,13 +14,14 @@
 #include <sstream>
 #include <thread>
 
-#include "sys_error.hpp"
+#include "support/sys_error.hpp"
 
 namespace sbx::local {
 
 bool CgroupDir::make_folder(const std::string &path) {
     if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-        host::log(SBX_LOG_DEBUG, "cannot create cgroup " + path + ": " + errno_text(errno));
+        host::log(SBX_LOG_DEBUG,
+                  "cannot create cgroup " + path + ": " + support::errno_text(errno));
         return false;
     }
     return true;
@@ -32,7 +33,8 @@ std::unique_ptr<CgroupDir> CgroupDir::create(const std::string &parent, const st
     }
     const std::string path = parent + "/" + name;
     if (::mkdir(path.c_str(), 0755) != 0) {  // EEXIST too: the name must be ours alone
-        host::log(SBX_LOG_DEBUG, "cannot create cgroup " + path + ": " + errno_text(errno));
+        host::log(SBX_LOG_DEBUG,
+                  "cannot create cgroup " + path + ": " + support::errno_text(errno));
         return nullptr;
     }
     return std::unique_ptr<CgroupDir>(new CgroupDir(path));
@@ -51,7 +53,7 @@ CgroupDir::~CgroupDir() {
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));  // killed tasks exiting
     }
-    host::log(SBX_LOG_WARN, "cannot remove cgroup " + path_ + ": " + errno_text(errno) +
+    host::log(SBX_LOG_WARN, "cannot remove cgroup " + path_ + ": " + support::errno_text(errno) +
                                 "; `sandbox-runner purge-stale` removes it later");
 }
 
@@ -73,7 +75,7 @@ bool CgroupDir::write_file(const std::string &path, const std::string &value) {
     if (!fd.valid() ||
         ::write(fd.get(), value.data(), value.size()) != static_cast<ssize_t>(value.size())) {
         host::log(SBX_LOG_DEBUG,
-                  "cannot write '" + value + "' to " + path + ": " + errno_text(errno));
+                  "cannot write '" + value + "' to " + path + ": " + support::errno_text(errno));
         return false;
     }
     return true;

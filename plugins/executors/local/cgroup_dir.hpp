@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-#include "unique_fd.hpp"
+#include <sbx/unique_fd.hpp>
 
 namespace sbx::local {
 

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstddef>
 
-#include "sys_error.hpp"
+#include "support/sys_error.hpp"
 
 namespace sbx::local {
 
@@ -20,7 +20,7 @@ class ChildStack {
         : base_(::mmap(nullptr, kSize, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0)) {
         if (base_ == MAP_FAILED) {
-            throw_system_error("cannot map a stack for the target", errno);
+            support::throw_system_error("cannot map a stack for the target", errno);
         }
     }
     ~ChildStack() { ::munmap(base_, kSize); }

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "json_fields.hpp"
+#include "support/json_fields.hpp"
 
 namespace sbx::local {
 
@@ -15,45 +15,46 @@ ExecutorConfig parse_config(const std::string &config_json) {
         config =
             config_json.empty() ? nlohmann::json::object() : nlohmann::json::parse(config_json);
     } catch (const nlohmann::json::parse_error &e) {
-        invalid("local executor configuration", std::string("is not JSON: ") + e.what());
+        support::invalid("local executor configuration", std::string("is not JSON: ") + e.what());
     }
     if (config.is_null()) {
         config = nlohmann::json::object();
     }
     if (!config.is_object()) {
-        invalid("local executor configuration", "must be an object, got " + config.dump());
+        support::invalid("local executor configuration", "must be an object, got " + config.dump());
     }
 
     ExecutorConfig result;
     for (const auto &[key, value] : config.items()) {
         const std::string where = "local executor configuration: " + key;
         if (key == "workspace_root") {
-            result.workspace_root = read_c_string(value, where);
+            result.workspace_root = support::read_c_string(value, where);
         } else if (key == "output_bytes") {
-            result.output_bytes = read_count(value, where);
+            result.output_bytes = support::read_count(value, where);
         } else if (key == "default_timeout_ms") {
-            result.default_timeout_ms = read_count(value, where);
+            result.default_timeout_ms = support::read_count(value, where);
         } else if (key == "inherit_env") {
-            result.inherit_env = read_bool(value, where);
+            result.inherit_env = support::read_bool(value, where);
         } else if (key == "cgroups") {
-            const std::string mode = read_string(value, where);
+            const std::string mode = support::read_string(value, where);
             if (mode != "auto" && mode != "off") {
-                invalid(where, "must be \"auto\" or \"off\", got \"" + mode + "\"");
+                support::invalid(where, "must be \"auto\" or \"off\", got \"" + mode + "\"");
             }
             result.use_cgroups = mode == "auto";
         } else if (key == "disk_limit") {
-            const std::string mode = read_string(value, where);
+            const std::string mode = support::read_string(value, where);
             if (mode != "tmpfs" && mode != "file_size") {
-                invalid(where, "must be \"tmpfs\" or \"file_size\", got \"" + mode + "\"");
+                support::invalid(where, "must be \"tmpfs\" or \"file_size\", got \"" + mode + "\"");
             }
             result.disk_as_tmpfs = mode == "tmpfs";
         } else if (key == "filesystem") {
-            result.filesystem = read_filesystem_mode(read_string(value, where), where);
+            result.filesystem =
+                support::read_filesystem_mode(support::read_string(value, where), where);
         } else {
-            invalid("local executor configuration",
-                    "unknown key '" + key +
-                        "'; known keys: workspace_root, output_bytes, default_timeout_ms, "
-                        "inherit_env, cgroups, disk_limit, filesystem");
+            support::invalid("local executor configuration",
+                             "unknown key '" + key +
+                                 "'; known keys: workspace_root, output_bytes, default_timeout_ms, "
+                                 "inherit_env, cgroups, disk_limit, filesystem");
         }
     }
     // A relative root would move with the host's working directory; pin it now. Empty stays

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "filesystem_mode.hpp"
+#include "support/run_spec.hpp"
 
 namespace sbx::local {
 
@@ -70,7 +70,11 @@ struct ExecutorConfig {
     // disk_bytes as a tmpfs workspace of that size (else RLIMIT_FSIZE only).
     bool disk_as_tmpfs = true;
     // What the target sees of the filesystem, unless the run spec says otherwise.
-    FilesystemMode filesystem = FilesystemMode::kReadonly;
+    support::FilesystemMode filesystem = support::FilesystemMode::kReadonly;
+
+    [[nodiscard]] support::RunSpecDefaults run_spec_defaults() const {
+        return {default_timeout_ms, output_bytes, filesystem};
+    }
 };
 
 // Parses and validates a configuration object ("" or null mean all defaults). Throws

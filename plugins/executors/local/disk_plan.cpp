@@ -9,7 +9,7 @@
 
 namespace sbx::local {
 
-DiskPlan plan_disk(const RunLimits &limits, const ExecutorConfig &config,
+DiskPlan plan_disk(const support::RunLimits &limits, const ExecutorConfig &config,
                    const std::string &workspace) {
     DiskPlan plan;
     if (limits.disk_bytes > 0 && config.disk_as_tmpfs) {

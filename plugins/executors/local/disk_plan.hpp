@@ -22,7 +22,7 @@ struct DiskPlan {
 // Makes the tmpfs (when disk_bytes is set and the configuration allows it) and finds the
 // disk behind `workspace` (when disk_write_bps is set and the workspace is no tmpfs).
 // A host that cannot make a tmpfs logs it once and falls back, run after run.
-DiskPlan plan_disk(const RunLimits &limits, const ExecutorConfig &config,
+DiskPlan plan_disk(const support::RunLimits &limits, const ExecutorConfig &config,
                    const std::string &workspace);
 
 }  // namespace sbx::local

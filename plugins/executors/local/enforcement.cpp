@@ -5,8 +5,8 @@
 
 namespace sbx::local {
 
-nlohmann::json enforcement(const RunLimits &limits, const RunCgroups *cgroups, const DiskPlan &disk,
-                           bool cgroups_enabled) {
+nlohmann::json enforcement(const support::RunLimits &limits, const RunCgroups *cgroups,
+                           const DiskPlan &disk, bool cgroups_enabled) {
     const std::string no_cgroup =
         cgroups_enabled ? "none (no cgroup could be made)" : "none (cgroups: off)";
     nlohmann::json report = nlohmann::json::object();
@@ -59,8 +59,8 @@ nlohmann::json downgrade(const char *limit, const char *asked, const std::string
 
 }  // namespace
 
-nlohmann::json downgrades(const RunLimits &limits, const RunCgroups *cgroups, const DiskPlan &disk,
-                          const ExecutorConfig &config) {
+nlohmann::json downgrades(const support::RunLimits &limits, const RunCgroups *cgroups,
+                          const DiskPlan &disk, const ExecutorConfig &config) {
     nlohmann::json list = nlohmann::json::array();
     if (!config.use_cgroups) {
         return list;  // `cgroups: off` is the user's explicit choice of rlimits

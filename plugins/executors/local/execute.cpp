@@ -14,21 +14,21 @@
 #include <memory>
 #include <utility>
 
-#include "blank_result.hpp"
+#include <sbx/unique_fd.hpp>
+#include <sbx/utf8.hpp>
 #include "cgroups.hpp"
-#include "classify.hpp"
 #include "disk_plan.hpp"
 #include "enforcement.hpp"
 #include "output_capture.hpp"
 #include "rlimits.hpp"
 #include "spawn.hpp"
 #include "supervise.hpp"
-#include "sys_error.hpp"
+#include "support/blank_result.hpp"
+#include "support/classify.hpp"
+#include "support/sys_error.hpp"
+#include "support/workspace.hpp"
 #include "target_command.hpp"
 #include "target_stdio.hpp"
-#include "unique_fd.hpp"
-#include "utf8.hpp"
-#include "workspace.hpp"
 
 namespace sbx::local {
 namespace {
@@ -46,16 +46,16 @@ double seconds_since(Clock::time_point start) {
 void put_output(nlohmann::json &result, const char *name, const OutputCapture &capture,
                 std::uint64_t cap) {
     const std::string field(name);
-    result[field] = sanitize_utf8(capture.kept(), static_cast<std::size_t>(cap));
+    result[field] = utf8_stand_in(capture.kept(), static_cast<std::size_t>(cap));
     result[field + "_bytes"] = capture.total_bytes();
     result[field + "_truncated"] = capture.truncated();
 }
 
 // The child's side of the run, from pieces that must outlive the spawn.
 SpawnRequest spawn_request(const ProgramLookup &program, const CStringArray &argv,
-                           const CStringArray &envp, const Workspace &workspace,
+                           const CStringArray &envp, const support::Workspace &workspace,
                            const TargetStdio &stdio, const RunCgroups *cgroups,
-                           const RunLimits &limits, const DiskPlan &disk) {
+                           const support::RunLimits &limits, const DiskPlan &disk) {
     SpawnRequest request;
     request.program = program.path.c_str();
     request.argv = argv.data();
@@ -79,9 +79,10 @@ SpawnRequest spawn_request(const ProgramLookup &program, const CStringArray &arg
 }
 
 // What the kernel and the workspace tell about how the run ended.
-Evidence gather_evidence(const Supervised &run, const RunLimits &limits, const RunCgroups *cgroups,
-                         const Workspace &workspace, const DiskPlan &disk, nlohmann::json &result) {
-    Evidence evidence;
+support::Evidence gather_evidence(const Supervised &run, const support::RunLimits &limits,
+                                  const RunCgroups *cgroups, const support::Workspace &workspace,
+                                  const DiskPlan &disk, nlohmann::json &result) {
+    support::Evidence evidence;
     evidence.wait_status = run.exit.wait_status;
     evidence.wall_timeout = run.timed_out;
     evidence.cpu_soft_limit_s = cpu_soft_limit_s(limits);
@@ -111,7 +112,7 @@ Evidence gather_evidence(const Supervised &run, const RunLimits &limits, const R
     return evidence;
 }
 
-void put_outcome(nlohmann::json &result, const Verdict &verdict, const Supervised &run,
+void put_outcome(nlohmann::json &result, const support::Verdict &verdict, const Supervised &run,
                  double wall_s) {
     result["status"] = verdict.status;
     result["exit_code"] = verdict.exit_code;
@@ -141,24 +142,24 @@ void sync_back(const WorkspaceTmpfs &tmpfs, const std::string &folder, nlohmann:
 
 }  // namespace
 
-nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
+nlohmann::json execute(const support::RunSpec &spec, const ExecutorConfig &config) {
     if (host::cancelled()) {
         throw Error(SBX_CANCELLED, "run not started: the host is cancelling");
     }
-    nlohmann::json result = blank_result(spec.run_id);
+    nlohmann::json result = support::blank_result(spec.run_id);
 
-    Workspace workspace = Workspace::for_spec(spec.workspace, spec.keep_workspace,
-                                              config.workspace_root, spec.run_id);
+    support::Workspace workspace = support::Workspace::for_spec(spec.workspace, spec.keep_workspace,
+                                                                config.workspace_root, spec.run_id);
     if (workspace.survives()) {
         result["workspace"] = workspace.path();
     }
 
-    const RunLimits &limits = spec.limits;
+    const support::RunLimits &limits = spec.limits;
     const DiskPlan disk = plan_disk(limits, config, workspace.path());
     if (disk.tmpfs) {
         // What the folder holds (earlier steps' files), then the spec's files on top.
         disk.tmpfs->copy_in(workspace.path());
-        write_workspace_files(disk.tmpfs->root_fd(), workspace.path(), spec.files);
+        support::write_workspace_files(disk.tmpfs->root_fd(), workspace.path(), spec.files);
     } else {
         workspace.write_files(spec.files);
     }
@@ -187,7 +188,8 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     const ProgramLookup program = find_program(spec.argv.front(), environment, workspace.path());
     if (program.error != 0) {
         result["error"] = "cannot execute '" + spec.argv.front() +
-                          "': " + errno_text(program.error) + "; searched PATH=" + program.searched;
+                          "': " + support::errno_text(program.error) +
+                          "; searched PATH=" + program.searched;
         return result;
     }
 
@@ -197,7 +199,7 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
         netns.reset(::open(spec.netns.c_str(), O_RDONLY | O_CLOEXEC));
         if (!netns.valid()) {
             result["error"] = "cannot open network namespace '" + spec.netns +
-                              "' (run spec: netns): " + errno_text(errno);
+                              "' (run spec: netns): " + support::errno_text(errno);
             return result;
         }
         result["netns"] = spec.netns;
@@ -213,7 +215,7 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
     if (program.path.rfind(workspace.path() + "/", 0) != 0) {  // the workspace is shown anyway
         request.program_folder = hidden_program_folder(program.path);
     }
-    for (const BindPath &bind : spec.binds) {
+    for (const support::BindPath &bind : spec.binds) {
         request.bind_paths.push_back(bind.path.c_str());
         request.bind_writable.push_back(bind.writable ? 1 : 0);
     }
@@ -226,39 +228,39 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
         const std::string &step = spawned.failed_step;
         if (step == "execve") {
             result["error"] = "cannot execute '" + spec.argv.front() + "' (" + program.path +
-                              "): " + errno_text(spawned.failed_errno);
+                              "): " + support::errno_text(spawned.failed_errno);
         } else if (step == "setns network namespace") {
             result["error"] = "cannot enter network namespace '" + spec.netns +
                               "' (run spec: netns; is it a network namespace, and does the "
                               "host have CAP_SYS_ADMIN?): setns: " +
-                              errno_text(spawned.failed_errno);
+                              support::errno_text(spawned.failed_errno);
         } else if (step == "mount the workspace" || step == "make mounts private") {
             result["error"] = "cannot mount the workspace over " + workspace.path() + " (" + step +
-                              "): " + errno_text(spawned.failed_errno) +
+                              "): " + support::errno_text(spawned.failed_errno) +
                               (disk.tmpfs ? "; set the local executor's disk_limit to file_size "
                                             "to do without a tmpfs workspace"
                                           : "");
         } else if (step == "build the filesystem view" ||
                    step.rfind("make a mount namespace", 0) == 0) {
             result["error"] = "cannot give the target its view of the filesystem (" + step +
-                              "): " + errno_text(spawned.failed_errno) +
+                              "): " + support::errno_text(spawned.failed_errno) +
                               "; enable unprivileged user namespaces (sysctl "
                               "kernel.unprivileged_userns_clone=1 or "
                               "user.max_user_namespaces > 0), or set `filesystem: host` in the "
                               "workflow or the local executor's settings";
         } else if (step == "map the user namespace") {
             result["error"] = "cannot map the caller's ids in the run's user namespace (" + step +
-                              "): " + errno_text(spawned.failed_errno);
+                              "): " + support::errno_text(spawned.failed_errno);
         } else {
-            result["error"] =
-                "cannot prepare the target (" + step + "): " + errno_text(spawned.failed_errno);
+            result["error"] = "cannot prepare the target (" + step +
+                              "): " + support::errno_text(spawned.failed_errno);
         }
         result["wall_s"] = seconds_since(started);
         return result;
     }
     result["isolation"] = isolation_name(spawned.target->isolation());
     result["user_namespace"] = spawned.target->user_namespace();
-    result["filesystem"] = filesystem_name(spec.filesystem);
+    result["filesystem"] = support::filesystem_name(spec.filesystem);
 
     OutputCapture out(std::move(stdio.stdout_read), limits.output_bytes);
     OutputCapture err(std::move(stdio.stderr_read), limits.output_bytes);
@@ -273,8 +275,9 @@ nlohmann::json execute(const RunSpec &spec, const ExecutorConfig &config) {
                                        " s; the target was killed");
     }
 
-    const Evidence evidence = gather_evidence(run, limits, cgroups.get(), workspace, disk, result);
-    put_outcome(result, classify(evidence), run, wall_s);
+    const support::Evidence evidence =
+        gather_evidence(run, limits, cgroups.get(), workspace, disk, result);
+    put_outcome(result, support::classify(evidence), run, wall_s);
     put_output(result, "stdout", out, limits.output_bytes);
     put_output(result, "stderr", err, limits.output_bytes);
     if (disk.tmpfs && workspace.survives()) {

@@ -25,7 +25,7 @@ class LocalExecutor final : public Executor {
     explicit LocalExecutor(const std::string &config_json) : config_(parse_config(config_json)) {}
 
     std::string run(const std::string &spec_json) override {
-        const RunSpec spec = parse_run_spec(spec_json, config_);
+        const support::RunSpec spec = parse_run_spec(spec_json, config_);
         // Replace, never throw, on bytes that are not UTF-8 (env values, paths in errors).
         return execute(spec, config_)
             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

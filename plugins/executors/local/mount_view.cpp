@@ -217,7 +217,7 @@ bool build_new_root(const MountView &view, const int *trees, int &failed_step) {
 }
 
 bool build_minimal(const MountView &view, int &failed_step) {
-    int trees[2 + kMaxBinds];
+    int trees[2 + support::kMaxBinds];
     const std::size_t count = 2 + view.bind_count;
     for (std::size_t i = 0; i < count; ++i) {
         trees[i] = -1;
@@ -250,7 +250,7 @@ std::string hidden_program_folder(const std::string &program) {
 }
 
 bool needs_mount_namespace(const MountView &view) {
-    return view.mode != FilesystemMode::kHost || view.workspace_mount_fd >= 0;
+    return view.mode != support::FilesystemMode::kHost || view.workspace_mount_fd >= 0;
 }
 
 bool build_mount_view(const MountView &view, int &failed_step) {
@@ -259,10 +259,10 @@ bool build_mount_view(const MountView &view, int &failed_step) {
     if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
         return fail(failed_step, kPrivateMounts);
     }
-    if (view.mode == FilesystemMode::kMinimal) {
+    if (view.mode == support::FilesystemMode::kMinimal) {
         return build_minimal(view, failed_step);  // its own /proc, inside the new root
     }
-    if (view.mode == FilesystemMode::kReadonly) {
+    if (view.mode == support::FilesystemMode::kReadonly) {
         if (!build_readonly(view, failed_step)) {
             return false;
         }

@@ -8,13 +8,13 @@
 #include <cstddef>
 #include <string>
 
-#include "filesystem_mode.hpp"
+#include "support/filesystem_mode.hpp"
 
 namespace sbx::local {
 
 // Prepared by the host; read by the init, which may not allocate.
 struct MountView {
-    FilesystemMode mode = FilesystemMode::kHost;
+    support::FilesystemMode mode = support::FilesystemMode::kHost;
     const char *workdir = nullptr;  // the workspace folder (absolute)
     // A detached tmpfs (fsmount) to attach over workdir, or -1 to keep the folder.
     int workspace_mount_fd = -1;

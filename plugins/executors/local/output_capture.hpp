@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "unique_fd.hpp"
+#include <sbx/unique_fd.hpp>
 
 namespace sbx::local {
 

@@ -14,14 +14,15 @@ ResourceLimit both(int resource, rlim_t value) {
 
 }  // namespace
 
-double cpu_soft_limit_s(const RunLimits &limits) {
+double cpu_soft_limit_s(const support::RunLimits &limits) {
     // Capped far beyond any run so that converting it to rlim_t stays defined behaviour
     // (a spec may carry any finite number of seconds).
     constexpr double kMaxSeconds = 1e15;
     return limits.cpu_time_s > 0 ? std::clamp(std::ceil(limits.cpu_time_s), 1.0, kMaxSeconds) : 0.0;
 }
 
-std::vector<ResourceLimit> target_rlimits(const RunLimits &limits, const HeldElsewhere &held) {
+std::vector<ResourceLimit> target_rlimits(const support::RunLimits &limits,
+                                          const HeldElsewhere &held) {
     std::vector<ResourceLimit> result;
     result.push_back(both(RLIMIT_CORE, 0));  // a crashing target must not fill the disk
     if (limits.cpu_time_s > 0) {

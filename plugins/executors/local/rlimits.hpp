@@ -20,9 +20,10 @@ struct HeldElsewhere {
 // one second to wrap up); RLIMIT_CORE = 0; RLIMIT_FSIZE = disk_bytes when the workspace is
 // no tmpfs of that size (which would otherwise turn ENOSPC into EFBIG at the same size);
 // RLIMIT_AS when memory is not in a cgroup; RLIMIT_NPROC when pids are not in a cgroup.
-std::vector<ResourceLimit> target_rlimits(const RunLimits &limits, const HeldElsewhere &held);
+std::vector<ResourceLimit> target_rlimits(const support::RunLimits &limits,
+                                          const HeldElsewhere &held);
 
 // The soft RLIMIT_CPU the target gets, in whole seconds (0: none).
-double cpu_soft_limit_s(const RunLimits &limits);
+double cpu_soft_limit_s(const support::RunLimits &limits);
 
 }  // namespace sbx::local

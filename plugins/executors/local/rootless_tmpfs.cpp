@@ -12,7 +12,7 @@
 
 #include "block_all_signals.hpp"
 #include "child_stack.hpp"
-#include "sys_error.hpp"
+#include "support/sys_error.hpp"
 #include "user_namespace.hpp"
 
 namespace sbx::local {
@@ -70,7 +70,7 @@ UniqueFd make_tmpfs_in_user_namespace(const std::string &size_bytes, std::string
             CLONE_VM | CLONE_VFORK | CLONE_FILES | CLONE_NEWUSER | CLONE_NEWNS | SIGCHLD, &request);
     }
     if (child < 0) {
-        why = "clone a user namespace for it: " + errno_text(errno);
+        why = "clone a user namespace for it: " + support::errno_text(errno);
         return UniqueFd();
     }
     int status = 0;
@@ -79,7 +79,7 @@ UniqueFd make_tmpfs_in_user_namespace(const std::string &size_bytes, std::string
     UniqueFd mount(request.mount_fd);
     if (!mount.valid()) {
         why = std::string(request.failed_step) +
-              " in a user namespace: " + errno_text(request.failed_errno);
+              " in a user namespace: " + support::errno_text(request.failed_errno);
     }
     return mount;
 }

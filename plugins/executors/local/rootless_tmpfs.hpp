@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "unique_fd.hpp"
+#include <sbx/unique_fd.hpp>
 
 namespace sbx::local {
 

@@ -27,7 +27,7 @@
 
 #include "block_all_signals.hpp"
 #include "launch_block.hpp"
-#include "sys_error.hpp"
+#include "support/sys_error.hpp"
 
 namespace sbx::local {
 namespace {
@@ -149,9 +149,9 @@ ExitInfo Target::wait() {
         reaped = ::wait4(pid_, &info.wait_status, __WALL, &info.usage);
     } while (reaped < 0 && errno == EINTR);
     if (reaped != pid_) {
-        throw_system_error("wait4 on the run's init (pid " + std::to_string(pid_) +
-                               "): does the host ignore SIGCHLD or reap children itself?",
-                           errno);
+        support::throw_system_error("wait4 on the run's init (pid " + std::to_string(pid_) +
+                                        "): does the host ignore SIGCHLD or reap children itself?",
+                                    errno);
     }
     reaped_ = true;
     // The init's rusage holds the target and everything it reaped (CPU summed, RSS the
@@ -175,8 +175,9 @@ SpawnOutcome spawn_target(const SpawnRequest &request) {
     view.mode = request.filesystem;
     view.workdir = request.workdir;
     view.workspace_mount_fd = request.workspace_mount_fd;
-    view.fresh_proc = request.filesystem != FilesystemMode::kHost;
-    if (request.filesystem == FilesystemMode::kReadonly && !request.program_folder.empty()) {
+    view.fresh_proc = request.filesystem != support::FilesystemMode::kHost;
+    if (request.filesystem == support::FilesystemMode::kReadonly &&
+        !request.program_folder.empty()) {
         view.program_folder = request.program_folder.c_str();
     }
     view.bind_paths = request.bind_paths.data();
@@ -203,13 +204,13 @@ SpawnOutcome spawn_target(const SpawnRequest &request) {
         int expected = static_cast<int>(tier);
         if (g_tier.compare_exchange_strong(expected, static_cast<int>(next))) {
             host::log(next == Tier::kProcessGroup ? SBX_LOG_WARN : SBX_LOG_INFO,
-                      std::string("cannot create namespaces for a run (") + errno_text(error) +
-                          "); " + tier_text(next));
+                      std::string("cannot create namespaces for a run (") +
+                          support::errno_text(error) + "); " + tier_text(next));
         }
         tier = next;
     }
     if (pid < 0) {
-        throw_system_error("cannot start the run's init: clone", error);
+        support::throw_system_error("cannot start the run's init: clone", error);
     }
     const Isolation isolation =
         block->pid_namespace ? Isolation::kPidNamespace : Isolation::kProcessGroup;

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include <sbx/unique_fd.hpp>
 #include "mount_view.hpp"
-#include "unique_fd.hpp"
 
 namespace sbx::local {
 
@@ -38,7 +38,7 @@ struct SpawnRequest {
     int workspace_mount_fd = -1;
     // What the target sees of the filesystem (mount_view.hpp), and for `minimal` the host
     // paths it sees (parallel arrays).
-    FilesystemMode filesystem = FilesystemMode::kHost;
+    support::FilesystemMode filesystem = support::FilesystemMode::kHost;
     // `readonly`: the program's folder when the private /tmp would hide it, or "".
     std::string program_folder;
     std::vector<const char *> bind_paths;

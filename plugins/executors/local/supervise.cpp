@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "sys_error.hpp"
+#include "support/sys_error.hpp"
 
 namespace sbx::local {
 namespace {
@@ -34,7 +34,7 @@ int wait_for(pollfd *fds, nfds_t count, Clock::duration wait) {
         to_timespec(wait < Clock::duration::zero() ? Clock::duration::zero() : wait);
     const int ready = ::ppoll(fds, count, &timeout, nullptr);
     if (ready < 0 && errno != EINTR) {
-        throw_system_error("poll on the target's pipes", errno);
+        support::throw_system_error("poll on the target's pipes", errno);
     }
     return ready < 0 ? 0 : ready;
 }

@@ -40,7 +40,7 @@ CStringArray::CStringArray(std::vector<std::string> strings) : strings_(std::mov
     pointers_.push_back(nullptr);
 }
 
-std::vector<std::string> target_environment(const RunSpec &spec, bool inherit_env,
+std::vector<std::string> target_environment(const support::RunSpec &spec, bool inherit_env,
                                             const std::string &workspace) {
     // Ordered by name so the target sees a stable environment from run to run.
     std::map<std::string, std::string> variables;

@@ -25,7 +25,7 @@ class CStringArray {
 // "NAME=value" entries. inherit_env=false: PATH (the host's, or a default), HOME and TMPDIR
 // (the workspace), LANG=C.UTF-8, then the spec's env. inherit_env=true: the host's
 // environment, then the spec's env. A later entry replaces an earlier one of the same name.
-std::vector<std::string> target_environment(const RunSpec &spec, bool inherit_env,
+std::vector<std::string> target_environment(const support::RunSpec &spec, bool inherit_env,
                                             const std::string &workspace);
 
 struct ProgramLookup {

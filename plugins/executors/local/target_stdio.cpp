@@ -8,7 +8,7 @@
 
 #include <cerrno>
 
-#include "sys_error.hpp"
+#include "support/sys_error.hpp"
 
 namespace sbx::local {
 namespace {
@@ -21,7 +21,7 @@ UniqueFd above_stdio(int fd, const char *what) {
     }
     UniqueFd moved(::fcntl(fd, F_DUPFD_CLOEXEC, 3));
     if (!moved.valid()) {
-        throw_system_error(std::string("cannot move the ") + what + " fd above 2", errno);
+        support::throw_system_error(std::string("cannot move the ") + what + " fd above 2", errno);
     }
     return moved;
 }
@@ -29,27 +29,28 @@ UniqueFd above_stdio(int fd, const char *what) {
 void make_pipe(UniqueFd &read_end, UniqueFd &write_end, const char *what) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) {
-        throw_system_error(std::string("cannot create the ") + what + " pipe", errno);
+        support::throw_system_error(std::string("cannot create the ") + what + " pipe", errno);
     }
     read_end = above_stdio(fds[0], what);
     write_end = above_stdio(fds[1], what);
     const int flags = ::fcntl(read_end.get(), F_GETFL);
     if (flags < 0 || ::fcntl(read_end.get(), F_SETFL, flags | O_NONBLOCK) != 0) {
-        throw_system_error(std::string("cannot make the ") + what + " pipe non-blocking", errno);
+        support::throw_system_error(std::string("cannot make the ") + what + " pipe non-blocking",
+                                    errno);
     }
 }
 
 UniqueFd make_stdin(const std::string &text) {
     const int created = ::memfd_create("sbx-stdin", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (created < 0) {
-        throw_system_error("cannot create the stdin memfd", errno);
+        support::throw_system_error("cannot create the stdin memfd", errno);
     }
     UniqueFd file = above_stdio(created, "stdin");
     std::size_t done = 0;
     while (done < text.size()) {
         const ssize_t written = ::write(file.get(), text.data() + done, text.size() - done);
         if (written < 0 && errno != EINTR) {
-            throw_system_error("cannot write stdin into its memfd", errno);
+            support::throw_system_error("cannot write stdin into its memfd", errno);
         }
         done += written > 0 ? static_cast<std::size_t>(written) : 0;
     }
@@ -58,7 +59,7 @@ UniqueFd make_stdin(const std::string &text) {
     (void)::fcntl(file.get(), F_ADD_SEALS,
                   F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
     if (::lseek(file.get(), 0, SEEK_SET) != 0) {
-        throw_system_error("cannot rewind the stdin memfd", errno);
+        support::throw_system_error("cannot rewind the stdin memfd", errno);
     }
     return file;
 }

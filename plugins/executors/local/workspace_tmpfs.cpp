@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "rootless_tmpfs.hpp"
-#include "sys_error.hpp"
-#include "workspace.hpp"
+#include "support/sys_error.hpp"
+#include "support/workspace.hpp"
 
 namespace sbx::local {
 namespace {
@@ -42,7 +42,7 @@ UniqueFd open_folder_at(int parent, const std::string &name, const std::string &
     UniqueFd folder(
         ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!folder.valid()) {
-        throw_system_error("cannot open folder " + shown, errno);
+        support::throw_system_error("cannot open folder " + shown, errno);
     }
     return folder;
 }
@@ -57,7 +57,7 @@ std::vector<std::string> entry_names(int folder, const std::string &shown) {
         if (own >= 0) {
             ::close(own);
         }
-        throw_system_error("cannot list folder " + shown, error);
+        support::throw_system_error("cannot list folder " + shown, error);
     }
     const std::unique_ptr<DIR, int (*)(DIR *)> owned(listing, ::closedir);
     std::vector<std::string> names;
@@ -79,12 +79,12 @@ void remove_entry(int folder, const std::string &name, const std::string &shown)
     if (S_ISDIR(info.st_mode)) {
         const UniqueFd inner = open_folder_at(folder, name, shown);
         for (const auto &child : entry_names(inner.get(), shown)) {
-            remove_entry(inner.get(), child, path_in(shown, child));
+            remove_entry(inner.get(), child, support::path_in(shown, child));
         }
     }
     if (::unlinkat(folder, name.c_str(), S_ISDIR(info.st_mode) ? AT_REMOVEDIR : 0) != 0 &&
         errno != ENOENT) {
-        throw_system_error("cannot remove " + shown, errno);
+        support::throw_system_error("cannot remove " + shown, errno);
     }
 }
 
@@ -96,7 +96,7 @@ void copy_data(int from, int to, const std::string &shown) {
             return;
         }
         if (sent < 0 && errno != EINTR) {
-            throw_system_error("cannot copy " + shown, errno);
+            support::throw_system_error("cannot copy " + shown, errno);
         }
     }
 }
@@ -119,17 +119,17 @@ void copy_entry(int from, int to, const std::string &name, const struct stat &in
     if (S_ISDIR(info.st_mode)) {
         // Writable by us until the walk has filled it; its own mode comes after (finish_folder).
         if (::mkdirat(to, name.c_str(), 0700) != 0 && errno != EEXIST) {
-            throw_system_error("cannot create folder " + shown, errno);
+            support::throw_system_error("cannot create folder " + shown, errno);
         }
     } else if (S_ISREG(info.st_mode)) {
         const UniqueFd source(::openat(from, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
         if (!source.valid()) {
-            throw_system_error("cannot open " + shown, errno);
+            support::throw_system_error("cannot open " + shown, errno);
         }
         const UniqueFd target(
             ::openat(to, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
         if (!target.valid()) {
-            throw_system_error("cannot create " + shown, errno);
+            support::throw_system_error("cannot create " + shown, errno);
         }
         copy_data(source.get(), target.get(), shown);
         (void)::fchmod(target.get(), info.st_mode & 07777);
@@ -137,11 +137,11 @@ void copy_entry(int from, int to, const std::string &name, const struct stat &in
         char link[PATH_MAX];
         const ssize_t length = ::readlinkat(from, name.c_str(), link, sizeof(link) - 1);
         if (length < 0) {
-            throw_system_error("cannot read symlink " + shown, errno);
+            support::throw_system_error("cannot read symlink " + shown, errno);
         }
         link[length] = '\0';
         if (::symlinkat(link, to, name.c_str()) != 0) {
-            throw_system_error("cannot create symlink " + shown, errno);
+            support::throw_system_error("cannot create symlink " + shown, errno);
         }
     }
     if (!S_ISDIR(info.st_mode)) {
@@ -163,8 +163,8 @@ struct TreeCopy {
 
     void run(int from, int to, const std::string &prefix, const std::string &shown_to) const {
         for (const auto &name : entry_names(from, shown_to)) {
-            const std::string relative = prefix.empty() ? name : path_in(prefix, name);
-            const std::string shown = path_in(shown_to, name);
+            const std::string relative = prefix.empty() ? name : support::path_in(prefix, name);
+            const std::string shown = support::path_in(shown_to, name);
             struct stat info {};
             if (::fstatat(from, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
                 continue;  // gone meanwhile
@@ -214,7 +214,7 @@ void remove_relative(int root, const std::string &relative, const std::string &s
 UniqueFd open_folder(const std::string &folder) {
     UniqueFd fd(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!fd.valid()) {
-        throw_system_error("cannot open workspace " + folder, errno);
+        support::throw_system_error("cannot open workspace " + folder, errno);
     }
     return fd;
 }
@@ -227,33 +227,33 @@ std::unique_ptr<WorkspaceTmpfs> WorkspaceTmpfs::create(std::uint64_t size_bytes,
     const UniqueFd context(::fsopen("tmpfs", FSOPEN_CLOEXEC));
     if (!context.valid()) {
         if (errno != EPERM) {
-            why = "fsopen tmpfs: " + errno_text(errno);
+            why = "fsopen tmpfs: " + support::errno_text(errno);
             return nullptr;
         }
         // No CAP_SYS_ADMIN: the same tmpfs, made in a user namespace of our own.
         mount = make_tmpfs_in_user_namespace(size, why);
         if (!mount.valid()) {
-            why = "fsopen tmpfs: " + errno_text(EPERM) + "; " + why;
+            why = "fsopen tmpfs: " + support::errno_text(EPERM) + "; " + why;
             return nullptr;
         }
     } else {
         if (::fsconfig(context.get(), FSCONFIG_SET_STRING, "size", size.c_str(), 0) != 0 ||
             ::fsconfig(context.get(), FSCONFIG_SET_STRING, "mode", "0700", 0) != 0 ||
             ::fsconfig(context.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) != 0) {
-            why = "create a tmpfs of " + size + " bytes: " + errno_text(errno);
+            why = "create a tmpfs of " + size + " bytes: " + support::errno_text(errno);
             return nullptr;
         }
         mount.reset(
             ::fsmount(context.get(), FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV));
         if (!mount.valid()) {
-            why = "fsmount tmpfs: " + errno_text(errno);
+            why = "fsmount tmpfs: " + support::errno_text(errno);
             return nullptr;
         }
     }
     // The mount fd is an O_PATH handle; entries are read and written through a real one.
     UniqueFd root(::openat(mount.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!root.valid()) {
-        why = "open the tmpfs: " + errno_text(errno);
+        why = "open the tmpfs: " + support::errno_text(errno);
         return nullptr;
     }
     return std::unique_ptr<WorkspaceTmpfs>(new WorkspaceTmpfs(std::move(mount), std::move(root)));
@@ -297,7 +297,7 @@ void WorkspaceTmpfs::copy_out(const std::string &folder) const {
     // Sorted, so a removed folder goes before its entries (which are then already gone).
     for (const auto &[relative, stamp] : copied_in_) {
         if (seen.count(relative) == 0) {
-            remove_relative(target.get(), relative, path_in(folder, relative));
+            remove_relative(target.get(), relative, support::path_in(folder, relative));
         }
     }
 }

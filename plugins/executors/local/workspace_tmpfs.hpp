@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "unique_fd.hpp"
+#include <sbx/unique_fd.hpp>
 
 namespace sbx::local {
 

@@ -8,12 +8,12 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "../local/json_fields.hpp"
+#include "support/json_fields.hpp"
 
 namespace sbx::qemu {
 namespace {
 
-using local::invalid;
+using support::invalid;
 namespace fs = std::filesystem;
 
 const char *variable(const char *name) {
@@ -73,43 +73,43 @@ ExecutorConfig parse_config(const std::string &config_json) {
     for (const auto &[key, value] : parsed.items()) {
         const std::string where = "qemu executor configuration: " + key;
         if (key == "qemu_binary") {
-            config.qemu_binary = local::read_c_string(value, where);
+            config.qemu_binary = support::read_c_string(value, where);
         } else if (key == "guest_dir") {
-            config.guest_dir = local::read_c_string(value, where);
+            config.guest_dir = support::read_c_string(value, where);
         } else if (key == "kernel") {
-            config.kernel = local::read_c_string(value, where);
+            config.kernel = support::read_c_string(value, where);
         } else if (key == "initrd") {
-            config.initrd = local::read_c_string(value, where);
+            config.initrd = support::read_c_string(value, where);
         } else if (key == "accel") {
-            config.accel = local::read_c_string(value, where);
+            config.accel = support::read_c_string(value, where);
         } else if (key == "cpu") {
-            config.cpu = local::read_c_string(value, where);
+            config.cpu = support::read_c_string(value, where);
         } else if (key == "bios") {
-            config.bios = local::read_c_string(value, where);
+            config.bios = support::read_c_string(value, where);
         } else if (key == "memory_mb") {
-            config.memory_mb = local::read_count(value, where);
+            config.memory_mb = support::read_count(value, where);
         } else if (key == "cpus") {
-            config.cpus = local::read_count(value, where);
+            config.cpus = support::read_count(value, where);
         } else if (key == "boot_timeout_ms") {
-            config.boot_timeout_ms = local::read_count(value, where);
+            config.boot_timeout_ms = support::read_count(value, where);
         } else if (key == "boot_attempts") {
-            config.boot_attempts = local::read_count(value, where);
+            config.boot_attempts = support::read_count(value, where);
         } else if (key == "backoff_ms") {
-            config.backoff_ms = local::read_count(value, where);
+            config.backoff_ms = support::read_count(value, where);
         } else if (key == "default_timeout_ms") {
-            config.default_timeout_ms = local::read_count(value, where);
+            config.default_timeout_ms = support::read_count(value, where);
         } else if (key == "answer_slack_ms") {
-            config.answer_slack_ms = local::read_count(value, where);
+            config.answer_slack_ms = support::read_count(value, where);
         } else if (key == "output_bytes") {
-            config.output_bytes = local::read_count(value, where);
+            config.output_bytes = support::read_count(value, where);
         } else if (key == "workspace_root") {
-            config.workspace_root = local::read_c_string(value, where);
+            config.workspace_root = support::read_c_string(value, where);
         } else if (key == "overlay_root") {
-            config.overlay_root = local::read_c_string(value, where);
+            config.overlay_root = support::read_c_string(value, where);
         } else if (key == "overlay_max_age_s") {
-            config.overlay_max_age_s = local::read_count(value, where);
+            config.overlay_max_age_s = support::read_count(value, where);
         } else if (key == "max_overlay_count") {
-            config.max_overlay_count = local::read_count(value, where);
+            config.max_overlay_count = support::read_count(value, where);
         } else {
             invalid("qemu executor configuration",
                     "unknown key '" + key + "'; the keys are listed in docs/configuration.md");

@@ -5,8 +5,8 @@
 
 #include <filesystem>
 
-#include "../common/locked_json_file.hpp"
-#include "../local/json_fields.hpp"
+#include "support/json_fields.hpp"
+#include "support/locked_json_file.hpp"
 
 namespace sbx::qemu {
 namespace {
@@ -17,9 +17,9 @@ using nlohmann::json;
 // "2G", "512M", "1024K" or a plain number of MiB.
 std::uint64_t memory_mib(const json &value, const std::string &where) {
     if (value.is_number_unsigned() || value.is_number_integer()) {
-        return local::read_count(value, where);
+        return support::read_count(value, where);
     }
-    const std::string text = local::read_string(value, where);
+    const std::string text = support::read_string(value, where);
     char *end = nullptr;
     const unsigned long long amount = std::strtoull(text.c_str(), &end, 10);
     std::string unit(end);
@@ -30,7 +30,7 @@ std::uint64_t memory_mib(const json &value, const std::string &where) {
         unit.pop_back();
     }
     if (end == text.c_str() || text[0] == '-') {
-        local::invalid(where, "'" + text + "' is not a memory size such as 2G or 512M");
+        support::invalid(where, "'" + text + "' is not a memory size such as 2G or 512M");
     }
     if (unit.empty() || unit == "M" || unit == "m") {
         return amount;
@@ -41,7 +41,7 @@ std::uint64_t memory_mib(const json &value, const std::string &where) {
     if (unit == "K" || unit == "k") {
         return amount / 1024;
     }
-    local::invalid(where, "'" + text + "' has an unknown unit; use K, M or G");
+    support::invalid(where, "'" + text + "' has an unknown unit; use K, M or G");
 }
 
 std::string absolute(const std::string &path) {
@@ -67,7 +67,7 @@ GuestPlan plan_guest(const ExecutorConfig &config, const json &vm_settings,
     plan.kernel = config.kernel;
     plan.initrd = config.initrd;
     if ((plan.kernel.empty() || plan.initrd.empty()) && !config.guest_dir.empty()) {
-        const json guest = executors::read_json_file(config.guest_dir + "/guest.json");
+        const json guest = support::read_json_file(config.guest_dir + "/guest.json");
         if (plan.kernel.empty() && guest.value("kernel", json()).is_string()) {
             plan.kernel = guest["kernel"].get<std::string>();
         }
@@ -88,21 +88,21 @@ GuestPlan plan_guest(const ExecutorConfig &config, const json &vm_settings,
         if (key == "memory") {
             plan.memory_mb = memory_mib(value, where);
         } else if (key == "cpus") {
-            plan.cpus = local::read_count(value, where);
+            plan.cpus = support::read_count(value, where);
         } else if (key == "timeout") {
             plan.boot_timeout_ms =
-                static_cast<std::uint64_t>(local::read_non_negative(value, where) * 1000);
+                static_cast<std::uint64_t>(support::read_non_negative(value, where) * 1000);
         } else if (key == "kernel") {
-            plan.kernel = absolute(local::read_c_string(value, where));
+            plan.kernel = absolute(support::read_c_string(value, where));
         } else if (key == "initrd") {
-            plan.initrd = absolute(local::read_c_string(value, where));
+            plan.initrd = absolute(support::read_c_string(value, where));
         } else if (key == "image" || (!os_type.empty() && key == os_type + "_image")) {
-            plan.image = absolute(local::read_c_string(value, where));
+            plan.image = absolute(support::read_c_string(value, where));
         }
         // Other keys (another OS's image, say) are for other presets: ignored.
     }
     if (plan.memory_mb < 64 || plan.cpus == 0 || plan.boot_timeout_ms == 0) {
-        local::invalid("VM_SETTINGS", "memory must be at least 64M; cpus and timeout above 0");
+        support::invalid("VM_SETTINGS", "memory must be at least 64M; cpus and timeout above 0");
     }
     return plan;
 }

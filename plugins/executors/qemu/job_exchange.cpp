@@ -14,6 +14,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <sbx/unique_fd.hpp>
+
 #include "guest_tree.hpp"
 
 namespace sbx::qemu {
@@ -37,31 +39,18 @@ void write_file(const fs::path &path, const std::string &content) {
     fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
 }
 
-// An fd that closes itself.
-struct Fd {
-    int fd = -1;
-    explicit Fd(int value) : fd(value) {}
-    ~Fd() {
-        if (fd >= 0) {
-            ::close(fd);
-        }
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-};
-
 // `name` in the folder open as `folder`: a regular file (no link, FIFO or device), at most
 // `cap` bytes of it. Throws std::runtime_error naming `shown` otherwise.
 std::string read_regular(int folder, const char *name, std::size_t cap, const std::string &shown) {
-    const Fd file(::openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    const UniqueFd file(::openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     struct stat info {};
-    if (file.fd < 0 || ::fstat(file.fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    if (file.get() < 0 || ::fstat(file.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
         throw std::runtime_error(shown + "/" + name + " is missing or not a regular file");
     }
     std::string text;
     char chunk[65536];
     ssize_t got = 0;
-    while (text.size() < cap && (got = ::read(file.fd, chunk, sizeof chunk)) > 0) {
+    while (text.size() < cap && (got = ::read(file.get(), chunk, sizeof chunk)) > 0) {
         text.append(chunk, std::min(static_cast<std::size_t>(got), cap - text.size()));
     }
     return text;
@@ -69,11 +58,11 @@ std::string read_regular(int folder, const char *name, std::size_t cap, const st
 
 // The job folder, opened without following a link at any step below the share.
 int open_job_folder(const std::string &share, std::uint64_t id) {
-    const Fd jobs(
+    const UniqueFd jobs(
         ::open((share + "/jobs").c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    const int folder = jobs.fd < 0 ? -1
-                                   : ::openat(jobs.fd, std::to_string(id).c_str(),
-                                              O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int folder = jobs.get() < 0 ? -1
+                                      : ::openat(jobs.get(), std::to_string(id).c_str(),
+                                                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (folder < 0) {
         throw std::runtime_error("the job folder " + std::to_string(id) +
                                  " is missing or not a folder");
@@ -146,7 +135,7 @@ std::string guest_job_dir(std::uint64_t id) {
     return "/mnt/jobs/" + std::to_string(id);
 }
 
-void write_job(const std::string &share, std::uint64_t id, const local::RunSpec &spec,
+void write_job(const std::string &share, std::uint64_t id, const support::RunSpec &spec,
                const std::string &workspace) {
     const fs::path folder = job_folder(share, id);
     fs::remove_all(folder);
@@ -189,19 +178,19 @@ void write_job(const std::string &share, std::uint64_t id, const local::RunSpec 
 }
 
 AgentReport read_report(const std::string &share, std::uint64_t id, std::size_t output_cap) {
-    const Fd folder(open_job_folder(share, id));
+    const UniqueFd folder(open_job_folder(share, id));
     const std::string shown = "job " + std::to_string(id);
     constexpr std::size_t kResultCap = std::size_t{64} * 1024;
     AgentReport report;
-    std::istringstream lines(read_regular(folder.fd, "result", kResultCap, shown));
+    std::istringstream lines(read_regular(folder.get(), "result", kResultCap, shown));
     std::string line;
     while (std::getline(lines, line)) {
         if (const size_t space = line.find(' '); space != std::string::npos) {
             report.fields[line.substr(0, space)] = line.substr(space + 1);
         }
     }
-    report.stdout_text = read_regular(folder.fd, "stdout", output_cap, shown);
-    report.stderr_text = read_regular(folder.fd, "stderr", output_cap, shown);
+    report.stdout_text = read_regular(folder.get(), "stdout", output_cap, shown);
+    report.stderr_text = read_regular(folder.get(), "stderr", output_cap, shown);
     return report;
 }
 

@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "../local/run_spec.hpp"
+#include "support/run_spec.hpp"
 
 namespace sbx::qemu {
 
@@ -28,7 +28,7 @@ std::string guest_job_dir(std::uint64_t id);
 // Writes job `id` into `share`/jobs/<id>: the command, the target's environment (PATH,
 // HOME and TMPDIR set as the local executor does, then the spec's), the limits, and the
 // workspace's files. Throws std::runtime_error when the share cannot take it.
-void write_job(const std::string &share, std::uint64_t id, const local::RunSpec &spec,
+void write_job(const std::string &share, std::uint64_t id, const support::RunSpec &spec,
                const std::string &workspace);
 
 // Reads the agent's report for job `id`, stdout and stderr at most `output_cap` bytes each;

@@ -15,15 +15,14 @@
 #include <stdexcept>
 #include <thread>
 
-#include "../../injectors/common/host_identity.hpp"
-#include "../common/locked_json_file.hpp"
+#include <sbx/process_identity.hpp>
 #include "guest_tree.hpp"
+#include "support/locked_json_file.hpp"
 
 namespace sbx::qemu {
 namespace {
 
 namespace fs = std::filesystem;
-using injectors::HostIdentity;
 using nlohmann::json;
 
 constexpr const char *kPrefix = "vm-";
@@ -46,8 +45,8 @@ Number field(const json &entry, const char *key) {
 }
 
 bool owner_alive(const json &entry) {
-    const HostIdentity owner{field<long>(entry, "owner_pid"),
-                             field<unsigned long long>(entry, "owner_start")};
+    const ProcessIdentity owner{field<pid_t>(entry, "owner_pid"),
+                                field<unsigned long long>(entry, "owner_start")};
     return owner.alive();
 }
 
@@ -81,7 +80,7 @@ void stop_vm(long pid, const std::string &folder) {
 }
 
 void record_failed(const std::string &failed_file, const std::string &folder) {
-    executors::update_json_file(failed_file, [&](json &failed) {
+    support::update_json_file(failed_file, [&](json &failed) {
         failed[folder] = {{"since", unix_now()}};
     });
 }
@@ -111,7 +110,7 @@ OverlayPlaces overlay_places(const ExecutorConfig &config, const std::string &st
 OverlayDir::OverlayDir(const OverlayPlaces &places, const ExecutorConfig &config,
                        CleanupCounters &counters)
     : places_(places) {
-    const HostIdentity self = HostIdentity::current();
+    const ProcessIdentity self = ProcessIdentity::current();
     std::error_code error;
     fs::create_directories(places.root, error);
     // Made, not found: another host with the same pid (in another PID namespace) sharing the
@@ -137,7 +136,7 @@ OverlayDir::OverlayDir(const OverlayPlaces &places, const ExecutorConfig &config
 
     // Over the cap: the oldest overlays of dead hosts go first; a live host's never do.
     std::vector<std::pair<std::int64_t, std::string>> purgeable;
-    executors::update_json_file(places.active_file, [&](json &active) {
+    support::update_json_file(places.active_file, [&](json &active) {
         if (config.max_overlay_count > 0 && active.size() + 1 > config.max_overlay_count) {
             for (const auto &[folder, other] : active.items()) {
                 if (!owner_alive(other)) {
@@ -157,7 +156,7 @@ OverlayDir::OverlayDir(const OverlayPlaces &places, const ExecutorConfig &config
         if (!ours(places, folder)) {
             continue;
         }
-        stop_vm(field<long>(executors::read_json_file(folder + "/" + kMarker), "vm_pid"), folder);
+        stop_vm(field<long>(support::read_json_file(folder + "/" + kMarker), "vm_pid"), folder);
         if (remove_guest_tree(folder)) {
             counters["stale_vms_removed"] += 1;
         } else {
@@ -170,8 +169,7 @@ OverlayDir::OverlayDir(const OverlayPlaces &places, const ExecutorConfig &config
 OverlayDir::~OverlayDir() {
     // Never throws: a record that cannot be updated now is what sweep() is for.
     try {
-        executors::update_json_file(places_.active_file,
-                                    [&](json &active) { active.erase(path_); });
+        support::update_json_file(places_.active_file, [&](json &active) { active.erase(path_); });
     } catch (const std::exception &) {
     }
     if (!remove_guest_tree(path_)) {
@@ -183,12 +181,12 @@ OverlayDir::~OverlayDir() {
 }
 
 void OverlayDir::record_vm(pid_t pid) const {
-    executors::update_json_file(places_.active_file, [&](json &active) {
+    support::update_json_file(places_.active_file, [&](json &active) {
         if (active.contains(path_)) {
             active[path_]["vm_pid"] = pid;
         }
     });
-    json marker = executors::read_json_file(path_ + "/" + kMarker);
+    json marker = support::read_json_file(path_ + "/" + kMarker);
     marker["vm_pid"] = pid;
     std::ofstream(path_ + "/" + kMarker) << marker.dump() << '\n';
 }
@@ -212,7 +210,7 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
 
     // Recorded overlays of dead hosts.
     std::vector<std::pair<std::string, json>> dead;
-    const json recorded = executors::read_json_file(places.active_file);
+    const json recorded = support::read_json_file(places.active_file);
     for (const auto &[folder, entry] : recorded.items()) {
         if (!owner_alive(entry)) {
             dead.emplace_back(folder, entry);
@@ -224,7 +222,7 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
         }
     }
     if (!dry_run && !dead.empty()) {
-        executors::update_json_file(places.active_file, [&](json &active) {
+        support::update_json_file(places.active_file, [&](json &active) {
             for (const auto &[folder, entry] : dead) {
                 active.erase(folder);
             }
@@ -232,7 +230,7 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
     }
 
     // Unrecorded folders of ours (a host killed between mkdir and record), by their marker.
-    const json active = executors::read_json_file(places.active_file);
+    const json active = support::read_json_file(places.active_file);
     std::error_code error;
     for (fs::directory_iterator it(places.root, error), end; !error && it != end;
          it.increment(error)) {
@@ -242,7 +240,7 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
                         [&](const auto &item) { return item.first == folder; })) {
             continue;
         }
-        const json marker = executors::read_json_file(folder + "/" + kMarker);
+        const json marker = support::read_json_file(folder + "/" + kMarker);
         if (!marker.empty()) {
             if (!owner_alive(marker)) {
                 remove(folder, field<long>(marker, "vm_pid"), "unrecorded, its host is gone");
@@ -261,7 +259,7 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
     }
 
     // Folders an earlier removal failed on.
-    const json failed = executors::read_json_file(places.failed_file);
+    const json failed = support::read_json_file(places.failed_file);
     std::vector<std::string> retried;
     for (const auto &[folder, info] : failed.items()) {
         if (!ours(places, folder) || !fs::exists(folder, error)) {
@@ -277,7 +275,7 @@ OverlaySweep sweep_overlays(const OverlayPlaces &places, std::uint64_t max_age_s
         }
     }
     if (!dry_run && !retried.empty()) {
-        executors::update_json_file(places.failed_file, [&](json &file) {
+        support::update_json_file(places.failed_file, [&](json &file) {
             for (const auto &folder : retried) {
                 file.erase(folder);
             }

@@ -11,9 +11,6 @@
 #include <string>
 #include <thread>
 
-#include "../local/blank_result.hpp"
-#include "../local/run_spec.hpp"
-#include "../local/workspace.hpp"
 #include "config.hpp"
 #include "guest_plan.hpp"
 #include "guest_pool.hpp"
@@ -21,6 +18,9 @@
 #include "job_exchange.hpp"
 #include "overlay_dir.hpp"
 #include "result.hpp"
+#include "support/blank_result.hpp"
+#include "support/run_spec.hpp"
+#include "support/workspace.hpp"
 
 namespace sbx::qemu {
 namespace {
@@ -63,12 +63,10 @@ class QemuExecutor final : public Executor {
         if (host::cancelled()) {
             throw Error(SBX_CANCELLED, "run not started: the host is cancelling");
         }
-        const json raw = local::parse_spec_object(spec_json);
-        local::ExecutorConfig limits_config;
-        limits_config.default_timeout_ms = config_.default_timeout_ms;
-        limits_config.output_bytes = config_.output_bytes;
-        const local::RunSpec spec = local::read_run_spec(raw, limits_config);
-        json result = local::blank_result(spec.run_id);
+        const json raw = support::parse_spec_object(spec_json);
+        const support::RunSpec spec = support::read_run_spec(
+            raw, support::RunSpecDefaults{config_.default_timeout_ms, config_.output_bytes});
+        json result = support::blank_result(spec.run_id);
         result["executor"] = "qemu";
         if (spec.probe) {
             // The guest's cgroup v2 holds every limit as asked: nothing is downgraded, and a
@@ -98,7 +96,7 @@ class QemuExecutor final : public Executor {
             add_counters(sweep_overlays(places, config_.overlay_max_age_s, false).counters);
         }
 
-        local::Workspace workspace = local::Workspace::for_spec(
+        support::Workspace workspace = support::Workspace::for_spec(
             spec.workspace, spec.keep_workspace, config_.workspace_root, spec.run_id);
         if (workspace.survives()) {
             result["workspace"] = workspace.path();

@@ -4,19 +4,19 @@
 
 #include <cstring>
 
-#include "../local/classify.hpp"
-#include "../local/utf8.hpp"
+#include <sbx/utf8.hpp>
+#include "support/classify.hpp"
 
 namespace sbx::qemu {
 
 using nlohmann::json;
 
-void put_report(json &result, const AgentReport &report, const local::RunSpec &spec) {
+void put_report(json &result, const AgentReport &report, const support::RunSpec &spec) {
     const std::uint64_t cap = spec.limits.output_bytes;
     const auto put_output = [&](const char *name, const std::string &kept) {
         const std::string field(name);
         const std::uint64_t total = report.number(field + "_bytes");
-        result[field] = local::sanitize_utf8(kept, static_cast<std::size_t>(cap));
+        result[field] = utf8_stand_in(kept, static_cast<std::size_t>(cap));
         result[field + "_bytes"] = total;
         result[field + "_truncated"] = total > kept.size();
     };
@@ -35,7 +35,7 @@ void put_report(json &result, const AgentReport &report, const local::RunSpec &s
                           failed.substr(0, space) + "): " + std::strerror(error);
         return;
     }
-    local::Evidence evidence;
+    support::Evidence evidence;
     evidence.wait_status = static_cast<int>(report.number("wait_status"));
     evidence.wall_timeout = report.number("timed_out") != 0;
     // The agent sets RLIMIT_CPU to the limit rounded up to whole seconds, as local does.
@@ -47,7 +47,7 @@ void put_report(json &result, const AgentReport &report, const local::RunSpec &s
     evidence.oom_kills = report.number("oom_kills");
     evidence.pids_refused = report.number("pids_refused");
     evidence.cpu_throttled = report.number("cpu_throttled") != 0;
-    const local::Verdict verdict = local::classify(evidence);
+    const support::Verdict verdict = support::classify(evidence);
     result["status"] = verdict.status;
     result["exit_code"] = verdict.exit_code;
     result["signal"] = verdict.signal;

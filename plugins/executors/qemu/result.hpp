@@ -5,13 +5,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../local/run_spec.hpp"
 #include "job_exchange.hpp"
+#include "support/run_spec.hpp"
 
 namespace sbx::qemu {
 
 // status, exit_code, signal, limit, limits_hit, wall_s, cpu and memory figures, output.
-void put_report(nlohmann::json &result, const AgentReport &report, const local::RunSpec &spec);
+void put_report(nlohmann::json &result, const AgentReport &report, const support::RunSpec &spec);
 
 // XX with `message` in `error` and diagnostics.vm_error (and the boots tried).
 void put_vm_error(nlohmann::json &result, const std::string &message, std::uint64_t attempts);

@@ -17,8 +17,8 @@
 
 #include "credential_files.hpp"
 #include "garble.hpp"
-#include "preset_activation.hpp"
-#include "run_seed.hpp"
+#include "support/preset_activation.hpp"
+#include "support/run_seed.hpp"
 
 namespace sbx::broken_auth {
 namespace {
@@ -82,17 +82,17 @@ class BrokenAuth final : public Injector {
     std::string prepare(const std::string &request_json) override {
         const json request = json::parse(request_json);
         const json preset = request.value("preset", json::object());
-        if (!injectors::flag_set(preset, "BROKEN_AUTH") &&
-            !injectors::lists_failure_mode(preset, "broken_auth")) {
+        if (!support::flag_set(preset, "BROKEN_AUTH") &&
+            !support::lists_failure_mode(preset, "broken_auth")) {
             return R"({"active":false,"state":null})";
         }
         json spec = request.value("spec", json::object());
         const std::string run_id = request.value("run_id", spec.value("run_id", std::string()));
-        std::uint64_t state = injectors::run_seed(spec, seed_);
+        sbx::SplitMix64 random(support::run_seed(spec, seed_));
         Changes changes;
-        garble_variables(spec, state, changes);
+        garble_variables(spec, random, changes);
         try {
-            garble_files(spec, request.value("state_dir", std::string()), state, changes);
+            garble_files(spec, request.value("state_dir", std::string()), random, changes);
         } catch (...) {
             release(changes.held);  // a half-made change must not outlive a failed prepare
             throw;
@@ -139,7 +139,7 @@ class BrokenAuth final : public Injector {
     }
 
   private:
-    void garble_variables(json &spec, std::uint64_t &state, Changes &changes) const {
+    void garble_variables(json &spec, sbx::SplitMix64 &random, Changes &changes) const {
         json &env = spec["env"];
         if (env.is_null()) {
             env = json::object();
@@ -151,7 +151,7 @@ class BrokenAuth final : public Injector {
             if (!value.is_string() || !matches_any(name, variables_)) {
                 continue;
             }
-            const std::string wrong = garble(value.get<std::string>(), state);
+            const std::string wrong = garble(value.get<std::string>(), random);
             if (wrong == value.get<std::string>()) {
                 changes.unchanged.push_back(name + ": no letter or digit to change");
                 continue;
@@ -161,7 +161,7 @@ class BrokenAuth final : public Injector {
         }
     }
 
-    void garble_files(json &spec, const std::string &state_dir, std::uint64_t &state,
+    void garble_files(json &spec, const std::string &state_dir, sbx::SplitMix64 &random,
                       Changes &changes) const {
         const std::string workspace = spec.value("workspace", std::string());
         for (const auto &file : files_) {
@@ -169,7 +169,7 @@ class BrokenAuth final : public Injector {
             json &spec_files = spec["files"];
             if (path.is_relative() && spec_files.is_object() && spec_files.contains(file) &&
                 spec_files[file].is_string()) {
-                const std::string wrong = garble(spec_files[file].get<std::string>(), state);
+                const std::string wrong = garble(spec_files[file].get<std::string>(), random);
                 if (wrong == spec_files[file].get<std::string>()) {
                     changes.unchanged.push_back(file + ": no letter or digit to change");
                 } else {
@@ -191,7 +191,7 @@ class BrokenAuth final : public Injector {
                 throw Error(SBX_INVALID, "broken_auth needs the request's state_dir to save " +
                                              where.string() + " before changing it");
             }
-            switch (hold_file(where, fs::absolute(state_dir) / "broken_auth", state)) {
+            switch (hold_file(where, fs::absolute(state_dir) / "broken_auth", random)) {
                 case HoldResult::kGarbled:
                     changes.files.push_back(where.string() + " (in place)");
                     changes.held.push_back(where.string());

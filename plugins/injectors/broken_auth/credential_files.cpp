@@ -16,8 +16,8 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include <sbx/process_identity.hpp>
 #include "garble.hpp"
-#include "host_identity.hpp"
 
 namespace sbx::broken_auth {
 namespace {
@@ -84,7 +84,7 @@ void write_all(const fs::path &path, const std::string &content, mode_t create_m
 
 }  // namespace
 
-HoldResult hold_file(const fs::path &path, const fs::path &records, std::uint64_t &seed_state) {
+HoldResult hold_file(const fs::path &path, const fs::path &records, sbx::SplitMix64 &random) {
     const std::lock_guard<std::mutex> lock(registry_mutex());
     auto found = registry().find(path.string());
     if (found != registry().end()) {
@@ -99,7 +99,7 @@ HoldResult hold_file(const fs::path &path, const fs::path &records, std::uint64_
     if (!read_all(path, held.content)) {
         fail("cannot read", path);
     }
-    const std::string wrong = garble(held.content, seed_state);
+    const std::string wrong = garble(held.content, random);
     if (wrong == held.content) {
         return HoldResult::kUngarblable;
     }
@@ -107,7 +107,7 @@ HoldResult hold_file(const fs::path &path, const fs::path &records, std::uint64_
     // The original and its record reach the disk before the file changes: a host killed at
     // any point leaves what sweep() needs to put it back.
     static std::atomic<std::uint64_t> counter{0};
-    const injectors::HostIdentity self = injectors::HostIdentity::current();
+    const ProcessIdentity self = ProcessIdentity::current();
     const std::string stem = std::to_string(self.pid) + "-" + std::to_string(++counter);
     fs::create_directories(records);
     held.original = records / (stem + ".original");
@@ -162,8 +162,8 @@ std::vector<std::string> sweep_files(const fs::path &records, bool dry_run) {
         } catch (const json::exception &) {
             continue;  // not ours, or cut short before the file was touched
         }
-        const injectors::HostIdentity writer{record["host"].value("pid", 0L),
-                                             record["host"].value("start_time", 0ULL)};
+        const ProcessIdentity writer{record["host"].value("pid", 0),
+                                     record["host"].value("start_time", 0ULL)};
         if (writer.alive()) {
             continue;
         }

@@ -3,6 +3,8 @@
 // last run to let go restores it, and sweep() restores those of hosts that died meanwhile.
 #pragma once
 
+#include <sbx/random.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -19,7 +21,7 @@ enum class HoldResult {
 // Garbles `path` for one more run. The first holder in this process saves, records and
 // garbles it; later ones (concurrent runs) only count. Throws sbx::Error naming the file.
 HoldResult hold_file(const std::filesystem::path &path, const std::filesystem::path &records,
-                     std::uint64_t &seed_state);
+                     sbx::SplitMix64 &random);
 
 // One run lets go of `path`; the last one writes the original back and removes its record.
 // Throws sbx::Error when the original cannot be written back (the record stays for sweep).

@@ -3,13 +3,13 @@
 
 #include <fnmatch.h>
 
-#include "run_seed.hpp"
+#include "support/run_seed.hpp"
 
 namespace sbx::broken_auth {
 namespace {
 
 // Another character of the same class as `c`, or `c` when it is in none.
-char other_of_kind(char c, std::uint64_t &state) {
+char other_of_kind(char c, sbx::SplitMix64 &random) {
     struct Kind {
         char first;
         int size;
@@ -17,8 +17,8 @@ char other_of_kind(char c, std::uint64_t &state) {
     for (const Kind kind : {Kind{'a', 26}, Kind{'A', 26}, Kind{'0', 10}}) {
         const int index = c - kind.first;
         if (index >= 0 && index < kind.size) {
-            const auto step = static_cast<int>(injectors::splitmix64(state) %
-                                               static_cast<std::uint64_t>(kind.size - 1));
+            const auto step =
+                static_cast<int>(random.next() % static_cast<std::uint64_t>(kind.size - 1));
             return static_cast<char>(kind.first + (index + 1 + step) % kind.size);
         }
     }
@@ -27,10 +27,10 @@ char other_of_kind(char c, std::uint64_t &state) {
 
 }  // namespace
 
-std::string garble(const std::string &value, std::uint64_t &state) {
+std::string garble(const std::string &value, sbx::SplitMix64 &random) {
     std::string wrong = value;
     for (char &c : wrong) {
-        c = other_of_kind(c, state);
+        c = other_of_kind(c, random);
     }
     return wrong;
 }

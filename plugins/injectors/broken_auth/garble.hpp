@@ -3,6 +3,8 @@
 // pass a format check and only the value itself is wrong.
 #pragma once
 
+#include <sbx/random.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,7 +13,7 @@ namespace sbx::broken_auth {
 
 // `value` garbled with draws from `state`. Every letter and digit changes; a value with
 // none (empty, punctuation only) comes back equal, which the caller reports.
-std::string garble(const std::string &value, std::uint64_t &state);
+std::string garble(const std::string &value, sbx::SplitMix64 &random);
 
 // True when the name matches one of the shell patterns (fnmatch, case-insensitive).
 bool matches_any(const std::string &name, const std::vector<std::string> &patterns);

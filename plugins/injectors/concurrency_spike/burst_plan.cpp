@@ -7,7 +7,7 @@
 #include <charconv>
 #include <string>
 
-#include "preset_activation.hpp"
+#include "support/preset_activation.hpp"
 
 namespace sbx::concurrency_spike {
 namespace {
@@ -37,7 +37,7 @@ BurstPlan plan_from_preset(const json &preset, std::uint32_t thread_cap) {
     if (!preset.is_object()) {
         return plan;
     }
-    if (injectors::lists_failure_mode(preset, "concurrency_spike")) {
+    if (support::lists_failure_mode(preset, "concurrency_spike")) {
         plan.active = true;
         plan.threads = kModeThreads;
         plan.async_tasks = kModeAsyncTasks;

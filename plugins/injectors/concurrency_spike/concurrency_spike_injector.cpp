@@ -82,8 +82,8 @@ class ConcurrencySpike final : public sbx::Injector {
     void teardown(const std::string &state_json) override {
         const json state = json::parse(state_json);
         if (state.is_object()) {
-            sbx::injectors::stop_helper({state.value("pid", 0), state.value("start_time", 0ULL),
-                                         state.value("pid_file", std::string())});
+            sbx::support::stop_helper({state.value("pid", 0), state.value("start_time", 0ULL),
+                                       state.value("pid_file", std::string())});
         }
     }
 
@@ -92,7 +92,7 @@ class ConcurrencySpike final : public sbx::Injector {
         if (!request.contains("state_dir")) {
             return R"({"removed":[]})";
         }
-        return json{{"removed", sbx::injectors::sweep_helpers(
+        return json{{"removed", sbx::support::sweep_helpers(
                                     std::filesystem::path(request["state_dir"].get<std::string>()) /
                                         "concurrency_spike",
                                     "burst", request.value("dry_run", false))}}

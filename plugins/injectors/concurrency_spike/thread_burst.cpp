@@ -122,7 +122,7 @@ class Pipe {
 Burst start_burst(const BurstPlan &plan, const std::filesystem::path &state_dir) {
     Pipe ready;
     Burst burst;
-    burst.process = injectors::start_helper(
+    burst.process = support::start_helper(
         state_dir, kPrefix, [&] { run_burst(plan, ready.write_end()); }, ready.write_end());
     ready.close_write();  // so a burst that dies before reporting gives end-of-file
     pollfd waiting{ready.read_end(), POLLIN, 0};
@@ -133,7 +133,7 @@ Burst start_burst(const BurstPlan &plan, const std::filesystem::path &state_dir)
         polled > 0 ? ::read(ready.read_end(), &burst.threads_started, sizeof burst.threads_started)
                    : -1;
     if (got != static_cast<ssize_t>(sizeof burst.threads_started)) {
-        injectors::stop_helper(burst.process);
+        support::stop_helper(burst.process);
         throw Error(SBX_ERROR, polled == 0 ? "the thread burst did not start its threads within " +
                                                  std::to_string(kReadyTimeoutMs) + " ms"
                                            : std::string("the thread burst process died before "

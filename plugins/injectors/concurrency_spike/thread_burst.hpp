@@ -1,4 +1,4 @@
-// The burst process: one helper (common/helper_process.hpp) holding THREAD_BURST threads
+// The burst process: one helper (support/helper_process.hpp) holding THREAD_BURST threads
 // that compete for the CPU and for one lock for the whole run, while its main thread starts
 // waves of short tasks (threads that live about a millisecond), one wave after another.
 // A separate process rather than threads of the host: it is killed whole at teardown, and
@@ -9,12 +9,12 @@
 #include <filesystem>
 
 #include "burst_plan.hpp"
-#include "helper_process.hpp"
+#include "support/helper_process.hpp"
 
 namespace sbx::concurrency_spike {
 
 struct Burst {
-    injectors::HelperProcess process;
+    support::HelperProcess process;
     std::uint32_t threads_started = 0;  // what the burst reported once its threads ran
 };
 

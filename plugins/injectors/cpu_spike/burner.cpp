@@ -17,15 +17,15 @@ constexpr const char *kPrefix = "burner";
 }  // namespace
 
 Burner start_burner(const std::filesystem::path &state_dir) {
-    return sbx::injectors::start_helper(state_dir, kPrefix, spin);
+    return sbx::support::start_helper(state_dir, kPrefix, spin);
 }
 
 void stop_burner(const Burner &burner) {
-    sbx::injectors::stop_helper(burner);
+    sbx::support::stop_helper(burner);
 }
 
 std::vector<std::string> sweep_burners(const std::filesystem::path &state_dir, bool dry_run) {
-    return sbx::injectors::sweep_helpers(state_dir, kPrefix, dry_run);
+    return sbx::support::sweep_helpers(state_dir, kPrefix, dry_run);
 }
 
 }  // namespace cpu_spike

@@ -1,15 +1,15 @@
-// CPU burner processes: helpers (common/helper_process.hpp) that spin until killed.
+// CPU burner processes: helpers (support/helper_process.hpp) that spin until killed.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "helper_process.hpp"
+#include "support/helper_process.hpp"
 
 namespace cpu_spike {
 
-using Burner = sbx::injectors::HelperProcess;
+using Burner = sbx::support::HelperProcess;
 
 // Starts one burner; records it under `state_dir` when that is not empty.
 Burner start_burner(const std::filesystem::path &state_dir);

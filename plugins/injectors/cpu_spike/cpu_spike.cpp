@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "burner.hpp"
-#include "preset_activation.hpp"
+#include "support/preset_activation.hpp"
 
 namespace {
 
@@ -63,7 +63,7 @@ unsigned burners_requested(const json &preset, unsigned fallback) {
     if (count == 1) {
         count = fallback;
     }
-    if (count == 0 && sbx::injectors::lists_failure_mode(preset, "cpu_spike")) {
+    if (count == 0 && sbx::support::lists_failure_mode(preset, "cpu_spike")) {
         count = fallback;
     }
     return count;

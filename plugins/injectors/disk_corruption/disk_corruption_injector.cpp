@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "host_identity.hpp"
-#include "preset_activation.hpp"
-#include "run_seed.hpp"
+#include <sbx/process_identity.hpp>
+#include "support/preset_activation.hpp"
+#include "support/run_seed.hpp"
 
 namespace sbx::disk_corruption {
 namespace {
@@ -52,7 +52,7 @@ double parse_rate(const json &value, const std::string &where) {
     if (value.is_number()) {
         rate = value.get<double>();
     } else if (value.is_string()) {
-        std::string text = injectors::trimmed(value.get<std::string>());
+        std::string text = support::trimmed(value.get<std::string>());
         const bool percent = !text.empty() && text.back() == '%';
         if (percent) {
             text.pop_back();
@@ -153,7 +153,7 @@ class DiskCorruption final : public Injector {
     std::string prepare(const std::string &request_json) override {
         const json request = json::parse(request_json);
         const json preset = request.value("preset", json::object());
-        if (!injectors::lists_failure_mode(preset, "disk_corruption")) {
+        if (!support::lists_failure_mode(preset, "disk_corruption")) {
             return R"({"active":false,"state":null})";
         }
         if (::access(shim_.c_str(), R_OK) != 0) {
@@ -170,7 +170,7 @@ class DiskCorruption final : public Injector {
         const double rate = preset.contains(kRateKey) ? parse_rate(preset[kRateKey], kRateKey)
                             : env.contains(kRateKey)  ? parse_rate(env[kRateKey], kRateKey)
                                                       : default_rate_;
-        const std::uint64_t seed = injectors::run_seed(spec, seed_);
+        const std::uint64_t seed = support::run_seed(spec, seed_);
         const std::string preload = env.value("LD_PRELOAD", std::string());
         env["LD_PRELOAD"] = shim_.string() + (preload.empty() ? "" : ":" + preload);
         env[kRateKey] = rate_text(rate);
@@ -228,7 +228,7 @@ class DiskCorruption final : public Injector {
             }
             std::ifstream in(entry.path());
             std::string word;
-            injectors::HostIdentity writer;
+            ProcessIdentity writer;
             in >> word >> writer.pid >> writer.start_time;
             if (word == "host" && writer.alive()) {
                 continue;  // a running host's run
@@ -253,7 +253,7 @@ class DiskCorruption final : public Injector {
         // relative data folder.
         const fs::path folder = fs::absolute(state_dir) / "disk_corruption";
         fs::create_directories(folder);
-        const injectors::HostIdentity self = injectors::HostIdentity::current();
+        const ProcessIdentity self = ProcessIdentity::current();
         fs::path report =
             folder / (std::to_string(self.pid) + "-" + std::to_string(++counter) + ".report");
         std::ofstream(report) << "host " << self.pid << ' ' << self.start_time << '\n';

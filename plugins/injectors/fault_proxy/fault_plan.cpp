@@ -9,8 +9,8 @@
 #include <sstream>
 #include <vector>
 
-#include "preset_activation.hpp"
-#include "preset_units.hpp"
+#include "support/preset_activation.hpp"
+#include "support/preset_units.hpp"
 
 namespace sbx::fault_proxy {
 namespace {
@@ -94,7 +94,7 @@ double corrupt_rate(const json &value, double flag_rate) {
 void read_shaping(const json &preset, FaultPlan &plan) {
     if (preset.contains("UPSTREAM_BANDWIDTH")) {
         plan.active = true;
-        plan.bandwidth_bits_per_s = injectors::bits_per_second(
+        plan.bandwidth_bits_per_s = support::bits_per_second(
             "UPSTREAM_BANDWIDTH", preset.at("UPSTREAM_BANDWIDTH"),
             "write a bandwidth of at least 1bps such as 1mbps, or UPSTREAM_TIMEOUTS for "
             "connections that never answer");
@@ -146,10 +146,10 @@ FaultPlan plan_from_preset(const json &preset, double default_corrupt_rate) {
     if (!preset.is_object()) {
         return plan;
     }
-    const bool flaky = injectors::lists_failure_mode(preset, "flaky_upstream");
-    const bool slow = injectors::lists_failure_mode(preset, "api_latency");
-    const bool corrupt = injectors::lists_failure_mode(preset, "corrupt_payload");
-    const bool hang = injectors::lists_failure_mode(preset, "upstream_timeout");
+    const bool flaky = support::lists_failure_mode(preset, "flaky_upstream");
+    const bool slow = support::lists_failure_mode(preset, "api_latency");
+    const bool corrupt = support::lists_failure_mode(preset, "corrupt_payload");
+    const bool hang = support::lists_failure_mode(preset, "upstream_timeout");
     if (flaky) {
         plan.failures = kModeFailures;
         plan.requests = kModeRequests;

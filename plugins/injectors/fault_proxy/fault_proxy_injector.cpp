@@ -28,7 +28,7 @@
 #include "fault_plan.hpp"
 #include "proxy_pool.hpp"
 #include "proxy_records.hpp"
-#include "run_seed.hpp"
+#include "support/run_seed.hpp"
 
 namespace sbx::fault_proxy {
 namespace {
@@ -261,8 +261,7 @@ class FaultProxyInjector final : public Injector {
         if (command == request.end() || !command->is_number_integer()) {
             return seed_;
         }
-        std::uint64_t state = seed_ ^ command->get<std::uint64_t>();
-        return injectors::splitmix64(state);
+        return sbx::SplitMix64(seed_ ^ command->get<std::uint64_t>()).next();
     }
 
     std::uint64_t seed_ = 0;

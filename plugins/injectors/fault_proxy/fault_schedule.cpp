@@ -8,24 +8,9 @@
 
 namespace sbx::fault_proxy {
 
-std::uint64_t SplitMix64::next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31U);
-}
-
-double SplitMix64::unit() {
-    return static_cast<double>(next() >> 11U) * 0x1.0p-53;
-}
-
 std::uint64_t derive_seed(std::uint64_t seed, const std::string &name, std::uint64_t stream) {
     // FNV-1a of the name, then mixed with the seed and the stream through SplitMix64.
-    std::uint64_t hash = 0xcbf29ce484222325ULL;
-    for (const unsigned char c : name) {
-        hash = (hash ^ c) * 0x100000001b3ULL;
-    }
-    SplitMix64 mix(seed ^ hash);
+    SplitMix64 mix(seed ^ fnv1a64(name));
     SplitMix64 again(mix.next() ^ (stream * 0xd1b54a32d192ed03ULL));
     return again.next();
 }

@@ -11,18 +11,9 @@
 #include <set>
 #include <string>
 
+#include <sbx/random.hpp>
+
 namespace sbx::fault_proxy {
-
-// SplitMix64: small, fast, and the same stream on every platform.
-class SplitMix64 {
-  public:
-    explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-    std::uint64_t next();
-    double unit();  // uniform in [0, 1)
-
-  private:
-    std::uint64_t state_;
-};
 
 // A seed for one purpose: the configured seed, the upstream's name and a stream number.
 std::uint64_t derive_seed(std::uint64_t seed, const std::string &name, std::uint64_t stream);

@@ -10,12 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "host_identity.hpp"
+#include <sbx/process_identity.hpp>
 
 namespace sbx::fault_proxy {
-
-// A pid plus its start time names one process even after the pid is reused.
-using injectors::process_start_time;
 
 // A record file, removed when the object goes out of scope.
 class ProxyRecord {

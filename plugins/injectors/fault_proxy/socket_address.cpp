@@ -18,13 +18,6 @@
 
 namespace sbx::fault_proxy {
 
-void UniqueFd::reset(int fd) {
-    if (fd_ >= 0) {
-        ::close(fd_);
-    }
-    fd_ = fd;
-}
-
 namespace {
 
 std::string errno_text(int error) {

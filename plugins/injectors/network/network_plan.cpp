@@ -8,23 +8,23 @@
 #include <optional>
 #include <string>
 
-#include "preset_activation.hpp"
-#include "preset_units.hpp"
+#include "support/preset_activation.hpp"
+#include "support/preset_units.hpp"
 
 namespace sbx::network {
 namespace {
 
 using nlohmann::json;
 
-using injectors::number_and_unit;
-using injectors::refuse;
+using support::number_and_unit;
+using support::refuse;
 
 // Longest delay or jitter accepted: a minute already makes every connection time out.
 constexpr double kMaxMilliseconds = 60000;
 
 double milliseconds(const std::string &key, const json &value) {
     const char *hint = "write a number of milliseconds such as 200 (no unit), at most 60000";
-    const auto text = injectors::unit_text(value);
+    const auto text = support::unit_text(value);
     const auto parsed = text ? number_and_unit(*text) : std::nullopt;
     if (!parsed || !parsed->second.empty()) {
         refuse(key, value, "is not a number of milliseconds", hint);
@@ -37,7 +37,7 @@ double milliseconds(const std::string &key, const json &value) {
 
 double fraction(const std::string &key, const json &value) {
     const char *hint = "write a fraction between 0 and 1 such as 0.05, or a percentage such as 5%";
-    const auto text = injectors::unit_text(value);
+    const auto text = support::unit_text(value);
     auto parsed = text ? number_and_unit(*text) : std::nullopt;
     if (!parsed || (!parsed->second.empty() && parsed->second != "%")) {
         refuse(key, value, "is not a fraction", hint);
@@ -50,9 +50,9 @@ double fraction(const std::string &key, const json &value) {
 }
 
 double bits_per_second(const std::string &key, const json &value) {
-    return injectors::bits_per_second(key, value,
-                                      "write a bandwidth of at least 1bps, or list "
-                                      "network_partition in FAILURE_MODES to cut the network");
+    return support::bits_per_second(key, value,
+                                    "write a bandwidth of at least 1bps, or list "
+                                    "network_partition in FAILURE_MODES to cut the network");
 }
 
 // The value of `key` when the preset sets it (a JSON null reads as unset).
@@ -68,8 +68,8 @@ NetworkPlan plan_from_preset(const json &preset) {
         throw Error(SBX_INVALID, "preset must be a JSON object, got " + preset.dump());
     }
     NetworkPlan plan;
-    plan.partition = injectors::lists_failure_mode(preset, "network_partition");
-    plan.active = plan.partition || injectors::lists_failure_mode(preset, "network");
+    plan.partition = support::lists_failure_mode(preset, "network_partition");
+    plan.active = plan.partition || support::lists_failure_mode(preset, "network");
 
     const auto read = [&](const char *key, auto parse, double &into) {
         if (const json *value = find_set(preset, key)) {

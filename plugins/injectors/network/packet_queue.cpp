@@ -33,6 +33,8 @@
 #include <utility>
 #include <vector>
 
+#include <sbx/unique_fd.hpp>
+
 #include "system_tool.hpp"
 
 namespace sbx::network {
@@ -47,27 +49,6 @@ std::int64_t monotonic_ns() {
     ::clock_gettime(CLOCK_MONOTONIC, &now);
     return std::int64_t{now.tv_sec} * 1000000000 + now.tv_nsec;
 }
-
-class Fd {
-  public:
-    explicit Fd(int fd = -1) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) {
-            ::close(fd_);
-        }
-    }
-    Fd(Fd &&other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-    Fd &operator=(Fd &&other) noexcept {
-        std::swap(fd_, other.fd_);
-        return *this;
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-    [[nodiscard]] int get() const { return fd_; }
-
-  private:
-    int fd_;
-};
 
 // A packet whose verdict waits for its release time.
 struct Held {
@@ -100,7 +81,7 @@ class Worker {
     // Binds the queue and opens the duplicate sockets in the namespace at `netns_path`.
     void open(const std::string &netns_path) {
         {
-            const Fd netns(::open(netns_path.c_str(), O_RDONLY | O_CLOEXEC));
+            const UniqueFd netns(::open(netns_path.c_str(), O_RDONLY | O_CLOEXEC));
             if (netns.get() < 0 || ::setns(netns.get(), CLONE_NEWNET) != 0) {
                 throw Error(SBX_ERROR, "the NFQUEUE helper cannot enter " + netns_path + ": " +
                                            errno_text(errno));
@@ -178,8 +159,8 @@ class Worker {
         return 0;
     }
 
-    Fd open_raw(int family) {
-        Fd socket_fd(::socket(family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW));
+    UniqueFd open_raw(int family) {
+        UniqueFd socket_fd(::socket(family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW));
         const std::uint32_t mark = kDuplicateMark;
         if (socket_fd.get() < 0 ||
             ::setsockopt(socket_fd.get(), SOL_SOCKET, SO_MARK, &mark, sizeof mark) != 0) {
@@ -288,8 +269,8 @@ class Worker {
     unsigned loopback_index_ = 1;
     nfq_handle *handle_ = nullptr;
     nfq_q_handle *queue_ = nullptr;
-    Fd raw4_;
-    Fd raw6_;
+    UniqueFd raw4_;
+    UniqueFd raw6_;
     std::priority_queue<Held, std::vector<Held>, std::greater<>> held_;
     std::uint64_t seen_ = 0;
     std::uint64_t dropped_ = 0;

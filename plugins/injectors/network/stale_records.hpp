@@ -3,7 +3,7 @@
 // host-side link once the host that made them is gone.
 #pragma once
 
-#include "host_identity.hpp"
+#include <sbx/process_identity.hpp>
 
 #include <sys/types.h>
 
@@ -12,9 +12,6 @@
 #include <vector>
 
 namespace sbx::network {
-
-// A pid plus its start time names one process even after the pid is reused.
-using injectors::process_start_time;
 
 // A record file, removed when the object goes out of scope if the namespace and link it
 // names are gone by then (declare it before them, so it is destroyed after them).

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "preset_activation.hpp"
-#include "run_seed.hpp"
+#include "support/preset_activation.hpp"
+#include "support/run_seed.hpp"
 
 namespace sbx::timeout {
 namespace {
@@ -54,7 +54,7 @@ class TimeoutInjector final : public Injector {
     std::string prepare(const std::string &request_json) override {
         const json request = json::parse(request_json);
         const json preset = request.value("preset", json::object());
-        if (!injectors::lists_failure_mode(preset, "timeout")) {
+        if (!support::lists_failure_mode(preset, "timeout")) {
             return R"({"active":false,"state":null})";
         }
         if (preset.contains("TIMEOUT")) {
@@ -69,8 +69,8 @@ class TimeoutInjector final : public Injector {
         if (!limits.is_object()) {
             throw Error(SBX_INVALID, "run spec: limits must be an object, got " + limits.dump());
         }
-        std::uint64_t state = injectors::run_seed(spec, seed_);
-        const double fraction = kEarliest + (kLatest - kEarliest) * injectors::unit_draw(state);
+        sbx::SplitMix64 random(support::run_seed(spec, seed_));
+        const double fraction = kEarliest + (kLatest - kEarliest) * random.unit();
         const auto drawn_ms =
             std::max<std::int64_t>(1, std::llround(fraction * static_cast<double>(kill_max_ms_)));
         // A shorter limit the step already has stays: it would have ended the run first.

@@ -2,7 +2,7 @@
 // addresses, phone numbers, companies, dates, numbers in range) in a chosen locale.
 #include <sbx/plugin.hpp>
 
-#include "stub_request.hpp"
+#include "support/stub_request.hpp"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -56,7 +56,7 @@ class FakerStub final : public sbx::StubStrategy {
     // Response: {"input_sets": [...], "generators": {slot: generator}}; the second says which
     // generator each slot's type and name chose, the same for every set.
     std::string generate(const std::string &request_json) override {
-        const auto request = sbx_stubs::read_request(request_json, "faker");
+        const auto request = sbx::support::read_request(request_json, "faker");
         const Locale &locale = preset_locale(request.body);
         const std::vector<sbx_faker::SlotPlan> plans =
             sbx_faker::plan_slots(request.slots, request.seed, locale);
@@ -90,7 +90,7 @@ class FakerStub final : public sbx::StubStrategy {
   private:
     // sandbox-runner checks the schema first; this guards hosts that do not.
     static const Locale &configured(const std::string &config_json) {
-        const json config = sbx_stubs::parse_json(config_json, "faker", "configuration");
+        const json config = sbx::support::parse_json(config_json, "faker", "configuration");
         if (!config.is_object()) {
             throw sbx::Error(SBX_INVALID, "faker: configuration must be an object");
         }

@@ -19,7 +19,7 @@ namespace sbx_faker {
 namespace {
 
 using nlohmann::json;
-using sbx_stubs::Rng;
+using Rng = sbx::SplitMix64;
 
 constexpr int kMaxDepth = 32;       // deeper schemas end in null rather than recursing on
 constexpr int64_t kMaxItems = 100;  // arrays a schema asks for are at most this long

@@ -68,11 +68,11 @@ FloatRange float_range(std::optional<double> min, std::optional<double> max,
     return range;
 }
 
-int64_t draw(const IntRange &range, sbx_stubs::Rng &rng) {
+int64_t draw(const IntRange &range, sbx::SplitMix64 &rng) {
     return rng.between(range.lo, range.hi);
 }
 
-double draw(const FloatRange &range, sbx_stubs::Rng &rng) {
+double draw(const FloatRange &range, sbx::SplitMix64 &rng) {
     // Interpolated rather than lo + u * (hi - lo), which overflows for extreme bounds.
     const double u = rng.unit();
     const double value = std::clamp(range.lo * (1.0 - u) + range.hi * u, range.lo, range.hi);

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "splitmix64.hpp"
+#include <sbx/random.hpp>
 
 namespace sbx_faker {
 
@@ -29,7 +29,7 @@ FloatRange float_range(std::optional<double> min, std::optional<double> max,
                        const std::string &where);
 
 // A uniform draw, floats rounded to cents when that stays inside the range.
-int64_t draw(const IntRange &range, sbx_stubs::Rng &rng);
-double draw(const FloatRange &range, sbx_stubs::Rng &rng);
+int64_t draw(const IntRange &range, sbx::SplitMix64 &rng);
+double draw(const FloatRange &range, sbx::SplitMix64 &rng);
 
 }  // namespace sbx_faker

@@ -112,7 +112,7 @@ std::vector<SlotPlan> plan_slots(const json &slots, uint64_t seed, const Locale 
 
 void append_value(const SlotPlan &plan, const Locale &locale, uint64_t index, std::string &out) {
     const uint64_t stream = mix(plan.stream, index);
-    sbx_stubs::Rng rng(stream);
+    sbx::SplitMix64 rng(stream);
     switch (plan.generator) {
         case Generator::integer:
             out += std::to_string(draw(plan.ints, rng));

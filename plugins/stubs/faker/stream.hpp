@@ -6,18 +6,17 @@
 #include <cstdint>
 #include <string_view>
 
-#include "splitmix64.hpp"
-#include "stable_hash.hpp"
+#include <sbx/random.hpp>
 
 namespace sbx_faker {
 
 // The key of the stream of `salt` under `key`. Part of the replay contract.
 constexpr uint64_t mix(uint64_t key, uint64_t salt) {
-    return sbx_stubs::splitmix64(key ^ sbx_stubs::splitmix64(salt));
+    return sbx::splitmix64(key ^ sbx::splitmix64(salt));
 }
 
 constexpr uint64_t mix(uint64_t key, std::string_view name) {
-    return mix(key, sbx_stubs::fnv1a64(name));
+    return mix(key, sbx::fnv1a64(name));
 }
 
 }  // namespace sbx_faker

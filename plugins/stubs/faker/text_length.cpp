@@ -19,7 +19,7 @@ int64_t characters(const std::string &text) {
 }  // namespace
 
 void fit_length(std::string &text, const LengthBounds &bounds, const Locale &locale,
-                sbx_stubs::Rng &rng) {
+                sbx::SplitMix64 &rng) {
     const int64_t min = std::clamp<int64_t>(bounds.min.value_or(0), 0, kMaxLength);
     const int64_t max = std::clamp<int64_t>(bounds.max.value_or(kMaxLength), min, kMaxLength);
     int64_t length = characters(text);

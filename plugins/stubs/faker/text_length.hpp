@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
+#include <sbx/random.hpp>
 #include "locale.hpp"
-#include "splitmix64.hpp"
 
 namespace sbx_faker {
 
@@ -18,6 +18,6 @@ struct LengthBounds {
 // Pads `text` with words of the locale up to min characters and cuts it to max (at a
 // character boundary). Lengths are capped at 65536 so a huge bound cannot exhaust memory.
 void fit_length(std::string &text, const LengthBounds &bounds, const Locale &locale,
-                sbx_stubs::Rng &rng);
+                sbx::SplitMix64 &rng);
 
 }  // namespace sbx_faker

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <string_view>
 
-#include "civil_date.hpp"
+#include "support/civil_date.hpp"
 
 namespace sbx_faker {
 namespace {
@@ -16,10 +16,10 @@ namespace {
 using std::string_view;
 
 // Dates: any day 1970–2030; birthdays of people aged about 18 to 85.
-constexpr int64_t kFirstDay = sbx_stubs::days_from_civil(1970, 1, 1);
-constexpr int64_t kLastDay = sbx_stubs::days_from_civil(2030, 12, 31);
-constexpr int64_t kFirstBirthday = sbx_stubs::days_from_civil(1940, 1, 1);
-constexpr int64_t kLastBirthday = sbx_stubs::days_from_civil(2006, 12, 31);
+constexpr int64_t kFirstDay = sbx::support::days_from_civil(1970, 1, 1);
+constexpr int64_t kLastDay = sbx::support::days_from_civil(2030, 12, 31);
+constexpr int64_t kFirstBirthday = sbx::support::days_from_civil(1940, 1, 1);
+constexpr int64_t kLastBirthday = sbx::support::days_from_civil(2006, 12, 31);
 
 constexpr string_view kExtensions[] = {"txt", "csv", "json", "md", "pdf"};
 
@@ -230,10 +230,10 @@ void append_text(Generator generator, const Locale &locale, Rng &rng, std::strin
             expand(locale.address_format, locale, rng, out);
             return;
         case Generator::date:
-            out += sbx_stubs::iso_date(rng.between(kFirstDay, kLastDay));
+            out += sbx::support::iso_date(rng.between(kFirstDay, kLastDay));
             return;
         case Generator::birthday:
-            out += sbx_stubs::iso_date(rng.between(kFirstBirthday, kLastBirthday));
+            out += sbx::support::iso_date(rng.between(kFirstBirthday, kLastBirthday));
             return;
         case Generator::path:
             append_path(locale, rng, out);

@@ -5,13 +5,13 @@
 
 #include <string>
 
+#include <sbx/random.hpp>
 #include "generator.hpp"
 #include "locale.hpp"
-#include "splitmix64.hpp"
 
 namespace sbx_faker {
 
-using sbx_stubs::Rng;
+using Rng = sbx::SplitMix64;
 
 // Appends the value of `generator` (a text generator: not integer, number, boolean,
 // choice or json) to `out` as UTF-8, unescaped.

@@ -2,16 +2,16 @@
 // malformed, control characters, unicode, numeric extremes, reserved names) in every slot.
 #include <sbx/plugin.hpp>
 
-#include "stub_request.hpp"
+#include "support/stub_request.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include <sbx/random.hpp>
 #include "catalogue.hpp"
 #include "embedded_payloads.hpp"
 #include "skeleton.hpp"
-#include "splitmix64.hpp"
 
 namespace {
 
@@ -88,7 +88,7 @@ class HostileStub final : public sbx::StubStrategy {
     // category these slots can receive. Written by hand from pre-serialized payloads: this
     // is the hot path, and the output is byte-identical for a given seed by construction.
     std::string generate(const std::string &request_json) override {
-        const auto request = sbx_stubs::read_request(request_json, "hostile");
+        const auto request = sbx::support::read_request(request_json, "hostile");
         const uint64_t count = request.count;
         const std::vector<SlotPlan> plans = plan(request.slots, request.seed);
 
@@ -155,7 +155,7 @@ class HostileStub final : public sbx::StubStrategy {
     }
 
     std::vector<SlotPlan> plan(const json &slots, uint64_t seed) const {
-        const uint64_t mixed = sbx_stubs::splitmix64(seed);
+        const uint64_t mixed = sbx::splitmix64(seed);
         std::vector<SlotPlan> plans;
         std::size_t position = 0;  // slots in name order: nlohmann objects are sorted
         for (const auto &[name, slot] : slots.items()) {

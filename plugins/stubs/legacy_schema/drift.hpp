@@ -5,11 +5,11 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-#include "splitmix64.hpp"
+#include <sbx/random.hpp>
 
 namespace sbx_legacy {
 
-using sbx_stubs::Rng;
+using Rng = sbx::SplitMix64;
 
 // Chooses exactly `mismatches` of every `checks` consecutive checks, at seeded positions
 // (Knuth's selection sampling), so the rate holds over any whole number of blocks.

@@ -2,7 +2,7 @@
 // fields renamed, dropped, retyped or added at SCHEMA_MISMATCHES out of SCHEMA_CHECKS.
 #include <sbx/plugin.hpp>
 
-#include "stub_request.hpp"
+#include "support/stub_request.hpp"
 
 #include <cctype>
 #include <cstdint>
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <sbx/random.hpp>
 #include "drift.hpp"
-#include "plain_values.hpp"
-#include "splitmix64.hpp"
+#include "support/plain_values.hpp"
 
 namespace {
 
@@ -52,8 +52,8 @@ json base_value(const std::string &name, const json &slot) {
             }
         }
     }
-    return sbx_stubs::plain_value(slot.is_object() ? slot : json::object(), type_of(slot),
-                                  "legacy_schema: slot '" + name + "'");
+    return sbx::support::plain_value(slot.is_object() ? slot : json::object(), type_of(slot),
+                                     "legacy_schema: slot '" + name + "'");
 }
 
 class LegacySchemaStub final : public sbx::StubStrategy {
@@ -74,7 +74,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
 
     explicit LegacySchemaStub(const std::string &config_json) {
         // sandbox-runner checks the schema first; this guards hosts that do not.
-        const json config = sbx_stubs::parse_json(config_json, "legacy_schema", "configuration");
+        const json config = sbx::support::parse_json(config_json, "legacy_schema", "configuration");
         if (!config.is_object()) {
             throw sbx::Error(SBX_INVALID, "legacy_schema: configuration must be an object");
         }
@@ -94,7 +94,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
     // Response: {"input_sets": [...], "meta": [{slot: [changes] | {"unchanged": why}}]},
     // parallel; meta names only JSON-typed slots, the only ones drift touches.
     std::string generate(const std::string &request_json) override {
-        const auto request = sbx_stubs::read_request(request_json, "legacy_schema");
+        const auto request = sbx::support::read_request(request_json, "legacy_schema");
         const json &slots = request.slots;
         const json preset = request.body.value("preset", json::object());
         if (!preset.is_null() && !preset.is_object()) {
@@ -120,7 +120,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
                 json_slots.push_back(name);
             }
         }
-        sbx_stubs::Rng rng(request.seed);
+        sbx::SplitMix64 rng(request.seed);
         sbx_legacy::Quota quota(mismatches, checks);
         json sets = json::array();
         json meta = json::array();
@@ -148,7 +148,7 @@ class LegacySchemaStub final : public sbx::StubStrategy {
     }
 
     static void drift_set(json &set, json &changes, const std::vector<std::string> &json_slots,
-                          sbx_legacy::Quota &quota, sbx_stubs::Rng &rng) {
+                          sbx_legacy::Quota &quota, sbx::SplitMix64 &rng) {
         std::vector<std::string> objects;
         bool changed = false;
         for (const std::string &name : json_slots) {

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "plain_values.hpp"
+#include "support/plain_values.hpp"
 
 namespace sbx_misuse {
 namespace {
@@ -58,7 +58,7 @@ json valid_value(const std::string &name, const json &declared, const std::strin
         }
     }
     // Bounds are checked where the value is made: a min above max is refused here.
-    return sbx_stubs::plain_value(declared, type, "misuse: slot '" + name + "'");
+    return sbx::support::plain_value(declared, type, "misuse: slot '" + name + "'");
 }
 
 }  // namespace

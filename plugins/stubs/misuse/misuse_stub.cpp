@@ -2,7 +2,7 @@
 // wrong types, missing or extra slots, out-of-range numbers, paths outside the workspace.
 #include <sbx/plugin.hpp>
 
-#include "stub_request.hpp"
+#include "support/stub_request.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include <sbx/random.hpp>
 #include "kinds.hpp"
 #include "misused_values.hpp"
 #include "schedule.hpp"
-#include "splitmix64.hpp"
 
 namespace {
 
@@ -52,14 +52,14 @@ class MisuseStub final : public sbx::StubStrategy {
     // "categories": [kind, ...]}, sets and meta parallel; meta names every slot a set
     // misused, and only those; categories lists the kinds these slots can meet.
     std::string generate(const std::string &request_json) override {
-        const auto request = sbx_stubs::read_request(request_json, "misuse");
+        const auto request = sbx::support::read_request(request_json, "misuse");
         std::vector<sbx_misuse::Slot> slots;
         json valid = json::object();
         for (const auto &[name, declaration] : request.slots.items()) {  // sorted by name
             slots.push_back(sbx_misuse::read_slot(name, declaration));
             valid[name] = slots.back().valid;
         }
-        sbx_stubs::Rng rng(request.seed);
+        sbx::SplitMix64 rng(request.seed);
         sbx_misuse::Schedule schedule(slots, kinds_, rng);
         std::map<std::pair<Kind, std::size_t>, sbx_misuse::Turn> turns;  // by (kind, slot)
         json sets = json::array();
@@ -104,7 +104,7 @@ class MisuseStub final : public sbx::StubStrategy {
     // sandbox-runner checks the schema first; this guards hosts that do not, and names an
     // unknown kind with the list of known ones.
     static std::vector<Kind> enabled_kinds(const std::string &config_json) {
-        const json config = sbx_stubs::parse_json(config_json, "misuse", "configuration");
+        const json config = sbx::support::parse_json(config_json, "misuse", "configuration");
         if (!config.is_object()) {
             throw sbx::Error(SBX_INVALID, "misuse: configuration must be an object");
         }

@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include <sbx/random.hpp>
 #include "kinds.hpp"
-#include "splitmix64.hpp"
 
 namespace sbx_misuse {
 
-using sbx_stubs::Rng;
+using Rng = sbx::SplitMix64;
 
 // The how-manieth misuse of one (kind, slot) pair this is, from a seeded offset: the pair
 // walks its candidate values in turn, so its first uses in a batch send different values

@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <vector>
 
+#include <sbx/random.hpp>
 #include "kinds.hpp"
-#include "splitmix64.hpp"
 
 namespace sbx_misuse {
 
-using sbx_stubs::Rng;
+using Rng = sbx::SplitMix64;
 
 struct Misuse {
     Kind kind = Kind::wrong_type;

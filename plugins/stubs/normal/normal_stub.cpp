@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plain_values.hpp"
-#include "stub_request.hpp"
+#include "support/plain_values.hpp"
+#include "support/stub_request.hpp"
 
 namespace {
 
@@ -27,7 +27,7 @@ class NormalStub final : public sbx::StubStrategy {
     explicit NormalStub(const std::string & /*config*/) {}
 
     std::string generate(const std::string &request_json) override {
-        const auto request = sbx_stubs::read_request(request_json, "normal");
+        const auto request = sbx::support::read_request(request_json, "normal");
         json input_set = json::object();
         for (const auto &[name, slot] : request.slots.items()) {
             if (slot.contains("example")) {
@@ -35,8 +35,8 @@ class NormalStub final : public sbx::StubStrategy {
             } else if (slot.contains("default")) {
                 input_set[name] = slot["default"];
             } else {
-                input_set[name] = sbx_stubs::plain_value(slot, slot.value("type", "string"),
-                                                         "normal: slot '" + name + "'");
+                input_set[name] = sbx::support::plain_value(slot, slot.value("type", "string"),
+                                                            "normal: slot '" + name + "'");
             }
         }
         // Every set is the same: normal inputs do not vary, so repetitions measure the

@@ -2,14 +2,14 @@
 // enum values; one SplitMix64 stream per request, so a seed replays byte for byte.
 #include <sbx/plugin.hpp>
 
-#include "stub_request.hpp"
+#include "support/stub_request.hpp"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include <sbx/random.hpp>
 #include "random_values.hpp"
-#include "splitmix64.hpp"
 
 namespace {
 
@@ -30,15 +30,15 @@ class RandomStub final : public sbx::StubStrategy {
 
     explicit RandomStub(const std::string &config_json) {
         // sandbox-runner checks the schema first; this guards hosts that do not.
-        sbx_stubs::require_empty_config(config_json, "random");
+        sbx::support::require_empty_config(config_json, "random");
     }
 
     std::string generate(const std::string &request_json) override {
-        const auto request = sbx_stubs::read_request(request_json, "random");
+        const auto request = sbx::support::read_request(request_json, "random");
         const json &named = request.slots;
-        sbx_stubs::Rng rng(request.seed);
+        sbx::SplitMix64 rng(request.seed);
         // A dry run on a scratch stream, so bad bounds are refused even when count is 0.
-        sbx_stubs::Rng scratch(0);
+        sbx::SplitMix64 scratch(0);
         for (const auto &[name, slot] : named.items()) {
             sbx_random::random_value(slot, scratch);
         }

@@ -9,7 +9,7 @@
 #include <iterator>
 #include <string>
 
-#include "civil_date.hpp"
+#include "support/civil_date.hpp"
 
 namespace sbx_random {
 namespace {
@@ -199,7 +199,7 @@ json random_value(const json &slot, Rng &rng) {
         return random_json(rng, 0);
     }
     if (type == "date") {
-        return sbx_stubs::iso_date(rng.between(0, kLastDay));
+        return sbx::support::iso_date(rng.between(0, kLastDay));
     }
     if (type == "email") {
         return letters(rng, 1, 10) + "@" + letters(rng, 2, 10) + "." + tld(rng);

@@ -4,11 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "splitmix64.hpp"
+#include <sbx/random.hpp>
 
 namespace sbx_random {
 
-using sbx_stubs::Rng;
+using Rng = sbx::SplitMix64;
 
 // A random value for `slot` ({type, min, max, values, ...}). Throws sbx::Error
 // (SBX_INVALID) when the slot's bounds cannot be honoured.

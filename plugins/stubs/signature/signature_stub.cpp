@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "stub_request.hpp"
+#include "support/stub_request.hpp"
 
 namespace {
 
@@ -71,12 +71,12 @@ class SignatureStub final : public sbx::StubStrategy {
         "Apache-2.0"};
 
     explicit SignatureStub(const std::string &config_json) {
-        sbx_stubs::require_empty_config(config_json, "signature");
+        sbx::support::require_empty_config(config_json, "signature");
     }
 
     std::string generate(const std::string &request_json) override {
         // The seed changes nothing here, but a malformed one is still a malformed request.
-        const auto request = sbx_stubs::read_request(request_json, "signature");
+        const auto request = sbx::support::read_request(request_json, "signature");
         json input_set = json::object();
         for (const auto &[name, slot] : request.slots.items()) {
             input_set[name] = value_of(slot);
