@@ -1,5 +1,5 @@
 # docs/user-guide.md, "run-scenarios": the inputs and stderr of failed hostile runs.
-@ build/bin/sandbox-runner run-scenarios demo-kv --repetitions 4 --seed 7 --workers 1
+@after run-scenarios-demo
 sqlite3 -header -column sandbox_data/metrics.db "
     SELECT r.id AS run, substr(r.inputs, 1, 40) AS inputs, s.exit_code,
            trim(json_extract(s.result, '$.stderr')) AS stderr

@@ -1,5 +1,5 @@
 # docs/sqlite-schema.md, example queries: ROI per preset in the latest session.
-@ build/bin/sandbox-runner run --workflow demo-kv --runs 3 --seed 7 --workers 1
+@after run-workflow
 sqlite3 -header -column sandbox_data/metrics.db "
     SELECT p.name AS preset, c.runs, c.passed, c.roi
     FROM cells c JOIN presets p ON p.id = c.preset_id

@@ -1,5 +1,5 @@
 # docs/sqlite-schema.md, example queries: why runs failed.
-@ build/bin/sandbox-runner run --workflow demo-kv --runs 3 --seed 7 --workers 1
+@after run-workflow
 sqlite3 -header -column sandbox_data/metrics.db "
     SELECT r.id AS run, s.name AS step, s.status, s.exit_code,
            json_extract(s.result, '$.limit') AS \"limit\"

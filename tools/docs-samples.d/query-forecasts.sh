@@ -1,5 +1,6 @@
 # docs/sqlite-schema.md, example queries: a cell's ROI over four sessions, with forecasts.
-@ for i in 1 2 3 4; do build/bin/sandbox-runner run --workflow demo-kv --runs 3 --seed 7 --workers 1 || exit; done
+@after run-workflow
+@ for i in 1 2 3; do build/bin/sandbox-runner run --workflow demo-kv --runs 2 --seed 7 --workers 1 || exit; done
 sqlite3 -header -column sandbox_data/metrics.db "
     SELECT c.session_id AS session, c.roi, pr.value AS forecast, pr.lower, pr.upper
     FROM cells c JOIN presets p ON p.id = c.preset_id

@@ -1,5 +1,5 @@
 # docs/sqlite-schema.md, example queries: the mean of each run metric.
-@ build/bin/sandbox-runner run --workflow demo-kv --runs 3 --seed 7 --workers 1
+@after run-workflow
 sqlite3 -header -column sandbox_data/metrics.db "
     SELECT name, printf('%.4f', avg(value)) AS mean FROM metrics
     WHERE run_id IS NOT NULL GROUP BY name;"

@@ -1,5 +1,5 @@
 # docs/sqlite-schema.md, example queries: worst scenarios and trajectory stages.
-@ build/bin/sandbox-runner run-scenarios demo-kv --seed 7 --workers 1
+@after run-scenarios-demo
 @ build/bin/sandbox-runner simulate-temporal-trajectory demo-kv --seed 7 --workers 1
 sqlite3 -header -column sandbox_data/metrics.db "
     SELECT s.id AS session, sc.workflow, sc.scenario, sc.roi_delta,
