@@ -1,4 +1,4 @@
-// Strict reading of unit-bearing preset values for injectors (docs/user-guide.md "Units"). The
+// Strict reading of unit-bearing preset values for injectors (docs/configuration.md "Units"). The
 // host checks the same keys (preset_checks.cpp), but a plugin cannot link the host and must
 // not trust a host it did not write: shared here so that the injectors agree on spelling.
 #pragma once

@@ -1,7 +1,7 @@
 // Shaping by the fault proxy, measured by real clients: each direction paced to
 // UPSTREAM_BANDWIDTH, and replies cut into UPSTREAM_SLICE_BYTES sends with a pause between
 // them. Bounds are physical: the proxy never sends ahead of its pace or its pauses, so a
-// rate can only come out lower than the limit (≤ 1.2 × it, docs/user-guide.md) and a sliced reply
+// rate can only come out lower than the limit (≤ 1.2 × it) and a sliced reply
 // can only take longer; lower bounds on speed are left very loose.
 #include <sys/socket.h>
 

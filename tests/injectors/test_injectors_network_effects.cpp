@@ -1,4 +1,4 @@
-// What the network injector must observably do inside the sandbox (docs/user-guide.md, failure
+// What the network injector must observably do inside the sandbox (docs/semantics.md, failure
 // modes): latency, jitter, loss, duplication, bandwidth, partition, uplink, and a
 // reproducible schedule for a seed. Measured by a probe run through the real executor.
 #include <arpa/inet.h>
@@ -40,7 +40,7 @@ TEST_F(NetworkTest, LatencyRaisesTheRoundTripAndTeardownRestoresIt) {
         std::cout << "[ measured  ] baseline " << baseline_ms
                   << " ms, with 100 ms: " << measured.dump() << "\n";
         EXPECT_EQ(measured.value("lost", -1), 0);
-        // >= 75 % of the set latency on top of the baseline (docs/user-guide.md).
+        // >= 75 % of the set latency on top of the baseline.
         EXPECT_GE(measured.value("median_ms", 0.0), baseline_ms + 75.0) << measured.dump();
         EXPECT_LE(measured.value("median_ms", 1e9), baseline_ms + 150.0) << measured.dump();
     }

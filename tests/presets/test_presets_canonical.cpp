@@ -1,5 +1,5 @@
-// The canonical profile table (docs/user-guide.md, "Presets"): every value of every profile at
-// both severities, the aliases, and that every preset the generator makes passes the
+// The canonical profile table (docs/semantics.md, "Canonical presets"): every value of every
+// profile at both severities, the aliases, and that every preset the generator makes passes the
 // preset checks.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-// Transcribed from the table in docs/user-guide.md independently of canonical.cpp.
+// Transcribed from the table in docs/semantics.md independently of canonical.cpp.
 const json &expected_table() {
     static const json table = json::parse(R"({
   "high_latency_api": {

@@ -1,5 +1,5 @@
 // Random preset generation: the golden files pin the algorithm byte for byte; the other
-// tests check the rules of docs/user-guide.md over many seeded presets (pools, MIN <= MAX, the
+// tests check the rules of docs/semantics.md over many seeded presets (pools, MIN <= MAX, the
 // 0.2 combination rate, the naming rule, profiles and severities).
 //
 // After an intended change to the algorithm, regenerate the golden files with

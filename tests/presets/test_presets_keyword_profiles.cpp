@@ -1,4 +1,4 @@
-// Keyword profiles: the built-in map of docs/user-guide.md, word-wise matching of paths, YAML
+// Keyword profiles: the built-in map of docs/semantics.md, word-wise matching of paths, YAML
 // overrides, the "no match: all profiles" rule, and add_missing_canonical both ways.
 #include <gtest/gtest.h>
 

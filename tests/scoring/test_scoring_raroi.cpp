@@ -1,4 +1,4 @@
-// RAROI factor by factor (docs/user-guide.md "Tracker"): every branch of the rollback maximum,
+// RAROI factor by factor (docs/semantics.md "RAROI"): every branch of the rollback maximum,
 // both clips, the instability window, safety and penalty, and unknown impact types.
 #include <gtest/gtest.h>
 

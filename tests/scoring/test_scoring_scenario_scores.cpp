@@ -1,4 +1,4 @@
-// Scenario scores (docs/user-guide.md "run-scenarios"): deltas, RAROI per cell, the failure rule,
+// Scenario scores (docs/semantics.md "Scenario scores"): deltas, RAROI per cell, the failure rule,
 // the worst scenario, the workflow status, hardening tips and the printed delta line.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// Synergy (docs/user-guide.md): the combined run against the mean of its parts, for the ROI and
-// for each metric over the parts that report it.
+// Synergy (docs/semantics.md "Synergy"): the combined run against the mean of its parts, for the
+// ROI and for each metric over the parts that report it.
 #include <gtest/gtest.h>
 
 #include "scoring/synergy.hpp"

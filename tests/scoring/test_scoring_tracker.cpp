@@ -1,4 +1,4 @@
-// The ROI tracker (docs/user-guide.md "Tracker"): diminishing returns, convergence streaks, the
+// The ROI tracker (docs/semantics.md "Tracker"): diminishing returns, convergence streaks, the
 // entropy ceiling, rankings, rolling MAE and reliability.
 #include <gtest/gtest.h>
 

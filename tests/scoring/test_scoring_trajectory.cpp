@@ -1,4 +1,5 @@
-// The temporal trajectory (docs/user-guide.md): degradation, resilience and stability per stage.
+// The temporal trajectory (docs/semantics.md "Temporal trajectory"): degradation, resilience and
+// stability per stage.
 #include <gtest/gtest.h>
 
 #include <cmath>

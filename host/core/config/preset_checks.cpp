@@ -1,4 +1,5 @@
-// One rule per unit-bearing or numeric preset key; see docs/user-guide.md, "Units" and "Presets".
+// One rule per unit-bearing or numeric preset key; see docs/configuration.md, "Units", and
+// docs/semantics.md, "Presets".
 #include "config/preset_checks.hpp"
 
 #include <algorithm>
@@ -132,7 +133,7 @@ const std::vector<std::string> &checked_preset_keys() {
 }
 
 const std::vector<std::string> &known_failure_modes() {
-    // docs/user-guide.md's failure-mode table and the seeds' generator: a mode no injector or
+    // The failure-mode table of docs/semantics.md and the random generator: a mode no injector or
     // stub knows would silently do nothing, so it is refused like a misspelt key.
     static const std::vector<std::string> modes = {
         "network",     "network_partition", "api_latency",   "flaky_upstream", "upstream_timeout",

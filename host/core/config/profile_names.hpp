@@ -1,5 +1,5 @@
-// The names of the canonical failure profiles and their aliases (docs/user-guide.md, "Presets").
-// In config because the settings loader checks `keyword_profiles:` against them; the
+// The names of the canonical failure profiles and their aliases (docs/semantics.md, "Canonical
+// presets"). In config because the settings loader checks `keyword_profiles:` against them; the
 // values of each profile live in presets/canonical.
 #pragma once
 

@@ -27,7 +27,7 @@ const std::vector<std::string> &expect_keys() {
     return values;
 }
 
-// The executor result statuses (ARCHITECTURE.md, "Plugin kinds").
+// The executor result statuses (docs/semantics.md, "Executor status of a step").
 const std::vector<std::string> &statuses() {
     static const std::vector<std::string> values = {"OK", "RE", "SG", "TO", "OOM", "XX"};
     return values;

@@ -27,7 +27,7 @@ const std::vector<std::string> &upstream_keys() {
     return values;
 }
 
-// The workflow types that set the RAROI impact (docs/user-guide.md, "Tracker").
+// The workflow types that set the RAROI impact (docs/semantics.md, "RAROI").
 const std::vector<std::string> &impacts() {
     static const std::vector<std::string> values = {"experimental", "low", "standard", "critical"};
     return values;

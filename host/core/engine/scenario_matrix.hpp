@@ -1,6 +1,7 @@
-// The counterfactual scenario matrix of run-scenarios (docs/user-guide.md): every scenario as
-// two cells, the workflow on and its counterfactual off (steps replaced by a no-op through
-// the same executor), or the workflow's `baseline:` workflow in A/B mode.
+// The counterfactual scenario matrix of run-scenarios (docs/semantics.md, "Scenarios of
+// run-scenarios"): every scenario as two cells, the workflow on and its counterfactual off (steps
+// replaced by a no-op through the same executor), or the workflow's `baseline:` workflow in A/B
+// mode.
 #pragma once
 
 #include <vector>

@@ -1,4 +1,4 @@
-// Section and workflow simulations (docs/user-guide.md "Synergy"): every part (a section — one
+// Section and workflow simulations (docs/semantics.md "Synergy"): every part (a section — one
 // target executable — or a workflow) runs on its own under each of its presets, then all
 // parts of a preset run together as one combined workflow; the combined cell against the
 // mean of the parts is the synergy.

@@ -1,4 +1,4 @@
-// The canonical profile table, transcribed from docs/user-guide.md; tests pin every value.
+// The canonical profile table, transcribed from docs/semantics.md; tests pin every value.
 #include "presets/canonical.hpp"
 
 #include "config/profile_names.hpp"
@@ -11,7 +11,7 @@ struct Profile {
     std::string name;
     std::vector<std::string> failure_modes;
     // Complete per severity rather than high as a delta of low, so each row reads like the
-    // table in docs/user-guide.md.
+    // table in docs/semantics.md.
     std::map<std::string, std::string> low;
     std::map<std::string, std::string> high;
 };

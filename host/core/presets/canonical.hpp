@@ -1,5 +1,5 @@
-// The canonical failure profiles of docs/user-guide.md ("Presets"): six named profiles, each at
-// a low and a high severity, as presets on a base of CPU_LIMIT=1, MEMORY_LIMIT=512Mi.
+// The canonical failure profiles of docs/semantics.md ("Canonical presets"): six named profiles,
+// each at a low and a high severity, as presets on a base of CPU_LIMIT=1, MEMORY_LIMIT=512Mi.
 #pragma once
 
 #include <map>

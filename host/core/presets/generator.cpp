@@ -7,7 +7,7 @@
 // from that single stream, so the first k presets of `--count n` are those of `--count k`.
 // For preset i:
 //   1. pick, in this order: CPU_LIMIT, MEMORY_LIMIT, DISK_LIMIT, NETWORK_LATENCY_MS,
-//      NETWORK_JITTER_MS, API_LATENCY_MS (pools as in docs/user-guide.md; see kPools).
+//      NETWORK_JITTER_MS, API_LATENCY_MS (pools as in docs/semantics.md, "Random presets").
 //   2. Bandwidth: a = draw(5), b = draw(5) over {1,5,10,50,100}mbps; MIN_BANDWIDTH is the
 //      smaller, MAX_BANDWIDTH the larger, BANDWIDTH_LIMIT = pool[lo + draw(hi - lo + 1)],
 //      so MIN <= LIMIT <= MAX.

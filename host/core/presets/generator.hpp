@@ -1,4 +1,4 @@
-// `presets generate`: seeded random presets from the pools of docs/user-guide.md, optionally
+// `presets generate`: seeded random presets from the pools of docs/semantics.md, optionally
 // built on named profiles, and canonical presets on request. Same options, same bytes.
 #pragma once
 

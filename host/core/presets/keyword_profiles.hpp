@@ -1,4 +1,4 @@
-// Which canonical profiles a target deserves, from the words of its path (docs/user-guide.md,
+// Which canonical profiles a target deserves, from the words of its path (docs/semantics.md,
 // "Keyword profiles"), and the rule that section simulations cover every wanted profile.
 #pragma once
 

@@ -50,7 +50,7 @@ uint64_t parse_bytes_per_second(std::string text) {
     }
     const auto space = text.find(' ');
     if (space != std::string::npos && text.find(' ', space + 1) == std::string::npos) {
-        text.erase(space, 1);  // "100 KiB" as written in docs/user-guide.md
+        text.erase(space, 1);  // "100 KiB" as a user may write it
     }
     uint64_t bytes = 0;
     try {

@@ -50,7 +50,7 @@ nlohmann::json limit_fields(const Limits &limits);
 // Keys the host does not act on, passed to the target's environment unchanged (values
 // rendered as text; lists joined with commas), plus SCENARIO_NAME.
 std::map<std::string, std::string> passthrough_environment(const Preset &preset);
-// True for the keys docs/user-guide.md lists as known.
+// True for the keys docs/semantics.md ("Presets") lists as known.
 bool is_known_key(const std::string &key);
 
 }  // namespace sbx::presets

@@ -1,4 +1,4 @@
-// The scenario lists of run-scenarios and simulate-temporal-trajectory (docs/user-guide.md):
+// The scenario lists of run-scenarios and simulate-temporal-trajectory (docs/semantics.md):
 // named presets in a fixed order, replaced by `scenarios:` in sandbox_settings.yaml.
 #pragma once
 

@@ -1,5 +1,6 @@
 // How much of a workflow's ROI a rollback would cost, by workflow type (the `impact:` of a
-// workflow): the built-in table of docs/user-guide.md, optionally overridden by a YAML file.
+// workflow): the built-in table of docs/semantics.md ("RAROI"), optionally overridden by a YAML
+// file.
 #pragma once
 
 #include <cstdlib>

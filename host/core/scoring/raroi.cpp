@@ -1,4 +1,4 @@
-// The RAROI formula of docs/user-guide.md, factor by factor.
+// The RAROI formula of docs/semantics.md, factor by factor.
 #include "scoring/raroi.hpp"
 
 #include <algorithm>

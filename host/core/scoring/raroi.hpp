@@ -1,4 +1,4 @@
-// Risk-adjusted ROI (RAROI, docs/user-guide.md "Tracker"): the ROI discounted by how likely a
+// Risk-adjusted ROI (RAROI, docs/semantics.md "RAROI"): the ROI discounted by how likely a
 // rollback is, what it would cost, how unstable the ROI has been and how unsafe the runs were.
 #pragma once
 

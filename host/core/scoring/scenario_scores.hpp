@@ -1,5 +1,5 @@
-// Scoring a workflow across scenarios (docs/user-guide.md "run-scenarios"): the ROI and RAROI of
-// each scenario with the workflow on and off, which scenarios fail, and the verdict.
+// Scoring a workflow across scenarios (docs/semantics.md "Statuses" and "Scenario scores"): the ROI
+// and RAROI of each scenario with the workflow on and off, which scenarios fail, and the verdict.
 #pragma once
 
 #include <map>

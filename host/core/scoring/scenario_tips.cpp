@@ -1,5 +1,5 @@
-// Hardening tips by scenario. The first four are fixed by docs/user-guide.md; the others were
-// chosen for the condition each scenario injects:
+// Hardening tips by scenario. The table is in docs/semantics.md; the first four were given, the
+// others were chosen for the condition each scenario injects:
 //   user_misuse      wrong types, missing or extra arguments -> validate arguments
 //   high_latency     slow network and upstream APIs         -> timeouts and caching
 //   resource_strain  half a CPU, a small disk                -> bound resource use

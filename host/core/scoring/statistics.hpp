@@ -1,5 +1,5 @@
 // The few statistics every score here is built from (means, deviations, clipping, EMA), kept
-// in one place so that each formula in docs/user-guide.md reads the same way wherever it is used.
+// in one place so that each formula in docs/semantics.md reads the same way wherever it is used.
 #pragma once
 
 #include <cstddef>

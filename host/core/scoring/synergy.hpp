@@ -1,4 +1,4 @@
-// Synergy (docs/user-guide.md "Synergy"): what running parts together (sections of a target, or
+// Synergy (docs/semantics.md "Synergy"): what running parts together (sections of a target, or
 // workflows) gains or loses compared with the average of running them one by one.
 #pragma once
 

@@ -14,7 +14,7 @@ namespace sbx::scoring {
 
 namespace {
 
-// Smoothing of the reliability EMA (docs/user-guide.md: EMA₀.₃).
+// Smoothing of the reliability EMA (docs/semantics.md: EMA₀.₃).
 constexpr double kReliabilityAlpha = 0.3;
 
 // |predicted[i] − actual[i]| for every i both have.

@@ -1,4 +1,4 @@
-// The ROI tracker (docs/user-guide.md "Tracker"): remembers how each cycle changed the ROI, per
+// The ROI tracker (docs/semantics.md "Tracker"): remembers how each cycle changed the ROI, per
 // module, and decides when improving a module has stopped paying off.
 #pragma once
 

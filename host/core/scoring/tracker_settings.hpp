@@ -1,4 +1,4 @@
-// The knobs of the ROI tracker (docs/user-guide.md "Tracker") and how the environment sets them.
+// The knobs of the ROI tracker (docs/semantics.md "Tracker") and how the environment sets them.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// The temporal trajectory (docs/user-guide.md "Temporal trajectory"): how a workflow's ROI holds
+// The temporal trajectory (docs/semantics.md "Temporal trajectory"): how a workflow's ROI holds
 // up as stages of growing hostility follow one another.
 #pragma once
 
@@ -16,7 +16,7 @@ struct StageMetrics {
     double stability = 1;    // 1 / (1 + sample σ of the ROIs up to this stage); 1 at first
 };
 
-// The stages in the order docs/user-guide.md runs them: normal, high_latency, resource_strain,
+// The stages in the order docs/semantics.md gives them: normal, high_latency, resource_strain,
 // schema_drift, chaotic_failure.
 std::vector<std::string> trajectory_stage_names();
 

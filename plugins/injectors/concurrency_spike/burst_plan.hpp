@@ -17,7 +17,7 @@ struct BurstPlan {
 };
 
 // Defaults when `concurrency_spike` is listed without the keys: the canonical low profile
-// (docs/user-guide.md, "Presets").
+// (docs/semantics.md, "Canonical presets").
 constexpr std::uint32_t kModeThreads = 10;
 constexpr std::uint32_t kModeAsyncTasks = 20;
 

@@ -18,7 +18,7 @@ namespace {
 using nlohmann::json;
 
 // Defaults when a failure mode is listed without its key: the canonical low profile
-// (1 failure per 20 requests, 500 ms of API latency; docs/user-guide.md, "Presets").
+// (1 failure per 20 requests, 500 ms of API latency; docs/semantics.md, "Canonical presets").
 constexpr std::uint64_t kModeFailures = 1;
 constexpr std::uint64_t kModeRequests = 20;
 constexpr std::uint64_t kModeLatencyMs = 500;

@@ -1,5 +1,5 @@
 // What the network injector should do for one preset: read from the preset's keys with the
-// units the host accepts (docs/user-guide.md "Units"), refusing anything else with SBX_INVALID.
+// units the host accepts (docs/configuration.md "Units"), refusing anything else with SBX_INVALID.
 #pragma once
 
 #include <nlohmann/json.hpp>

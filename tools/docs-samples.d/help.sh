@@ -1,0 +1,2 @@
+# docs/cli.md: the usage text.
+build/bin/sandbox-runner --help
