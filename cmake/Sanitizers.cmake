@@ -58,12 +58,18 @@ if(SBX_FUZZ)
   add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
 
-# A statically linked program (the qemu guest agent, the test target copied into containers
-# and guests) cannot take the sanitizer runtimes, which are shared libraries here: its
-# targets get the flags back out. Called once every target exists.
-function(sbx_unsanitize_static_targets directory)
+# Two kinds of target need more than the flags, fixed once every target exists:
+# - a statically linked program (the qemu guest agent, the test target copied into
+#   containers and guests) cannot take the sanitizer runtimes, which are shared libraries
+#   here: it gets the flags back out;
+# - with clang, a plugin .so is linked without the runtime (the executable that loads it
+#   carries it and exports its symbols), so its __asan_*/__ubsan_* references are undefined
+#   at link time: `-z undefs` after the plugin's `-z defs` lets them be (GCC links the
+#   shared runtime into the .so, which needs nothing).
+function(sbx_adjust_sanitized_targets directory)
   get_property(targets DIRECTORY ${directory} PROPERTY BUILDSYSTEM_TARGETS)
   foreach(target IN LISTS targets)
+    get_target_property(type ${target} TYPE)
     get_target_property(link_options ${target} LINK_OPTIONS)
     if(link_options AND "-static" IN_LIST link_options)
       foreach(property COMPILE_OPTIONS LINK_OPTIONS)
@@ -73,10 +79,12 @@ function(sbx_unsanitize_static_targets directory)
           set_target_properties(${target} PROPERTIES ${property} "${options}")
         endif()
       endforeach()
+    elseif(type MATCHES "^(MODULE|SHARED)_LIBRARY$" AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+      set_property(TARGET ${target} APPEND PROPERTY LINK_OPTIONS -Wl,-z,undefs)
     endif()
   endforeach()
   get_property(subdirectories DIRECTORY ${directory} PROPERTY SUBDIRECTORIES)
   foreach(subdirectory IN LISTS subdirectories)
-    sbx_unsanitize_static_targets(${subdirectory})
+    sbx_adjust_sanitized_targets(${subdirectory})
   endforeach()
 endfunction()
