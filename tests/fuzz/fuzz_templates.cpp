@@ -1,6 +1,7 @@
 // {{input.NAME}} templates: the loader's grammar (config/templates.hpp, which refuses a
-// malformed template with std::invalid_argument) and the engine's expansion of any bytes
-// against an input set with every kind of value (engine/template.hpp), which never throws.
+// malformed template with std::invalid_argument) and, for text the loader accepts (the only
+// text that reaches a run), the engine's expansion against an input set with every kind of
+// value (engine/template.hpp), which must not throw.
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -36,6 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const auto expanded = sbx::config::expand_input_templates(
             text, [](const std::string &slot) { return "<" + slot + ">"; });
     } catch (const std::invalid_argument &) {
+        return 0;  // refused when the settings are loaded
     }
     const auto expanded = sbx::engine::expand_template(text, input_set());
     const auto items = sbx::engine::expand_run_item(

@@ -281,8 +281,14 @@ std::string format_size(uint64_t bytes) {
     if (bytes % scale == 0) {
         return std::to_string(bytes / scale) + units[index];
     }
-    return format_decimal(static_cast<double>(bytes) / static_cast<double>(scale), 2) +
-           units[index];
+    const double value = static_cast<double>(bytes) / static_cast<double>(scale);
+    std::string text = format_decimal(value, 2);
+    // Just under 2^64 bytes (16777216Ti) rounding up would print a size too large to parse
+    // back (found by tests/fuzz/fuzz_units): round down there.
+    if (std::stod(text) * static_cast<double>(scale) >= 18446744073709551616.0) {
+        text = format_decimal(std::floor(value * 100.0) / 100.0, 2);
+    }
+    return text + units[index];
 }
 
 std::string format_duration(double seconds) {
