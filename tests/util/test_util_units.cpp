@@ -175,6 +175,8 @@ TEST(FormatSize, TheLargestSizesParseBack) {
         EXPECT_LE(parse_size_bytes(text), bytes) << text;
     }
     EXPECT_EQ(format_size(18446744073709551417u), "16777215.99Ti");
+    EXPECT_EQ(format_size(std::numeric_limits<uint64_t>::max()), "16777215.99Ti");
+    EXPECT_EQ(format_size(16777215 * kTi), "16777215Ti");
 }
 
 TEST(FormatDuration, LargestEvenUnit) {

@@ -283,10 +283,11 @@ std::string format_size(uint64_t bytes) {
     }
     const double value = static_cast<double>(bytes) / static_cast<double>(scale);
     std::string text = format_decimal(value, 2);
-    // Just under 2^64 bytes (16777216Ti) rounding up would print a size too large to parse
-    // back (found by tests/fuzz/fuzz_units): round down there.
+    // Just under 2^64 bytes, rounding up would print 16777216Ti, which is 2^64 bytes and too
+    // large to parse back (found by tests/fuzz/fuzz_units). A double cannot tell those sizes
+    // from 2^64, so they get the largest two-decimal size below it.
     if (std::stod(text) * static_cast<double>(scale) >= 18446744073709551616.0) {
-        text = format_decimal(std::floor(value * 100.0) / 100.0, 2);
+        text = "16777215.99";
     }
     return text + units[index];
 }
