@@ -12,6 +12,7 @@
 
 #include "config/yaml_reader.hpp"
 #include "util/errors.hpp"
+#include "util/utf8.hpp"
 
 namespace sbx::config {
 
@@ -44,20 +45,13 @@ std::optional<SourceLocation> invalid_utf8(const std::string &text,
     int column = 1;  // in characters, as yaml-cpp counts them
     size_t i = 0;
     while (i < text.size()) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        size_t length = byte < 0x80           ? 1
-                        : (byte >> 5) == 0x6  ? 2
-                        : (byte >> 4) == 0xE  ? 3
-                        : (byte >> 3) == 0x1E ? 4
-                                              : 0;
-        bool valid = length != 0 && i + length <= text.size();
-        for (size_t k = 1; valid && k < length; ++k) {
-            valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
-        }
-        if (!valid) {
+        // The strict rule JSON's writer applies (overlong forms and surrogates are not
+        // UTF-8): a laxer one let them through to a dump() that threw (tests/fuzz).
+        const size_t length = valid_sequence_length(text, i);
+        if (length == 0) {
             return SourceLocation{source_name, line, column};
         }
-        if (byte == '\n') {
+        if (text[i] == '\n') {
             ++line;
             column = 1;
         } else {

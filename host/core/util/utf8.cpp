@@ -7,7 +7,8 @@ namespace {
 
 constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
 
-// Length of the valid sequence starting at `at`, or 0 when it is invalid.
+}  // namespace
+
 size_t valid_sequence_length(std::string_view bytes, size_t at) {
     const auto byte = [&](size_t i) { return static_cast<unsigned char>(bytes[i]); };
     const unsigned char lead = byte(at);
@@ -40,8 +41,6 @@ size_t valid_sequence_length(std::string_view bytes, size_t at) {
     }
     return length;
 }
-
-}  // namespace
 
 bool is_valid_utf8(std::string_view bytes) {
     for (size_t at = 0; at < bytes.size();) {
