@@ -58,7 +58,7 @@ if(SBX_FUZZ)
   add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
 
-# Two kinds of target need more than the flags, fixed once every target exists:
+# Some targets need more than the flags, fixed once every target exists:
 # - a statically linked program (the qemu guest agent, the test target copied into
 #   containers and guests) cannot take the sanitizer runtimes, which are shared libraries
 #   here: it gets the flags back out;
@@ -66,12 +66,18 @@ endif()
 #   carries it and exports its symbols), so its __asan_*/__ubsan_* references are undefined
 #   at link time: `-z undefs` after the plugin's `-z defs` lets them be (GCC links the
 #   shared runtime into the .so, which needs nothing).
+# - under ThreadSanitizer, the `local` executor stays uninstrumented: its run init is a
+#   raw clone(CLONE_VM) child on the host's memory, which TSan's runtime does not support
+#   (instrumented, the init dies and runs end XX "the init was killed"). The host's threads
+#   and everything else are still checked; calls into one plugin instance are serialized.
+set(SBX_TSAN_UNINSTRUMENTED sbx_plugin_local)
 function(sbx_adjust_sanitized_targets directory)
   get_property(targets DIRECTORY ${directory} PROPERTY BUILDSYSTEM_TARGETS)
   foreach(target IN LISTS targets)
     get_target_property(type ${target} TYPE)
     get_target_property(link_options ${target} LINK_OPTIONS)
-    if(link_options AND "-static" IN_LIST link_options)
+    if((link_options AND "-static" IN_LIST link_options) OR
+       (SBX_SANITIZE STREQUAL "thread" AND target IN_LIST SBX_TSAN_UNINSTRUMENTED))
       foreach(property COMPILE_OPTIONS LINK_OPTIONS)
         get_target_property(options ${target} ${property})
         if(options)

@@ -66,7 +66,11 @@ TEST_F(MatrixRunnerTest, SeveralWorkersRunEveryRunOfEveryCellOnce) {
     for (size_t i = 0; i < summaries.size(); ++i) {
         EXPECT_EQ(summaries[i].preset, "cell" + std::to_string(i));
         EXPECT_EQ(summaries[i].runs, 3) << summaries[i].preset;
-        EXPECT_EQ(summaries[i].passed, 3) << summaries[i].preset;
+        std::string failures;
+        for (const auto &[reason, count] : summaries[i].failures) {
+            failures += "\n  " + std::to_string(count) + "x " + reason;
+        }
+        EXPECT_EQ(summaries[i].passed, 3) << summaries[i].preset << failures;
         EXPECT_EQ(summaries[i].flag, i % 2 == 1 ? "off" : "on");
     }
 }
