@@ -1,6 +1,8 @@
 // How a step is judged and how its templates are filled: the rules every run applies.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "engine/template.hpp"
 #include "engine/workflow_runner.hpp"
 #include "util/errors.hpp"
@@ -94,6 +96,25 @@ TEST(ExecutorResult, MalformedResultsAreNamedNotTypeErrors) {
     } catch (const sbx::EnvironmentError &e) {
         EXPECT_NE(std::string(e.what()).find("executor 'dockr'"), std::string::npos);
         EXPECT_NE(std::string(e.what()).find("'exit_code' must be a number"), std::string::npos);
+    }
+}
+
+// Found with tests/fuzz/fuzz_plugin_answers (UBSan): an exit code of 1e300 passed the check, then
+// was read as an int (undefined behaviour; UBSan's float-cast-overflow).
+TEST(ExecutorResult, ExitCodeAndSignalAreInts) {
+    using sbx::engine::check_executor_result;
+    for (const json &code : {json(3), json(-1), json(3.0), json(2147483647)}) {
+        EXPECT_NO_THROW(check_executor_result({{"status", "RE"}, {"exit_code", code}}, "x"))
+            << code;
+    }
+    for (const json &code : {json(1e300), json(-1e300), json(2147483648u), json(-2147483649LL),
+                             json(2.5), json(std::numeric_limits<double>::quiet_NaN())}) {
+        EXPECT_THROW(check_executor_result({{"status", "RE"}, {"exit_code", code}}, "x"),
+                     sbx::EnvironmentError)
+            << code;
+        EXPECT_THROW(check_executor_result({{"status", "SG"}, {"signal", code}}, "x"),
+                     sbx::EnvironmentError)
+            << code;
     }
 }
 

@@ -165,6 +165,19 @@ TEST(FormatSize, RoundTrips) {
     }
 }
 
+// Found by tests/fuzz/fuzz_units: a size just under 2^64 bytes was printed rounded up to
+// "16777216Ti", which is 2^64 bytes and does not parse back.
+TEST(FormatSize, TheLargestSizesParseBack) {
+    for (uint64_t bytes : {uint64_t{18446744073709551417u}, std::numeric_limits<uint64_t>::max(),
+                           std::numeric_limits<uint64_t>::max() - kTi}) {
+        const std::string text = format_size(bytes);
+        EXPECT_NO_THROW(parse_size_bytes(text)) << text;
+    }
+    EXPECT_EQ(format_size(18446744073709551417u), "16777215.99Ti");
+    EXPECT_EQ(format_size(std::numeric_limits<uint64_t>::max()), "16777215.99Ti");
+    EXPECT_EQ(format_size(16777215 * kTi), "16777215Ti");
+}
+
 TEST(FormatDuration, LargestEvenUnit) {
     EXPECT_EQ(format_duration(0), "0s");
     EXPECT_EQ(format_duration(0.25), "250ms");

@@ -6,6 +6,7 @@
 #include "config/section_readers.hpp"
 #include "config/suggest.hpp"
 #include "config/templates.hpp"
+#include "util/json_input.hpp"
 
 namespace sbx::config {
 
@@ -45,7 +46,7 @@ std::string mismatch(const InputSlot &slot, const nlohmann::json &value) {
         // Each item is one argv item: text, or a number or true/false as its text.
         for (const auto &item : value) {
             if (!item.is_primitive() || item.is_null()) {
-                return "holds the item " + item.dump() + ", which is not text";
+                return "holds the item " + json_text(item) + ", which is not text";
             }
         }
     }
@@ -70,7 +71,7 @@ void check_fits(const YamlReader &reader, const InputSlot &slot, const std::stri
     std::string problem = mismatch(slot, value);
     if (!problem.empty()) {
         reader.fail(reader.where(entry),
-                    "the " + key + " " + value.dump() + " of " + slot_what + " " + problem,
+                    "the " + key + " " + json_text(value) + " of " + slot_what + " " + problem,
                     "write a value of type " + slot.type + " (or remove " + key + ")");
     }
 }

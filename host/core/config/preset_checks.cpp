@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "config/suggest.hpp"
+#include "util/json_input.hpp"
 #include "util/units.hpp"
 
 namespace sbx::config {
@@ -104,7 +105,7 @@ void check_cpu_spike(const nlohmann::json &value) {
     if (value.is_boolean()) {
         return;
     }
-    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    const std::string text = value.is_string() ? value.get<std::string>() : json_text(value);
     if (value.is_string() && (text == "true" || text == "yes")) {
         return;
     }
@@ -165,13 +166,14 @@ void check_preset_value(const std::string &key, const nlohmann::json &value) {
         } else if (value.is_array()) {
             for (const auto &mode : value) {
                 if (!mode.is_string() || mode.get<std::string>().empty()) {
-                    throw UnitError(key + ": " + mode.dump() + " is not the name of a failure mode",
-                                    hint);
+                    throw UnitError(
+                        key + ": " + json_text(mode) + " is not the name of a failure mode", hint);
                 }
                 modes.push_back(mode.get<std::string>());
             }
         } else {
-            throw UnitError(key + ": " + value.dump() + " is not a list of failure modes", hint);
+            throw UnitError(key + ": " + json_text(value) + " is not a list of failure modes",
+                            hint);
         }
         for (const auto &mode : modes) {
             const auto &known = known_failure_modes();
@@ -193,7 +195,7 @@ void check_preset_value(const std::string &key, const nlohmann::json &value) {
             value.is_string() ? nlohmann::json::parse(value.get<std::string>(), nullptr, false)
                               : value;
         if (!object.is_object()) {
-            throw UnitError(key + ": " + value.dump() + " is not an object",
+            throw UnitError(key + ": " + json_text(value) + " is not an object",
                             "write e.g. VM_SETTINGS: {memory: 512M, timeout: 120} (keys: memory, "
                             "cpus, timeout, kernel, initrd, image, <os>_image)");
         }
@@ -205,7 +207,7 @@ void check_preset_value(const std::string &key, const nlohmann::json &value) {
     }
     // Numbers are checked as written; a bool, list or object fails its rule with a message
     // that shows the value.
-    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    const std::string text = value.is_string() ? value.get<std::string>() : json_text(value);
     try {
         rule->second(text);
     } catch (const UnitError &error) {

@@ -2,11 +2,17 @@
 // bytes that are not UTF-8, tabs in indentation, syntax errors, several documents.
 #include "config/yaml_document.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include <algorithm>
 #include <optional>
+#include <sstream>
+#include <vector>
 
 #include "config/yaml_reader.hpp"
 #include "util/errors.hpp"
+#include <sbx/utf8.hpp>
 
 namespace sbx::config {
 
@@ -39,20 +45,13 @@ std::optional<SourceLocation> invalid_utf8(const std::string &text,
     int column = 1;  // in characters, as yaml-cpp counts them
     size_t i = 0;
     while (i < text.size()) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        size_t length = byte < 0x80           ? 1
-                        : (byte >> 5) == 0x6  ? 2
-                        : (byte >> 4) == 0xE  ? 3
-                        : (byte >> 3) == 0x1E ? 4
-                                              : 0;
-        bool valid = length != 0 && i + length <= text.size();
-        for (size_t k = 1; valid && k < length; ++k) {
-            valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
-        }
-        if (!valid) {
+        // The strict rule JSON's writer applies (overlong forms and surrogates are not
+        // UTF-8): a laxer one let them through to a dump() that threw (tests/fuzz).
+        const size_t length = utf8_sequence_length(text, i);
+        if (length == 0) {
             return SourceLocation{source_name, line, column};
         }
-        if (byte == '\n') {
+        if (text[i] == '\n') {
             ++line;
             column = 1;
         } else {
@@ -63,6 +62,70 @@ std::optional<SourceLocation> invalid_utf8(const std::string &text,
     return std::nullopt;
 }
 
+SourceLocation location(const std::string &source_name, const YAML::Mark &mark) {
+    return SourceLocation{source_name, mark.line + 1, mark.column + 1};
+}
+
+// The first two documents of a YAML text, read as events (nothing is built).
+// Rationale: yaml-cpp 0.7's LoadAll loops forever, allocating until the machine runs out of
+// memory, on a stray ',' at the top level: each call of HandleNextDocument reports an empty
+// document without consuming the token (fixed upstream in yaml-cpp 0.9, jbeder/yaml-cpp
+// pull request 1319; tests/fuzz/fuzz_settings found it). Counting stops at the second
+// document, and a document that starts where the one before it started is that loop.
+struct DocumentCount {
+    std::optional<YAML::Mark> second_node;  // the first node of a second document
+    std::optional<YAML::Mark> stuck_at;     // where the parser made no progress
+};
+
+class DocumentCounter : public YAML::EventHandler {
+  public:
+    void OnDocumentStart(const YAML::Mark &mark) override { starts.push_back(mark); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark &mark, YAML::anchor_t /*anchor*/) override { node(mark); }
+    void OnAlias(const YAML::Mark &mark, YAML::anchor_t /*anchor*/) override { node(mark); }
+    void OnScalar(const YAML::Mark &mark, const std::string & /*tag*/, YAML::anchor_t /*anchor*/,
+                  const std::string & /*value*/) override {
+        node(mark);
+    }
+    void OnSequenceStart(const YAML::Mark &mark, const std::string & /*tag*/,
+                         YAML::anchor_t /*anchor*/, YAML::EmitterStyle::value /*style*/) override {
+        node(mark);
+    }
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark &mark, const std::string & /*tag*/, YAML::anchor_t /*anchor*/,
+                    YAML::EmitterStyle::value /*style*/) override {
+        node(mark);
+    }
+    void OnMapEnd() override {}
+
+    std::vector<YAML::Mark> starts;
+    std::optional<YAML::Mark> second_node;
+
+  private:
+    void node(const YAML::Mark &mark) {
+        if (starts.size() == 2 && !second_node) {
+            second_node = mark;
+        }
+    }
+};
+
+DocumentCount count_documents(const std::string &yaml) {
+    std::istringstream stream(yaml);
+    YAML::Parser parser(stream);
+    DocumentCounter counter;
+    while (counter.starts.size() < 2 && parser.HandleNextDocument(counter)) {
+    }
+    DocumentCount count;
+    if (counter.starts.size() == 2) {
+        if (counter.starts[1].pos == counter.starts[0].pos) {
+            count.stuck_at = counter.starts[0];
+        } else {
+            count.second_node = counter.second_node ? counter.second_node : counter.starts[1];
+        }
+    }
+    return count;
+}
+
 }  // namespace
 
 YAML::Node parse_settings_yaml(const std::string &yaml, const std::string &source_name) {
@@ -71,13 +134,20 @@ YAML::Node parse_settings_yaml(const std::string &yaml, const std::string &sourc
                          ": this byte is not valid UTF-8; save the file as UTF-8 text");
     }
     try {
-        std::vector<YAML::Node> documents = YAML::LoadAll(yaml);
-        if (documents.size() > 1) {
+        const DocumentCount count = count_documents(yaml);
+        if (count.stuck_at) {
+            throw InputError(location(source_name, *count.stuck_at).str() +
+                             ": this is not valid YAML here (a stray ',', ']' or '}'?); fix "
+                             "the syntax here: close every bracket that is opened, and only "
+                             "those");
+        }
+        if (count.second_node) {
             YamlReader reader(source_name);
-            reader.fail(reader.where(documents[1]), "the file holds more than one YAML document",
+            reader.fail(location(source_name, *count.second_node),
+                        "the file holds more than one YAML document",
                         "keep one document (remove the '---' line and what follows it)");
         }
-        return documents.empty() ? YAML::Node() : documents.front();
+        return YAML::Load(yaml);
     } catch (const YAML::Exception &error) {
         SourceLocation where{source_name, 1, 1};
         if (!error.mark.is_null()) {

@@ -200,11 +200,13 @@ CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
         }
     }
     if (settings.stub_cache) {
-        store::keep_stub_sets(store, key,
-                              json{{"input_sets", inputs.input_sets},
-                                   {"meta", inputs.meta},
-                                   {"categories", inputs.categories}}
-                                  .dump(-1, ' ', false, json::error_handler_t::replace));
+        const json answers{{"input_sets", inputs.input_sets},
+                           {"meta", inputs.meta},
+                           {"categories", inputs.categories}};
+        const std::string kept = answers.dump(-1, ' ', false, json::error_handler_t::replace);
+        if (kept.size() <= kMaxCachedBytes) {
+            store::keep_stub_sets(store, key, kept);
+        }
     }
     return inputs;
 }

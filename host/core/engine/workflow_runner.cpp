@@ -6,6 +6,8 @@
 #include <spdlog/spdlog.h>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <set>
 #include <thread>
 
@@ -109,6 +111,24 @@ std::string missing_program(const config::Step &step, const json &spec) {
            "there is no program to run";
 }
 
+// A JSON number that is a whole number within int's range (3, -1, also 3.0).
+bool is_int(const json &value) {
+    constexpr auto kMin = std::numeric_limits<int>::min();
+    constexpr auto kMax = std::numeric_limits<int>::max();
+    if (value.is_number_unsigned()) {
+        return value.get<uint64_t>() <= static_cast<uint64_t>(kMax);
+    }
+    if (value.is_number_integer()) {
+        const auto number = value.get<int64_t>();
+        return number >= kMin && number <= kMax;
+    }
+    if (value.is_number_float()) {
+        const double number = value.get<double>();
+        return number >= kMin && number <= kMax && std::trunc(number) == number;
+    }
+    return false;
+}
+
 }  // namespace
 
 bool meets_expectation(const config::Expectation &expect, const json &result, std::string &reason) {
@@ -146,8 +166,15 @@ void check_executor_result(const json &result, const std::string &executor) {
         kStatuses.count(result["status"].get<std::string>()) == 0) {
         fail("'status' must be one of OK, RE, SG, TO, OOM, XX");
     }
-    for (const char *key : {"exit_code", "signal", "wall_s", "cpu_user_s", "cpu_sys_s",
-                            "max_rss_kb", "stdout_bytes", "stderr_bytes"}) {
+    // Read as int later (expectations, outcome classes, the store): a number outside int's
+    // range there is undefined behaviour (UBSan found it under tests/fuzz/fuzz_plugin_answers).
+    for (const char *key : {"exit_code", "signal"}) {
+        if (result.contains(key) && !is_int(result[key])) {
+            fail(std::string("'") + key + "' must be a number, a whole one in int's range");
+        }
+    }
+    for (const char *key :
+         {"wall_s", "cpu_user_s", "cpu_sys_s", "max_rss_kb", "stdout_bytes", "stderr_bytes"}) {
         if (result.contains(key) && !result[key].is_number()) {
             fail(std::string("'") + key + "' must be a number");
         }

@@ -83,4 +83,8 @@ json parse_json_input(const std::string &text, const std::string &origin, const 
     return parsed;
 }
 
+std::string json_text(const nlohmann::json &value) {
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace sbx

@@ -22,4 +22,9 @@ std::string line_column(const std::string &text, size_t offset);
 nlohmann::json parse_json_input(const std::string &text, const std::string &origin,
                                 const std::string &what, const std::string &expected);
 
+// Compact JSON of `value` for a message. A string that is not valid UTF-8 (yaml-cpp 0.7 can
+// hand over such bytes even from ASCII text; tests/fuzz/fuzz_settings found it) shows
+// U+FFFD where dump() would throw.
+std::string json_text(const nlohmann::json &value);
+
 }  // namespace sbx

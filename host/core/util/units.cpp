@@ -281,8 +281,15 @@ std::string format_size(uint64_t bytes) {
     if (bytes % scale == 0) {
         return std::to_string(bytes / scale) + units[index];
     }
-    return format_decimal(static_cast<double>(bytes) / static_cast<double>(scale), 2) +
-           units[index];
+    const double value = static_cast<double>(bytes) / static_cast<double>(scale);
+    std::string text = format_decimal(value, 2);
+    // Just under 2^64 bytes, rounding up would print 16777216Ti, which is 2^64 bytes and too
+    // large to parse back (found by tests/fuzz/fuzz_units). A double cannot tell those sizes
+    // from 2^64, so they get the largest two-decimal size below it.
+    if (std::stod(text) * static_cast<double>(scale) >= 18446744073709551616.0) {
+        text = "16777215.99";
+    }
+    return text + units[index];
 }
 
 std::string format_duration(double seconds) {

@@ -4,6 +4,7 @@
 //   host -> guest  "run N"   run the job in <share>/jobs/N, then answer "done N"
 //                            (or "fail N <reason>" when it could not be started)
 //   host -> guest  "quit"    power off
+//   guest -> host  "fail ? <what>"  a line that is neither (control_line.hpp)
 //   guest -> host  "ready"   once, when it takes commands
 // Static: the initramfs has no C library.
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <string>
 
+#include "control_line.hpp"
 #include "file_io.hpp"
 #include "job.hpp"
 
@@ -42,15 +44,7 @@ bool send_line(int fd, const std::string &line) {
 // The next line from the port. Between reads it reaps every ended child: finished job
 // workers, and the orphans targets leave, which the kernel hands to PID 1.
 bool read_line(int fd, std::string &buffer, std::string &line) {
-    while (true) {
-        if (const size_t end = buffer.find('\n'); end != std::string::npos) {
-            line = buffer.substr(0, end);
-            buffer.erase(0, end + 1);
-            if (!line.empty() && line.back() == '\r') {
-                line.pop_back();
-            }
-            return true;
-        }
+    while (!sbx::guest::take_line(buffer, line)) {
         while (::waitpid(-1, nullptr, WNOHANG) > 0) {
         }
         pollfd wanted{fd, POLLIN, 0};
@@ -66,6 +60,7 @@ bool read_line(int fd, std::string &buffer, std::string &line) {
             buffer.append(chunk, static_cast<size_t>(got));
         }
     }
+    return true;
 }
 
 // The cgroup v2 tree with the controllers the jobs' limits need.
@@ -111,11 +106,12 @@ int main(int argc, char **argv) {
     std::string buffer;
     std::string line;
     while (read_line(port, buffer, line)) {
-        if (line == "quit") {
+        const auto command = sbx::guest::parse_control_line(line);
+        if (command.kind == sbx::guest::ControlKind::quit) {
             break;
         }
-        if (line.rfind("run ", 0) == 0) {
-            const std::string id = line.substr(4);
+        if (command.kind == sbx::guest::ControlKind::run) {
+            const std::string &id = command.job_id;
             const pid_t worker = ::fork();
             if (worker == 0) {
                 // One short line per write(2): answers of concurrent workers never interleave.
@@ -136,7 +132,7 @@ int main(int argc, char **argv) {
                 send_line(port, "fail " + id + " fork: " + std::strerror(errno));
             }
         } else {
-            send_line(port, "fail ? unknown command: " + line);
+            send_line(port, "fail ? " + command.problem);
         }
     }
     power_off();
