@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <thread>
 
 #include "cli_fixture.hpp"
 
@@ -138,19 +137,12 @@ workflows:
         }
         return false;
     };
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!target_alive() && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    ASSERT_TRUE(target_alive()) << "the target never started";
+    ASSERT_TRUE(sbx::test::wait_until(target_alive)) << "the target never started";
     ASSERT_EQ(kill(pid, SIGKILL), 0);
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-    while (target_alive() && std::chrono::steady_clock::now() < gone_by) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    EXPECT_FALSE(target_alive()) << "a run outlived its host";
+    EXPECT_TRUE(sbx::test::wait_until([&] { return !target_alive(); }))
+        << "a run outlived its host";
 }
 
 }  // namespace
