@@ -269,10 +269,12 @@ TEST_F(FaultProxyTest, RunsOfOnePresetShareTheProxyAnotherPresetWaits) {
     // The first run is torn down once the waiter is blocked, waiting for the address.
     EXPECT_TRUE(test::wait_until([&] { return waiter != 0 && thread_is_sleeping(waiter); }))
         << "the waiting run never blocked";
+    // The waiter may take the address while reset() is still returning: the moment to
+    // compare with is the start of the release.
+    const auto releasing = Clock::now();
     first.reset();
-    const auto released = Clock::now();
     const auto [acquired, address] = waiting.get();
-    EXPECT_GE(acquired, released) << "it got the address only once the first run let it go";
+    EXPECT_GE(acquired, releasing) << "it got the address only once the first run let it go";
     EXPECT_EQ(address, fixed);
 }
 
