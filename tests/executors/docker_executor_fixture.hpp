@@ -99,7 +99,7 @@ class DockerExecutorTest : public ::testing::Test {
                                    {}, "", log);
         // Its result comes after the log lines of its purge at start.
         const std::string line = test::wait_for_json_line(log);
-        const std::string name = line.empty() ? "" : json::parse(line).value("container", "");
+        std::string name = line.empty() ? "" : json::parse(line).value("container", "");
         ::kill(pid, SIGKILL);
         ::waitpid(pid, nullptr, 0);
         return name;
