@@ -17,7 +17,7 @@ void CliTest::TearDown() {
 }
 
 std::string CliTest::write_file(const std::string &name, const std::string &content) {
-    const std::string path = dir_ + "/" + name;
+    std::string path = dir_ + "/" + name;
     std::ofstream(path) << content;
     return path;
 }

@@ -95,8 +95,9 @@ workflows:
     // No process of any run survives, the one interrupted mid-sleep included.
     for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
         const auto name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos)
+        if (name.find_first_not_of("0123456789") != std::string::npos) {
             continue;
+        }
         std::ifstream cmdline(entry.path() / "cmdline");
         std::string args((std::istreambuf_iterator<char>(cmdline)),
                          std::istreambuf_iterator<char>());
