@@ -5,7 +5,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 namespace sbx::test {
 
@@ -18,7 +17,7 @@ void CliTest::TearDown() {
 }
 
 std::string CliTest::write_file(const std::string &name, const std::string &content) {
-    const std::string path = dir_ + "/" + name;
+    std::string path = dir_ + "/" + name;
     std::ofstream(path) << content;
     return path;
 }
@@ -37,18 +36,19 @@ CommandResult CliTest::runner(const std::vector<std::string> &args) {
 
 int64_t CliTest::wait_for_runs(int64_t count, std::chrono::seconds timeout) {
     int64_t seen = 0;
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (seen < count && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        // The host creates the file a moment before its schema: wait for the table.
-        if (std::filesystem::exists(db_path()) &&
-            query("SELECT count(*) FROM sqlite_master WHERE name = 'runs'")[0][0] == "1") {
-            const auto rows = query("SELECT count(*) FROM runs");
-            if (!rows.empty()) {
-                seen = std::stoll(rows[0][0]);
+    (void)wait_until(
+        [&] {
+            // The host creates the file a moment before its schema: wait for the table.
+            if (std::filesystem::exists(db_path()) &&
+                query("SELECT count(*) FROM sqlite_master WHERE name = 'runs'")[0][0] == "1") {
+                const auto rows = query("SELECT count(*) FROM runs");
+                if (!rows.empty()) {
+                    seen = std::stoll(rows[0][0]);
+                }
             }
-        }
-    }
+            return seen >= count;
+        },
+        timeout, std::chrono::milliseconds(50));
     return seen;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "wait.hpp"
 
 namespace sbx::test {
 

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <thread>
 
 #include "cli_fixture.hpp"
 
@@ -96,8 +95,9 @@ workflows:
     // No process of any run survives, the one interrupted mid-sleep included.
     for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
         const auto name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos)
+        if (name.find_first_not_of("0123456789") != std::string::npos) {
             continue;
+        }
         std::ifstream cmdline(entry.path() / "cmdline");
         std::string args((std::istreambuf_iterator<char>(cmdline)),
                          std::istreambuf_iterator<char>());
@@ -138,19 +138,12 @@ workflows:
         }
         return false;
     };
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!target_alive() && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    ASSERT_TRUE(target_alive()) << "the target never started";
+    ASSERT_TRUE(sbx::test::wait_until(target_alive)) << "the target never started";
     ASSERT_EQ(kill(pid, SIGKILL), 0);
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-    while (target_alive() && std::chrono::steady_clock::now() < gone_by) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    EXPECT_FALSE(target_alive()) << "a run outlived its host";
+    EXPECT_TRUE(sbx::test::wait_until([&] { return !target_alive(); }))
+        << "a run outlived its host";
 }
 
 }  // namespace

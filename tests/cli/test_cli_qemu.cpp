@@ -15,7 +15,6 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <thread>
 
 #include <sbx/process_identity.hpp>
 #include "executor_parity.hpp"
@@ -51,11 +50,11 @@ std::vector<int> qemu_processes_naming(const std::string &needle) {
 
 // A killed QEMU is gone once its parent (or init) reaps it: poll briefly.
 std::vector<int> qemu_left_after_polling(const std::string &needle) {
-    auto left = qemu_processes_naming(needle);
-    for (int tick = 0; tick < 100 && !left.empty(); ++tick) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::vector<int> left;
+    (void)sbx::test::wait_until([&] {
         left = qemu_processes_naming(needle);
-    }
+        return left.empty();
+    });
     return left;
 }
 

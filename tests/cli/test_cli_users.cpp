@@ -15,7 +15,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "cli_fixture.hpp"
 #include "state_folder.hpp"
@@ -187,14 +186,14 @@ TEST_F(PerUserState, TwoUsersRunSideBySideInOneSharedTmpdir) {
     }
     // Both hosts are inside their run at once: each has its workspace in its own folder.
     std::vector<std::string> workspaces(2);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while ((workspaces[0].empty() || workspaces[1].empty()) &&
-           std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        for (size_t i = 0; i < 2; ++i) {
-            workspaces[i] = workspace_in(sbx::test::state_folder_in(shared_tmp_, users[i]));
-        }
-    }
+    (void)sbx::test::wait_until(
+        [&] {
+            for (size_t i = 0; i < 2; ++i) {
+                workspaces[i] = workspace_in(sbx::test::state_folder_in(shared_tmp_, users[i]));
+            }
+            return !workspaces[0].empty() && !workspaces[1].empty();
+        },
+        std::chrono::seconds(120), std::chrono::milliseconds(50));
     for (size_t i = 0; i < 2; ++i) {
         EXPECT_FALSE(workspaces[i].empty())
             << "uid " << users[i] << " never started its run; its log:\n"

@@ -8,20 +8,21 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <thread>
 
 #include "command.hpp"
+#include "json_log.hpp"
 #include "plugins/plugin.hpp"
 
 namespace sbx::docker_test {
 
 using nlohmann::json;
+using Clock = std::chrono::steady_clock;
 
 inline constexpr const char *kImage = "sbx-busybox:local";
 
@@ -35,6 +36,16 @@ inline std::shared_ptr<plugins::Plugin> docker_plugin() {
 inline std::string docker(const std::string &arguments) {
     const auto result = test::run_command({"/bin/sh", "-c", "docker " + arguments + " 2>&1"});
     return result.out;
+}
+
+// True while the engine reports container `name` running.
+inline bool running(const std::string &name) {
+    return docker("inspect -f '{{.State.Running}}' " + name) == "true\n";
+}
+
+// True while the engine knows container `name` (running or not).
+inline bool exists(const std::string &name) {
+    return !docker("ps -aq --filter name=^/" + name + "$").empty();
 }
 
 class DockerExecutorTest : public ::testing::Test {
@@ -86,17 +97,9 @@ class DockerExecutorTest : public ::testing::Test {
             test::spawn_background({SBX_DOCKER_CRASH_HOST_PATH, SBX_DOCKER_EXECUTOR_PATH,
                                     executor_config.dump(), spec({"true"}).dump()},
                                    {}, "", log);
-        std::string name;
-        for (int i = 0; i < 200 && name.empty(); ++i) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            std::ifstream in(log);
-            std::string line;
-            while (std::getline(in, line)) {  // after the log lines of its purge at start
-                if (!line.empty() && line.front() == '{') {
-                    name = json::parse(line).value("container", "");
-                }
-            }
-        }
+        // Its result comes after the log lines of its purge at start.
+        const std::string line = test::wait_for_json_line(log);
+        std::string name = line.empty() ? "" : json::parse(line).value("container", "");
         ::kill(pid, SIGKILL);
         ::waitpid(pid, nullptr, 0);
         return name;

@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <thread>
 
 #include "docker_executor_fixture.hpp"
+#include "wait.hpp"
 
 namespace sbx::docker_test {
 namespace {
@@ -23,8 +23,9 @@ TEST_F(DockerExecutorTest, AnIdleContainerIsReportedOnceAsCleanupIdle) {
     idle_config["idle_timeout_s"] = 0.2;
     auto instance = docker_plugin()->create(idle_config);
     const json first = run_on(*instance, spec({"true"}));
+    const auto idle_since = Clock::now();
     EXPECT_FALSE(first.contains("cleanup")) << "nothing removed yet: " << first.dump();
-    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    test::wait_past(idle_since, std::chrono::milliseconds(200));
     const json second = run_on(*instance, spec({"true"}));
     EXPECT_EQ(second["pool"], "new");
     EXPECT_EQ(reported(second, "cleanup_idle"), 1.0) << second.dump();
@@ -47,9 +48,13 @@ TEST_F(DockerExecutorTest, AContainerOverItsLifetimeIsReportedAsCleanupLifetime)
 TEST_F(DockerExecutorTest, AContainerKilledBehindThePoolsBackIsReportedAsCleanupUnhealthy) {
     auto instance = docker_plugin()->create(config(true));
     const json first = run_on(*instance, spec({"true"}));
-    docker("kill " + first["container"].get<std::string>());
-    // Past the idle time after which a container is inspected before reuse (2 s).
-    std::this_thread::sleep_for(std::chrono::milliseconds(2200));
+    const auto idle_since = Clock::now();
+    const std::string container = first["container"];
+    docker("kill " + container);
+    EXPECT_TRUE(test::wait_until([&] { return !running(container); })) << container;
+    // Past the idle time after which the pool inspects a container before reusing it (its
+    // rule: 2 s), counted from the end of the run that last used it.
+    test::wait_past(idle_since, std::chrono::seconds(2));
     const json second = run_on(*instance, spec({"true"}));
     EXPECT_EQ(second["status"], "OK") << second.dump();
     EXPECT_EQ(second["pool"], "new");

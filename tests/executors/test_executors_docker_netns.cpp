@@ -17,7 +17,7 @@ class NamedNamespace {
         ok_ = test::run_command({"/bin/sh", "-c",
                                  "ip netns add " + name_ + " && ip -n " + name_ +
                                      " link set lo up && ip -n " + name_ +
-                                     " addr add 10.77.0.1/32 dev lo"})
+                                     " addr add 192.0.2.77/32 dev lo"})
                   .exit_code == 0;
     }
     ~NamedNamespace() { test::run_command({"/bin/sh", "-c", "ip netns del " + name_}); }
@@ -41,7 +41,7 @@ TEST_P(DockerNetns, TheTargetRunsInTheSpecsNamespaceWithoutSysAdmin) {
     const json result = run(s, GetParam());
     ASSERT_EQ(result["status"], "OK") << result.dump();
     const std::string out = result["stdout"];
-    EXPECT_NE(out.find("10.77.0.1"), std::string::npos) << "not in the namespace: " << out;
+    EXPECT_NE(out.find("192.0.2.77"), std::string::npos) << "not in the namespace: " << out;
     EXPECT_EQ(result["netns"], ns.path());
     // CapBnd in hex; CAP_SYS_ADMIN is bit 21.
     const auto at = out.find("CapBnd:");

@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <set>
-#include <thread>
 
 #include "docker_executor_fixture.hpp"
 
@@ -46,7 +45,7 @@ TEST_F(DockerExecutorTest, IdleContainersAreReapedAfterTheIdleTimeout) {
     idle_config["idle_timeout_s"] = 0.2;
     auto instance = docker_plugin()->create(idle_config);
     const json first = run_on(*instance, spec({"true"}));
-    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    test::wait_past(Clock::now(), std::chrono::milliseconds(200));
     const json second = run_on(*instance, spec({"true"}));
     EXPECT_EQ(second["pool"], "new");
     EXPECT_NE(first["container"], second["container"]);

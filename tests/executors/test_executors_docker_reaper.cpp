@@ -7,26 +7,16 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <thread>
 
 #include "docker_executor_fixture.hpp"
 
 namespace sbx::docker_test {
 namespace {
 
-bool exists(const std::string &name) {
-    return !docker("ps -aq --filter name=^/" + name + "$").empty();
-}
-
-// Polls until `name` is gone; false if it is still there after `tries` tenths of a second.
-bool gone_within(const std::string &name, int tries) {
-    for (int i = 0; i < tries; ++i) {
-        if (!exists(name)) {
-            return true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return !exists(name);
+// True once `name` is gone (the generous deadline only bounds a failure).
+bool gone(const std::string &name) {
+    return test::wait_until([&] { return !exists(name); }, test::kGenerousDeadline,
+                            std::chrono::milliseconds(100));
 }
 
 TEST_F(DockerExecutorTest, TheReaperRemovesAnIdleContainerBetweenRuns) {
@@ -36,7 +26,7 @@ TEST_F(DockerExecutorTest, TheReaperRemovesAnIdleContainerBetweenRuns) {
     auto instance = docker_plugin()->create(reaping);
     const json first = run_on(*instance, spec({"true"}));
     const std::string name = first["container"];
-    EXPECT_TRUE(gone_within(name, 300)) << name << " outlived its idle timeout with no run";
+    EXPECT_TRUE(gone(name)) << name << " outlived its idle timeout with no run";
     const json second = run_on(*instance, spec({"true"}));
     EXPECT_EQ(second["pool"], "new");
     EXPECT_EQ(second.value("cleanup", json::object()).value("cleanup_idle", 0.0), 1.0)
@@ -49,7 +39,9 @@ TEST_F(DockerExecutorTest, WithTheReaperOffAnIdleContainerWaitsForTheNextRun) {
     still["cleanup_interval_s"] = 0;
     auto instance = docker_plugin()->create(still);
     const json first = run_on(*instance, spec({"true"}));
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    // An absence can only be watched for: five idle timeouts long, past which a reaper
+    // (had there been one) would have removed it.
+    test::wait_past(Clock::now(), std::chrono::milliseconds(1500));
     EXPECT_TRUE(exists(first["container"])) << "no reaper: nothing removes it between runs";
     const json second = run_on(*instance, spec({"true"}));
     EXPECT_FALSE(exists(first["container"]));
@@ -74,15 +66,10 @@ int start_host(const json &config, const json &spec, const std::string &log, jso
     const int pid = test::spawn_background(
         {SBX_DOCKER_CRASH_HOST_PATH, SBX_DOCKER_EXECUTOR_PATH, config.dump(), spec.dump()}, {}, "",
         log);
-    for (int i = 0; i < 300 && result.is_null(); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        std::ifstream in(log);
-        std::string line;
-        while (std::getline(in, line)) {  // after the log lines of its purge at start
-            if (!line.empty() && line.front() == '{') {
-                result = json::parse(line);
-            }
-        }
+    // Its result comes after the log lines of its purge at start.
+    const std::string line = test::wait_for_json_line(log);
+    if (!line.empty()) {
+        result = json::parse(line);
     }
     return pid;
 }

@@ -12,10 +12,17 @@
 #include <cstddef>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "local_executor_fixture.hpp"
+#include "wait.hpp"
 
 namespace sbx::executors_test {
 namespace {
@@ -78,24 +85,50 @@ bool user_namespaces_allowed() {
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+// True when a process runs with exactly `argv` as its command line.
+bool process_running(const std::vector<std::string> &argv) {
+    std::string wanted;
+    for (const auto &arg : argv) {
+        wanted += arg;
+        wanted += '\0';
+    }
+    std::error_code error;
+    for (std::filesystem::directory_iterator it("/proc", error), end; !error && it != end;
+         it.increment(error)) {
+        std::ifstream in(it->path() / "cmdline");
+        const std::string cmdline((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
+        if (cmdline == wanted) {
+            return true;
+        }
+    }
+    return false;
+}
+
 TEST_F(LocalExecutorTest, HostCancellationKillsTheTargetAndReportsCancelled) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     // In a child process: the host's cancel flag cannot be cleared once set.
     EXPECT_EXIT(
         {
             const auto instance = local_plugin()->create(json::object());
-            std::thread canceller([] {
-                std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            // A duration no other process uses, so the target can be told apart.
+            const std::string duration = "30." + std::to_string(::getpid());
+            std::atomic<std::chrono::steady_clock::time_point> cancelled{};
+            std::thread canceller([&] {
+                // Cancelled once the target runs, not after a guessed delay.
+                (void)test::wait_until([&] { return process_running({"sleep", duration}); });
+                cancelled = std::chrono::steady_clock::now();
                 plugins::request_cancel();
             });
-            const auto start = std::chrono::steady_clock::now();
             int code = 1;
             try {
-                (void)instance->run(json{{"argv", {"sleep", "30"}}}.dump());
+                (void)instance->run(json{{"argv", {"sleep", duration}}}.dump());
             } catch (const plugins::PluginCallError &e) {
-                const double seconds =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                code = e.status() == SBX_CANCELLED && seconds < 1.5 ? 0 : 2;
+                // The cancel, not the target's own end 30 s later, ended the run.
+                const double seconds = std::chrono::duration<double>(
+                                           std::chrono::steady_clock::now() - cancelled.load())
+                                           .count();
+                code = e.status() == SBX_CANCELLED && seconds < 15 ? 0 : 2;
             }
             canceller.join();
             std::exit(code);

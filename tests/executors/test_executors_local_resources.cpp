@@ -35,8 +35,9 @@ double cpu_seconds(const json &result) {
 TEST_F(LocalExecutorTest, HalfACoreGivesABusyLoopHalfACpuSecondPerWallSecond) {
     const test::CgroupOffer offer = test::cgroup_offer("cpu");
     ASSERT_FALSE(offer.version.empty()) << "a CPU share needs a cpu cgroup: " << offer.why_not;
-    // The quota caps the share; a machine busy with other work can push it below the cap,
-    // so a low reading is measured again (at most twice) before it counts.
+    // The quota caps the share; a machine busy with other work (other builds: this test
+    // already runs with no other test) can push it below the cap, so a low reading is
+    // measured again (at most twice) before it counts.
     json result;
     double share = 0;
     for (int attempt = 0; attempt < 3 && share < 0.35; ++attempt) {
@@ -48,7 +49,13 @@ TEST_F(LocalExecutorTest, HalfACoreGivesABusyLoopHalfACpuSecondPerWallSecond) {
     EXPECT_EQ(result["enforcement"]["cpu"], offer.version) << "no cpu cgroup could be made";
     EXPECT_NEAR(share, 0.5, 0.15) << result.dump(2);
     EXPECT_TRUE(contains(result["limits_hit"], "cpu")) << result.dump(2);
-    EXPECT_GT(result["cpu_throttled_s"].get<double>(), 0.2);
+    // Throttled for some of the time it did not run, never more: how much of that time the
+    // kernel books as throttled depends on its CFS period and accounting (0.12 to 0.19 s
+    // of a 1.2 s run measured on cgroup v1 with the share exactly 0.5).
+    const double wall = result["wall_s"].get<double>();
+    const double throttled = result["cpu_throttled_s"].get<double>();
+    EXPECT_GT(throttled, 0.0) << result.dump(2);
+    EXPECT_LE(throttled, wall - cpu_seconds(result) + 0.05) << result.dump(2);
     EXPECT_EQ(result["limit"], "") << "a CPU share slows a run; it never ends one";
 }
 

@@ -15,12 +15,12 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <thread>
 
 #include <sbx/process_identity.hpp>
 #include "command.hpp"
 #include "native_exit.hpp"
 #include "plugins/plugin.hpp"
+#include "wait.hpp"
 
 namespace {
 
@@ -30,6 +30,18 @@ namespace fs = std::filesystem;
 std::shared_ptr<sbx::plugins::Plugin> qemu_plugin() {
     static const auto plugin = sbx::plugins::load_plugin(SBX_QEMU_EXECUTOR_PATH);
     return plugin;
+}
+
+// True when a file named `name` is somewhere under `root` (a guest's share included).
+bool has_file_named(const std::string &root, const std::string &name) {
+    std::error_code error;
+    for (fs::recursive_directory_iterator it(root, error), end; !error && it != end;
+         it.increment(error)) {
+        if (it->path().filename() == name) {
+            return true;
+        }
+    }
+    return false;
 }
 
 class QemuExecutorTest : public ::testing::Test {
@@ -152,15 +164,12 @@ TEST_F(QemuExecutorTest, SweepStopsDeadHostsGuestsAndRemovesOnlyTheirOverlays) {
         ::_exit(127);
     }
     // Until it has exec'd, its command line is this test's: wait for the folder to show.
-    for (int tick = 0; tick < 500; ++tick) {
+    EXPECT_TRUE(sbx::test::wait_until([&] {
         std::ifstream in("/proc/" + std::to_string(vm) + "/cmdline");
         const std::string cmdline((std::istreambuf_iterator<char>(in)),
                                   std::istreambuf_iterator<char>());
-        if (cmdline.find(dead_folder) != std::string::npos) {
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+        return cmdline.find(dead_folder) != std::string::npos;
+    })) << "the stand-in never exec'd";
     fake_overlay("vm-dead-0-0", dead, vm, true);
     const std::string unrecorded = fake_overlay("vm-dead-1-0", dead, bystander, false);
     const std::string live = fake_overlay("vm-live-0-0", ::getpid(), bystander, true);
@@ -243,9 +252,12 @@ TEST_F(QemuExecutorTest, OneGuestServesConcurrentInstancesWithLimitsAndSurvivesA
 
     // The guest dies under a run: that run is XX with the reason; the next one boots anew.
     auto doomed = std::async(std::launch::async, [&] {
-        return run_on(*second, spec({"sleep", "20"}));
+        return run_on(*second, spec({"/bin/sh", "-c", "touch doomed-started; exec sleep 20"}));
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // The job's workspace is in the guest's share (9p): its mark shows on this side as soon
+    // as the target runs.
+    EXPECT_TRUE(sbx::test::wait_until([&] { return has_file_named(state_dir_, "doomed-started"); }))
+        << "the doomed run never started";
     ASSERT_EQ(::kill(one["guest"]["pid"].get<int>(), SIGKILL), 0);
     const json lost = doomed.get();
     EXPECT_EQ(lost["status"], "XX") << lost.dump();

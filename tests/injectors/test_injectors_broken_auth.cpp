@@ -6,8 +6,8 @@
 #include <sys/wait.h>
 
 #include <chrono>
-#include <thread>
 
+#include "json_log.hpp"
 #include "resource_injector_fixture.hpp"
 
 namespace sbx::injectors_test {
@@ -134,10 +134,8 @@ TEST_F(ResourceInjectorTest, BrokenAuthSweepRestoresWhatAKilledHostLeft) {
         test::spawn_background({SBX_INJECTOR_CRASH_HOST_PATH, SBX_BROKEN_AUTH_INJECTOR_PATH,
                                 config.dump(), crash_request.dump()},
                                {}, "", log);
-    for (int i = 0; i < 500 && read_file(log).find("\"active\"") == std::string::npos; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    ASSERT_NE(read_file(log).find("\"active\":true"), std::string::npos) << read_file(log);
+    const std::string line = test::wait_for_json_line(log);
+    ASSERT_NE(line.find("\"active\":true"), std::string::npos) << read_file(log);
     EXPECT_NE(read_file(host_file), "original-Token-1") << "the crash host did not change it";
 
     const auto injector = broken_auth_plugin()->create(config);

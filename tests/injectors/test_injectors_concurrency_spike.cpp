@@ -5,8 +5,8 @@
 #include <sys/wait.h>
 
 #include <chrono>
-#include <thread>
 
+#include "json_log.hpp"
 #include "machine.hpp"
 #include "plugins/plugin.hpp"
 #include "resource_injector_fixture.hpp"
@@ -129,10 +129,9 @@ TEST_F(ResourceInjectorTest, ConcurrencySpikeSweepClearsWhatAKilledHostLeft) {
         test::spawn_background({SBX_INJECTOR_CRASH_HOST_PATH, SBX_CONCURRENCY_SPIKE_INJECTOR_PATH,
                                 "{}", crash_request.dump()},
                                {}, "", log);
-    for (int i = 0; i < 500 && read_file(log).find("\"active\"") == std::string::npos; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    const json response = json::parse(read_file(log));
+    const std::string line = test::wait_for_json_line(log);
+    ASSERT_FALSE(line.empty()) << "the crash host never prepared: " << read_file(log);
+    const json response = json::parse(line);
     ASSERT_TRUE(response["active"]) << read_file(log);
     const int burst = response["state"]["pid"];
     const auto injector = concurrency_spike_plugin()->create(json::object());
@@ -142,10 +141,8 @@ TEST_F(ResourceInjectorTest, ConcurrencySpikeSweepClearsWhatAKilledHostLeft) {
     ::kill(host, SIGKILL);
     ::waitpid(host, nullptr, 0);
     // The burst dies with its host (parent-death signal); its record is what is left.
-    for (int i = 0; i < 200 && running(burst); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    EXPECT_FALSE(running(burst)) << "the burst outlived its SIGKILLed host";
+    EXPECT_TRUE(test::wait_until([&] { return !running(burst); }))
+        << "the burst outlived its SIGKILLed host";
     const json swept = json::parse(injector->sweep(json{{"state_dir", state_dir_}}.dump()));
     ASSERT_EQ(swept["removed"].size(), 1U) << swept.dump();
     EXPECT_EQ(swept["removed"][0].get<std::string>().rfind("burst ", 0), 0U) << swept.dump();

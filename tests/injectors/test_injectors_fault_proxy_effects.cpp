@@ -11,6 +11,7 @@
 
 #include "fault_proxy_fixture.hpp"
 #include "fault_schedule.hpp"
+#include "wait.hpp"
 
 namespace sbx::injectors_test {
 namespace {
@@ -234,8 +235,9 @@ TEST_F(FaultProxyTest, TeardownUnderTrafficEndsEveryConnectionAtOnce) {
     Client stalled(address);
     Client held(address);
     ASSERT_EQ(::send(held.fd(), "slow request\n", 13, MSG_NOSIGNAL), 13);
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // traffic is flowing
-    ASSERT_EQ(upstream.accepted(), 2);
+    // Traffic is flowing once the upstream has both connections (it sends without pause).
+    ASSERT_TRUE(test::wait_until([&] { return upstream.accepted() == 2; }))
+        << upstream.accepted() << " of 2 connections reached the upstream";
 
     const auto start = Clock::now();
     run.teardown();
@@ -249,11 +251,8 @@ TEST_F(FaultProxyTest, TeardownUnderTrafficEndsEveryConnectionAtOnce) {
         EXPECT_NE(error, EAGAIN) << "the client waited for its receive timeout: a hang";
         EXPECT_LT(elapsed_ms(reading), 1000.0);
     }
-    const auto deadline = Clock::now() + std::chrono::seconds(3);
-    while (upstream.ended() < 2 && Clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    EXPECT_EQ(upstream.ended(), 2) << "the upstream's side of each connection ended too";
+    EXPECT_TRUE(test::wait_until([&] { return upstream.ended() == 2; }))
+        << upstream.ended() << " of 2: the upstream's side of each connection ended too";
     const Client late(address);
     EXPECT_FALSE(late.connected()) << "nothing listens after teardown";
     std::cout << "[ teardown  ] " << teardown_ms << " ms under traffic\n";
@@ -315,8 +314,13 @@ TEST_F(FaultProxyTest, AFixedAddressIsFreeAgainAfterTeardownEvenWithForkedCopies
             ::_exit(0);
         }
         holders.push_back(holder);
+        // The holder's copy would keep a plain close from ending the connection: shut it
+        // down, and wait until the proxy has passed its end on to the upstream.
+        const int ended = upstream.ended();
+        ::shutdown(finished->fd(), SHUT_RDWR);
         finished.reset();
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // its close completes
+        EXPECT_TRUE(test::wait_until([&] { return upstream.ended() > ended; }))
+            << "round " << round << ": the finished connection never ended upstream";
         run.teardown();
     }
     for (const pid_t holder : holders) {

@@ -5,13 +5,16 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <future>
 #include <iostream>
 
 #include "fault_proxy_fixture.hpp"
+#include "json_log.hpp"
 #include "machine.hpp"
 
 namespace sbx::injectors_test {
@@ -25,6 +28,15 @@ sbx_status prepare_status(plugins::Instance &injector, const json &request) {
     } catch (const plugins::PluginCallError &e) {
         return e.status();
     }
+}
+
+// True when thread `tid` of this process is blocked (state S in its stat: waiting on a
+// condition variable, a socket, a timer), not running.
+bool thread_is_sleeping(pid_t tid) {
+    std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/stat");
+    const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = stat.rfind(')');  // the name may hold spaces and parentheses
+    return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'S';
 }
 
 // A port that was free a moment ago (bound to port 0 and closed).
@@ -248,15 +260,21 @@ TEST_F(FaultProxyTest, RunsOfOnePresetShareTheProxyAnotherPresetWaits) {
 
     // With time to wait, it gets the address once the first run is torn down.
     auto patient = injector();
+    std::atomic<pid_t> waiter{0};
     auto waiting = std::async(std::launch::async, [&] {
-        const auto began = Clock::now();
+        waiter = static_cast<pid_t>(::syscall(SYS_gettid));
         const PreparedRun run(*patient, request(other, upstream.address(), fixed));
-        return std::make_pair(elapsed_ms(began), run.upstream());
+        return std::make_pair(Clock::now(), run.upstream());
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // The first run is torn down once the waiter is blocked, waiting for the address.
+    EXPECT_TRUE(test::wait_until([&] { return waiter != 0 && thread_is_sleeping(waiter); }))
+        << "the waiting run never blocked";
+    // The waiter may take the address while reset() is still returning: the moment to
+    // compare with is the start of the release.
+    const auto releasing = Clock::now();
     first.reset();
-    const auto [waited_ms, address] = waiting.get();
-    EXPECT_GE(waited_ms, 250.0);
+    const auto [acquired, address] = waiting.get();
+    EXPECT_GE(acquired, releasing) << "it got the address only once the first run let it go";
     EXPECT_EQ(address, fixed);
 }
 
@@ -299,21 +317,6 @@ TEST_F(FaultProxyTest, ARecordLivesExactlyAsLongAsItsProxy) {
     EXPECT_TRUE(records_in(folder).empty()) << "teardown removes the record";
 }
 
-// The first line of `path` that is a JSON object, waiting up to `timeout` for it.
-std::string first_object_line(const std::string &path, std::chrono::seconds timeout) {
-    const auto deadline = Clock::now() + timeout;
-    while (Clock::now() < deadline) {
-        std::ifstream in(path);
-        for (std::string line; std::getline(in, line) && !in.eof();) {
-            if (!line.empty() && line.front() == '{') {
-                return line;
-            }
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return "";
-}
-
 TEST_F(FaultProxyTest, SweepAfterASigkilledHostLeavesNoProxyAndNoRecord) {
     const TestUpstream upstream(TestUpstream::Mode::echo);
     auto live = injector();
@@ -326,7 +329,7 @@ TEST_F(FaultProxyTest, SweepAfterASigkilledHostLeavesNoProxyAndNoRecord) {
         test::spawn_background({SBX_FAULT_PROXY_CRASH_HOST_PATH, SBX_FAULT_PROXY_INJECTOR_PATH,
                                 state_dir_, upstream.address()},
                                {}, "", log);
-    const std::string line = first_object_line(log, std::chrono::seconds(15));
+    const std::string line = test::wait_for_json_line(log);
     std::string crashed_address;
     if (!line.empty()) {
         crashed_address = json::parse(line)["upstreams"][0].value("listen", "");

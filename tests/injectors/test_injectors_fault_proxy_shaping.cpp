@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "fault_proxy_fixture.hpp"
+#include "wait.hpp"
 
 namespace sbx::injectors_test {
 namespace {
@@ -70,10 +71,8 @@ TEST_F(FaultProxyTest, AnUploadIsPacedToTheUpstreamBandwidthToo) {
         sent += static_cast<std::size_t>(put);
     }
     ::shutdown(client.fd(), SHUT_WR);
-    const auto deadline = Clock::now() + std::chrono::seconds(10);
-    while (upstream.sunk() < kBytes && Clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    ASSERT_TRUE(test::wait_until([&] { return upstream.sunk() >= kBytes; }))
+        << upstream.sunk() << " of " << kBytes << " bytes reached the upstream";
     ASSERT_EQ(upstream.sunk(), kBytes);
     // The first chunk goes at once; the rest is paced: rate over first..last byte.
     const double rate = static_cast<double>(kBytes) / upstream.sink_seconds();

@@ -170,7 +170,10 @@ TEST_F(FaultProxyTest, HungConnectionsNeverReachTheUpstreamAndTeardownEndsThem) 
     ASSERT_EQ(::send(waiting.fd(), "hello?\n", 7, MSG_NOSIGNAL), 7);
     ASSERT_EQ(::send(half_closed.fd(), "bye\n", 4, MSG_NOSIGNAL), 4);
     ASSERT_EQ(::shutdown(half_closed.fd(), SHUT_WR), 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // An absence can only be watched for: 300 ms in which neither client may become
+    // readable (a byte, an end or a reset would; poll returns as soon as one does).
+    pollfd watched[] = {{waiting.fd(), POLLIN, 0}, {half_closed.fd(), POLLIN, 0}};
+    EXPECT_EQ(::poll(watched, 2, 300), 0) << "a hung connection was answered or ended";
     for (Client *client : {&waiting, &half_closed}) {
         char byte = 0;
         EXPECT_EQ(::recv(client->fd(), &byte, 1, MSG_DONTWAIT), -1);

@@ -125,12 +125,12 @@ TEST_F(NetworkTest, MaxBandwidthCapsWhenNoLimitIsGiven) {
 TEST_F(NetworkTest, PartitionLeavesOnlyLoopback) {
     auto network = injector();
     PreparedRun run(*network, request({{"FAILURE_MODES", "network_partition"}},
-                                      {probe(), "connect", "10.255.255.1:80", "192.0.2.1:80"}));
+                                      {probe(), "connect", "192.0.2.1:80", "192.0.2.254:443"}));
     EXPECT_TRUE(run.network().at("uplink").is_null());
     const json measured = run_probe(run.spec());
     std::cout << "[ measured  ] partition: " << measured.dump() << "\n";
     EXPECT_TRUE(measured.value("loopback_echo", false)) << "loopback inside must still work";
-    for (const char *target : {"10.255.255.1:80", "192.0.2.1:80"}) {
+    for (const char *target : {"192.0.2.1:80", "192.0.2.254:443"}) {
         EXPECT_NE(measured["targets"].value(target, ""), "") << target << " must be unreachable";
     }
 }

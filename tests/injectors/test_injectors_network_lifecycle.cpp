@@ -4,10 +4,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include <chrono>
-#include <fstream>
-#include <thread>
-
+#include "json_log.hpp"
 #include "machine.hpp"
 #include "network_fixture.hpp"
 
@@ -30,7 +27,7 @@ TEST_F(NetworkTest, DescribesAnInjectorWithAClosedSchema) {
     EXPECT_EQ(descriptor.kind, SBX_KIND_INJECTOR);
     EXPECT_EQ(descriptor.config_schema["additionalProperties"], false);
     EXPECT_ANY_THROW((void)network_plugin()->create({{"impairment", "tc"}}));
-    EXPECT_ANY_THROW((void)network_plugin()->create({{"uplink_pool", "10.0.0.0/31"}}));
+    EXPECT_ANY_THROW((void)network_plugin()->create({{"uplink_pool", "192.0.2.0/31"}}));
 }
 
 TEST_F(NetworkTest, InactiveWithoutNetworkKeysOrModes) {
@@ -126,22 +123,6 @@ TEST_F(NetworkTest, ANamespaceLivesWhileAnyInstanceHoldsIt) {
     EXPECT_FALSE(namespace_exists(name));
 }
 
-// The first complete line of `path` that is a JSON object (log lines come before it),
-// waiting up to `timeout` for it.
-std::string first_object_line(const std::string &path, std::chrono::seconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-        std::ifstream in(path);
-        for (std::string line; std::getline(in, line) && !in.eof();) {
-            if (!line.empty() && line.front() == '{') {
-                return line;
-            }
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return "";
-}
-
 // A namespace this tool did not make, removed when the test ends however it ends.
 struct DecoyNamespace {
     std::string name = "sbxtest-decoy-" + std::to_string(::getpid());
@@ -164,7 +145,7 @@ TEST_F(NetworkTest, SweepRemovesWhatASigkilledHostLeftAndNothingElse) {
     const std::string log = state_dir_ + "/crash.log";
     const int pid = test::spawn_background(
         {SBX_NET_CRASH_HOST_PATH, SBX_NETWORK_INJECTOR_PATH, state_dir_}, {}, "", log);
-    const std::string line = first_object_line(log, std::chrono::seconds(15));
+    const std::string line = test::wait_for_json_line(log);
     ::kill(pid, SIGKILL);  // whatever happened: the crash host must not outlive the test
     int status = 0;
     ::waitpid(pid, &status, 0);

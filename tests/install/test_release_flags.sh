@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# A user's plain release configure (`cmake -S REPO -B DIR`, no options) compiles with the
+# project's warnings but never turns them into errors: a newer compiler's new warnings must
+# not break their build. And the developer build (SBX_DEVELOPER=ON, tools/build) does.
+# Configure only, no build; reads the compile commands. Args: REPO.
+set -euo pipefail
+repo=$1
+work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-release-flags-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+# The host's own sources: the flags that matter to a user building the product.
+host_flags() {
+    python3 -c 'import json, sys
+print(next((e["command"] for e in json.load(open(sys.argv[1]))
+            if "/host/core/" in e["file"]), ""))' "$1/compile_commands.json"
+}
+
+cmake -S "$repo" -B "$work/user" -DCMAKE_BUILD_TYPE=Release >"$work/user.log" 2>&1 ||
+    fail "a plain configure failed: $(cat "$work/user.log")"
+flags=$(host_flags "$work/user")
+[[ -n $flags ]] || fail "no host source in $work/user/compile_commands.json"
+[[ $flags == *" -Wall "* ]] || fail "the release build lost the project's warnings: $flags"
+[[ $flags != *"-Werror"* ]] || fail "a plain release configure treats warnings as errors: $flags"
+
+cmake -S "$repo" -B "$work/dev" -DSBX_DEVELOPER=ON >"$work/dev.log" 2>&1 ||
+    fail "the developer configure failed: $(cat "$work/dev.log")"
+[[ $(host_flags "$work/dev") == *"-Werror"* ]] ||
+    fail "SBX_DEVELOPER=ON does not treat warnings as errors: $(host_flags "$work/dev")"
+echo "release: warnings, no -Werror; developer: -Werror"
