@@ -34,8 +34,8 @@ TEST(GuestControlLine, RunTakesTheHostsJobNumber) {
 // Found while writing the fuzz harness: the agent joined whatever followed "run " to its
 // jobs folder, so "run ../.." named a folder outside the share.
 TEST(GuestControlLine, AJobIdThatIsNotANumberIsRefused) {
-    for (const char *line : {"run ../../etc", "run ", "run 1 2", "run -1", "run 1/..",
-                             "run 123456789012345678901", "run\t1"}) {
+    for (const char *line :
+         {"run ../../etc", "run ", "run 1 2", "run -1", "run 1/..", "run 123456789012345678901"}) {
         const auto command = parse_control_line(line);
         EXPECT_EQ(command.kind, ControlKind::invalid) << line;
         EXPECT_TRUE(command.job_id.empty()) << line;
@@ -45,6 +45,10 @@ TEST(GuestControlLine, AJobIdThatIsNotANumberIsRefused) {
 }
 
 TEST(GuestControlLine, AnUnknownCommandIsNamed) {
+    // "run" takes its id after one space: a tab makes another command, refused as unknown.
+    const auto tabbed = parse_control_line("run\t1");
+    EXPECT_EQ(tabbed.kind, ControlKind::invalid);
+    EXPECT_EQ(tabbed.problem, "unknown command: run\t1");
     const auto command = parse_control_line("status");
     EXPECT_EQ(command.kind, ControlKind::invalid);
     EXPECT_EQ(command.problem, "unknown command: status");
