@@ -12,10 +12,6 @@
 namespace sbx::support {
 namespace {
 
-std::string stand_in(const std::string &bytes) {
-    return utf8_stand_in(bytes);
-}
-
 // The bytes of raw entry `value` at `where`, or nothing when the plain `text` is no longer
 // their stand-in.
 std::optional<std::string> bytes_for(const nlohmann::json &value, const std::string &where,
@@ -24,7 +20,7 @@ std::optional<std::string> bytes_for(const nlohmann::json &value, const std::str
     if (!bytes) {
         invalid(where, "is not standard base64 (RFC 4648, with padding)");
     }
-    if (stand_in(*bytes) != text) {
+    if (utf8_stand_in(*bytes) != text) {
         return std::nullopt;
     }
     return bytes;

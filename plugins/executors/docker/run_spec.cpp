@@ -14,7 +14,6 @@ namespace sbx::docker {
 namespace {
 
 using nlohmann::json;
-using support::invalid;
 
 std::string optional_string(const json &spec, const char *key) {
     if (!spec.contains(key) || spec[key].is_null()) {
