@@ -76,9 +76,19 @@ function(sbx_adjust_sanitized_targets directory)
   foreach(target IN LISTS targets)
     get_target_property(type ${target} TYPE)
     get_target_property(link_options ${target} LINK_OPTIONS)
-    if((link_options AND "-static" IN_LIST link_options) OR
+    set(static_program FALSE)
+    if(link_options AND "-static" IN_LIST link_options)
+      set(static_program TRUE)
+    endif()
+    if(static_program OR
        (SBX_SANITIZE STREQUAL "thread" AND target IN_LIST SBX_TSAN_UNINSTRUMENTED))
-      foreach(property COMPILE_OPTIONS LINK_OPTIONS)
+      # An uninstrumented .so keeps the sanitizer at link time: the static support library
+      # it links (plugins/support) is instrumented and needs the runtime's symbols.
+      set(properties COMPILE_OPTIONS)
+      if(static_program)
+        list(APPEND properties LINK_OPTIONS)
+      endif()
+      foreach(property IN LISTS properties)
         get_target_property(options ${target} ${property})
         if(options)
           list(REMOVE_ITEM options ${SBX_SANITIZER_FLAGS} -fsanitize=fuzzer-no-link)
