@@ -13,8 +13,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "fault_schedule.hpp"
+#include "proxied_connection.hpp"
+#include "proxy_counters.hpp"
 #include "proxy_records.hpp"
 #include "socket_address.hpp"
 
@@ -35,16 +38,6 @@ struct ProxySettings {
     std::filesystem::path record_folder;  // "" = no record
 };
 
-// Counters since the proxy started, for reports and tests.
-struct ProxyCounters {
-    std::atomic<std::uint64_t> connections{0};  // accepted
-    std::atomic<std::uint64_t> resets{0};       // reset by the schedule
-    std::atomic<std::uint64_t> timeouts{0};     // hung by the schedule
-    std::atomic<std::uint64_t> corrupted_bytes{0};
-    std::atomic<std::uint64_t> bytes_to_upstream{0};
-    std::atomic<std::uint64_t> bytes_to_client{0};
-};
-
 class ProxyServer {
   public:
     // Listens and starts the loop; throws sbx::Error when it cannot listen.
@@ -61,12 +54,16 @@ class ProxyServer {
 
   private:
     void loop() noexcept;
+    void accept_new(std::vector<std::unique_ptr<ProxiedConnection>> &connections);
+    // Starts the connection to the real upstream; false (the client reset) when it cannot.
+    [[nodiscard]] bool connect_upstream(ProxiedConnection &c) const;
 
     ProxySettings settings_;
     UniqueFd listener_;
     UniqueFd wake_;  // eventfd: written once to stop the loop
     std::string address_;
     ProxyRecord record_;
+    ConnectionShape shape_;
     ProxyCounters counters_;
     std::thread thread_;  // last: started once everything it uses exists
 };
