@@ -114,8 +114,9 @@ int gate_exit(const Gate &gate, const scoring::ScenarioReport &report) {
             }
         }
     }
-    if ((gate.on_fail && report.status == "fail") || (gate.on_weak && report.status != "pass")) {
-        return fail("status is '" + report.status +
+    if ((gate.on_fail && report.status == scoring::WorkflowVerdict::fail) ||
+        (gate.on_weak && report.status != scoring::WorkflowVerdict::pass)) {
+        return fail(std::string("status is '") + scoring::verdict_name(report.status) +
                     "' (--fail-on status=" + (gate.on_weak ? "weak" : "fail") + ")");
     }
     return kExitOk;

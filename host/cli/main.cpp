@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli_context.hpp"
+#include "command_table.hpp"
 #include "engine/cell_runner.hpp"
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
@@ -15,34 +16,9 @@ namespace po = boost::program_options;
 
 namespace {
 
-constexpr const char *kUsage =
+constexpr const char *kUsageHead =
     "usage: sandbox-runner [global options] COMMAND [command options]\n"
-    "\n"
-    "commands:\n"
-    "  run [--workflow|-w NAME | --all-workflows | --sections] [--runs N] [--seed S]\n"
-    "      [--preset-file F]... [--preset-count N] [--workers N] [--details] [--json]\n"
-    "      [--keep-workspaces] [--fail-under ROI]\n"
-    "  run-scenarios [WORKFLOW] [--all-scenarios] [--repetitions N] [--seed S]\n"
-    "      [--workers N] [--json] [--recover] [--keep-workspaces] [--shrink-runs N]\n"
-    "      [--fail-on worst-below=X|status=fail|status=weak]...\n"
-    "  simulate-temporal-trajectory [WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n"
-    "      [--json] [--keep-workspaces]\n"
-    "  workflows list [--json] | workflows import FILE\n"
-    "  replay RUN_ID [--print] [--json]      (exit 1 when the outcome differs)\n"
-    "  shrink RUN_ID [--max-runs N] [--json]      (the smallest input and fault keys that\n"
-    "      still fail the same way; exit 1 when the run does not fail again)\n"
-    "  purge-stale [--json] (alias cleanup) | check-resources [--json] (exit 1 when any)\n"
-    "  cleanup-stats [--json]      (the cleanup counters plugins reported, from metrics.db)\n"
-    "  install-autopurge [--system] [--unit-dir DIR] [--print]   (purge-stale hourly)\n"
-    "  rank-scenarios RUN... [--json]      (RUN: a data dir, roi_history.json or metrics.db)\n"
-    "  rank-synergy RUN... [--metric M] [--json]      (synergy_M of sections and workflows)\n"
-    "  rank-scenario-synergy RUN... [--metric M] [--json]      (workflows only; the same as\n"
-    "      rank-synergy for a roi_history.json, which does not record the subject)\n"
-    "  plugins list [--json] | plugins inspect ID | plugins verify PATH\n"
-    "  presets generate [--profiles P...] [--count N] [--severity low|high] [--seed S]\n"
-    "      [--out FILE] [--canonical]\n"
-    "\n"
-    "global options:\n";
+    "\n";
 
 void on_stop_signal(int) {
     sbx::plugins::request_cancel();
@@ -82,7 +58,8 @@ int main(int argc, char **argv) {
         po::store(parsed, vm);
         po::notify(vm);
         if (vm.count("help") || !vm.count("command")) {
-            std::cout << kUsage << global;
+            std::cout << kUsageHead << sbx::cli::commands_usage() << "\nglobal options:\n"
+                      << global;
             return vm.count("help") ? sbx::kExitOk : sbx::kExitBadInput;
         }
         for (const char *option : {"config", "data-dir", "log-level"}) {
@@ -97,49 +74,16 @@ int main(int argc, char **argv) {
             po::collect_unrecognized(parsed.options, po::include_positional);
         args.erase(args.begin());  // the command itself
 
+        const sbx::cli::Command *found = sbx::cli::find_command(command);
+        if (found == nullptr) {
+            std::cerr << "sandbox-runner: unknown command '" << command
+                      << "'; run `sandbox-runner --help` for the list\n";
+            return sbx::kExitBadInput;
+        }
         std::signal(SIGINT, on_stop_signal);
         std::signal(SIGTERM, on_stop_signal);
         auto context = sbx::cli::make_context(options);
-        if (command == "plugins") {
-            return sbx::cli::run_plugins_command(context, args);
-        }
-        if (command == "run") {
-            return sbx::cli::run_run_command(context, args);
-        }
-        if (command == "presets") {
-            return sbx::cli::run_presets_command(context, args);
-        }
-        if (command == "run-scenarios") {
-            return sbx::cli::run_run_scenarios_command(context, args);
-        }
-        if (command == "rank-scenarios" || command == "rank-synergy" ||
-            command == "rank-scenario-synergy") {
-            return sbx::cli::run_rank_command(context, command, args);
-        }
-        if (command == "purge-stale" || command == "cleanup" || command == "check-resources") {
-            return sbx::cli::run_cleanup_command(context, command, args);
-        }
-        if (command == "cleanup-stats") {
-            return sbx::cli::run_cleanup_stats_command(context, args);
-        }
-        if (command == "workflows") {
-            return sbx::cli::run_workflows_command(context, args);
-        }
-        if (command == "install-autopurge") {
-            return sbx::cli::run_autopurge_command(context, args);
-        }
-        if (command == "replay") {
-            return sbx::cli::run_replay_command(context, args);
-        }
-        if (command == "shrink") {
-            return sbx::cli::run_shrink_command(context, args);
-        }
-        if (command == "simulate-temporal-trajectory") {
-            return sbx::cli::run_trajectory_command(context, args);
-        }
-        std::cerr << "sandbox-runner: unknown command '" << command
-                  << "'; run `sandbox-runner --help` for the list\n";
-        return sbx::kExitBadInput;
+        return found->run(context, command, args);
     } catch (const po::error &e) {
         std::cerr << "sandbox-runner: " << e.what() << "; run `sandbox-runner --help`\n";
         return sbx::kExitBadInput;

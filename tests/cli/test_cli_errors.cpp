@@ -58,6 +58,37 @@ workflows:
     }
 };
 
+// The help and the dispatch come from one command table: every command the help lists is
+// one the program knows (a misspelt one is refused, before any settings are read).
+TEST_F(CliErrors, HelpListsExactlyTheCommandsThatRun) {
+    const auto help = runner({"--help"});
+    ASSERT_EQ(help.exit_code, 0) << help.err;
+    const auto listed_from = help.out.find("commands:\n");
+    const auto listed_to = help.out.find("\nglobal options:");
+    ASSERT_NE(listed_from, std::string::npos) << help.out;
+    ASSERT_NE(listed_to, std::string::npos) << help.out;
+    std::istringstream lines(help.out.substr(listed_from, listed_to - listed_from));
+    std::string line;
+    std::vector<std::string> names;
+    while (std::getline(lines, line)) {
+        if (line.rfind("  ", 0) == 0 && line[2] != ' ') {
+            names.push_back(line.substr(2, line.find(' ', 2) - 2));
+        }
+    }
+    ASSERT_GE(names.size(), 10u) << help.out;
+    for (const auto &name : names) {
+        // A command's own usage error (exit 2 or 1) or success, never "unknown command";
+        // `--nonsense` makes every command stop at its options, so none really runs.
+        const auto result = runner({name, "--nonsense-option"});
+        EXPECT_EQ(result.err.find("unknown command"), std::string::npos)
+            << name << ": " << result.err;
+    }
+    write_settings("workflows: [unclosed\n");  // not read: the command is unknown first
+    const auto unknown = runner({"frobnicate"});
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_NE(unknown.err.find("unknown command 'frobnicate'"), std::string::npos) << unknown.err;
+}
+
 TEST_F(CliErrors, UnknownCommandAndBadArguments) {
     auto result = runner({"frobnicate"});
     EXPECT_EQ(result.exit_code, 2);

@@ -140,7 +140,7 @@ TEST_F(FullSettings, StepWithEverything) {
     EXPECT_EQ(step.files,
               (std::map<std::string, std::string>{{"data/{{input.file}}", "{{input.payload}}"}}));
     EXPECT_EQ(step.expect.exit_code, 0);
-    EXPECT_EQ(step.expect.status, "OK");
+    EXPECT_EQ(step.expect.status, RunStatus::ok);
     EXPECT_EQ(step.expect.stdout_contains, "imported");
     ASSERT_TRUE(step.timeout_s.has_value());
     EXPECT_DOUBLE_EQ(*step.timeout_s, 1.5);
@@ -168,7 +168,7 @@ TEST_F(FullSettings, StepDefaults) {
     const Step &step = s().workflows[0].steps[1];
     EXPECT_EQ(step.name, "step2");
     EXPECT_FALSE(step.expect.exit_code.has_value());  // exit_code: any
-    EXPECT_EQ(step.expect.status, "TO");
+    EXPECT_EQ(step.expect.status, RunStatus::timed_out);
     EXPECT_FALSE(step.stdin_text.has_value());
     EXPECT_FALSE(step.timeout_s.has_value());
     EXPECT_TRUE(step.inputs.empty());

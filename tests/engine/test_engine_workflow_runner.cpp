@@ -26,7 +26,7 @@ TEST(Expectation, DefaultIsStatusOkAndExitZero) {
 
 TEST(Expectation, ExitCodeAndOutput) {
     sbx::config::Expectation expect;
-    expect.status = "RE";
+    expect.status = sbx::RunStatus::runtime_error;
     expect.exit_code = 3;
     expect.stdout_contains = "bad record";
     std::string reason;

@@ -33,7 +33,7 @@ TEST(ScenarioScores, TwoFailingScenariosFailTheWorkflow) {
     EXPECT_NEAR(report.scenarios[2].roi_delta, -0.1, 1e-12);
     EXPECT_NEAR(report.scenarios[3].roi_delta, 0.05, 1e-12);
     EXPECT_EQ(report.worst_scenario, "hostile_input");
-    EXPECT_EQ(report.status, "fail");
+    EXPECT_STREQ(verdict_name(report.status), "fail");
 
     EXPECT_FALSE(report.scenarios[0].failed);
     EXPECT_TRUE(report.scenarios[0].failing_reasons.empty());
@@ -85,21 +85,23 @@ TEST(ScenarioScores, OneFailingOfFiveIsSituationallyWeak) {
                          scenario("hostile_input", 1, 1), scenario("schema_drift", 1, 0.5),
                          scenario("flaky_upstream", 0.75, 0.75)},
                         standard());
-    EXPECT_EQ(report.status, "situationally weak");
+    EXPECT_STREQ(verdict_name(report.status), "situationally weak");
     EXPECT_EQ(report.worst_scenario, "concurrency_spike");
     EXPECT_EQ(report.tips, std::vector<std::string>{"concurrency_spike: add locking or queueing"});
 }
 
 TEST(ScenarioScores, ASingleScenario) {
-    EXPECT_EQ(score_scenarios({scenario("normal", 0.5, 0.75)}, standard()).status, "fail");
-    EXPECT_EQ(score_scenarios({scenario("normal", 0.75, 0.75)}, standard()).status, "pass");
+    EXPECT_EQ(score_scenarios({scenario("normal", 0.5, 0.75)}, standard()).status,
+              WorkflowVerdict::fail);
+    EXPECT_EQ(score_scenarios({scenario("normal", 0.75, 0.75)}, standard()).status,
+              WorkflowVerdict::pass);
 }
 
 TEST(ScenarioScores, NoScenarios) {
     const ScenarioReport report = score_scenarios({}, standard());
     EXPECT_TRUE(report.scenarios.empty());
     EXPECT_EQ(report.worst_scenario, "");
-    EXPECT_EQ(report.status, "pass");
+    EXPECT_STREQ(verdict_name(report.status), "pass");
     EXPECT_TRUE(report.tips.empty());
 }
 
@@ -113,7 +115,7 @@ TEST(ScenarioScores, NotApplicableScenariosAreNeitherPassNorFail) {
         standard());
     EXPECT_EQ(report.not_applicable, (std::vector<std::string>{"hostile_input", "schema_drift"}));
     // Only concurrency_spike fails, among two applicable scenarios.
-    EXPECT_EQ(report.status, "situationally weak");
+    EXPECT_STREQ(verdict_name(report.status), "situationally weak");
     // hostile_input's delta is the lowest, but it proves nothing.
     EXPECT_EQ(report.worst_scenario, "concurrency_spike");
     EXPECT_FALSE(report.scenarios[1].failed);
@@ -127,13 +129,13 @@ TEST(ScenarioScores, NothingApplicableIsNotAPass) {
     auto hostile = scenario("hostile_input", 1.0, 1.0);
     hostile.not_applicable = "no input slot";
     const ScenarioReport report = score_scenarios({hostile}, standard());
-    EXPECT_EQ(report.status, "not applicable");
+    EXPECT_STREQ(verdict_name(report.status), "not applicable");
     EXPECT_EQ(report.worst_scenario, "");
 }
 
 TEST(ScenarioScores, AllFailingIsFail) {
     EXPECT_EQ(score_scenarios({scenario("a", 0, 1), scenario("b", 0, 1)}, standard()).status,
-              "fail");
+              WorkflowVerdict::fail);
 }
 
 TEST(ScenarioScores, AFailureMetricFailsAScenarioWithoutLoss) {
@@ -144,7 +146,7 @@ TEST(ScenarioScores, AFailureMetricFailsAScenarioWithoutLoss) {
     EXPECT_DOUBLE_EQ(hostile.roi_delta, 0);
     EXPECT_TRUE(hostile.failed);
     EXPECT_EQ(hostile.failing_reasons, std::vector<std::string>{"hostile_failures 1 > 0"});
-    EXPECT_EQ(report.status, "situationally weak");
+    EXPECT_STREQ(verdict_name(report.status), "situationally weak");
     // The penalty halves the on-cell's RAROI: 1 * 1/(1 + 1) = 0.5 against 1.
     EXPECT_DOUBLE_EQ(hostile.raroi_delta, -0.5);
 }
@@ -163,7 +165,7 @@ TEST(ScenarioScores, OnlyTheOnCellsMetricsCanFailAScenario) {
     const ScenarioReport report =
         score_scenarios({scenario("normal", 1, 1, {}, {{"upstream_errors", 3}})}, standard());
     EXPECT_FALSE(report.scenarios[0].failed);
-    EXPECT_EQ(report.status, "pass");
+    EXPECT_STREQ(verdict_name(report.status), "pass");
 }
 
 TEST(ScenarioScores, FailureMetricNames) {
@@ -184,7 +186,7 @@ TEST(ScenarioScores, TiesGoToTheFirstScenario) {
                          scenario("hostile_input", 0.25, 0.5)},
                         standard());
     EXPECT_EQ(report.worst_scenario, "schema_drift");
-    EXPECT_EQ(report.status, "fail");
+    EXPECT_STREQ(verdict_name(report.status), "fail");
 }
 
 TEST(ScenarioScores, TargetAndNormalDeltas) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <sbx/run_status.hpp>
 
 namespace sbx::config {
 
@@ -42,7 +43,7 @@ struct InputSlot {
 // What a step must do to pass.
 struct Expectation {
     std::optional<int> exit_code = 0;  // nullopt: any exit code (written `exit_code: any`)
-    std::string status = "OK";         // OK, RE, SG, TO, OOM or XX
+    RunStatus status = RunStatus::ok;
     std::optional<std::string> stdout_contains;
 };
 

@@ -29,7 +29,13 @@ const std::vector<std::string> &expect_keys() {
 
 // The executor result statuses (docs/semantics.md, "Executor status of a step").
 const std::vector<std::string> &statuses() {
-    static const std::vector<std::string> values = {"OK", "RE", "SG", "TO", "OOM", "XX"};
+    static const std::vector<std::string> values = [] {
+        std::vector<std::string> codes;
+        for (const RunStatus status : kRunStatuses) {
+            codes.emplace_back(status_code(status));
+        }
+        return codes;
+    }();
     return values;
 }
 
@@ -106,15 +112,15 @@ Expectation read_expectation(const YamlReader &reader, const Field &field,
             }
             expect.exit_code = static_cast<int>(code);
         } else if (entry.key == "status") {
-            expect.status = reader.non_empty_text(entry, "status: OK");
-            if (std::find(statuses().begin(), statuses().end(), expect.status) ==
-                statuses().end()) {
-                reader.fail(
-                    reader.where(entry), "status '" + expect.status + "' is not a run status",
-                    did_you_mean(expect.status, statuses()) + "write one of " + join(statuses()) +
-                        " (ok, runtime error, signal, timeout, out of memory, internal "
-                        "error)");
+            const std::string code = reader.non_empty_text(entry, "status: OK");
+            const auto status = parse_run_status(code);
+            if (!status) {
+                reader.fail(reader.where(entry), "status '" + code + "' is not a run status",
+                            did_you_mean(code, statuses()) + "write one of " + join(statuses()) +
+                                " (ok, runtime error, signal, timeout, out of memory, internal "
+                                "error)");
             }
+            expect.status = *status;
         } else if (entry.key == "stdout_contains") {
             expect.stdout_contains = reader.text(entry, "stdout_contains: imported");
         }

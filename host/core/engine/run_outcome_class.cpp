@@ -5,6 +5,7 @@
 
 #include "config/profile_names.hpp"
 #include "engine/input_generation.hpp"
+#include "engine/step_judgement.hpp"
 
 namespace sbx::engine {
 
@@ -47,7 +48,7 @@ bool has_sanitizer_report(const std::string &stderr_text) {
 }
 
 OutcomeClass classify_step(const config::Step &step, const json &result, bool met_expectation) {
-    const std::string status = result.value("status", "XX");
+    const RunStatus status = result_status(result);
     const auto stderr_text = result.find("stderr");
     // A sanitizer's report is a crash even when the exit code looks fine. An expected
     // signal (expect: {status: SG}) is what the step asks for, so it is accepted.
@@ -58,13 +59,13 @@ OutcomeClass classify_step(const config::Step &step, const json &result, bool me
     if (met_expectation) {
         return OutcomeClass::accepted;
     }
-    if (status == "SG" || status == "OOM") {
+    if (status == RunStatus::signaled || status == RunStatus::out_of_memory) {
         return OutcomeClass::crashed;
     }
-    if (status == "TO") {
+    if (status == RunStatus::timed_out) {
         return OutcomeClass::hung;
     }
-    if (status == "OK" || status == "RE") {
+    if (status == RunStatus::ok || status == RunStatus::runtime_error) {
         const int code = result.value("exit_code", -1);
         if (std::binary_search(step.reject_exit_codes.begin(), step.reject_exit_codes.end(),
                                code)) {

@@ -11,6 +11,7 @@
 #include "config/settings.hpp"
 #include "engine/plugin_set.hpp"
 #include "engine/run_outcome_class.hpp"
+#include "engine/step_judgement.hpp"
 #include "engine/workspace_lease.hpp"
 #include "presets/preset.hpp"
 
@@ -52,14 +53,6 @@ struct RunSeeds {
     uint64_t run = 0;
 };
 
-// Whether a step's result meets its expectation; fills `reason` when not.
-bool meets_expectation(const config::Expectation &expect, const nlohmann::json &result,
-                       std::string &reason);
-
-// Throws EnvironmentError naming the executor when its result breaks the ABI's result
-// schema (a plugin defect), so later code can read the fields without type surprises.
-void check_executor_result(const nlohmann::json &result, const std::string &executor);
-
 class WorkflowRunner {
   public:
     // `invocation_dir` resolves relative program paths in `run:`; `state_dir` is where
@@ -80,16 +73,30 @@ class WorkflowRunner {
                                            const std::filesystem::path &workspace);
 
   private:
+    // One step's copies as the executor ended them, and how the injectors made its faults
+    // (null when no injector reported).
+    struct StepExecution {
+        std::vector<StepOutcome> copies;
+        nlohmann::json reports;
+    };
+
+    // Runs `spec` through the injectors and the executor for each live copy; a step with
+    // no program, or whose injectors cannot set up, fails every live copy instead. Adds the
+    // active injectors and their metrics to `outcome`.
+    StepExecution execute_step(const config::Workflow &workflow, const config::Step &step,
+                               const presets::Preset &preset, const std::string &preset_text,
+                               nlohmann::json spec, const std::vector<bool> &alive,
+                               int64_t command_seed, RunOutcome &outcome);
     // Runs one step's spec through `copies` executor instances at once (run ids suffixed
     // "-c<i>"), copies whose `alive` is false skipped; results by copy.
     std::vector<StepOutcome> run_copies(const config::Workflow &workflow,
                                         const presets::Preset &preset, const nlohmann::json &spec,
                                         const std::string &spec_text,
                                         const std::vector<bool> &alive);
-    nlohmann::json build_spec(const config::Step &step, const presets::Preset &preset,
-                              const presets::Limits &limits, const nlohmann::json &inputs,
-                              const std::filesystem::path &workspace, bool counterfactual,
-                              uint64_t seed, std::vector<std::string> &notes);
+    nlohmann::json build_spec(const config::Step &step, const config::Workflow &workflow,
+                              const presets::Preset &preset, const presets::Limits &limits,
+                              const nlohmann::json &inputs, const std::filesystem::path &workspace,
+                              bool counterfactual, uint64_t seed, std::vector<std::string> &notes);
 
     PluginSet &plugins_;
     const config::Settings &settings_;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <functional>
 
+#include <sbx/run_status.hpp>
+
 #include "util/temp_dir.hpp"
 
 namespace sbx::plugins {
@@ -70,13 +72,11 @@ std::string check_executor(Instance &instance, std::string &shown) {
     return call_and_check(
         "run", spec, [&](const std::string &r) { return instance.run(r); },
         [](const json &answer) -> std::string {
-            static const std::vector<std::string> statuses{"OK", "RE", "SG", "TO", "OOM", "XX"};
             const auto status = answer.find("status");
             if (status == answer.end() || !status->is_string() ||
-                std::find(statuses.begin(), statuses.end(), status->get<std::string>()) ==
-                    statuses.end()) {
-                return "run answered without a valid \"status\"; set it to OK, RE, SG, TO, OOM "
-                       "or XX";
+                !parse_run_status(status->get_ref<const std::string &>())) {
+                return "run answered without a valid \"status\"; set it to one of " +
+                       std::string(kRunStatusCodes);
             }
             return "";
         },

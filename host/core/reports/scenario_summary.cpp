@@ -83,8 +83,9 @@ std::string result_word(const scoring::ScenarioScore &score, bool shout_failure)
 
 // "status: pass (n/a: hostile_input, flaky_upstream)".
 std::string status_line(const scoring::ScenarioReport &report) {
-    std::string line = "status: " + report.status;
-    if (!report.not_applicable.empty() && report.status != "not applicable") {
+    std::string line = std::string("status: ") + scoring::verdict_name(report.status);
+    if (!report.not_applicable.empty() &&
+        report.status != scoring::WorkflowVerdict::not_applicable) {
         line += " (n/a: ";
         for (size_t i = 0; i < report.not_applicable.size(); ++i) {
             line += (i == 0 ? "" : ", ") + report.not_applicable[i];
@@ -159,7 +160,7 @@ json scenario_summary(const ScenarioRun &run) {
             {"seed", run.seed},
             {"repetitions", run.repetitions},
             {"robustness_repetitions", run.robustness_repetitions},
-            {"status", run.report.status},
+            {"status", scoring::verdict_name(run.report.status)},
             {"worst_scenario", run.report.worst_scenario},
             {"not_applicable", run.report.not_applicable},
             {"order", order},

@@ -71,17 +71,31 @@ std::vector<std::string> failing_reasons(const ScenarioScore &score, const CellR
     return reasons;
 }
 
-std::string verdict(size_t failed, size_t total) {
+WorkflowVerdict verdict(size_t failed, size_t total) {
     if (failed == 0) {
-        return "pass";
+        return WorkflowVerdict::pass;
     }
     if (failed == 1 && total > 1) {
-        return "situationally weak";
+        return WorkflowVerdict::situationally_weak;
     }
-    return "fail";
+    return WorkflowVerdict::fail;
 }
 
 }  // namespace
+
+const char *verdict_name(WorkflowVerdict verdict) {
+    switch (verdict) {
+        case WorkflowVerdict::pass:
+            return "pass";
+        case WorkflowVerdict::situationally_weak:
+            return "situationally weak";
+        case WorkflowVerdict::fail:
+            return "fail";
+        case WorkflowVerdict::not_applicable:
+            return "not applicable";
+    }
+    return "fail";
+}
 
 bool is_failure_metric(const std::string &name) {
     return name.find("failure") != std::string::npos || name.find("error") != std::string::npos ||
@@ -145,8 +159,8 @@ ScenarioReport score_scenarios(const std::vector<ScenarioInput> &inputs,
         }
         report.scenarios.push_back(std::move(score));
     }
-    report.status =
-        applicable == 0 && !inputs.empty() ? "not applicable" : verdict(failed, applicable);
+    report.status = applicable == 0 && !inputs.empty() ? WorkflowVerdict::not_applicable
+                                                       : verdict(failed, applicable);
     return report;
 }
 

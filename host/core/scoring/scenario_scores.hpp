@@ -48,15 +48,20 @@ struct ScenarioScore {
     std::string not_applicable;
 };
 
+// A workflow's verdict over its applicable scenarios: pass (none fails), situationally weak
+// (exactly one fails and one or more pass), fail (anything else, including a single scenario
+// that fails), or not applicable when no scenario is.
+enum class WorkflowVerdict { pass, situationally_weak, fail, not_applicable };
+
+// "pass", "situationally weak", "fail", "not applicable": the words reports and JSON use.
+const char *verdict_name(WorkflowVerdict verdict);
+
 struct ScenarioReport {
     std::vector<ScenarioScore> scenarios;  // in input order
     // The applicable scenario with the lowest roi_delta (the first on ties); "" when there
     // are none.
     std::string worst_scenario;
-    // Over the applicable scenarios: "pass" (none fails), "situationally weak" (exactly one
-    // fails and one or more pass), "fail" (anything else, including a single scenario that
-    // fails), or "not applicable" when no scenario is.
-    std::string status;
+    WorkflowVerdict status = WorkflowVerdict::pass;
     // The scenarios left out as not applicable, in input order.
     std::vector<std::string> not_applicable;
     // "<scenario>: <tip>" for each failing scenario, in input order.

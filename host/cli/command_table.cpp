@@ -1,0 +1,101 @@
+#include "command_table.hpp"
+
+#include <cstring>
+
+namespace sbx::cli {
+namespace {
+
+// Adapts a handler that serves one command to the table's signature.
+template <int (*Handler)(CliContext &, const std::vector<std::string> &)>
+int one(CliContext &context, const std::string & /*name*/, const std::vector<std::string> &args) {
+    return Handler(context, args);
+}
+
+}  // namespace
+
+const std::vector<Command> &commands() {
+    static const std::vector<Command> table = {
+        {"run", nullptr,
+         "[--workflow|-w NAME | --all-workflows | --sections] [--runs N] [--seed S]\n"
+         "[--preset-file F]... [--preset-count N] [--workers N] [--details] [--json]\n"
+         "[--keep-workspaces] [--fail-under ROI]",
+         one<run_run_command>},
+        {"run-scenarios", nullptr,
+         "[WORKFLOW] [--all-scenarios] [--repetitions N] [--seed S]\n"
+         "[--workers N] [--json] [--recover] [--keep-workspaces] [--shrink-runs N]\n"
+         "[--fail-on worst-below=X|status=fail|status=weak]...",
+         one<run_run_scenarios_command>},
+        {"simulate-temporal-trajectory", nullptr,
+         "[WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n[--json] [--keep-workspaces]",
+         one<run_trajectory_command>},
+        {"workflows", nullptr, "list [--json] | workflows import FILE", one<run_workflows_command>},
+        {"replay", nullptr, "RUN_ID [--print] [--json]      (exit 1 when the outcome differs)",
+         one<run_replay_command>},
+        {"shrink", nullptr,
+         "RUN_ID [--max-runs N] [--json]      (the smallest input and fault keys that\n"
+         "still fail the same way; exit 1 when the run does not fail again)",
+         one<run_shrink_command>},
+        {"purge-stale", "cleanup", "[--json]      (what crashed runs left behind)",
+         run_cleanup_command},
+        {"check-resources", nullptr,
+         "[--json]      (lists what purge-stale would remove; exit 1 "
+         "when any)",
+         run_cleanup_command},
+        {"cleanup-stats", nullptr,
+         "[--json]      (the cleanup counters plugins reported, from "
+         "metrics.db)",
+         one<run_cleanup_stats_command>},
+        {"install-autopurge", nullptr,
+         "[--system] [--unit-dir DIR] [--print]   (purge-stale hourly)",
+         one<run_autopurge_command>},
+        {"rank-scenarios", nullptr,
+         "RUN... [--json]      (RUN: a data dir, roi_history.json or metrics.db)",
+         run_rank_command},
+        {"rank-synergy", nullptr,
+         "RUN... [--metric M] [--json]      (synergy_M of sections and "
+         "workflows)",
+         run_rank_command},
+        {"rank-scenario-synergy", nullptr,
+         "RUN... [--metric M] [--json]      (workflows only; the same as\n"
+         "rank-synergy for a roi_history.json, which does not record the subject)",
+         run_rank_command},
+        {"plugins", nullptr, "list [--json] | plugins inspect ID | plugins verify PATH",
+         one<run_plugins_command>},
+        {"presets", nullptr,
+         "generate [--profiles P...] [--count N] [--severity low|high] [--seed S]\n"
+         "[--out FILE] [--canonical]",
+         one<run_presets_command>},
+    };
+    return table;
+}
+
+const Command *find_command(const std::string &name) {
+    for (const auto &command : commands()) {
+        if (name == command.name || (command.alias != nullptr && name == command.alias)) {
+            return &command;
+        }
+    }
+    return nullptr;
+}
+
+std::string commands_usage() {
+    std::string text = "commands:\n";
+    for (const auto &command : commands()) {
+        text += "  ";
+        text += command.name;
+        if (command.alias != nullptr) {
+            text += std::string(" (alias ") + command.alias + ")";
+        }
+        // Continuation lines are indented under the name.
+        for (const char *line = command.usage; *line != '\0';) {
+            const char *end = std::strchr(line, '\n');
+            const std::size_t length =
+                end != nullptr ? static_cast<std::size_t>(end - line) : std::strlen(line);
+            text += (line == command.usage ? " " : "      ") + std::string(line, length) + "\n";
+            line += length + (end != nullptr ? 1 : 0);
+        }
+    }
+    return text;
+}
+
+}  // namespace sbx::cli

@@ -1,0 +1,196 @@
+// A step's run spec: its argv, environment, stdin and files expanded from the input set, the
+// preset's limits, seed and executor choices, and the workflow's own fields.
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "engine/run_seed.hpp"
+#include "engine/spec_raw_fields.hpp"
+#include "engine/template.hpp"
+#include "engine/workflow_runner.hpp"
+#include "util/units.hpp"
+
+namespace sbx::engine {
+
+using nlohmann::json;
+
+namespace {
+
+// argv, environment values and file names are C strings: a NUL byte would cut them short
+// (or make the executor refuse the run). Their closest legal form drops the NULs; the
+// step's record says where that happened. stdin and file contents carry NULs intact.
+std::string legal_c_string(std::string text, const std::string &where,
+                           std::vector<std::string> &notes) {
+    const auto removed = static_cast<size_t>(std::count(text.begin(), text.end(), '\0'));
+    if (removed != 0) {
+        text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
+        notes.push_back(where + ": " + std::to_string(removed) +
+                        " NUL byte(s) removed (a C string cannot carry them)");
+    }
+    return text;
+}
+
+// The workflow's own fields of a spec: `upstreams:` for the injectors (fault_proxy puts a
+// proxy on each `listen`), `filesystem:` and `binds:` for the executor; absent when not
+// written.
+json with_workflow_fields(json spec, const config::Workflow &workflow) {
+    if (!workflow.filesystem.empty()) {
+        spec["filesystem"] = workflow.filesystem;
+    }
+    if (!workflow.binds.empty()) {
+        spec["binds"] = workflow.binds;
+    }
+    if (!workflow.upstreams.empty()) {
+        json upstreams = json::array();
+        for (const auto &upstream : workflow.upstreams) {
+            upstreams.push_back({{"name", upstream.name},
+                                 {"listen", upstream.listen},
+                                 {"target", upstream.target}});
+        }
+        spec["upstreams"] = std::move(upstreams);
+    }
+    return spec;
+}
+
+// True when the preset shapes or needs the network (latency, loss, bandwidth, upstream
+// faults): an executor that isolates the network by default (docker: none) gives such
+// runs one.
+bool needs_network(const presets::Preset &preset) {
+    static const char *const keys[] = {
+        "NETWORK_LATENCY_MS", "NETWORK_JITTER_MS", "PACKET_LOSS",   "PACKET_DUPLICATION",
+        "BANDWIDTH_LIMIT",    "MIN_BANDWIDTH",     "MAX_BANDWIDTH", "API_LATENCY_MS",
+        "UPSTREAM_FAILURES",  "UPSTREAM_REQUESTS"};
+    for (const char *key : keys) {
+        if (preset.body.contains(key)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool is_list_slot(const config::Step &step, const std::string &name) {
+    return std::any_of(step.inputs.begin(), step.inputs.end(), [&](const config::InputSlot &slot) {
+        return slot.name == name && slot.type == "list";
+    });
+}
+
+}  // namespace
+
+json WorkflowRunner::build_spec(const config::Step &step, const config::Workflow &workflow,
+                                const presets::Preset &preset, const presets::Limits &limits,
+                                const json &inputs, const std::filesystem::path &workspace,
+                                bool counterfactual, uint64_t seed,
+                                std::vector<std::string> &notes) {
+    // Expanded text that is not valid UTF-8 travels as the `raw` field's bytes.
+    RawFields raw;
+    json argv = json::array();
+    if (counterfactual) {
+        argv.push_back("true");  // the environment alone: same executor, no workflow
+    } else {
+        // An item may give no argv item (an absent slot) or several (a list slot spread).
+        const auto is_list = [&](const std::string &name) { return is_list_slot(step, name); };
+        for (const auto &word : step.run) {
+            auto args = expand_run_item(word, inputs, is_list);
+            if (argv.empty() && args.empty()) {
+                break;  // no program, and the next argument must not become one
+            }
+            for (auto &arg : args) {
+                const std::string index = std::to_string(argv.size());
+                argv.push_back(raw.text(
+                    legal_c_string(std::move(arg), "argv[" + index + "]", notes), "argv", index));
+            }
+        }
+        // A relative program path means "relative to where sandbox-runner was started";
+        // the target itself runs inside its workspace. No program (argv empty): run() fails
+        // the step, see missing_program.
+        const std::string program = argv.empty() ? "" : argv[0].get<std::string>();
+        if (program.find('/') != std::string::npos && program.front() != '/') {
+            argv[0] = (invocation_dir_ / program).lexically_normal().string();
+        }
+    }
+    json env = json::object();
+    for (const auto &[key, value] : presets::passthrough_environment(preset)) {
+        env[key] = value;
+    }
+    for (const auto &[key, value] : step.env) {
+        env[key] = raw.text(legal_c_string(expand_template(value, inputs), "env." + key, notes),
+                            "env", key);
+    }
+    json files = json::object();
+    if (!counterfactual) {
+        for (const auto &[path, content] : step.files) {
+            const std::string name = raw.path_text(
+                legal_c_string(expand_template(path, inputs), "file name " + path, notes));
+            files[name] = raw.text(expand_template(content, inputs), "files", name);
+        }
+    }
+    int64_t timeout_ms = limits.timeout_ms;
+    if (step.timeout_s) {
+        const int64_t step_ms = timeout_milliseconds(*step.timeout_s);
+        timeout_ms = timeout_ms == 0 ? step_ms : std::min(timeout_ms, step_ms);
+    }
+    presets::Limits effective = limits;
+    effective.timeout_ms = timeout_ms;
+    json limit_fields = presets::limit_fields(effective);
+    const auto set_if = [&](const char *key, auto value) {
+        if (value > 0) {
+            limit_fields[key] = value;
+        }
+    };
+    // GPU_LIMIT (a whole number of GPUs) for executors that can give devices (docker).
+    if (const auto gpus = preset.body.find("GPU_LIMIT"); gpus != preset.body.end()) {
+        try {
+            const std::string text = gpus->is_string() ? gpus->get<std::string>() : gpus->dump();
+            set_if("gpus", static_cast<int64_t>(std::stoll(text)));
+        } catch (const std::exception &) {
+            notes.push_back("GPU_LIMIT is not a whole number of GPUs; ignored");
+        }
+    }
+    json spec{{"run_id", std::to_string(getpid()) + "-" + std::to_string(++run_counter_)},
+              {"seed", as_spec_seed(seed)},
+              {"argv", argv},
+              {"env", env},
+              {"stdin", step.stdin_text && !counterfactual
+                            ? raw.text(expand_template(*step.stdin_text, inputs), "stdin")
+                            : std::string()},
+              {"files", files},
+              {"workspace", workspace.string()},
+              {"keep_workspace", settings_.keep_workspaces},
+              {"limits", limit_fields},
+              // Where executors, like injectors, record what a crashed host would leave behind.
+              {"state_dir", state_dir_},
+              {"needs_network", needs_network(preset)}};
+    // The container executors' choice of image: CONTAINER_IMAGE, else by OS_TYPE.
+    for (const auto &[key, field] :
+         {std::pair<const char *, const char *>{"CONTAINER_IMAGE", "image"},
+          {"OS_TYPE", "os_type"}}) {
+        if (const auto found = preset.body.find(key); found != preset.body.end()) {
+            spec[field] = found->is_string() ? found->get<std::string>() : found->dump();
+        }
+    }
+    // The VM executors' guest: the preset's VM_SETTINGS object (or JSON text of one).
+    if (const auto vm = preset.body.find("VM_SETTINGS"); vm != preset.body.end()) {
+        spec["vm_settings"] =
+            vm->is_string() ? json::parse(vm->get<std::string>(), nullptr, false) : *vm;
+    }
+    raw.add_to(spec);
+    return with_workflow_fields(std::move(spec), workflow);
+}
+
+std::vector<json> WorkflowRunner::step_specs(const config::Workflow &workflow,
+                                             const presets::Preset &preset, const json &inputs,
+                                             bool counterfactual,
+                                             const std::filesystem::path &workspace) {
+    const auto limits = presets::resolve_limits(preset);
+    std::vector<json> specs;
+    for (const auto &step : workflow.steps) {
+        std::vector<std::string> notes;
+        specs.push_back(build_spec(step, workflow, preset, limits, inputs, workspace,
+                                   counterfactual, 0, notes));
+    }
+    return specs;
+}
+
+}  // namespace sbx::engine
