@@ -4,13 +4,11 @@
 #pragma once
 
 #include <sbx/plugin.hpp>
+#include <sbx/units.hpp>
 
-#include <charconv>
-#include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-#include <utility>
 
 namespace sbx::support {
 
@@ -21,33 +19,6 @@ constexpr double kMaxBitsPerSecond = 1e12;
                                 const std::string &problem, const std::string &hint) {
     const std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
     throw Error(SBX_INVALID, key + ": '" + shown + "' " + problem + "; " + hint);
-}
-
-// "12.5" or "12" followed by a unit; nullopt for any other shape (signs, exponents, spaces).
-inline std::optional<std::pair<double, std::string>> number_and_unit(const std::string &text) {
-    std::size_t digits = 0;
-    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') {
-        ++digits;
-    }
-    if (digits == 0) {
-        return std::nullopt;
-    }
-    std::size_t end = digits;
-    if (end < text.size() && text[end] == '.') {
-        const std::size_t fraction_start = ++end;
-        while (end < text.size() && text[end] >= '0' && text[end] <= '9') {
-            ++end;
-        }
-        if (end == fraction_start) {
-            return std::nullopt;
-        }
-    }
-    double value = 0;
-    const auto [stop, error] = std::from_chars(text.data(), text.data() + end, value);
-    if (error != std::errc() || stop != text.data() + end || !std::isfinite(value)) {
-        return std::nullopt;
-    }
-    return std::make_pair(value, text.substr(end));
 }
 
 // The value as text: presets are string-valued, but JSON numbers are taken as written.
@@ -69,24 +40,11 @@ inline double bits_per_second(const std::string &key, const nlohmann::json &valu
     const char *hint =
         "write a bandwidth such as 10mbps, 512kbps or 1gbps (bits per second, decimal)";
     const auto text = unit_text(value);
-    const auto parsed = text ? number_and_unit(*text) : std::nullopt;
-    if (!parsed) {
+    const auto bits = text ? units::parse_bandwidth(*text) : std::nullopt;
+    if (!bits) {
         refuse(key, value, "is not a bandwidth", hint);
     }
-    const auto &[number, unit] = *parsed;
-    double scale = 0;
-    if (unit.empty() || unit == "bps") {
-        scale = 1;
-    } else if (unit == "kbps" || unit == "Kbps") {
-        scale = 1e3;
-    } else if (unit == "mbps" || unit == "Mbps") {
-        scale = 1e6;
-    } else if (unit == "gbps" || unit == "Gbps") {
-        scale = 1e9;
-    } else {
-        refuse(key, value, "is not a bandwidth", hint);
-    }
-    const double result = number * scale;
+    const double result = *bits;
     if (result < 1) {
         refuse(key, value, "would let no traffic through", zero_hint);
     }

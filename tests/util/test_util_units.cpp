@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include <sbx/units.hpp>
 
 #include "util/units.hpp"
 
@@ -127,6 +131,25 @@ TEST(ParseBandwidth, DecimalBits) {
     for (const char *bad : {"", "10MBps", "10mb", "-1mbps", "fast", "10 mbps"}) {
         EXPECT_THROW(parse_bandwidth_bits_per_second(bad), UnitError) << "'" << bad << "'";
     }
+}
+
+// The grammar is the SDK's (sbx/units.hpp), which the injectors read presets with: the host
+// and a plugin agree on every spelling, also on a number too long for a double, which both
+// refuse (it once read as 0 bits per second on the host).
+TEST(ParseBandwidth, HostAndSdkGrammarAgree) {
+    const std::string too_long(400, '9');
+    for (const std::string &text :
+         std::vector<std::string>{"500kbps", "1.5mbps", "9600", "10MBps", "-1mbps", "1.mbps", "",
+                                  too_long, too_long + "mbps"}) {
+        const auto sdk = units::parse_bandwidth(text);
+        try {
+            EXPECT_EQ(sdk, std::optional<double>(parse_bandwidth_bits_per_second(text))) << text;
+        } catch (const UnitError &) {
+            EXPECT_FALSE(sdk.has_value()) << text;
+        }
+    }
+    EXPECT_THROW(parse_duration_seconds(too_long + "s"), UnitError);
+    EXPECT_THROW(parse_fraction(too_long + "%"), UnitError);
 }
 
 TEST(ParseFraction, PlainAndPercent) {

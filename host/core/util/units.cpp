@@ -1,6 +1,8 @@
 // Strict unit parsers: a number, then a unit from a short fixed list, nothing else.
 #include "util/units.hpp"
 
+#include <sbx/units.hpp>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -69,34 +71,13 @@ std::optional<Quantity> split_quantity(std::string_view text) {
     return q;
 }
 
-double to_double(const Quantity &q) {
-    std::string number(q.whole);
-    if (!q.fraction.empty()) {
-        number += '.';
-        number += q.fraction;
-    }
-    double value = 0;
-    std::from_chars(number.data(), number.data() + number.size(), value);
-    return value;
-}
-
 bool starts_negative(std::string_view text) {
     return !text.empty() && text.front() == '-';
 }
 
-// The parsed number for the duration, bandwidth and fraction parsers: a non-negative
-// finite decimal followed by a unit, or nullopt when the text has another shape.
-std::optional<std::pair<double, std::string_view>> number_and_unit(std::string_view text) {
-    auto q = split_quantity(text);
-    if (!q) {
-        return std::nullopt;
-    }
-    double value = to_double(*q);
-    if (!std::isfinite(value)) {
-        return std::nullopt;
-    }
-    return std::make_pair(value, q->unit);
-}
+// The parsed number for the duration, bandwidth and fraction parsers (the SDK's grammar,
+// which plugins read presets with too).
+using units::number_and_unit;
 
 std::optional<uint64_t> size_multiplier(std::string_view unit) {
     std::string lower;
@@ -225,21 +206,8 @@ double parse_bandwidth_bits_per_second(std::string_view text) {
     if (starts_negative(text)) {
         throw UnitError(quoted(text) + " is a negative bandwidth", kBandwidthHint);
     }
-    auto parsed = number_and_unit(text);
-    if (parsed) {
-        auto [value, unit] = *parsed;
-        if (unit.empty() || unit == "bps") {
-            return value;
-        }
-        if (unit == "kbps" || unit == "Kbps") {
-            return value * 1e3;
-        }
-        if (unit == "mbps" || unit == "Mbps") {
-            return value * 1e6;
-        }
-        if (unit == "gbps" || unit == "Gbps") {
-            return value * 1e9;
-        }
+    if (const auto bits = units::parse_bandwidth(text)) {
+        return *bits;
     }
     throw UnitError(quoted(text) + " is not a bandwidth", kBandwidthHint);
 }
@@ -251,20 +219,14 @@ double parse_fraction(std::string_view text) {
     if (starts_negative(text)) {
         throw UnitError(quoted(text) + " is a negative fraction", kFractionHint);
     }
-    auto parsed = number_and_unit(text);
-    if (parsed) {
-        auto [value, unit] = *parsed;
-        if (unit == "%") {
-            value /= 100.0;
-        } else if (!unit.empty()) {
-            throw UnitError(quoted(text) + " is not a fraction", kFractionHint);
-        }
-        if (value > 1.0) {
-            throw UnitError(quoted(text) + " is more than 1 (100%)", kFractionHint);
-        }
-        return value;
+    const auto value = units::parse_fraction(text);
+    if (!value) {
+        throw UnitError(quoted(text) + " is not a fraction", kFractionHint);
     }
-    throw UnitError(quoted(text) + " is not a fraction", kFractionHint);
+    if (*value > 1.0) {
+        throw UnitError(quoted(text) + " is more than 1 (100%)", kFractionHint);
+    }
+    return *value;
 }
 
 std::string format_size(uint64_t bytes) {

@@ -4,6 +4,7 @@
 #include "network_plan.hpp"
 
 #include <sbx/plugin.hpp>
+#include <sbx/units.hpp>
 
 #include <optional>
 #include <string>
@@ -16,8 +17,8 @@ namespace {
 
 using nlohmann::json;
 
-using support::number_and_unit;
 using support::refuse;
+using units::number_and_unit;
 
 // Longest delay or jitter accepted: a minute already makes every connection time out.
 constexpr double kMaxMilliseconds = 60000;
@@ -38,11 +39,11 @@ double milliseconds(const std::string &key, const json &value) {
 double fraction(const std::string &key, const json &value) {
     const char *hint = "write a fraction between 0 and 1 such as 0.05, or a percentage such as 5%";
     const auto text = support::unit_text(value);
-    auto parsed = text ? number_and_unit(*text) : std::nullopt;
-    if (!parsed || (!parsed->second.empty() && parsed->second != "%")) {
+    const auto parsed = text ? units::parse_fraction(*text) : std::nullopt;
+    if (!parsed) {
         refuse(key, value, "is not a fraction", hint);
     }
-    const double result = parsed->second == "%" ? parsed->first / 100.0 : parsed->first;
+    const double result = *parsed;
     if (result > 1.0) {
         refuse(key, value, "is more than 1 (100%)", hint);
     }
