@@ -20,8 +20,9 @@ std::vector<BadFile> bad_files() {
     std::vector<BadFile> files;
     std::ifstream table(std::string(SBX_BAD_CONFIG_DIR) + "/expected_errors.tsv");
     for (std::string row; std::getline(table, row);) {
-        if (row.empty() || row[0] == '#')
+        if (row.empty() || row[0] == '#') {
             continue;
+        }
         std::istringstream fields(row);
         BadFile bad;
         std::getline(fields, bad.file, '\t');
@@ -200,8 +201,12 @@ TEST_F(CliErrors, UpstreamFaultKeysAreCheckedBeforeAnythingRuns) {
              {"UPSTREAM_SLICE_BYTES", "\"0\""},
              {"UPSTREAM_SLICE_BYTES", "7.5"},
              {"UPSTREAM_SLICE_DELAY_MS", "\"10ms\""}}) {
-        const auto file =
-            write_file("upstream.json", R"({"SCENARIO_NAME": "u", ")" + key + "\": " + value + "}");
+        std::string preset = R"({"SCENARIO_NAME": "u", ")";
+        preset += key;
+        preset += "\": ";
+        preset += value;
+        preset += "}";
+        const auto file = write_file("upstream.json", preset);
         const auto result = runner({"run", "--preset-file", file});
         EXPECT_EQ(result.exit_code, 2) << key << " " << value << ": " << result.err;
         EXPECT_NE(result.err.find(key + ": "), std::string::npos) << result.err;

@@ -31,6 +31,7 @@ const std::vector<std::string> &expect_keys() {
 const std::vector<std::string> &statuses() {
     static const std::vector<std::string> values = [] {
         std::vector<std::string> codes;
+        codes.reserve(kRunStatuses.size());
         for (const RunStatus status : kRunStatuses) {
             codes.emplace_back(status_code(status));
         }
