@@ -15,6 +15,9 @@ set(SBX_SDK_VERSION ${SBX_ABI_MAJOR}.${SBX_ABI_MINOR})
 
 set(SBX_SDK_PACKAGE_DIR share/cmake/SandboxRunnerSDK)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../include/sbx DESTINATION include COMPONENT sdk)
+# The JSON Schemas of plugin answers the host enforces, for authors' own tests.
+install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../schemas DESTINATION share/sandbox-runner-sdk
+        COMPONENT sdk)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/SandboxRunnerSDKConfig.cmake.in
                ${CMAKE_BINARY_DIR}/sdk-package/SandboxRunnerSDKConfig.cmake @ONLY)
 # A plugin built against ABI 1.m loads in any host of major 1 with minor >= m.

@@ -251,7 +251,39 @@ TEST_F(CliErrors, PluginConfigBreakingItsSchemaPointsAtTheYaml) {
         "      - run: [/bin/true]\n");
     const auto result = runner({"run"});
     EXPECT_EQ(result.exit_code, 2);
-    EXPECT_NE(result.err.find(settings_ + ":3:12: plugins.ema/alpha"), std::string::npos)
+    EXPECT_NE(result.err.find(settings_ +
+                              ":3:12: plugins.ema/alpha: expected number, got string \"high\""),
+              std::string::npos)
+        << result.err;
+}
+
+// A misspelt id under plugins: would leave the plugin it meant on its defaults, silently.
+TEST_F(CliErrors, APluginSectionThatNamesNoPluginIsATypo) {
+    write_settings(
+        "plugins:\n  emma:\n    alpha: 0.5\nworkflows:\n  - name: ok\n    steps:\n"
+        "      - run: [/bin/true]\n");
+    const auto result = runner({"run"});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find(settings_ + ":2:3: plugins.emma configures no plugin"),
+              std::string::npos)
+        << result.err;
+    EXPECT_NE(result.err.find("did you mean 'ema'?"), std::string::npos) << result.err;
+}
+
+// 4096.0 is how many YAML and JSON tools write a whole number; the schema's integer takes it.
+TEST_F(CliErrors, AWholeFloatIsAcceptedForAnIntegerOptionAndAFractionIsNot) {
+    write_settings(
+        "plugins:\n  local:\n    output_bytes: 4096.0\nworkflows:\n  - name: ok\n    steps:\n"
+        "      - run: [/bin/true]\n");
+    auto result = runner({"run"});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    write_settings(
+        "plugins:\n  local:\n    output_bytes: 4096.5\nworkflows:\n  - name: ok\n    steps:\n"
+        "      - run: [/bin/true]\n");
+    result = runner({"run"});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("plugins.local/output_bytes: expected integer, got number 4096.5"),
+              std::string::npos)
         << result.err;
 }
 

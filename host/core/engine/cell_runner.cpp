@@ -9,6 +9,7 @@
 #include "engine/outcome_counts.hpp"
 #include "engine/run_seed.hpp"
 #include "engine/stub_failures.hpp"
+#include "plugins/answer_contract.hpp"
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
 
@@ -41,18 +42,26 @@ CellWork CellRunner::prepare(const config::Workflow &workflow, const presets::Pr
 std::map<std::string, double> CellRunner::collect(const std::string &request) {
     std::map<std::string, double> metrics;
     for (auto &collector : plugins_.collectors()) {
-        const json answer = json::parse(collector->collect(request));
-        for (const auto &[name, value] : answer.items()) {
-            if (value.is_number()) {
-                metrics[name] = value.get<double>();
-            }
+        const json answer = plugins::read_answer(
+            *collector, "collect", plugins::AnswerKind::collect, collector->collect(request));
+        for (const auto &[name, value] : plugins::answer_metrics(answer)) {
+            metrics[name] = value;
         }
     }
     return metrics;
 }
 
-json CellRunner::forecast(const std::string &subject, const std::vector<double> &series) {
-    json answer = json::parse(plugins_.predictor().predict(json{{"series", series}}.dump()));
+json CellRunner::forecast(const std::string &subject, const std::string &metric,
+                          const std::vector<double> &series) {
+    // ROI is a share of passed executions: a forecast outside [0, 1] is a predictor defect.
+    const auto range =
+        metric == "roi" ? std::optional<std::pair<double, double>>({0.0, 1.0}) : std::nullopt;
+    auto &predictor = plugins_.predictor();
+    json answer = plugins::read_answer(
+        predictor, "predict", plugins::AnswerKind::predict,
+        predictor.predict(
+            json{{"series", series}, {"subject", subject}, {"metric", metric}}.dump()),
+        range);
     const auto number = [&](const char *key) -> std::optional<double> {
         const auto &value = answer.value(key, json());
         return value.is_number() ? std::optional<double>(value.get<double>()) : std::nullopt;
@@ -92,9 +101,17 @@ void CellRunner::run_one(CellWork &work, int repetition) {
 
     // The collectors' request is assembled from the texts at hand rather than
     // re-serialized: JSON work at plugin boundaries is most of the host's per-run cost.
+    // Context first (which workflow, scenario, flag, repetition and steps), then the results.
+    json step_names = json::array();
+    for (const auto &step : outcome.steps) {
+        step_names.push_back(step.name);
+    }
     std::string request = std::string(R"({"phase":"run","passed":)") +
-                          (outcome.passed ? "true" : "false") + R"(,"preset":)" + work.preset_text +
-                          R"(,"steps":[)";
+                          (outcome.passed ? "true" : "false") + R"(,"workflow":)" +
+                          json(workflow.name).dump() + R"(,"scenario":)" +
+                          json(preset.name).dump() + R"(,"flag":")" + flag + R"(","repetition":)" +
+                          std::to_string(repetition) + R"(,"step_names":)" + step_names.dump() +
+                          R"(,"preset":)" + work.preset_text + R"(,"steps":[)";
     RunResult &result = work.results[static_cast<size_t>(repetition)];
     for (const auto &step : outcome.steps) {
         request += (&step == &outcome.steps.front() ? "" : ",") + step.result_text;
@@ -203,6 +220,9 @@ CellSummary CellRunner::finish(const CellWork &work) {
     const auto history = store_.roi_history(summary.workflow, summary.preset, summary.flag);
     for (const auto &[name, value] : collect(json{
              {"phase", "cell"},
+             {"workflow", summary.workflow},
+             {"scenario", summary.preset},
+             {"flag", summary.flag},
              {"roi", summary.roi},
              {"prev_roi", history.empty() ? json() : json(history.back())},
              {"runs", summary.runs}}.dump())) {
@@ -217,8 +237,8 @@ CellSummary CellRunner::finish(const CellWork &work) {
 
     auto series = history;
     series.push_back(summary.roi);
-    summary.forecast =
-        forecast("roi:" + summary.workflow + ":" + summary.preset + ":" + summary.flag, series);
+    summary.forecast = forecast(
+        "roi:" + summary.workflow + ":" + summary.preset + ":" + summary.flag, "roi", series);
     return summary;
 }
 

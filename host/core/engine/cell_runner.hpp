@@ -100,9 +100,12 @@ class CellRunner {
                     const CellOptions &options);
 
   private:
+    // Every collector's metrics for `request_json`, each answer checked (answer_contract).
     std::map<std::string, double> collect(const std::string &request_json);
-    // Asks the predictor for the next value of `series`, records and returns its answer.
-    nlohmann::json forecast(const std::string &subject, const std::vector<double> &series);
+    // Asks the predictor for the next value of `series` (of `metric`, about `subject`),
+    // checks, records and returns its answer.
+    nlohmann::json forecast(const std::string &subject, const std::string &metric,
+                            const std::vector<double> &series);
 
     PluginSet &plugins_;
     WorkflowRunner &runner_;

@@ -3,12 +3,38 @@
 
 #include <algorithm>
 
+#include "config/suggest.hpp"
 #include "engine/input_generation.hpp"
+#include "util/errors.hpp"
 
 namespace sbx::engine {
 
+void check_plugin_sections(const config::Settings &settings, const plugins::Registry &registry) {
+    std::vector<std::string> ids;
+    for (const auto &plugin : registry.plugins()) {
+        ids.push_back(plugin->id());
+    }
+    for (const auto &[id, section] : settings.plugins) {
+        if (registry.find(id)) {
+            continue;
+        }
+        const std::string where =
+            !section.key_where.file.empty() ? section.key_where.str() : settings.source;
+        std::string message =
+            where + ": plugins." + id + " configures no plugin (none has the id '" + id + "'); " +
+            config::did_you_mean(id, ids) +
+            "fix the id, or remove the section; loaded plugins: " + config::join(ids);
+        for (const auto &refusal : registry.refused()) {
+            message += "\n  refused: " + refusal.reason;
+        }
+        throw InputError(message);
+    }
+}
+
 PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &registry)
     : settings_(settings), registry_(registry) {
+    // A misspelt section would leave the plugin it meant on its defaults, silently.
+    check_plugin_sections(settings, registry);
     // Each "where" is the YAML position of the id, so a typo points at its line.
     const auto at = [&](const config::SourceLocation &where, const std::string &key) {
         return !where.file.empty() ? where.str() : settings.source + " (" + key + ")";

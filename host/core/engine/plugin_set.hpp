@@ -16,6 +16,10 @@ namespace sbx::engine {
 // True when `preset` sets VM_SETTINGS or an OS_TYPE listed in the settings' vm_os_types.
 bool wants_vm(const presets::Preset &preset, const config::Settings &settings);
 
+// Throws InputError at the key's line when a section under `plugins:` names no loaded plugin
+// (with "did you mean" and the loaded ids, and the refused files, the usual cause).
+void check_plugin_sections(const config::Settings &settings, const plugins::Registry &registry);
+
 class PluginSet {
   public:
     // Resolves every plugin the settings name (InputError with file:line:column when one

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "plugins/elf_precheck.hpp"
+#include "plugins/schema_defaults.hpp"
 #include "plugins/schema_validator.hpp"
 
 namespace sbx::plugins {
@@ -198,8 +199,10 @@ const void *Plugin::interface(const char *interface_id) const {
     return entry_.get_interface(interface_id);
 }
 
-std::unique_ptr<Instance> Plugin::create(const nlohmann::json &config,
+std::unique_ptr<Instance> Plugin::create(const nlohmann::json &written,
                                          const ConfigLocator &locate) const {
+    // The plugin gets its schema's defaults for what the settings leave out.
+    const nlohmann::json config = with_schema_defaults(descriptor_.config_schema, written);
     const auto violations = validate_against_schema(descriptor_.config_schema, config, id());
     if (!violations.empty()) {
         const auto &first = violations.front();

@@ -7,6 +7,7 @@
 
 #include <sbx/run_status.hpp>
 
+#include "plugins/answer_contract.hpp"
 #include "util/temp_dir.hpp"
 
 namespace sbx::plugins {
@@ -147,35 +148,46 @@ std::string check_stub(Instance &instance, std::string &shown) {
         shown);
 }
 
+// The contract a real run holds the answer to (answer_contract), said as verify says it.
+Check contract(AnswerKind kind, std::optional<std::pair<double, double>> range = std::nullopt) {
+    return [kind, range](const json &answer) -> std::string {
+        const std::string problem = answer_problem(kind, answer, range);
+        return problem.empty() ? ""
+                               : "the answer breaks its contract (" + problem +
+                                     "); docs/abi.md gives each call's answer";
+    };
+}
+
 std::string check_metrics(Instance &instance, std::string &shown) {
     json result = {{"status", "OK"}, {"exit_code", 0}, {"wall_s", 0.01}, {"max_rss_kb", 1024}};
-    const json run_request{
-        {"phase", "run"}, {"passed", true}, {"steps", {result}}, {"preset", sample_preset()}};
+    const json run_request{{"phase", "run"},     {"passed", true},      {"workflow", "verify"},
+                           {"scenario", "verify"}, {"flag", "on"},      {"repetition", 0},
+                           {"step_names", {"s1"}}, {"steps", {result}}, {"preset", sample_preset()}};
     auto problem = call_and_check(
-        "collect", run_request, [&](const std::string &r) { return instance.collect(r); }, {},
-        shown);
+        "collect", run_request, [&](const std::string &r) { return instance.collect(r); },
+        contract(AnswerKind::collect), shown);
     if (!problem.empty()) {
         return problem;
     }
     std::string cell_answer;
-    return call_and_check(
-        "collect", {{"phase", "cell"}, {"roi", 1.0}, {"prev_roi", nullptr}, {"runs", 1}},
-        [&](const std::string &r) { return instance.collect(r); }, {}, cell_answer);
+    return call_and_check("collect",
+                          {{"phase", "cell"},
+                           {"workflow", "verify"},
+                           {"scenario", "verify"},
+                           {"flag", "on"},
+                           {"roi", 1.0},
+                           {"prev_roi", nullptr},
+                           {"runs", 1}},
+                          [&](const std::string &r) { return instance.collect(r); },
+                          contract(AnswerKind::collect), cell_answer);
 }
 
 std::string check_predictor(Instance &instance, std::string &shown) {
     return call_and_check(
-        "predict", {{"series", {0.5, 0.6, 0.7}}},
+        "predict",
+        {{"series", {0.5, 0.6, 0.7, 0.65, 0.7}}, {"subject", "roi:verify:normal:on"}, {"metric", "roi"}},
         [&](const std::string &r) { return instance.predict(r); },
-        [](const json &answer) -> std::string {
-            const auto value = answer.find("value");
-            if (value != answer.end() && !value->is_number() && !value->is_null()) {
-                return "predict answered a \"value\" that is not a number or null; answer "
-                       "the forecast or null";
-            }
-            return "";
-        },
-        shown);
+        contract(AnswerKind::predict, std::make_pair(0.0, 1.0)), shown);
 }
 
 }  // namespace

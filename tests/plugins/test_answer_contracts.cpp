@@ -1,0 +1,148 @@
+// Plugin answers in real runs keep the same contracts `plugins verify` checks: a broken one
+// is exit 3 naming the plugin, its file and the call, never a library error or a value
+// silently dropped. The plugins are third-party ones, built here with only the SDK.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "command.hpp"
+
+namespace {
+
+using sbx::test::CommandResult;
+using sbx::test::run_command;
+
+class AnswerContracts : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        plugin_dir_ = sbx::test::make_temp_dir("sbx-answer-contracts-");
+        for (const auto &[name, define] :
+             {std::pair<std::string, std::string>{"scripted_metrics", "-DSCRIPTED_METRICS"},
+              {"scripted_predictor", "-DSCRIPTED_PREDICTOR"}}) {
+            const auto build = run_command(
+                {SBX_CXX, "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", define, "-I",
+                 SBX_SDK_INCLUDE, "-Wl,--version-script=" SBX_SDK_INCLUDE "/../cmake/sbx_plugin.map",
+                 "-Wl,-z,defs", SBX_SCRIPTED_FIXTURE, "-o", plugin_dir_ + "/" + name + ".so"});
+            ASSERT_EQ(build.exit_code, 0) << build.err;
+        }
+    }
+    static void TearDownTestSuite() { std::filesystem::remove_all(plugin_dir_); }
+
+    void SetUp() override { dir_ = sbx::test::make_temp_dir("sbx-answer-run-"); }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    // One run of /bin/true with the scripted collector (and predictor) answering `metrics`
+    // (and `forecast`; "" keeps the built-in ema), each logging its requests.
+    CommandResult run(const std::string &metrics, const std::string &forecast = "") {
+        std::ofstream settings(dir_ + "/settings.yaml");
+        settings << "metrics: [scripted_metrics]\n"
+                 << (forecast.empty() ? "" : "predictor: scripted_predictor\n")
+                 << "plugins:\n  scripted_metrics:\n    answer: " << nlohmann::json(metrics).dump()
+                 << "\n    requests: " << nlohmann::json(dir_ + "/collect.log").dump() << "\n";
+        if (!forecast.empty()) {
+            settings << "  scripted_predictor:\n    answer: " << nlohmann::json(forecast).dump()
+                     << "\n    requests: " << nlohmann::json(dir_ + "/predict.log").dump() << "\n";
+        }
+        settings << "presets: [{SCENARIO_NAME: calm}]\nworkflows:\n  - name: wf\n    steps:\n"
+                    "      - name: first\n        run: [/bin/true]\n";
+        settings.close();
+        return run_command({SBX_BINARY, "--config", dir_ + "/settings.yaml", "--plugin-dir",
+                            plugin_dir_, "--data-dir", dir_ + "/data", "run", "--json"});
+    }
+
+    std::string plugin_path(const std::string &id) const {
+        return plugin_dir_ + "/" + id + ".so";
+    }
+
+    std::string read(const std::string &name) const {
+        std::ifstream in(dir_ + "/" + name);
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+
+    static std::string plugin_dir_;
+    std::string dir_;
+};
+
+std::string AnswerContracts::plugin_dir_;
+
+TEST_F(AnswerContracts, ANonNumericMetricNamesThePluginItsFileAndTheCall) {
+    const auto result = run(R"({"latency_ms": 3, "ok": true})");
+    EXPECT_EQ(result.exit_code, 3) << result.err;
+    EXPECT_NE(result.err.find("plugin 'scripted_metrics' (" + plugin_path("scripted_metrics") +
+                              ") answered collect with an answer that breaks its contract "
+                              "(/ok: expected number or null, got boolean true)"),
+              std::string::npos)
+        << result.err;
+}
+
+TEST_F(AnswerContracts, TextThatIsNotJsonIsQuotedNotALibraryError) {
+    const auto result = run("ok then");
+    EXPECT_EQ(result.exit_code, 3) << result.err;
+    EXPECT_NE(result.err.find("answered collect with text that is not JSON: ok then"),
+              std::string::npos)
+        << result.err;
+    EXPECT_EQ(result.err.find("json.exception"), std::string::npos) << result.err;
+}
+
+TEST_F(AnswerContracts, ANullMetricIsNotMeasuredAndTheNumbersAreKept) {
+    const auto result = run(R"({"latency_ms": null, "score": 2})");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto report = nlohmann::json::parse(result.out);
+    const auto &metrics = report["cells"][0]["metrics"];
+    EXPECT_DOUBLE_EQ(metrics.value("score", -1.0), 2.0) << metrics;
+    EXPECT_FALSE(metrics.contains("latency_ms")) << metrics;
+}
+
+TEST_F(AnswerContracts, AForecastThatIsTextOrOutOfRangeOrInvertedIsRefused) {
+    const std::pair<const char *, const char *> cases[] = {
+        {R"({"value": "0.5"})", R"(/value: expected number or null, got string "0.5")"},
+        {R"({"value": 1.7})", "value 1.7 is outside [0, 1]"},
+        {R"({"value": 0.5, "lower": 0.6, "upper": 0.4})", "lower 0.6 is above upper 0.4"},
+    };
+    for (const auto &[answer, problem] : cases) {
+        const auto result = run("{}", answer);
+        EXPECT_EQ(result.exit_code, 3) << answer << ": " << result.err;
+        EXPECT_NE(result.err.find("plugin 'scripted_predictor' (" +
+                                  plugin_path("scripted_predictor") + ") answered predict"),
+                  std::string::npos)
+            << result.err;
+        EXPECT_NE(result.err.find(problem), std::string::npos) << answer << ": " << result.err;
+    }
+    const auto kept = run("{}", R"({"value": 0.9, "lower": 0.8, "upper": 1.0})");
+    EXPECT_EQ(kept.exit_code, 0) << kept.err;
+}
+
+TEST_F(AnswerContracts, RequestsSayWhichWorkflowScenarioStepAndSeries) {
+    const auto result = run("{}", R"({"value": 1.0})");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    std::istringstream collects(read("collect.log"));
+    std::string line;
+    ASSERT_TRUE(std::getline(collects, line));
+    const auto run_request = nlohmann::json::parse(line);
+    EXPECT_EQ(run_request["phase"], "run");
+    EXPECT_EQ(run_request["workflow"], "wf");
+    EXPECT_EQ(run_request["scenario"], "calm");
+    EXPECT_EQ(run_request["flag"], "on");
+    EXPECT_EQ(run_request["repetition"], 0);
+    EXPECT_EQ(run_request["step_names"], nlohmann::json::array({"first"}));
+    std::string last;
+    while (std::getline(collects, line)) {
+        last = line;
+    }
+    const auto cell_request = nlohmann::json::parse(last);
+    EXPECT_EQ(cell_request["phase"], "cell");
+    EXPECT_EQ(cell_request["workflow"], "wf");
+    EXPECT_EQ(cell_request["scenario"], "calm");
+    const auto predict_request = nlohmann::json::parse(read("predict.log"));
+    EXPECT_EQ(predict_request["subject"], "roi:wf:calm:on");
+    EXPECT_EQ(predict_request["metric"], "roi");
+    EXPECT_EQ(predict_request["series"], nlohmann::json::array({1.0}));
+}
+
+}  // namespace
