@@ -7,6 +7,7 @@
 
 #include "config/load_settings.hpp"
 #include "install_layout.hpp"
+#include "plugins/plugin_process.hpp"
 #include "logging/logging.hpp"
 
 namespace sbx::cli {
@@ -15,12 +16,15 @@ extern const char *const kEmbeddedSettings;
 
 plugins::Registry &CliContext::registry() {
     if (!registry_) {
-        registry_ = std::make_unique<plugins::Registry>();
+        const auto executable = executable_path(options.program_path);
+        plugins::set_plugin_host_program(plugin_host_beside(executable));
+        registry_ = std::make_unique<plugins::Registry>(settings.plugin_host.policy,
+                                                        own_plugin_dirs(executable));
         std::vector<std::filesystem::path> dirs(settings.plugin_dirs.begin(),
                                                 settings.plugin_dirs.end());
         // The user's, the build tree's and the installed plugins are always found, so the
         // binary works from any directory; one already configured is not searched twice.
-        for (const auto &fallback : default_plugin_dirs(executable_path(options.program_path))) {
+        for (const auto &fallback : default_plugin_dirs(executable)) {
             bool listed = false;
             for (const auto &dir : dirs) {
                 std::error_code ec;

@@ -26,6 +26,7 @@ json describe(const plugins::Plugin &plugin) {
             {"kind", d.kind},
             {"abi", abi_text(plugin)},
             {"path", plugin.path().string()},
+            {"isolation", plugin.isolated() ? "process" : "in_process"},
             {"description", d.description},
             {"vendor", d.vendor},
             {"url", d.url},

@@ -7,6 +7,9 @@
 #ifndef SBX_INSTALL_PLUGIN_DIR
 #define SBX_INSTALL_PLUGIN_DIR "lib/sandbox-runner/plugins"
 #endif
+#ifndef SBX_INSTALL_LIBEXEC_DIR
+#define SBX_INSTALL_LIBEXEC_DIR "libexec/sandbox-runner"
+#endif
 #ifndef SBX_INSTALL_DATA_DIR
 #define SBX_INSTALL_DATA_DIR "share/sandbox-runner"
 #endif
@@ -48,6 +51,22 @@ std::vector<std::filesystem::path> default_plugin_dirs(const std::filesystem::pa
     dirs.push_back((prefix / "plugins").lexically_normal());
     dirs.push_back((prefix / SBX_INSTALL_PLUGIN_DIR).lexically_normal());
     return dirs;
+}
+
+std::vector<std::filesystem::path> own_plugin_dirs(const std::filesystem::path &executable) {
+    auto dirs = default_plugin_dirs(executable);
+    dirs.erase(dirs.begin(), dirs.end() - 2);  // the build tree's and the installed ones
+    return dirs;
+}
+
+std::filesystem::path plugin_host_beside(const std::filesystem::path &executable) {
+    std::error_code ec;
+    const auto in_build_tree = executable.parent_path() / "sbx-plugin-host";
+    if (std::filesystem::is_regular_file(in_build_tree, ec)) {
+        return in_build_tree;
+    }
+    return (executable.parent_path().parent_path() / SBX_INSTALL_LIBEXEC_DIR / "sbx-plugin-host")
+        .lexically_normal();
 }
 
 std::string installed_settings_file(const std::filesystem::path &executable) {

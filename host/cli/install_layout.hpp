@@ -17,6 +17,14 @@ std::filesystem::path executable_path(const std::string &program_path);
 // skipped by the registry; the user's comes first so it can replace a built-in plugin.
 std::vector<std::filesystem::path> default_plugin_dirs(const std::filesystem::path &executable);
 
+// The host's own plugin directories (the build tree's and the installed one): what is
+// found there is trusted to run in process under `plugin_host.isolation: auto`.
+std::vector<std::filesystem::path> own_plugin_dirs(const std::filesystem::path &executable);
+
+// The isolated-plugin host: <bin>/sbx-plugin-host in a build tree, else
+// <bin>/../libexec/sandbox-runner/sbx-plugin-host.
+std::filesystem::path plugin_host_beside(const std::filesystem::path &executable);
+
 // <bin>/../share/sandbox-runner/sandbox_settings.yaml when it exists (an installed host),
 // else "" (the embedded default is used).
 std::string installed_settings_file(const std::filesystem::path &executable);

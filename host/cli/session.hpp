@@ -14,8 +14,8 @@ void record_plugins_used(store::Store &store, int64_t session, const engine::Plu
 // the mark (the database is the problem, say) is logged, and the original error goes on.
 void close_session(store::Store &store, int64_t session, const char *status) noexcept;
 
-// Runs `work`, then marks the session finished; on Cancelled marks it interrupted, on
-// any other error failed, and rethrows.
+// Runs `work`, then marks the session finished; on Cancelled (or a plugin call stopped by
+// the signal) marks it interrupted, on any other error failed, and rethrows.
 template <class Work>
 auto within_session(store::Store &store, int64_t session, Work &&work) {
     try {
@@ -24,6 +24,10 @@ auto within_session(store::Store &store, int64_t session, Work &&work) {
         return result;
     } catch (const engine::Cancelled &) {
         close_session(store, session, "interrupted");
+        throw;
+    } catch (const plugins::PluginCallError &e) {
+        // A plugin call the signal stopped (an isolated plugin's, killed after its grace).
+        close_session(store, session, e.status() == SBX_CANCELLED ? "interrupted" : "failed");
         throw;
     } catch (...) {
         close_session(store, session, "failed");

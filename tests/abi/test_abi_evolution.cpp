@@ -29,7 +29,7 @@ TEST(FrozenV1_0Plugin, LoadsAndPredicts) {
     EXPECT_EQ(verify.exit_code, 0) << verify.err;
     EXPECT_NE(verify.out.find("ok: frozen_v1_0 1.0.0 (predictor, ABI 1.0)"), std::string::npos)
         << verify.out;
-    EXPECT_EQ(predict_once("frozen_v1_0")["value"], 42);
+    EXPECT_DOUBLE_EQ(predict_once("frozen_v1_0")["value"].get<double>(), 0.42);
 }
 
 // Since ABI 1.1 the frozen plugins are exactly the "older minor" case: 1.0 under a 1.1 host.
@@ -65,7 +65,7 @@ TEST(CurrentExecutor, DefaultSweepRemovesNothing) {
 
 TEST(BiggerStructs, HostReadsOnlyWhatItKnows) {
     const auto plugin = sbx::plugins::load_plugin(evolution_fixture("bigger_structs"));
-    EXPECT_GT(plugin->entry().struct_size, sizeof(sbx_plugin_entry));
+    EXPECT_GT(plugin->entry()->struct_size, sizeof(sbx_plugin_entry));
     // The known schema field is read; the poisoned trailing field is not.
     EXPECT_EQ(plugin->descriptor().config_schema, nlohmann::json({{"type", "object"}}));
     EXPECT_EQ(plugin->descriptor().version, "2.0.0");

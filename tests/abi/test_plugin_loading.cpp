@@ -55,7 +55,7 @@ TEST(Verify, AcceptsAGoodPlugin) {
 }
 
 TEST(Registry, RefusesTheSecondPluginWithTheSameIdNamingBothFiles) {
-    sbx::plugins::Registry registry;
+    sbx::plugins::Registry registry({}, {});  // no own directory: both are described isolated
     registry.scan({SBX_TWINS_DIR});
     ASSERT_EQ(registry.plugins().size(), 1u);
     ASSERT_EQ(registry.refused().size(), 1u);

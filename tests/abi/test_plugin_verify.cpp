@@ -86,7 +86,8 @@ INSTANTIATE_TEST_SUITE_P(
                 "with -fvisibility=hidden and link with the SDK's version script sbx_plugin.map "
                 "(sbx_add_plugin and `pkg-config --libs sandbox-runner-sdk` do both)"},
         Problem{"smoke_fails",
-                "smoke call predict {\"series\":[0.5,0.6,0.7]} failed: plugin 'smoke_fails' "
+                "smoke call predict {\"metric\":\"roi\",\"series\":[0.5,0.6,0.7,0.65,0.7],"
+                "\"subject\":\"roi:verify:normal:on\"} failed: plugin 'smoke_fails' "
                 "sbx.predictor/1 failed: fixture: no model for this series; make predict "
                 "answer this sample request with SBX_OK (a request it cannot serve is still an "
                 "answer, e.g. an inactive injector or an executor's \"XX\")"}),

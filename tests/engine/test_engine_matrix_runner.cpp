@@ -45,7 +45,8 @@ class MatrixRunnerTest : public ::testing::Test {
 
     std::string dir_;
     sbx::config::Settings settings_;
-    sbx::plugins::Registry registry_;
+    // The built-in plugins, trusted as the CLI trusts them: in process.
+    sbx::plugins::Registry registry_{{}, {SBX_PLUGIN_DIR}};
 };
 
 TEST_F(MatrixRunnerTest, SeveralWorkersRunEveryRunOfEveryCellOnce) {

@@ -31,6 +31,7 @@ const std::vector<std::string> &top_level_keys() {
                                                     "log_level",
                                                     "json_logs",
                                                     "plugins",
+                                                    "plugin_host",
                                                     "presets",
                                                     "workflows",
                                                     "targets",
@@ -182,6 +183,8 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
         }
     } else if (key == "plugins") {
         read_plugin_configs(reader, entry, s);
+    } else if (key == "plugin_host") {
+        read_plugin_host(reader, entry, s);
     } else if (key == "presets") {
         read_presets(reader, entry, s);
     } else if (key == "scenarios") {

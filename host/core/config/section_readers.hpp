@@ -37,4 +37,7 @@ void read_scenarios(const YamlReader &reader, const Field &field, Settings &sett
 // `plugins:` -> per-plugin configuration sections with JSON-pointer locations.
 void read_plugin_configs(const YamlReader &reader, const Field &field, Settings &settings);
 
+// `plugin_host:` -> isolation mode, call deadline, restarts, on_crash, per-plugin overrides.
+void read_plugin_host(const YamlReader &reader, const Field &field, Settings &settings);
+
 }  // namespace sbx::config

@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 #include <sbx/run_status.hpp>
 
+#include "plugins/isolation_policy.hpp"
+
 namespace sbx::config {
 
 // Where a value was written. line and column are 1-based; line 0 means "not from a line
@@ -112,6 +114,13 @@ struct PluginConfig {
     std::map<std::string, SourceLocation> locations;
 };
 
+// `plugin_host:`: how plugins are run (in process or isolated), their call deadlines and
+// what a crash of an isolated one does.
+struct PluginHostSettings {
+    plugins::IsolationPolicy policy;
+    SourceLocation where;
+};
+
 inline constexpr int kDefaultRobustnessRepetitions = 13;
 inline constexpr int kMaxRepetitions = 1000000;
 
@@ -157,6 +166,7 @@ struct Settings {
     std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
     bool json_logs = false;
     std::map<std::string, PluginConfig> plugins;  // per-plugin configuration by plugin id
+    PluginHostSettings plugin_host;
     // Inline presets: JSON objects of string keys to scalars (FAILURE_MODES may be a list).
     std::vector<nlohmann::json> presets;
     std::vector<SourceLocation> preset_locations;  // parallel to presets

@@ -10,13 +10,14 @@
 namespace sbx::engine {
 
 void check_plugin_sections(const config::Settings &settings, const plugins::Registry &registry) {
-    std::vector<std::string> ids;
-    for (const auto &plugin : registry.plugins()) {
-        ids.push_back(plugin->id());
-    }
     for (const auto &[id, section] : settings.plugins) {
         if (registry.find(id)) {
             continue;
+        }
+        // Only now every file is opened: a command that names only its plugins opens no more.
+        std::vector<std::string> ids;
+        for (const auto &plugin : registry.plugins()) {
+            ids.push_back(plugin->id());
         }
         const std::string where =
             !section.key_where.file.empty() ? section.key_where.str() : settings.source;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "plugins/elf_precheck.hpp"
+#include "plugins/isolated_instance.hpp"
 #include "plugins/schema_defaults.hpp"
 #include "plugins/schema_validator.hpp"
 
@@ -79,6 +80,20 @@ Descriptor read_descriptor(const std::filesystem::path &path, const sbx_plugin_e
                    text_or_empty(d.url),
                    text_or_empty(d.license),
                    nlohmann::json::object({{"type", "object"}, {"additionalProperties", false}})};
+    if (d.config_schema != nullptr) {
+        try {
+            out.config_schema = nlohmann::json::parse(d.config_schema);
+        } catch (const std::exception &e) {
+            refuse(path, std::string("config_schema is not valid JSON: ") + e.what());
+        }
+    }
+    check_descriptor(path, out);
+    return out;
+}
+
+}  // namespace
+
+void check_descriptor(const std::filesystem::path &path, const Descriptor &out) {
     const std::pair<const char *, const std::string *> mandatory[] = {
         {"id", &out.id},
         {"name", &out.name},
@@ -102,15 +117,9 @@ Descriptor read_descriptor(const std::filesystem::path &path, const sbx_plugin_e
         refuse(path, "descriptor kind '" + out.kind +
                          "' is unknown; write executor, injector, stub, metrics or predictor");
     }
-    if (d.config_schema != nullptr) {
-        try {
-            out.config_schema = nlohmann::json::parse(d.config_schema);
-        } catch (const std::exception &e) {
-            refuse(path, std::string("config_schema is not valid JSON: ") + e.what());
-        }
-    }
-    return out;
 }
+
+namespace {
 
 // Collects a plugin's response: the sink the ABI hands to every kind call.
 struct ResponseBuffer {
@@ -165,6 +174,7 @@ std::shared_ptr<Plugin> load_plugin(const std::filesystem::path &path) {
     plugin->path_ = path;
     plugin->entry_ = copy_growable<sbx_plugin_entry>(&raw_entry);
     const sbx_version abi = plugin->entry_.abi;
+    plugin->abi_ = abi;
     const std::string theirs = std::to_string(abi.major) + "." + std::to_string(abi.minor);
     const std::string ours = std::to_string(SBX_ABI_MAJOR) + "." + std::to_string(SBX_ABI_MINOR);
     if (abi.major != SBX_ABI_MAJOR) {
@@ -199,6 +209,98 @@ const void *Plugin::interface(const char *interface_id) const {
     return entry_.get_interface(interface_id);
 }
 
+namespace {
+
+// An instance whose plugin runs in this process: calls go straight through the tables.
+class InProcessInstance final : public Instance {
+  public:
+    InProcessInstance(std::shared_ptr<const Plugin> plugin, sbx_instance *handle)
+        : Instance(std::move(plugin)), handle_(handle) {}
+    ~InProcessInstance() override { plugin_->entry()->destroy(handle_); }
+    InProcessInstance(const InProcessInstance &) = delete;
+    InProcessInstance &operator=(const InProcessInstance &) = delete;
+
+    std::string call(PluginCall which, const std::string &request) override;
+
+  private:
+    template <class Table, class Fn>
+    std::string call_with_sink(const char *interface_id, Fn &&fn);
+    std::string sweep(const std::string &request);
+
+    sbx_instance *handle_;
+};
+
+template <class Table, class Fn>
+std::string InProcessInstance::call_with_sink(const char *interface_id, Fn &&fn) {
+    const void *raw = plugin_->interface(interface_id);
+    if (raw == nullptr) {
+        throw PluginCallError(SBX_UNSUPPORTED,
+                              "plugin '" + plugin_->id() + "' does not implement " + interface_id);
+    }
+    const auto table = copy_growable<Table>(raw);
+    ResponseBuffer buffer;
+    const sbx_sink sink{sizeof(sbx_sink), &buffer, &ResponseBuffer::write};
+    const sbx_status status = fn(table, sink);
+    if (status != SBX_OK) {
+        throw PluginCallError(status, "plugin '" + plugin_->id() + "' " + interface_id +
+                                          " failed: " +
+                                          text_or_empty(plugin_->entry()->last_error(handle_)));
+    }
+    return std::move(buffer.bytes);
+}
+
+std::string InProcessInstance::sweep(const std::string &request) {
+    if (plugin_->kind() == SBX_KIND_EXECUTOR) {
+        // An executor built against ABI 1.0 has a table without `sweep` (zero-filled by
+        // copy_growable): it created nothing a sweep could find.
+        const void *raw = plugin_->interface(SBX_EXECUTOR_V1);
+        if (raw == nullptr || copy_growable<sbx_executor_v1>(raw).sweep == nullptr) {
+            return R"({"removed":[]})";
+        }
+        return call_with_sink<sbx_executor_v1>(SBX_EXECUTOR_V1, [&](auto &t, const sbx_sink &s) {
+            return t.sweep(handle_, request.c_str(), &s);
+        });
+    }
+    return call_with_sink<sbx_injector_v1>(SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &s) {
+        return t.sweep ? t.sweep(handle_, request.c_str(), &s) : SBX_UNSUPPORTED;
+    });
+}
+
+std::string InProcessInstance::call(PluginCall which, const std::string &request) {
+    const char *text = request.c_str();
+    switch (which) {
+    case PluginCall::run:
+        return call_with_sink<sbx_executor_v1>(SBX_EXECUTOR_V1, [&](auto &t, const sbx_sink &s) {
+            return t.run ? t.run(handle_, text, &s) : SBX_UNSUPPORTED;
+        });
+    case PluginCall::prepare:
+        return call_with_sink<sbx_injector_v1>(SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &s) {
+            return t.prepare ? t.prepare(handle_, text, &s) : SBX_UNSUPPORTED;
+        });
+    case PluginCall::teardown:
+        return call_with_sink<sbx_injector_v1>(SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &) {
+            return t.teardown ? t.teardown(handle_, text) : SBX_UNSUPPORTED;
+        });
+    case PluginCall::sweep:
+        return sweep(request);
+    case PluginCall::generate:
+        return call_with_sink<sbx_stub_v1>(SBX_STUB_V1, [&](auto &t, const sbx_sink &s) {
+            return t.generate ? t.generate(handle_, text, &s) : SBX_UNSUPPORTED;
+        });
+    case PluginCall::collect:
+        return call_with_sink<sbx_metrics_v1>(SBX_METRICS_V1, [&](auto &t, const sbx_sink &s) {
+            return t.collect ? t.collect(handle_, text, &s) : SBX_UNSUPPORTED;
+        });
+    case PluginCall::predict:
+        return call_with_sink<sbx_predictor_v1>(SBX_PREDICTOR_V1, [&](auto &t, const sbx_sink &s) {
+            return t.predict ? t.predict(handle_, text, &s) : SBX_UNSUPPORTED;
+        });
+    }
+    throw PluginCallError(SBX_UNSUPPORTED, "unknown call");
+}
+
+}  // namespace
+
 std::unique_ptr<Instance> Plugin::create(const nlohmann::json &written,
                                          const ConfigLocator &locate) const {
     // The plugin gets its schema's defaults for what the settings leave out.
@@ -215,8 +317,11 @@ std::unique_ptr<Instance> Plugin::create(const nlohmann::json &written,
                          "; run `sandbox-runner plugins inspect " + id() +
                          "` to see the configuration schema");
     }
-    sbx_instance *handle = nullptr;
     const std::string text = config.dump();
+    if (isolated()) {
+        return make_isolated_instance(shared_from_this(), text);
+    }
+    sbx_instance *handle = nullptr;
     const sbx_status status = entry_.create(text.c_str(), &handle);
     if (status != SBX_OK || handle == nullptr) {
         // The plugin refused the configuration the user wrote: bad input (exit 2).
@@ -224,89 +329,48 @@ std::unique_ptr<Instance> Plugin::create(const nlohmann::json &written,
             "plugin '" + id() + "' (" + path_.string() +
             ") refused its configuration: " + text_or_empty(entry_.last_error(nullptr)));
     }
-    return std::make_unique<Instance>(shared_from_this(), handle);
+    return std::make_unique<InProcessInstance>(shared_from_this(), handle);
 }
 
-Instance::Instance(std::shared_ptr<const Plugin> plugin, sbx_instance *handle)
-    : plugin_(std::move(plugin)), handle_(handle) {}
-
-Instance::~Instance() {
-    plugin_->entry().destroy(handle_);
+nlohmann::json Plugin::description() const {
+    const auto &d = descriptor_;
+    return {{"id", d.id},
+            {"name", d.name},
+            {"version", d.version},
+            {"kind", d.kind},
+            {"description", d.description},
+            {"vendor", d.vendor},
+            {"url", d.url},
+            {"license", d.license},
+            {"config_schema", d.config_schema},
+            {"abi", {abi_.major, abi_.minor}}};
 }
 
-void Instance::fail(const char *what, sbx_status status) {
-    throw PluginCallError(status, "plugin '" + plugin_->id() + "' " + what + " failed: " +
-                                      text_or_empty(plugin_->entry().last_error(handle_)));
-}
-
-template <class Table, class Fn>
-std::string Instance::call_with_sink(const char *interface_id, Fn &&fn) {
-    const void *raw = plugin_->interface(interface_id);
-    if (raw == nullptr) {
-        throw PluginCallError(SBX_UNSUPPORTED,
-                              "plugin '" + plugin_->id() + "' does not implement " + interface_id);
-    }
-    const auto table = copy_growable<Table>(raw);
-    ResponseBuffer buffer;
-    const sbx_sink sink{sizeof(sbx_sink), &buffer, &ResponseBuffer::write};
-    const sbx_status status = fn(table, sink);
-    if (status != SBX_OK) {
-        fail(interface_id, status);
-    }
-    return std::move(buffer.bytes);
-}
-
-std::string Instance::run(const std::string &spec_json) {
-    return call_with_sink<sbx_executor_v1>(SBX_EXECUTOR_V1, [&](auto &t, const sbx_sink &s) {
-        return t.run ? t.run(handle_, spec_json.c_str(), &s) : SBX_UNSUPPORTED;
-    });
-}
-
-std::string Instance::prepare(const std::string &request_json) {
-    return call_with_sink<sbx_injector_v1>(SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &s) {
-        return t.prepare ? t.prepare(handle_, request_json.c_str(), &s) : SBX_UNSUPPORTED;
-    });
-}
-
-void Instance::teardown(const std::string &state_json) {
-    call_with_sink<sbx_injector_v1>(SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &) {
-        return t.teardown ? t.teardown(handle_, state_json.c_str()) : SBX_UNSUPPORTED;
-    });
-}
-
-std::string Instance::sweep(const std::string &request_json) {
-    if (plugin_->kind() == SBX_KIND_EXECUTOR) {
-        // An executor built against ABI 1.0 has a table without `sweep` (zero-filled by
-        // copy_growable): it created nothing a sweep could find.
-        const void *raw = plugin_->interface(SBX_EXECUTOR_V1);
-        if (raw == nullptr || copy_growable<sbx_executor_v1>(raw).sweep == nullptr) {
-            return R"({"removed":[]})";
+Descriptor descriptor_from_description(const std::filesystem::path &path,
+                                       const nlohmann::json &description, sbx_version &abi) {
+    try {
+        Descriptor out;
+        for (const auto &[field, into] :
+             std::initializer_list<std::pair<const char *, std::string *>>{
+                 {"id", &out.id},
+                 {"name", &out.name},
+                 {"version", &out.version},
+                 {"kind", &out.kind},
+                 {"description", &out.description},
+                 {"vendor", &out.vendor},
+                 {"url", &out.url},
+                 {"license", &out.license}}) {
+            *into = description.at(field).get<std::string>();
         }
-        return call_with_sink<sbx_executor_v1>(SBX_EXECUTOR_V1, [&](auto &t, const sbx_sink &s) {
-            return t.sweep(handle_, request_json.c_str(), &s);
-        });
+        out.config_schema = description.at("config_schema");
+        abi.major = description.at("abi").at(0).get<uint32_t>();
+        abi.minor = description.at("abi").at(1).get<uint32_t>();
+        check_descriptor(path, out);
+        return out;
+    } catch (const nlohmann::json::exception &e) {
+        refuse(path, std::string("the plugin host described it with malformed JSON: ") +
+                         e.what());
     }
-    return call_with_sink<sbx_injector_v1>(SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &s) {
-        return t.sweep ? t.sweep(handle_, request_json.c_str(), &s) : SBX_UNSUPPORTED;
-    });
-}
-
-std::string Instance::generate(const std::string &request_json) {
-    return call_with_sink<sbx_stub_v1>(SBX_STUB_V1, [&](auto &t, const sbx_sink &s) {
-        return t.generate ? t.generate(handle_, request_json.c_str(), &s) : SBX_UNSUPPORTED;
-    });
-}
-
-std::string Instance::collect(const std::string &request_json) {
-    return call_with_sink<sbx_metrics_v1>(SBX_METRICS_V1, [&](auto &t, const sbx_sink &s) {
-        return t.collect ? t.collect(handle_, request_json.c_str(), &s) : SBX_UNSUPPORTED;
-    });
-}
-
-std::string Instance::predict(const std::string &request_json) {
-    return call_with_sink<sbx_predictor_v1>(SBX_PREDICTOR_V1, [&](auto &t, const sbx_sink &s) {
-        return t.predict ? t.predict(handle_, request_json.c_str(), &s) : SBX_UNSUPPORTED;
-    });
 }
 
 }  // namespace sbx::plugins

@@ -1,5 +1,6 @@
 // A loaded plugin library and its instances: the host side of sbx/plugin.h.
 // Loading never unloads; an Instance destroys its plugin object when it goes out of scope.
+// An isolated plugin's code never runs in this process (isolated_instance.hpp).
 #pragma once
 
 #include <sbx/plugin.h>
@@ -10,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "plugins/isolation_policy.hpp"
+#include "plugins/plugin_call.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::plugins {
@@ -32,6 +35,13 @@ class PluginCallError : public std::runtime_error {
     sbx_status status_;
 };
 
+// An isolated plugin crashed, hung or wrote garbage, and `plugin_host.on_crash: stop`
+// says that ends the command (exit 3) rather than the call.
+class PluginCrashError : public EnvironmentError {
+  public:
+    using EnvironmentError::EnvironmentError;
+};
+
 // The descriptor, copied out of the plugin into host-owned strings.
 struct Descriptor {
     std::string id;
@@ -52,61 +62,104 @@ class Plugin;
 using ConfigLocator = std::function<std::string(const std::string &pointer)>;
 
 // One instance of a plugin. Calls on one Instance must not overlap (the ABI contract);
-// different Instances may be used from different threads.
+// different Instances may be used from different threads. In process, or served by a child
+// sbx-plugin-host (isolated_instance.hpp); the callers cannot tell.
 class Instance {
   public:
-    Instance(std::shared_ptr<const Plugin> plugin, sbx_instance *handle);
-    ~Instance();
+    explicit Instance(std::shared_ptr<const Plugin> plugin) : plugin_(std::move(plugin)) {}
+    virtual ~Instance() = default;
     Instance(const Instance &) = delete;
     Instance &operator=(const Instance &) = delete;
 
     [[nodiscard]] const Plugin &plugin() const { return *plugin_; }
 
     // Executor: run spec -> result JSON text.
-    std::string run(const std::string &spec_json);
+    std::string run(const std::string &spec_json) { return call(PluginCall::run, spec_json); }
     // Injector.
-    std::string prepare(const std::string &request_json);
-    void teardown(const std::string &state_json);
+    std::string prepare(const std::string &request_json) {
+        return call(PluginCall::prepare, request_json);
+    }
+    void teardown(const std::string &state_json) { call(PluginCall::teardown, state_json); }
     // Injector, or executor (ABI >= 1.1; an older executor answers {"removed": []}).
-    std::string sweep(const std::string &request_json);
+    std::string sweep(const std::string &request_json) {
+        return call(PluginCall::sweep, request_json);
+    }
     // Stub strategy, metrics collector, predictor.
-    std::string generate(const std::string &request_json);
-    std::string collect(const std::string &request_json);
-    std::string predict(const std::string &request_json);
+    std::string generate(const std::string &request_json) {
+        return call(PluginCall::generate, request_json);
+    }
+    std::string collect(const std::string &request_json) {
+        return call(PluginCall::collect, request_json);
+    }
+    std::string predict(const std::string &request_json) {
+        return call(PluginCall::predict, request_json);
+    }
 
-  private:
-    template <class Table, class Fn>
-    std::string call_with_sink(const char *interface_id, Fn &&fn);
-    [[noreturn]] void fail(const char *what, sbx_status status);
+    // Makes `which` with `request`: the answer text ("" for teardown). Throws
+    // PluginCallError when the plugin returns an error status, crashes or hangs.
+    virtual std::string call(PluginCall which, const std::string &request) = 0;
 
+  protected:
     std::shared_ptr<const Plugin> plugin_;
-    sbx_instance *handle_;
 };
 
-// A loaded and initialized plugin library. Shared by its instances; never unloaded.
+// A loaded and initialized plugin library, or (isolated) the description of one that only
+// ever runs in child processes. Shared by its instances; never unloaded.
 class Plugin : public std::enable_shared_from_this<Plugin> {
   public:
     [[nodiscard]] const Descriptor &descriptor() const { return descriptor_; }
     [[nodiscard]] const std::string &id() const { return descriptor_.id; }
     [[nodiscard]] const std::string &kind() const { return descriptor_.kind; }
     [[nodiscard]] const std::filesystem::path &path() const { return path_; }
-    [[nodiscard]] sbx_version abi() const { return entry_.abi; }
-    // The kind interface table, or nullptr.
-    [[nodiscard]] const void *interface(const char *interface_id) const;
-    // Validates `config` against the descriptor's schema, then creates an instance: no
-    // caller can hand a plugin configuration its schema refuses (the ABI promises a plugin
-    // may trust it). A violation is an InputError for the first one,
-    // "<location>: plugins.<id><pointer>: <message>"; a refusal by create() a PluginError.
+    [[nodiscard]] sbx_version abi() const { return abi_; }
+    [[nodiscard]] const CallPolicy &policy() const { return policy_; }
+    [[nodiscard]] bool isolated() const { return policy_.isolation == Isolation::process; }
+    // The registry's decision for this plugin (deadline, restarts, on_crash). Whether it is
+    // isolated is fixed by how it was opened and stays.
+    void set_policy(const CallPolicy &policy) {
+        const Isolation kept = policy_.isolation;
+        policy_ = policy;
+        policy_.isolation = kept;
+    }
+    // Validates `config` against the descriptor's schema (after filling the schema's
+    // defaults), then creates an instance: no caller can hand a plugin configuration its
+    // schema refuses (the ABI promises a plugin may trust it). A violation is an InputError
+    // for the first one, "<location>: plugins.<id><pointer>: <message>"; a refusal by
+    // create() a PluginError.
     [[nodiscard]] std::unique_ptr<Instance> create(const nlohmann::json &config,
                                                    const ConfigLocator &locate = {}) const;
-    [[nodiscard]] const sbx_plugin_entry &entry() const { return entry_; }
+    // In process only (nullptr when isolated): the entry the library exports.
+    [[nodiscard]] const sbx_plugin_entry *entry() const { return library_ ? &entry_ : nullptr; }
+    // In process only: the kind interface table, or nullptr.
+    [[nodiscard]] const void *interface(const char *interface_id) const;
+    // The descriptor as the isolated plugin host reports it (and reads it back).
+    [[nodiscard]] nlohmann::json description() const;
 
   private:
     friend std::shared_ptr<Plugin> load_plugin(const std::filesystem::path &path);
+
+// The plugin at `path` as a child sbx-plugin-host loads and describes it: no code of it
+// runs in this process. A file that crashes or hangs while loading is a PluginError that
+// says so. Its instances are served by child processes under `policy`.
+std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
+                                        const CallPolicy &policy);
+
+// Refuses (PluginError naming `path`) a descriptor with a mandatory field missing, an id or
+// version out of form, or an unknown kind.
+void check_descriptor(const std::filesystem::path &path, const Descriptor &descriptor);
+
+// The descriptor of a plugin from its description (Plugin::description()); a PluginError
+// naming `path` when a field is missing or malformed.
+Descriptor descriptor_from_description(const std::filesystem::path &path,
+                                       const nlohmann::json &description, sbx_version &abi);
+    friend std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
+                                                   const CallPolicy &policy);
     Plugin() = default;
     std::filesystem::path path_;
+    sbx_version abi_{};
     sbx_plugin_entry entry_{};
     Descriptor descriptor_;
+    CallPolicy policy_;
     std::shared_ptr<void> library_;  // keeps the library mapped (never unloaded)
 };
 
@@ -114,6 +167,21 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
 // RTLD_NOW|RTLD_LOCAL, negotiates the ABI, validates the descriptor and calls init().
 // Throws PluginError with a one-line reason naming the file.
 std::shared_ptr<Plugin> load_plugin(const std::filesystem::path &path);
+
+// The plugin at `path` as a child sbx-plugin-host loads and describes it: no code of it
+// runs in this process. A file that crashes or hangs while loading is a PluginError that
+// says so. Its instances are served by child processes under `policy`.
+std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
+                                        const CallPolicy &policy);
+
+// Refuses (PluginError naming `path`) a descriptor with a mandatory field missing, an id or
+// version out of form, or an unknown kind.
+void check_descriptor(const std::filesystem::path &path, const Descriptor &descriptor);
+
+// The descriptor of a plugin from its description (Plugin::description()); a PluginError
+// naming `path` when a field is missing or malformed.
+Descriptor descriptor_from_description(const std::filesystem::path &path,
+                                       const nlohmann::json &description, sbx_version &abi);
 
 // The host services every plugin receives at init.
 const sbx_host *host_services();

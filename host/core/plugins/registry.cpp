@@ -1,4 +1,5 @@
-// Plugin discovery: walk the plugin directories, load what loads, remember what not.
+// Plugin discovery: list the plugin directories, load (or describe) on demand, remember
+// what was refused.
 #include "plugins/registry.hpp"
 
 #include <spdlog/spdlog.h>
@@ -6,16 +7,50 @@
 #include <algorithm>
 
 namespace sbx::plugins {
+namespace {
+
+bool is_within(const std::filesystem::path &directory,
+               const std::vector<std::filesystem::path> &candidates) {
+    std::error_code ec;
+    return std::any_of(candidates.begin(), candidates.end(), [&](const auto &own) {
+        return std::filesystem::equivalent(directory, own, ec);
+    });
+}
+
+std::vector<std::filesystem::path> plugin_files(const std::filesystem::path &directory) {
+    std::vector<std::filesystem::path> files;
+    std::error_code ec;
+    for (auto it = std::filesystem::recursive_directory_iterator(
+             directory, std::filesystem::directory_options::skip_permission_denied, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        std::error_code entry_ec;  // one unreadable entry must not end the whole walk
+        if (it->path().extension() == ".so" && !it->is_directory(entry_ec)) {
+            files.push_back(it->path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+void call_deinit(const Plugin &plugin) {
+    if (const auto *entry = plugin.entry(); entry != nullptr && entry->deinit != nullptr) {
+        entry->deinit();
+    }
+}
+
+}  // namespace
+
+Registry::Registry(IsolationPolicy policy, std::vector<std::filesystem::path> own_directories)
+    : policy_(std::move(policy)), own_directories_(std::move(own_directories)) {}
 
 Registry::~Registry() {
     for (const auto &plugin : plugins_) {
-        if (plugin->entry().deinit != nullptr) {
-            plugin->entry().deinit();
-        }
+        call_deinit(*plugin);
     }
 }
 
 void Registry::scan(const std::vector<std::filesystem::path> &directories) {
+    const std::lock_guard<std::recursive_mutex> lock(mutex_);
     for (const auto &directory : directories) {
         directories_.push_back(directory);
         std::error_code ec;
@@ -23,46 +58,58 @@ void Registry::scan(const std::vector<std::filesystem::path> &directories) {
             spdlog::debug("plugin directory {} does not exist; skipped", directory.string());
             continue;
         }
-        std::vector<std::filesystem::path> files;
-        for (auto it = std::filesystem::recursive_directory_iterator(
-                 directory, std::filesystem::directory_options::skip_permission_denied, ec);
-             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-            std::error_code entry_ec;  // one unreadable entry must not end the whole walk
-            if (it->path().extension() == ".so" && !it->is_directory(entry_ec)) {
-                files.push_back(it->path());
+        const bool trusted = is_within(directory, own_directories_);
+        for (const auto &found : plugin_files(directory)) {
+            // One spelling of the path everywhere (messages, refusals, `plugins list`).
+            const auto canonical = std::filesystem::weakly_canonical(found, ec);
+            const std::filesystem::path &path = ec ? found : canonical;
+            const bool seen =
+                std::any_of(candidates_.begin(), candidates_.end(), [&](const Candidate &c) {
+                    return std::filesystem::equivalent(c.path, path, ec);
+                });
+            if (!seen) {  // the same file reached through two directories counts once
+                candidates_.push_back({path, trusted, false});
             }
-        }
-        std::sort(files.begin(), files.end());
-        for (const auto &file : files) {
-            add(file);
         }
     }
 }
 
-void Registry::add(const std::filesystem::path &found) {
-    std::error_code ec;
-    // One spelling of the path everywhere (messages, refusals, `plugins list`).
-    const auto canonical = std::filesystem::weakly_canonical(found, ec);
-    const std::filesystem::path &path = ec ? found : canonical;
-    for (const auto &loaded : plugins_) {
-        if (std::filesystem::equivalent(loaded->path(), path, ec)) {
-            return;  // the same file reached through two directories
-        }
+void Registry::examine(size_t index) const {
+    Candidate &candidate = candidates_[index];
+    if (candidate.examined) {
+        return;
     }
+    candidate.examined = true;
+    const auto &path = candidate.path;
     try {
-        auto plugin = load_plugin(path);
-        if (const auto existing = find(plugin->id())) {
+        // The file name is the usual id; the policy of that id decides how it is opened.
+        // An untrusted file is always described by a child first: its code never runs
+        // here unless the settings ask for it by id.
+        std::shared_ptr<Plugin> plugin;
+        const auto by_name = policy_.for_plugin(path.stem().string(), candidate.trusted);
+        if (candidate.trusted && by_name.isolation == Isolation::in_process) {
+            plugin = load_plugin(path);
+        } else {
+            plugin = describe_plugin(path, by_name);
+        }
+        const auto policy = policy_.for_plugin(plugin->id(), candidate.trusted);
+        if (plugin->isolated() && policy.isolation == Isolation::in_process) {
+            plugin = load_plugin(path);  // asked for by id; it loaded safely in a child
+        } else if (!plugin->isolated() && policy.isolation == Isolation::process) {
+            call_deinit(*plugin);
+            plugin = describe_plugin(path, policy);
+        }
+        plugin->set_policy(policy);
+        if (const auto existing = loaded(plugin->id())) {
             refused_.push_back({path, "plugin id '" + plugin->id() + "' is already provided by " +
                                           existing->path().string() + "; rename one of them"});
-            // Its init() ran; it gets its deinit() too (no instance of it was made).
-            if (plugin->entry().deinit != nullptr) {
-                plugin->entry().deinit();
-            }
+            call_deinit(*plugin);  // its init() ran here; it gets its deinit() too
             spdlog::warn("refused plugin {}: {}", path.string(), refused_.back().reason);
             return;
         }
-        spdlog::debug("loaded plugin {} {} ({}) from {}", plugin->id(),
-                      plugin->descriptor().version, plugin->kind(), path.string());
+        spdlog::debug("loaded plugin {} {} ({}, {}) from {}", plugin->id(),
+                      plugin->descriptor().version, plugin->kind(),
+                      plugin->isolated() ? "isolated" : "in process", path.string());
         plugins_.push_back(std::move(plugin));
     } catch (const PluginError &e) {
         refused_.push_back({path, e.what()});
@@ -70,7 +117,7 @@ void Registry::add(const std::filesystem::path &found) {
     }
 }
 
-std::shared_ptr<Plugin> Registry::find(const std::string &id) const {
+std::shared_ptr<Plugin> Registry::loaded(const std::string &id) const {
     for (const auto &plugin : plugins_) {
         if (plugin->id() == id) {
             return plugin;
@@ -79,9 +126,47 @@ std::shared_ptr<Plugin> Registry::find(const std::string &id) const {
     return nullptr;
 }
 
+void Registry::examine_all() const {
+    for (size_t i = 0; i < candidates_.size(); ++i) {
+        examine(i);
+    }
+}
+
+std::vector<std::shared_ptr<Plugin>> Registry::plugins() const {
+    const std::lock_guard<std::recursive_mutex> lock(mutex_);
+    examine_all();
+    return plugins_;
+}
+
+std::vector<RefusedPlugin> Registry::refused() const {
+    const std::lock_guard<std::recursive_mutex> lock(mutex_);
+    examine_all();
+    return refused_;
+}
+
+std::shared_ptr<Plugin> Registry::find(const std::string &id) const {
+    const std::lock_guard<std::recursive_mutex> lock(mutex_);
+    if (auto plugin = loaded(id)) {
+        return plugin;
+    }
+    // In directory order, so that the first file with the id wins as it would in a full
+    // scan: the likely files first, then the others.
+    for (size_t i = 0; i < candidates_.size(); ++i) {
+        const auto &candidate = candidates_[i];
+        if (!candidate.trusted || candidate.path.stem() == id) {
+            examine(i);
+        }
+    }
+    if (auto plugin = loaded(id)) {
+        return plugin;
+    }
+    examine_all();
+    return loaded(id);
+}
+
 std::vector<std::string> Registry::ids_of_kind(const std::string &kind) const {
     std::vector<std::string> ids;
-    for (const auto &plugin : plugins_) {
+    for (const auto &plugin : plugins()) {
         if (plugin->kind() == kind) {
             ids.push_back(plugin->id());
         }
@@ -113,7 +198,7 @@ std::shared_ptr<Plugin> Registry::require(const std::string &id, const std::stri
     }
     message += " (searched: " + (searched.empty() ? std::string("no directory") : searched) +
                "; add a directory with --plugin-dir or SANDBOX_PLUGIN_DIRS)";
-    for (const auto &refusal : refused_) {
+    for (const auto &refusal : refused()) {
         message += "\n  refused: " + refusal.reason;
     }
     throw InputError(message);

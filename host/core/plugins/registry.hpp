@@ -1,13 +1,16 @@
-// Discovery of plugins in plugin directories, and the table of loaded plugins by id.
-// Refused files are remembered with their reason instead of aborting the scan.
+// Discovery of plugins in plugin directories, and the table of plugins by id. Lazy: a scan
+// only lists the files; a plugin is loaded (or, isolated, described by a child process)
+// when a command first asks for its id, so a command loads only what it uses and a broken
+// file elsewhere costs it nothing. Refused files are remembered with their reason.
 #pragma once
 
 #include <filesystem>
-#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "plugins/isolation_policy.hpp"
 #include "plugins/plugin.hpp"
 
 namespace sbx::plugins {
@@ -19,35 +22,54 @@ struct RefusedPlugin {
 
 class Registry {
   public:
-    Registry() = default;
-    // Calls each loaded plugin's deinit(). Instances must be gone by then (they are owned
-    // by commands, which end before the registry). The libraries stay mapped.
+    // `own_directories`: the host's own plugin directories, whose files are trusted to run
+    // in process under IsolationPolicy::Mode::automatic; every other file is isolated.
+    Registry(IsolationPolicy policy, std::vector<std::filesystem::path> own_directories);
+    // Calls each in-process plugin's deinit(). Instances must be gone by then (they are
+    // owned by commands, which end before the registry). The libraries stay mapped.
     ~Registry();
     Registry(const Registry &) = delete;
     Registry &operator=(const Registry &) = delete;
-    // Loads every *.so below each directory, in directory order, files sorted by path.
-    // A second plugin with an id already loaded is refused, naming both files.
+    // Lists every *.so below each directory, in directory order, files sorted by path. No
+    // plugin code runs. When two files have the same id, the first one found wins and the
+    // other is refused, naming both files.
     void scan(const std::vector<std::filesystem::path> &directories);
 
-    [[nodiscard]] const std::vector<std::shared_ptr<Plugin>> &plugins() const { return plugins_; }
-    [[nodiscard]] const std::vector<RefusedPlugin> &refused() const { return refused_; }
+    // Every plugin and every refusal: loads (or describes) all files listed.
+    [[nodiscard]] std::vector<std::shared_ptr<Plugin>> plugins() const;
+    [[nodiscard]] std::vector<RefusedPlugin> refused() const;
     [[nodiscard]] const std::vector<std::filesystem::path> &directories() const {
         return directories_;
     }
+    // The plugin `id`, loading files until it is found: first the files named <id>.so and
+    // every file outside the host's own directories (an isolated description is cheap and
+    // safe), then the rest. nullptr when none has that id.
     [[nodiscard]] std::shared_ptr<Plugin> find(const std::string &id) const;
     [[nodiscard]] std::vector<std::string> ids_of_kind(const std::string &kind) const;
 
     // The plugin `id` of `kind`, or an InputError that starts with `where` and lists the
-    // loaded plugins of that kind (and refused files, which are the usual cause).
+    // plugins of that kind (and refused files, which are the usual cause).
     [[nodiscard]] std::shared_ptr<Plugin> require(const std::string &id, const std::string &kind,
                                                   const std::string &where) const;
 
   private:
-    void add(const std::filesystem::path &found);
+    struct Candidate {
+        std::filesystem::path path;
+        bool trusted = false;
+        bool examined = false;
+    };
+    // Loads or describes candidate `index` (under the lock): adds a plugin or a refusal.
+    void examine(size_t index) const;
+    [[nodiscard]] std::shared_ptr<Plugin> loaded(const std::string &id) const;
+    void examine_all() const;
 
+    IsolationPolicy policy_;
+    std::vector<std::filesystem::path> own_directories_;
     std::vector<std::filesystem::path> directories_;
-    std::vector<std::shared_ptr<Plugin>> plugins_;
-    std::vector<RefusedPlugin> refused_;
+    mutable std::recursive_mutex mutex_;
+    mutable std::vector<Candidate> candidates_;
+    mutable std::vector<std::shared_ptr<Plugin>> plugins_;
+    mutable std::vector<RefusedPlugin> refused_;
 };
 
 }  // namespace sbx::plugins

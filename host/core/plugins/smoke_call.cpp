@@ -211,7 +211,7 @@ SmokeResult smoke_call(const Plugin &plugin) {
         call = "collect (run and cell phases)";
         problem = check_metrics(*instance, shown);
     } else {
-        call = "predict [0.5,0.6,0.7]";
+        call = "predict [0.5,0.6,0.7,0.65,0.7]";
         problem = check_predictor(*instance, shown);
     }
     if (!problem.empty()) {

@@ -1,0 +1,72 @@
+// sbx-plugin-host: loads one plugin file and serves it to sandbox-runner over fd 3, so a
+// plugin that crashes, hangs or scribbles takes down only this process.
+//   sbx-plugin-host --describe PATH [LEVEL]  load it, send its description, exit
+//   sbx-plugin-host --serve PATH [LEVEL]     load it, then create one instance and serve
+//                                            calls until the channel closes
+// LEVEL: the lowest log level forwarded to the host (spdlog numbering, 2 = info).
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "plugin_host/channel.hpp"
+#include "plugin_host/serve.hpp"
+#include "plugins/plugin.hpp"
+
+namespace {
+
+constexpr int kChannel = 3;
+
+void on_stop(int) {
+    sbx::plugins::request_cancel();
+}
+
+// Ends this process when the host ends, even when the host is killed while a plugin call
+// hangs here. Rationale: not PR_SET_PDEATHSIG, which fires when the host *thread* that
+// spawned this process ends, and hosts spawn from worker threads that come and go.
+void watch_parent() {
+    const pid_t parent = ::getppid();
+    if (parent == 1) {
+        ::_exit(3);  // the host is gone already
+    }
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, parent, 0));
+    std::thread([parent, pidfd] {
+        if (pidfd >= 0) {
+            pollfd gone{pidfd, POLLIN, 0};
+            while (::poll(&gone, 1, -1) < 0) {
+            }
+        } else {
+            while (::getppid() == parent) {
+                ::usleep(200 * 1000);
+            }
+        }
+        ::_exit(3);
+    }).detach();
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if ((argc != 3 && argc != 4) || (std::strcmp(argv[1], "--describe") != 0 &&
+                      std::strcmp(argv[1], "--serve") != 0)) {
+        std::cerr << "usage: sbx-plugin-host --describe|--serve PLUGIN.so (started by "
+                     "sandbox-runner, with its channel on fd 3)\n";
+        return 2;
+    }
+    watch_parent();
+    // Ctrl-C reaches the whole process group; the host decides, the plugin is only asked
+    // to stop (is_cancelled) as it would be in process.
+    for (const int signal_number : {SIGINT, SIGTERM, SIGUSR1}) {
+        ::signal(signal_number, on_stop);
+    }
+    ::signal(SIGPIPE, SIG_IGN);
+    sbx::plugin_host::forward_logs_to(kChannel, argc == 4 ? std::atoi(argv[3]) : 2);
+    const bool describe_only = std::strcmp(argv[1], "--describe") == 0;
+    return sbx::plugin_host::serve(kChannel, argv[2], describe_only);
+}

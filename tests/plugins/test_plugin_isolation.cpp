@@ -1,0 +1,197 @@
+// Third-party plugins run isolated: a crash, a hang or garbage on the channel is a one-line
+// error naming the plugin, its file and the call; the host survives, records the command's
+// outcome and leaves no process behind. A plugin whose constructor crashes is only refused.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "../cli/cli_fixture.hpp"
+#include "plugins/plugin.hpp"
+#include "wait.hpp"
+
+namespace {
+
+const std::string kMisbehaving = SBX_ISOLATION_FIXTURES "/predictor/misbehaving_predictor.so";
+const std::string kCtorCrash = SBX_CTOR_CRASH_FIXTURES "/predictor/ctor_crash.so";
+
+class PluginIsolation : public sbx::test::CliTest {
+  protected:
+    // One run of /bin/true, then the forecasts: predict is the misbehaving plugin's call.
+    std::string settings_for(const std::string &does, const std::string &plugin_host = "") {
+        return write_settings("predictor: misbehaving_predictor\nplugins:\n"
+                              "  misbehaving_predictor: {does: " +
+                              does + "}\n" + plugin_host +
+                              "presets: [{SCENARIO_NAME: calm}]\n"
+                              "workflows:\n  - name: wf\n    steps:\n      - run: [/bin/true]\n");
+    }
+    sbx::test::CommandResult run_with(const std::vector<std::string> &args) {
+        std::vector<std::string> argv{"--plugin-dir", SBX_ISOLATION_FIXTURES};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return runner(argv);
+    }
+    // Processes whose command line mentions `text` (the fixture's path): what a run left.
+    static int processes_mentioning(const std::string &text) {
+        int count = 0;
+        for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
+            const auto name = entry.path().filename().string();
+            if (name.find_first_not_of("0123456789") != std::string::npos) {
+                continue;
+            }
+            std::ifstream in(entry.path() / "cmdline");
+            const std::string cmdline((std::istreambuf_iterator<char>(in)),
+                                      std::istreambuf_iterator<char>());
+            count += cmdline.find(text) != std::string::npos ? 1 : 0;
+        }
+        return count;
+    }
+    std::string who() const { return "plugin misbehaving_predictor (" + kMisbehaving + ")"; }
+};
+
+TEST_F(PluginIsolation, ASegfaultIsOneLineNamingPluginFileAndCallAndTheSessionIsRecorded) {
+    settings_for("segv");
+    const auto result = run_with({"run"});
+    EXPECT_EQ(result.exit_code, 3) << result.err;
+    EXPECT_NE(result.err.find(who() + " crashed with SIGSEGV in predict"), std::string::npos)
+        << result.err;
+    EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "failed");
+    EXPECT_EQ(query("SELECT count(*) FROM runs")[0][0], "1") << "the committed run is kept";
+    EXPECT_EQ(processes_mentioning(kMisbehaving), 0);
+}
+
+TEST_F(PluginIsolation, AHangPastTheDeadlineIsKilledAndNamed) {
+    settings_for("hang", "plugin_host: {call_deadline_s: 0.5}\n");
+    const auto result = run_with({"run"});
+    EXPECT_EQ(result.exit_code, 3) << result.err;
+    EXPECT_NE(result.err.find(who() + " did not answer within 0.5 s (plugin_host.call_deadline_s); "
+                                      "it was killed in predict"),
+              std::string::npos)
+        << result.err;
+    EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "failed");
+    EXPECT_EQ(processes_mentioning(kMisbehaving), 0);
+}
+
+TEST_F(PluginIsolation, GarbageOnTheChannelIsNamed) {
+    settings_for("garbage");
+    const auto result = run_with({"run"});
+    EXPECT_EQ(result.exit_code, 3) << result.err;
+    EXPECT_NE(result.err.find(who() + " wrote garbage on its channel"), std::string::npos)
+        << result.err;
+}
+
+TEST_F(PluginIsolation, AnExitInACallIsNamedWithItsStatus) {
+    settings_for("exit");
+    const auto result = run_with({"run"});
+    EXPECT_EQ(result.exit_code, 3) << result.err;
+    EXPECT_NE(result.err.find(who() + " exited with status 7 in predict"), std::string::npos)
+        << result.err;
+}
+
+TEST_F(PluginIsolation, OnCrashStopIsStillOneLineAndExit3) {
+    settings_for("segv", "plugin_host: {on_crash: stop}\n");
+    const auto result = run_with({"run"});
+    EXPECT_EQ(result.exit_code, 3) << result.err;
+    EXPECT_NE(result.err.find(who() + " crashed with SIGSEGV in predict (plugin_host.on_crash: stop)"),
+              std::string::npos)
+        << result.err;
+}
+
+TEST_F(PluginIsolation, WhatAPluginPrintsNeverReachesTheHostsStdout) {
+    settings_for("answer");
+    const auto result = run_with({"run", "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(nlohmann::json::accept(result.out)) << result.out;
+    EXPECT_NE(result.err.find("a plugin printing to stdout"), std::string::npos)
+        << "it goes to stderr instead";
+}
+
+TEST_F(PluginIsolation, SigintDuringAHungCallEndsTheCommandWithExit3AndNothingLeft) {
+    settings_for("hang", "plugin_host: {call_deadline_s: 0}\n");  // no deadline: only the signal
+    const int pid = sbx::test::spawn_background(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "--plugin-dir",
+         SBX_ISOLATION_FIXTURES, "run"},
+        {}, dir_, dir_ + "/host.log");
+    // The run is committed before the forecasts; then predict hangs in the child.
+    ASSERT_GE(wait_for_runs(1, std::chrono::seconds(30)), 1);
+    ASSERT_TRUE(sbx::test::wait_until([&] { return processes_mentioning(kMisbehaving) > 0; }));
+    const auto interrupted_at = std::chrono::steady_clock::now();
+    ASSERT_EQ(kill(pid, SIGINT), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    const double stop_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - interrupted_at).count();
+    std::printf("stopped %.3f s after SIGINT\n", stop_s);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 3);
+    std::ifstream log(dir_ + "/host.log");
+    const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find(who() + " was stopped by a signal in predict"), std::string::npos) << text;
+    EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "interrupted");
+    EXPECT_EQ(processes_mentioning(kMisbehaving), 0);
+}
+
+TEST_F(PluginIsolation, ACrashingConstructorOnlyRefusesThatFile) {
+    write_settings("presets: [{SCENARIO_NAME: calm}]\n"
+                   "workflows:\n  - name: wf\n    steps:\n      - run: [/bin/true]\n");
+    const auto listed = runner({"--plugin-dir", SBX_CTOR_CRASH_FIXTURES, "plugins", "list"});
+    EXPECT_EQ(listed.exit_code, 0) << listed.err;
+    EXPECT_NE(listed.out.find("refused: " + kCtorCrash + ": crashed with SIGSEGV while loading"),
+              std::string::npos)
+        << listed.out;
+    EXPECT_NE(listed.out.find("local "), std::string::npos) << "the other plugins are listed";
+    const auto run = runner({"--plugin-dir", SBX_CTOR_CRASH_FIXTURES, "run"});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    const auto verify = runner({"plugins", "verify", kCtorCrash});
+    EXPECT_EQ(verify.exit_code, 2) << verify.err;
+    EXPECT_NE(verify.err.find(kCtorCrash + ": crashed with SIGSEGV while loading"),
+              std::string::npos)
+        << verify.err;
+    EXPECT_NE(verify.out.find("ok  exports"), std::string::npos)
+        << "the checks that passed before the crash are kept:\n"
+        << verify.out;
+}
+
+// The library level: a crashed instance is started again for the next call, up to
+// plugin_host.restarts times; then its calls fail at once.
+TEST(IsolatedInstance, RestartsACrashedPluginUpToTheLimit) {
+    sbx::plugins::CallPolicy policy;
+    policy.restarts = 2;
+    const auto plugin = sbx::plugins::describe_plugin(kMisbehaving, policy);
+    ASSERT_TRUE(plugin->isolated());
+    const auto instance = plugin->create({{"does", "segv"}});
+    for (int call = 1; call <= 3; ++call) {
+        try {
+            (void)instance->predict(R"({"series":[0.5]})");
+            ADD_FAILURE() << "call " << call << " returned";
+        } catch (const sbx::plugins::PluginCallError &e) {
+            EXPECT_NE(std::string(e.what()).find("crashed with SIGSEGV in predict"),
+                      std::string::npos)
+                << "call " << call << ": " << e.what();
+        }
+    }
+    try {
+        (void)instance->predict(R"({"series":[0.5]})");
+        ADD_FAILURE() << "a fourth start";
+    } catch (const sbx::plugins::PluginCallError &e) {
+        EXPECT_NE(std::string(e.what()).find("failed 3 times; not started again in predict "
+                                             "(plugin_host.restarts: 2)"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(IsolatedInstance, AnswersLikeTheSamePluginInProcess) {
+    const auto isolated = sbx::plugins::describe_plugin(kMisbehaving, {});
+    const auto in_process = sbx::plugins::load_plugin(kMisbehaving);
+    EXPECT_EQ(isolated->description(), in_process->description());
+    const std::string request = R"({"series":[0.5,0.6]})";
+    EXPECT_EQ(isolated->create(nlohmann::json::object())->predict(request),
+              in_process->create(nlohmann::json::object())->predict(request));
+}
+
+}  // namespace
