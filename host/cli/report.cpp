@@ -42,8 +42,13 @@ std::string forecast_text(const json &forecast) {
         return "-";
     }
     char text[96];
+    const bool interval = forecast.contains("lower") && forecast["lower"].is_number() &&
+                          forecast.contains("upper") && forecast["upper"].is_number();
     if (forecast.value("insufficient_data", true)) {
         std::snprintf(text, sizeof(text), "%.3f (insufficient data)", value.get<double>());
+    } else if (!interval) {
+        // A predictor may forecast without an interval (the contract allows null bounds).
+        std::snprintf(text, sizeof(text), "%.3f", value.get<double>());
     } else {
         std::snprintf(text, sizeof(text), "%.3f [%.3f, %.3f]", value.get<double>(),
                       forecast["lower"].get<double>(), forecast["upper"].get<double>());

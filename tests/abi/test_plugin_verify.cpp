@@ -32,7 +32,7 @@ TEST(VerifyPreflight, AGoodPluginGetsTheWholeChecklist) {
           std::string("  ok  undefined symbols "),
           std::string("  ok  symbol versions   needs libc.so.6 GLIBC_2."),
           std::string("  ok  config schema     a usable JSON Schema; {} is accepted\n"),
-          std::string("  ok  smoke call        predict [0.5,0.6,0.7] -> "
+          std::string("  ok  smoke call        predict [0.5,0.6,0.7,0.65,0.7] -> "
                       "{\"value\":0.5,\"method\":\"fixture\"}\n")}) {
         EXPECT_NE(result.out.find(line), std::string::npos) << line << " in:\n" << result.out;
     }

@@ -53,6 +53,12 @@ workflows:
     const auto again = runner({"run", "--runs", "3"});
     EXPECT_EQ(again.exit_code, 0) << again.err;
     EXPECT_EQ(std::stoll(query("SELECT count(*) FROM runs")[0][0]), runs + 3);
+    // It also found the killed host's session and said so: crashed, and how far it got.
+    EXPECT_EQ(query("SELECT status FROM sessions WHERE id = 1")[0][0], "crashed");
+    EXPECT_EQ(query("SELECT ended_note FROM sessions WHERE id = 1")[0][0],
+              "its host (pid " + std::to_string(pid) + ") ended without closing it, after " +
+                  std::to_string(runs) + " committed runs and 0 cells");
+    EXPECT_NE(again.err.find("session 1 marked crashed"), std::string::npos) << again.err;
 }
 
 }  // namespace

@@ -135,6 +135,23 @@ TEST_F(PluginIsolation, SigintDuringAHungCallEndsTheCommandWithExit3AndNothingLe
     EXPECT_EQ(processes_mentioning(kMisbehaving), 0);
 }
 
+TEST_F(PluginIsolation, InProcessACrashEndsTheHostAndTheNextCommandMarksTheSessionCrashed) {
+    settings_for("segv", "plugin_host: {isolation: in_process}\n");
+    // A host that crashes leaves its workspace (as after SIGKILL): keep it in the test's folder.
+    const auto crashed = sbx::test::run_command(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "--plugin-dir",
+         SBX_ISOLATION_FIXTURES, "run"},
+        {{"TMPDIR", dir_}});
+    EXPECT_EQ(crashed.exit_code, 128 + SIGSEGV) << "in process, a plugin's crash is the host's";
+    EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "running");
+    settings_for("answer");  // the next command that opens the data dir finds it
+    const auto after = run_with({"run"});  // a text report: a forecast without an interval
+    EXPECT_EQ(after.exit_code, 0) << after.err;
+    EXPECT_EQ(query("SELECT status FROM sessions WHERE id = 1")[0][0], "crashed");
+    EXPECT_NE(query("SELECT ended_note FROM sessions WHERE id = 1")[0][0].find("after 1 committed runs"),
+              std::string::npos);
+}
+
 TEST_F(PluginIsolation, ACrashingConstructorOnlyRefusesThatFile) {
     write_settings("presets: [{SCENARIO_NAME: calm}]\n"
                    "workflows:\n  - name: wf\n    steps:\n      - run: [/bin/true]\n");

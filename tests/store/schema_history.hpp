@@ -14,4 +14,11 @@ inline void drop_outcome_columns(store::Connection &connection) {
         "ALTER TABLE scenario_scores DROP COLUMN not_applicable;");
 }
 
+// Undoes migration 6 (the host process of a session, and why it ended).
+inline void drop_session_owner_columns(store::Connection &connection) {
+    connection.exec(
+        "ALTER TABLE sessions DROP COLUMN host_process; ALTER TABLE sessions DROP COLUMN "
+        "ended_note;");
+}
+
 }  // namespace sbx::test

@@ -71,10 +71,11 @@ TEST_F(CleanupCountersTest, ARunBringsItsCountersWithIt) {
 
 TEST_F(CleanupCountersTest, AVersion3DatabaseGainsTheTable) {
     {
-        // A version-3 file: today's schema without what migrations 4 and 5 added.
+        // A version-3 file: today's schema without what migrations 4 to 6 added.
         Store made(db());
         made.connection().exec("DROP TABLE cleanup_counters");
         sbx::test::drop_outcome_columns(made.connection());
+        sbx::test::drop_session_owner_columns(made.connection());
         made.connection().exec("PRAGMA user_version = 3");
     }
     Store store(db());

@@ -1,6 +1,10 @@
 // The results database on a real SQLite file: schema, WAL, a run with its steps and
 // metrics in one transaction, ROI history, and refusal of a newer schema.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sbx/process_identity.hpp>
 
 #include <filesystem>
 
@@ -76,10 +80,11 @@ TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
     {
         Store made(db());
         sbx::test::drop_outcome_columns(made.connection());
+        sbx::test::drop_session_owner_columns(made.connection());
         made.connection().exec("PRAGMA user_version = 4");
     }
     Store store(db());
-    EXPECT_EQ(store.schema_version(), 5);
+    EXPECT_EQ(store.schema_version(), sbx::store::latest_schema_version());
     const auto session = store.begin_session("run demo", "test.yaml", 7);
     const auto preset = store.preset_id("hostile_input", {{"SCENARIO_NAME", "hostile_input"}});
     store.record_cell({session, "demo", preset, "on", 1, 1, 1.0, {}, "no input slot"});
@@ -115,3 +120,37 @@ TEST_F(StoreTest, RefusesADatabaseFromANewerSandboxRunner) {
 }
 
 }  // namespace
+
+// A running session whose host process is gone is marked crashed by the next Store that
+// opens the file, with how far it got; one whose host lives (this test) is left running.
+TEST_F(StoreTest, ASessionOfAHostThatIsGoneIsMarkedCrashedOnOpen) {
+    int64_t orphan = 0;
+    int64_t live = 0;
+    {
+        Store made(db());
+        orphan = made.begin_session("run demo", "test.yaml", 1);
+        live = made.begin_session("run demo", "test.yaml", 2);
+        // A child that has exited stands in for a host killed mid-run.
+        const pid_t child = fork();
+        if (child == 0) {
+            _exit(0);
+        }
+        const std::string identity = sbx::ProcessIdentity{child, sbx::process_start_time(child)}.text();
+        ASSERT_GE(waitpid(child, nullptr, 0), 0);
+        char name[256] = {};
+        gethostname(name, sizeof(name) - 1);
+        sbx::store::Statement(made.connection().get(),
+                              "UPDATE sessions SET host_process = ? WHERE id = ?")
+            .bind(1, std::string(name) + " " + identity)
+            .bind(2, orphan)
+            .run();
+    }
+    Store store(db());
+    sbx::store::Statement query(store.connection().get(),
+                                "SELECT status, ended_note FROM sessions ORDER BY id");
+    ASSERT_TRUE(query.step());
+    EXPECT_EQ(query.column_text(0), "crashed");
+    EXPECT_NE(query.column_text(1).find("after 0 committed runs and 0 cells"), std::string::npos);
+    ASSERT_TRUE(query.step());
+    EXPECT_EQ(query.column_text(0), "running") << "session " << live << " belongs to a live host";
+}

@@ -1,5 +1,6 @@
 // Scenario scores, trajectories, synergy and recovery queries over metrics.db.
 #include "store/matrix_records.hpp"
+#include "store/session_owner.hpp"
 
 namespace sbx::store {
 
@@ -82,9 +83,12 @@ std::optional<ResumableSession> latest_unfinished_session(Store &store,
 
 void reopen_session(Store &store, int64_t session_id) {
     store.locked([&](Connection &connection) {
+        // The recovering host owns it now: a later command must not take it for crashed.
         Statement(connection.get(),
-                  "UPDATE sessions SET status = 'running', finished_at = NULL WHERE id = ?")
-            .bind(1, session_id)
+                  "UPDATE sessions SET status = 'running', finished_at = NULL, "
+                  "host_process = ?, ended_note = NULL WHERE id = ?")
+            .bind(1, this_host_process())
+            .bind(2, session_id)
             .run();
     });
 }

@@ -168,6 +168,12 @@ const std::vector<const char *> &migrations() {
         ALTER TABLE cells ADD COLUMN not_applicable TEXT;
         ALTER TABLE scenario_scores ADD COLUMN not_applicable TEXT;
         )sql",
+        // 6: which host process owns a running session (so the next command can tell a
+        // crashed host's session from a live one) and why a session ended as it did.
+        R"sql(
+        ALTER TABLE sessions ADD COLUMN host_process TEXT;
+        ALTER TABLE sessions ADD COLUMN ended_note TEXT;
+        )sql",
     };
     return steps;
 }

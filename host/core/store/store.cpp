@@ -7,6 +7,7 @@
 
 #include "store/cleanup_counters.hpp"
 #include "store/migrations.hpp"
+#include "store/session_owner.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::store {
@@ -65,6 +66,7 @@ Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_pa
     connection_.exec("PRAGMA synchronous=NORMAL");
     connection_.exec("PRAGMA foreign_keys=ON");
     migrate(connection_);
+    mark_crashed_sessions(connection_);
     insert_run_.emplace(connection_.get(),
                         "INSERT INTO runs(session_id, workflow, preset_id, flag, repetition, "
                         "inputs, passed, failed_step, started_at, wall_s, input_meta, outcome) "
@@ -87,8 +89,9 @@ int64_t Store::begin_session(const std::string &command, const std::string &sett
     std::lock_guard<std::mutex> guard(mutex_);
     Statement insert(connection_.get(),
                      "INSERT INTO sessions(command, started_at, seed, settings_source, "
-                     "host_version, options) VALUES(?, ?, ?, ?, ?, ?)");
+                     "host_version, options, host_process) VALUES(?, ?, ?, ?, ?, ?, ?)");
     insert.bind(1, command).bind(2, utc_now()).bind(4, settings_source).bind(5, SBX_VERSION);
+    insert.bind(7, this_host_process());
     if (options.is_null()) {
         insert.bind_null(6);
     } else {
