@@ -7,8 +7,8 @@
 
 #include "config/load_settings.hpp"
 #include "install_layout.hpp"
-#include "plugins/plugin_process.hpp"
 #include "logging/logging.hpp"
+#include "plugins/plugin_process.hpp"
 
 namespace sbx::cli {
 

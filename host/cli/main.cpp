@@ -1,5 +1,7 @@
 // sandbox-runner: parses the global options, picks the command, maps failures to exit
 // codes (2 bad input, 3 environment). No logic of its own.
+#include <unistd.h>
+
 #include <csignal>
 #include <iostream>
 
@@ -20,8 +22,31 @@ constexpr const char *kUsageHead =
     "usage: sandbox-runner [global options] COMMAND [command options]\n"
     "\n";
 
-void on_stop_signal(int) {
+// Rationale: the first SIGINT/SIGTERM asks for an orderly stop (runs in flight are
+// stopped, isolated plugins killed after their grace, the session marked interrupted). An
+// in-process plugin call that never returns cannot be stopped that way: a second signal, or
+// kHardStopSeconds after the first, ends the process at once with exit 3 (the session is
+// then marked crashed by the next command, and `purge-stale` removes what it left).
+constexpr unsigned kHardStopSeconds = 10;
+
+[[noreturn]] void hard_stop(int) {
+    static const char message[] =
+        "sandbox-runner: stopped hard: a plugin call did not return after the stop signal; "
+        "the next command marks the session crashed (run `sandbox-runner purge-stale` to "
+        "clean up)\n";
+    (void)!::write(STDERR_FILENO, message, sizeof(message) - 1);
+    ::_exit(sbx::kExitEnvironment);
+}
+
+void on_stop_signal(int signal_number) {
+    if (sbx::plugins::cancel_requested()) {
+        hard_stop(signal_number);
+    }
     sbx::plugins::request_cancel();
+    ::alarm(kHardStopSeconds);
+    static const char message[] =
+        "sandbox-runner: stopping; a second Ctrl-C (or SIGTERM) stops at once\n";
+    (void)!::write(STDERR_FILENO, message, sizeof(message) - 1);
 }
 
 }  // namespace
@@ -82,6 +107,7 @@ int main(int argc, char **argv) {
         }
         std::signal(SIGINT, on_stop_signal);
         std::signal(SIGTERM, on_stop_signal);
+        std::signal(SIGALRM, hard_stop);
         auto context = sbx::cli::make_context(options);
         return found->run(context, command, args);
     } catch (const po::error &e) {

@@ -53,8 +53,8 @@ void watch_parent() {
 }  // namespace
 
 int main(int argc, char **argv) {
-    if ((argc != 3 && argc != 4) || (std::strcmp(argv[1], "--describe") != 0 &&
-                      std::strcmp(argv[1], "--serve") != 0)) {
+    if ((argc != 3 && argc != 4) ||
+        (std::strcmp(argv[1], "--describe") != 0 && std::strcmp(argv[1], "--serve") != 0)) {
         std::cerr << "usage: sbx-plugin-host --describe|--serve PLUGIN.so (started by "
                      "sandbox-runner, with its channel on fd 3)\n";
         return 2;

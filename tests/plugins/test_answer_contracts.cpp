@@ -25,8 +25,9 @@ class AnswerContracts : public ::testing::Test {
               {"scripted_predictor", "-DSCRIPTED_PREDICTOR"}}) {
             const auto build = run_command(
                 {SBX_CXX, "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", define, "-I",
-                 SBX_SDK_INCLUDE, "-Wl,--version-script=" SBX_SDK_INCLUDE "/../cmake/sbx_plugin.map",
-                 "-Wl,-z,defs", SBX_SCRIPTED_FIXTURE, "-o", plugin_dir_ + "/" + name + ".so"});
+                 SBX_SDK_INCLUDE,
+                 "-Wl,--version-script=" SBX_SDK_INCLUDE "/../cmake/sbx_plugin.map", "-Wl,-z,defs",
+                 SBX_SCRIPTED_FIXTURE, "-o", plugin_dir_ + "/" + name + ".so"});
             ASSERT_EQ(build.exit_code, 0) << build.err;
         }
     }
@@ -54,9 +55,7 @@ class AnswerContracts : public ::testing::Test {
                             plugin_dir_, "--data-dir", dir_ + "/data", "run", "--json"});
     }
 
-    std::string plugin_path(const std::string &id) const {
-        return plugin_dir_ + "/" + id + ".so";
-    }
+    std::string plugin_path(const std::string &id) const { return plugin_dir_ + "/" + id + ".so"; }
 
     std::string read(const std::string &name) const {
         std::ifstream in(dir_ + "/" + name);

@@ -24,11 +24,12 @@ class PluginIsolation : public sbx::test::CliTest {
   protected:
     // One run of /bin/true, then the forecasts: predict is the misbehaving plugin's call.
     std::string settings_for(const std::string &does, const std::string &plugin_host = "") {
-        return write_settings("predictor: misbehaving_predictor\nplugins:\n"
-                              "  misbehaving_predictor: {does: " +
-                              does + "}\n" + plugin_host +
-                              "presets: [{SCENARIO_NAME: calm}]\n"
-                              "workflows:\n  - name: wf\n    steps:\n      - run: [/bin/true]\n");
+        return write_settings(
+            "predictor: misbehaving_predictor\nplugins:\n"
+            "  misbehaving_predictor: {does: " +
+            does + "}\n" + plugin_host +
+            "presets: [{SCENARIO_NAME: calm}]\n"
+            "workflows:\n  - name: wf\n    steps:\n      - run: [/bin/true]\n");
     }
     sbx::test::CommandResult run_with(const std::vector<std::string> &args) {
         std::vector<std::string> argv{"--plugin-dir", SBX_ISOLATION_FIXTURES};
@@ -96,8 +97,9 @@ TEST_F(PluginIsolation, OnCrashStopIsStillOneLineAndExit3) {
     settings_for("segv", "plugin_host: {on_crash: stop}\n");
     const auto result = run_with({"run"});
     EXPECT_EQ(result.exit_code, 3) << result.err;
-    EXPECT_NE(result.err.find(who() + " crashed with SIGSEGV in predict (plugin_host.on_crash: stop)"),
-              std::string::npos)
+    EXPECT_NE(
+        result.err.find(who() + " crashed with SIGSEGV in predict (plugin_host.on_crash: stop)"),
+        std::string::npos)
         << result.err;
 }
 
@@ -112,10 +114,10 @@ TEST_F(PluginIsolation, WhatAPluginPrintsNeverReachesTheHostsStdout) {
 
 TEST_F(PluginIsolation, SigintDuringAHungCallEndsTheCommandWithExit3AndNothingLeft) {
     settings_for("hang", "plugin_host: {call_deadline_s: 0}\n");  // no deadline: only the signal
-    const int pid = sbx::test::spawn_background(
-        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "--plugin-dir",
-         SBX_ISOLATION_FIXTURES, "run"},
-        {}, dir_, dir_ + "/host.log");
+    const int pid =
+        sbx::test::spawn_background({SBX_BINARY, "--config", settings_, "--data-dir",
+                                     dir_ + "/data", "--plugin-dir", SBX_ISOLATION_FIXTURES, "run"},
+                                    {}, dir_, dir_ + "/host.log");
     // The run is committed before the forecasts; then predict hangs in the child.
     ASSERT_GE(wait_for_runs(1, std::chrono::seconds(30)), 1);
     ASSERT_TRUE(sbx::test::wait_until([&] { return processes_mentioning(kMisbehaving) > 0; }));
@@ -138,23 +140,54 @@ TEST_F(PluginIsolation, SigintDuringAHungCallEndsTheCommandWithExit3AndNothingLe
 TEST_F(PluginIsolation, InProcessACrashEndsTheHostAndTheNextCommandMarksTheSessionCrashed) {
     settings_for("segv", "plugin_host: {isolation: in_process}\n");
     // A host that crashes leaves its workspace (as after SIGKILL): keep it in the test's folder.
-    const auto crashed = sbx::test::run_command(
-        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "--plugin-dir",
-         SBX_ISOLATION_FIXTURES, "run"},
-        {{"TMPDIR", dir_}});
+    const auto crashed =
+        sbx::test::run_command({SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data",
+                                "--plugin-dir", SBX_ISOLATION_FIXTURES, "run"},
+                               {{"TMPDIR", dir_}});
     EXPECT_EQ(crashed.exit_code, 128 + SIGSEGV) << "in process, a plugin's crash is the host's";
     EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "running");
-    settings_for("answer");  // the next command that opens the data dir finds it
+    settings_for("answer");                // the next command that opens the data dir finds it
     const auto after = run_with({"run"});  // a text report: a forecast without an interval
     EXPECT_EQ(after.exit_code, 0) << after.err;
     EXPECT_EQ(query("SELECT status FROM sessions WHERE id = 1")[0][0], "crashed");
-    EXPECT_NE(query("SELECT ended_note FROM sessions WHERE id = 1")[0][0].find("after 1 committed runs"),
-              std::string::npos);
+    EXPECT_NE(
+        query("SELECT ended_note FROM sessions WHERE id = 1")[0][0].find("after 1 committed runs"),
+        std::string::npos);
+}
+
+// In process a hung call cannot be cut short: the second signal ends the host at once.
+TEST_F(PluginIsolation, InProcessASecondSigintEndsAHungCallAtOnce) {
+    settings_for("hang", "plugin_host: {isolation: in_process}\n");
+    const int pid =
+        sbx::test::spawn_background({SBX_BINARY, "--config", settings_, "--data-dir",
+                                     dir_ + "/data", "--plugin-dir", SBX_ISOLATION_FIXTURES, "run"},
+                                    {{"TMPDIR", dir_}}, dir_, dir_ + "/host.log");
+    ASSERT_GE(wait_for_runs(1, std::chrono::seconds(30)), 1);
+    ASSERT_EQ(kill(pid, SIGINT), 0);
+    const auto log_text = [&] {
+        std::ifstream in(dir_ + "/host.log");
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    // The first signal cannot stop the hung call; once the host has taken it, a second one.
+    ASSERT_TRUE(sbx::test::wait_until(
+        [&] { return log_text().find("a second Ctrl-C") != std::string::npos; }));
+    const auto second_at = std::chrono::steady_clock::now();
+    ASSERT_EQ(kill(pid, SIGINT), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    std::printf(
+        "ended %.3f s after the second SIGINT\n",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - second_at).count());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 3);
+    EXPECT_NE(log_text().find("stopped hard: a plugin call did not return"), std::string::npos)
+        << log_text();
 }
 
 TEST_F(PluginIsolation, ACrashingConstructorOnlyRefusesThatFile) {
-    write_settings("presets: [{SCENARIO_NAME: calm}]\n"
-                   "workflows:\n  - name: wf\n    steps:\n      - run: [/bin/true]\n");
+    write_settings(
+        "presets: [{SCENARIO_NAME: calm}]\n"
+        "workflows:\n  - name: wf\n    steps:\n      - run: [/bin/true]\n");
     const auto listed = runner({"--plugin-dir", SBX_CTOR_CRASH_FIXTURES, "plugins", "list"});
     EXPECT_EQ(listed.exit_code, 0) << listed.err;
     EXPECT_NE(listed.out.find("refused: " + kCtorCrash + ": crashed with SIGSEGV while loading"),

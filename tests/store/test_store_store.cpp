@@ -135,7 +135,8 @@ TEST_F(StoreTest, ASessionOfAHostThatIsGoneIsMarkedCrashedOnOpen) {
         if (child == 0) {
             _exit(0);
         }
-        const std::string identity = sbx::ProcessIdentity{child, sbx::process_start_time(child)}.text();
+        const std::string identity =
+            sbx::ProcessIdentity{child, sbx::process_start_time(child)}.text();
         ASSERT_GE(waitpid(child, nullptr, 0), 0);
         char name[256] = {};
         gethostname(name, sizeof(name) - 1);

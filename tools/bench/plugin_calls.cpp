@@ -59,8 +59,8 @@ int main(int argc, char **argv) {
     std::vector<double> remote;
     constexpr int kBlock = 100;
     for (int done = 0; done < calls; done += kBlock) {
-        for (auto [instance, into] : {std::pair{in_process.get(), &local},
-                                      std::pair{isolated.get(), &remote}}) {
+        for (auto [instance, into] :
+             {std::pair{in_process.get(), &local}, std::pair{isolated.get(), &remote}}) {
             for (int i = 0; i < kBlock; ++i) {
                 const auto start = Clock::now();
                 (void)instance->call(call, request);

@@ -25,7 +25,7 @@ const std::vector<std::string> &isolation_names() {
 
 std::string read_choice(const YamlReader &reader, const Field &field,
                         const std::vector<std::string> &choices, const std::string &example) {
-    const std::string value = reader.text(field, example);
+    std::string value = reader.text(field, example);
     if (std::find(choices.begin(), choices.end(), value) == choices.end()) {
         reader.fail(reader.where(field),
                     field.key + " '" + value + "' is not one of " + join(choices),
@@ -49,8 +49,8 @@ void read_override(const YamlReader &reader, const Field &field, PluginHostSetti
     for (const auto &entry : reader.fields(field, {"isolation", "call_deadline_s"},
                                            "plugin_host.overrides." + field.key, example)) {
         if (entry.key == "isolation") {
-            const auto value = read_choice(reader, entry, {"process", "in_process"},
-                                           "isolation: process");
+            const auto value =
+                read_choice(reader, entry, {"process", "in_process"}, "isolation: process");
             settings.policy.isolation_of[field.key] =
                 value == "process" ? Isolation::process : Isolation::in_process;
         } else {

@@ -19,12 +19,12 @@ std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
         throw PluginError(received.frame.payload);
     }
     if (received.kind == Kind::cancelled) {
-        throw PluginCallError(SBX_CANCELLED, path.string() + ": loading it was stopped by a signal");
+        throw PluginCallError(SBX_CANCELLED,
+                              path.string() + ": loading it was stopped by a signal");
     }
     if (received.kind != Kind::frame || received.frame.type != wire::FrameType::hello) {
-        const std::string what = received.kind == Kind::timed_out
-                                     ? "did not finish loading in time"
-                                     : received.why;
+        const std::string what =
+            received.kind == Kind::timed_out ? "did not finish loading in time" : received.why;
         // Its constructors or init() ran in a child; the host is unharmed.
         throw PluginError(path.string() + ": " + what +
                           " while loading (its constructors and init() ran in a separate "
@@ -35,8 +35,9 @@ std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
     try {
         description = nlohmann::json::parse(received.frame.payload);
     } catch (const nlohmann::json::exception &e) {
-        throw PluginError(path.string() + ": the plugin host sent a description that is not "
-                                          "JSON: " +
+        throw PluginError(path.string() +
+                          ": the plugin host sent a description that is not "
+                          "JSON: " +
                           e.what());
     }
     std::shared_ptr<Plugin> plugin(new Plugin());

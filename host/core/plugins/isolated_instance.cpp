@@ -37,8 +37,8 @@ std::string IsolatedInstance::who() const {
 }
 
 void IsolatedInstance::start() {
-    process_ = std::make_unique<PluginProcess>(plugin_->path(), PluginProcess::Mode::serve,
-                                               plugin_->id());
+    process_ =
+        std::make_unique<PluginProcess>(plugin_->path(), PluginProcess::Mode::serve, plugin_->id());
     const auto deadline = after(plugin_->policy().deadline);
     auto hello = process_->receive(deadline);
     if (hello.kind == Kind::frame && hello.frame.type == wire::FrameType::refused) {
@@ -112,10 +112,10 @@ std::string IsolatedInstance::call(PluginCall which, const std::string &request)
     if (!process_) {
         const int restarts = plugin_->policy().restarts;
         if (failures_ > restarts) {
-            throw PluginCallError(SBX_ERROR, who() + " failed " + std::to_string(failures_) +
-                                                 " times; not started again " + doing +
-                                                 " (plugin_host.restarts: " +
-                                                 std::to_string(restarts) + ")");
+            throw PluginCallError(SBX_ERROR,
+                                  who() + " failed " + std::to_string(failures_) +
+                                      " times; not started again " + doing +
+                                      " (plugin_host.restarts: " + std::to_string(restarts) + ")");
         }
         start();
     }

@@ -32,7 +32,7 @@ struct IsolationPolicy {
     // automatic: the host's own plugins in process, every other file isolated.
     enum class Mode : uint8_t { automatic, process, in_process } mode = Mode::automatic;
     CallPolicy defaults;
-    std::map<std::string, Isolation> isolation_of;            // by plugin id
+    std::map<std::string, Isolation> isolation_of;                 // by plugin id
     std::map<std::string, std::chrono::milliseconds> deadline_of;  // by plugin id
 
     // The policy of plugin `id`; `trusted` when its file is in one of the host's own
@@ -40,15 +40,15 @@ struct IsolationPolicy {
     [[nodiscard]] CallPolicy for_plugin(const std::string &id, bool trusted) const {
         CallPolicy policy = defaults;
         switch (mode) {
-        case Mode::automatic:
-            policy.isolation = trusted ? Isolation::in_process : Isolation::process;
-            break;
-        case Mode::process:
-            policy.isolation = Isolation::process;
-            break;
-        case Mode::in_process:
-            policy.isolation = Isolation::in_process;
-            break;
+            case Mode::automatic:
+                policy.isolation = trusted ? Isolation::in_process : Isolation::process;
+                break;
+            case Mode::process:
+                policy.isolation = Isolation::process;
+                break;
+            case Mode::in_process:
+                policy.isolation = Isolation::in_process;
+                break;
         }
         if (const auto found = isolation_of.find(id); found != isolation_of.end()) {
             policy.isolation = found->second;

@@ -242,9 +242,9 @@ std::string InProcessInstance::call_with_sink(const char *interface_id, Fn &&fn)
     const sbx_sink sink{sizeof(sbx_sink), &buffer, &ResponseBuffer::write};
     const sbx_status status = fn(table, sink);
     if (status != SBX_OK) {
-        throw PluginCallError(status, "plugin '" + plugin_->id() + "' " + interface_id +
-                                          " failed: " +
-                                          text_or_empty(plugin_->entry()->last_error(handle_)));
+        throw PluginCallError(
+            status, "plugin '" + plugin_->id() + "' " + interface_id +
+                        " failed: " + text_or_empty(plugin_->entry()->last_error(handle_)));
     }
     return std::move(buffer.bytes);
 }
@@ -269,32 +269,35 @@ std::string InProcessInstance::sweep(const std::string &request) {
 std::string InProcessInstance::call(PluginCall which, const std::string &request) {
     const char *text = request.c_str();
     switch (which) {
-    case PluginCall::run:
-        return call_with_sink<sbx_executor_v1>(SBX_EXECUTOR_V1, [&](auto &t, const sbx_sink &s) {
-            return t.run ? t.run(handle_, text, &s) : SBX_UNSUPPORTED;
-        });
-    case PluginCall::prepare:
-        return call_with_sink<sbx_injector_v1>(SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &s) {
-            return t.prepare ? t.prepare(handle_, text, &s) : SBX_UNSUPPORTED;
-        });
-    case PluginCall::teardown:
-        return call_with_sink<sbx_injector_v1>(SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &) {
-            return t.teardown ? t.teardown(handle_, text) : SBX_UNSUPPORTED;
-        });
-    case PluginCall::sweep:
-        return sweep(request);
-    case PluginCall::generate:
-        return call_with_sink<sbx_stub_v1>(SBX_STUB_V1, [&](auto &t, const sbx_sink &s) {
-            return t.generate ? t.generate(handle_, text, &s) : SBX_UNSUPPORTED;
-        });
-    case PluginCall::collect:
-        return call_with_sink<sbx_metrics_v1>(SBX_METRICS_V1, [&](auto &t, const sbx_sink &s) {
-            return t.collect ? t.collect(handle_, text, &s) : SBX_UNSUPPORTED;
-        });
-    case PluginCall::predict:
-        return call_with_sink<sbx_predictor_v1>(SBX_PREDICTOR_V1, [&](auto &t, const sbx_sink &s) {
-            return t.predict ? t.predict(handle_, text, &s) : SBX_UNSUPPORTED;
-        });
+        case PluginCall::run:
+            return call_with_sink<sbx_executor_v1>(
+                SBX_EXECUTOR_V1, [&](auto &t, const sbx_sink &s) {
+                    return t.run ? t.run(handle_, text, &s) : SBX_UNSUPPORTED;
+                });
+        case PluginCall::prepare:
+            return call_with_sink<sbx_injector_v1>(
+                SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &s) {
+                    return t.prepare ? t.prepare(handle_, text, &s) : SBX_UNSUPPORTED;
+                });
+        case PluginCall::teardown:
+            return call_with_sink<sbx_injector_v1>(SBX_INJECTOR_V1, [&](auto &t, const sbx_sink &) {
+                return t.teardown ? t.teardown(handle_, text) : SBX_UNSUPPORTED;
+            });
+        case PluginCall::sweep:
+            return sweep(request);
+        case PluginCall::generate:
+            return call_with_sink<sbx_stub_v1>(SBX_STUB_V1, [&](auto &t, const sbx_sink &s) {
+                return t.generate ? t.generate(handle_, text, &s) : SBX_UNSUPPORTED;
+            });
+        case PluginCall::collect:
+            return call_with_sink<sbx_metrics_v1>(SBX_METRICS_V1, [&](auto &t, const sbx_sink &s) {
+                return t.collect ? t.collect(handle_, text, &s) : SBX_UNSUPPORTED;
+            });
+        case PluginCall::predict:
+            return call_with_sink<sbx_predictor_v1>(
+                SBX_PREDICTOR_V1, [&](auto &t, const sbx_sink &s) {
+                    return t.predict ? t.predict(handle_, text, &s) : SBX_UNSUPPORTED;
+                });
     }
     throw PluginCallError(SBX_UNSUPPORTED, "unknown call");
 }
@@ -368,8 +371,7 @@ Descriptor descriptor_from_description(const std::filesystem::path &path,
         check_descriptor(path, out);
         return out;
     } catch (const nlohmann::json::exception &e) {
-        refuse(path, std::string("the plugin host described it with malformed JSON: ") +
-                         e.what());
+        refuse(path, std::string("the plugin host described it with malformed JSON: ") + e.what());
     }
 }
 

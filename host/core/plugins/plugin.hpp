@@ -138,20 +138,20 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
   private:
     friend std::shared_ptr<Plugin> load_plugin(const std::filesystem::path &path);
 
-// The plugin at `path` as a child sbx-plugin-host loads and describes it: no code of it
-// runs in this process. A file that crashes or hangs while loading is a PluginError that
-// says so. Its instances are served by child processes under `policy`.
-std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
-                                        const CallPolicy &policy);
+    // The plugin at `path` as a child sbx-plugin-host loads and describes it: no code of it
+    // runs in this process. A file that crashes or hangs while loading is a PluginError that
+    // says so. Its instances are served by child processes under `policy`.
+    std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
+                                            const CallPolicy &policy);
 
-// Refuses (PluginError naming `path`) a descriptor with a mandatory field missing, an id or
-// version out of form, or an unknown kind.
-void check_descriptor(const std::filesystem::path &path, const Descriptor &descriptor);
+    // Refuses (PluginError naming `path`) a descriptor with a mandatory field missing, an id or
+    // version out of form, or an unknown kind.
+    void check_descriptor(const std::filesystem::path &path, const Descriptor &descriptor);
 
-// The descriptor of a plugin from its description (Plugin::description()); a PluginError
-// naming `path` when a field is missing or malformed.
-Descriptor descriptor_from_description(const std::filesystem::path &path,
-                                       const nlohmann::json &description, sbx_version &abi);
+    // The descriptor of a plugin from its description (Plugin::description()); a PluginError
+    // naming `path` when a field is missing or malformed.
+    Descriptor descriptor_from_description(const std::filesystem::path &path,
+                                           const nlohmann::json &description, sbx_version &abi);
     friend std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
                                                    const CallPolicy &policy);
     Plugin() = default;

@@ -13,14 +13,14 @@ constexpr size_t kHeaderBytes = 5;  // u32 length + u8 type
 
 bool known_type(uint8_t byte) {
     switch (static_cast<FrameType>(byte)) {
-    case FrameType::hello:
-    case FrameType::refused:
-    case FrameType::create:
-    case FrameType::created:
-    case FrameType::call:
-    case FrameType::answer:
-    case FrameType::log:
-        return true;
+        case FrameType::hello:
+        case FrameType::refused:
+        case FrameType::create:
+        case FrameType::created:
+        case FrameType::call:
+        case FrameType::answer:
+        case FrameType::log:
+            return true;
     }
     return false;
 }

@@ -10,13 +10,13 @@
 namespace sbx::plugins::wire {
 
 enum class FrameType : uint8_t {
-    hello = 'H',   // child: the plugin loaded; payload is its description (JSON)
-    refused = 'F', // child: the plugin could not be loaded or created; payload is why
-    create = 'C',  // host: create the instance; payload is the configuration (JSON)
-    created = 'D', // child: the instance exists
-    call = 'K',    // host: [u8 PluginCall][request]
-    answer = 'A',  // child: [i32 status][u32 n][answer: n bytes][last_error]
-    log = 'L',     // child: [i32 level][message], any time
+    hello = 'H',    // child: the plugin loaded; payload is its description (JSON)
+    refused = 'F',  // child: the plugin could not be loaded or created; payload is why
+    create = 'C',   // host: create the instance; payload is the configuration (JSON)
+    created = 'D',  // child: the instance exists
+    call = 'K',     // host: [u8 PluginCall][request]
+    answer = 'A',   // child: [i32 status][u32 n][answer: n bytes][last_error]
+    log = 'L',      // child: [i32 level][message], any time
 };
 
 struct Frame {

@@ -63,10 +63,9 @@ void Registry::scan(const std::vector<std::filesystem::path> &directories) {
             // One spelling of the path everywhere (messages, refusals, `plugins list`).
             const auto canonical = std::filesystem::weakly_canonical(found, ec);
             const std::filesystem::path &path = ec ? found : canonical;
-            const bool seen =
-                std::any_of(candidates_.begin(), candidates_.end(), [&](const Candidate &c) {
-                    return std::filesystem::equivalent(c.path, path, ec);
-                });
+            const bool seen = std::any_of(
+                candidates_.begin(), candidates_.end(),
+                [&](const Candidate &c) { return std::filesystem::equivalent(c.path, path, ec); });
             if (!seen) {  // the same file reached through two directories counts once
                 candidates_.push_back({path, trusted, false});
             }

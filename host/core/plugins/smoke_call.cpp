@@ -160,9 +160,10 @@ Check contract(AnswerKind kind, std::optional<std::pair<double, double>> range =
 
 std::string check_metrics(Instance &instance, std::string &shown) {
     json result = {{"status", "OK"}, {"exit_code", 0}, {"wall_s", 0.01}, {"max_rss_kb", 1024}};
-    const json run_request{{"phase", "run"},     {"passed", true},      {"workflow", "verify"},
-                           {"scenario", "verify"}, {"flag", "on"},      {"repetition", 0},
-                           {"step_names", {"s1"}}, {"steps", {result}}, {"preset", sample_preset()}};
+    const json run_request{
+        {"phase", "run"},       {"passed", true},    {"workflow", "verify"},
+        {"scenario", "verify"}, {"flag", "on"},      {"repetition", 0},
+        {"step_names", {"s1"}}, {"steps", {result}}, {"preset", sample_preset()}};
     auto problem = call_and_check(
         "collect", run_request, [&](const std::string &r) { return instance.collect(r); },
         contract(AnswerKind::collect), shown);
@@ -170,22 +171,25 @@ std::string check_metrics(Instance &instance, std::string &shown) {
         return problem;
     }
     std::string cell_answer;
-    return call_and_check("collect",
-                          {{"phase", "cell"},
-                           {"workflow", "verify"},
-                           {"scenario", "verify"},
-                           {"flag", "on"},
-                           {"roi", 1.0},
-                           {"prev_roi", nullptr},
-                           {"runs", 1}},
-                          [&](const std::string &r) { return instance.collect(r); },
-                          contract(AnswerKind::collect), cell_answer);
+    return call_and_check(
+        "collect",
+        {{"phase", "cell"},
+         {"workflow", "verify"},
+         {"scenario", "verify"},
+         {"flag", "on"},
+         {"roi", 1.0},
+         {"prev_roi", nullptr},
+         {"runs", 1}},
+        [&](const std::string &r) { return instance.collect(r); }, contract(AnswerKind::collect),
+        cell_answer);
 }
 
 std::string check_predictor(Instance &instance, std::string &shown) {
     return call_and_check(
         "predict",
-        {{"series", {0.5, 0.6, 0.7, 0.65, 0.7}}, {"subject", "roi:verify:normal:on"}, {"metric", "roi"}},
+        {{"series", {0.5, 0.6, 0.7, 0.65, 0.7}},
+         {"subject", "roi:verify:normal:on"},
+         {"metric", "roi"}},
         [&](const std::string &r) { return instance.predict(r); },
         contract(AnswerKind::predict, std::make_pair(0.0, 1.0)), shown);
 }

@@ -3,8 +3,8 @@
 
 #include <unistd.h>
 
-#include <sbx/process_identity.hpp>
 #include <spdlog/spdlog.h>
+#include <sbx/process_identity.hpp>
 
 #include <sstream>
 #include <utility>
