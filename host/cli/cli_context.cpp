@@ -17,7 +17,6 @@ extern const char *const kEmbeddedSettings;
 plugins::Registry &CliContext::registry() {
     if (!registry_) {
         const auto executable = executable_path(options.program_path);
-        plugins::set_plugin_host_program(plugin_host_beside(executable));
         registry_ = std::make_unique<plugins::Registry>(settings.plugin_host.policy,
                                                         own_plugin_dirs(executable));
         std::vector<std::filesystem::path> dirs(settings.plugin_dirs.begin(),
@@ -40,6 +39,9 @@ plugins::Registry &CliContext::registry() {
 }
 
 CliContext make_context(const GlobalOptions &options) {
+    // Every command that opens a plugin file (a run, `plugins verify`, `plugins call`) may
+    // need the isolated-plugin host installed beside this binary.
+    plugins::set_plugin_host_program(plugin_host_beside(executable_path(options.program_path)));
     CliContext context;
     context.options = options;
     std::string path = options.config_path;

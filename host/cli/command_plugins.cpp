@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_context.hpp"
+#include "plugin_call_command.hpp"
 #include "plugins/registry.hpp"
 #include "plugins/verify.hpp"
 #include "util/errors.hpp"
@@ -98,7 +99,8 @@ int verify(const std::string &path) {
 
 int run_plugins_command(CliContext &context, const std::vector<std::string> &args) {
     const std::string usage =
-        "; write `plugins list [--json]`, `plugins inspect ID` or `plugins verify PATH`";
+        "; write `plugins list [--json]`, `plugins inspect ID`, `plugins verify PATH` or "
+        "`plugins call PATH --request FILE`";
     if (args.empty()) {
         throw InputError("plugins: missing subcommand" + usage);
     }
@@ -114,6 +116,9 @@ int run_plugins_command(CliContext &context, const std::vector<std::string> &arg
     }
     if (sub == "verify" && args.size() == 2) {
         return verify(args[1]);
+    }
+    if (sub == "call") {
+        return call_plugin({args.begin() + 1, args.end()});
     }
     throw InputError("plugins: unexpected arguments" + usage);
 }

@@ -59,7 +59,9 @@ const std::vector<Command> &commands() {
          "RUN... [--metric M] [--json]      (workflows only; the same as\n"
          "rank-synergy for a roi_history.json, which does not record the subject)",
          run_rank_command},
-        {"plugins", nullptr, "list [--json] | plugins inspect ID | plugins verify PATH",
+        {"plugins", nullptr,
+         "list [--json] | plugins inspect ID | plugins verify PATH\n"
+         "| plugins call PATH --request FILE [--call NAME] [--plugin-config JSON]",
          one<run_plugins_command>},
         {"presets", nullptr,
          "generate [--profiles P...] [--count N] [--severity low|high] [--seed S]\n"

@@ -79,6 +79,22 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
                     metric(cell, "max_rss_kb"), injectors.empty() ? "-" : injectors.c_str(),
                     forecast_text(cell.forecast).c_str());
     }
+    // What the configured collectors measured besides the built-in columns.
+    std::string measured;
+    for (const auto &cell : cells) {
+        std::string line;
+        for (const auto &name : cell.collector_metrics) {
+            char value[48];
+            std::snprintf(value, sizeof(value), "%g", metric(cell, name.c_str()));
+            line += " " + name + "=" + value;
+        }
+        if (!line.empty()) {
+            measured += "  " + cell.preset + ":" + line + "\n";
+        }
+    }
+    if (!measured.empty()) {
+        std::printf("\nmetrics:\n%s", measured.c_str());
+    }
     // A robustness preset's runs by outcome class; a preset whose faults had no way in.
     std::string outcomes;
     for (const auto &cell : cells) {

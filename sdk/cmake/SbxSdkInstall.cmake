@@ -18,6 +18,9 @@ install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../include/sbx DESTINATION include C
 # The JSON Schemas of plugin answers the host enforces, for authors' own tests.
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../schemas DESTINATION share/sandbox-runner-sdk
         COMPONENT sdk)
+# Sample requests, one per kind and call, for `sandbox-runner plugins call PATH --request`.
+install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../requests DESTINATION share/sandbox-runner-sdk
+        COMPONENT sdk)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/SandboxRunnerSDKConfig.cmake.in
                ${CMAKE_BINARY_DIR}/sdk-package/SandboxRunnerSDKConfig.cmake @ONLY)
 # A plugin built against ABI 1.m loads in any host of major 1 with minor >= m.

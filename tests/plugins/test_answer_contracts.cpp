@@ -37,13 +37,18 @@ class AnswerContracts : public ::testing::Test {
     void TearDown() override { std::filesystem::remove_all(dir_); }
 
     // One run of /bin/true with the scripted collector (and predictor) answering `metrics`
-    // (and `forecast`; "" keeps the built-in ema), each logging its requests.
-    CommandResult run(const std::string &metrics, const std::string &forecast = "") {
+    // (and `forecast`; "" keeps the built-in ema), each logging its requests; the collector's
+    // cell phase answers `cell_answer` when one is given.
+    CommandResult run(const std::string &metrics, const std::string &forecast = "",
+                      const std::string &cell_answer = "") {
         std::ofstream settings(dir_ + "/settings.yaml");
         settings << "metrics: [scripted_metrics]\n"
                  << (forecast.empty() ? "" : "predictor: scripted_predictor\n")
                  << "plugins:\n  scripted_metrics:\n    answer: " << nlohmann::json(metrics).dump()
                  << "\n    requests: " << nlohmann::json(dir_ + "/collect.log").dump() << "\n";
+        if (!cell_answer.empty()) {
+            settings << "    cell_answer: " << nlohmann::json(cell_answer).dump() << "\n";
+        }
         if (!forecast.empty()) {
             settings << "  scripted_predictor:\n    answer: " << nlohmann::json(forecast).dump()
                      << "\n    requests: " << nlohmann::json(dir_ + "/predict.log").dump() << "\n";
@@ -75,7 +80,7 @@ TEST_F(AnswerContracts, ANonNumericMetricNamesThePluginItsFileAndTheCall) {
     EXPECT_EQ(result.exit_code, 3) << result.err;
     EXPECT_NE(result.err.find("plugin 'scripted_metrics' (" + plugin_path("scripted_metrics") +
                               ") answered collect with an answer that breaks its contract "
-                              "(/ok: expected number or null, got boolean true)"),
+                              "(/ok: expected number or null or object, got boolean true)"),
               std::string::npos)
         << result.err;
 }
@@ -96,6 +101,34 @@ TEST_F(AnswerContracts, ANullMetricIsNotMeasuredAndTheNumbersAreKept) {
     const auto &metrics = report["cells"][0]["metrics"];
     EXPECT_DOUBLE_EQ(metrics.value("score", -1.0), 2.0) << metrics;
     EXPECT_FALSE(metrics.contains("latency_ms")) << metrics;
+}
+
+// {"value", "aggregate"} says how a cell folds a metric's runs; the text report lists what
+// the collector measured under its table.
+TEST_F(AnswerContracts, ADeclaredAggregationFoldsTheRunsAndTheTextReportListsTheMetric) {
+    ASSERT_EQ(
+        run(R"({"requests": {"value": 2, "aggregate": "sum"}, "score": 2})", "", "{}").exit_code,
+        0);
+    const std::vector<std::string> three_runs{
+        SBX_BINARY,  "--config",   dir_ + "/settings.yaml", "--plugin-dir",
+        plugin_dir_, "--data-dir", dir_ + "/data",          "run",
+        "--runs",    "3"};
+    auto as_json = three_runs;
+    as_json.push_back("--json");
+    const auto result = run_command(as_json);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto report = nlohmann::json::parse(result.out);
+    const auto &metrics = report["cells"][0]["metrics"];
+    EXPECT_DOUBLE_EQ(metrics.value("requests", -1.0), 6.0) << "a sum over 3 runs: " << metrics;
+    EXPECT_DOUBLE_EQ(metrics.value("score", -1.0), 2.0) << "the mean, undeclared: " << metrics;
+    const auto text = run_command(three_runs);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("metrics:\n  calm: requests=6 score=2\n"), std::string::npos)
+        << text.out;
+    const auto malformed = run(R"({"requests": {"value": 2, "aggregate": "median"}})");
+    EXPECT_EQ(malformed.exit_code, 3) << malformed.err;
+    EXPECT_NE(malformed.err.find("(/requests/aggregate: "), std::string::npos) << malformed.err;
+    EXPECT_NE(malformed.err.find(R"((got "median"))"), std::string::npos) << malformed.err;
 }
 
 TEST_F(AnswerContracts, AForecastThatIsTextOrOutOfRangeOrInvertedIsRefused) {
@@ -142,6 +175,11 @@ TEST_F(AnswerContracts, RequestsSayWhichWorkflowScenarioStepAndSeries) {
     EXPECT_EQ(predict_request["subject"], "roi:wf:calm:on");
     EXPECT_EQ(predict_request["metric"], "roi");
     EXPECT_EQ(predict_request["series"], nlohmann::json::array({1.0}));
+    // When each point was measured: the cell's finished_at, ISO 8601 UTC.
+    ASSERT_EQ(predict_request["timestamps"].size(), 1u) << predict_request;
+    const std::string when = predict_request["timestamps"][0];
+    EXPECT_EQ(when.size(), std::string("2026-11-25T22:52:42.429Z").size()) << when;
+    EXPECT_EQ(when.back(), 'Z') << when;
 }
 
 }  // namespace

@@ -206,6 +206,28 @@ TEST_F(PluginIsolation, ACrashingConstructorOnlyRefusesThatFile) {
         << verify.out;
 }
 
+// The host-less harness: a request from the SDK's samples, one call, the checked answer.
+TEST_F(PluginIsolation, PluginsCallFeedsOneRequestAndChecksTheAnswer) {
+    write_settings("{}\n");  // the harness reads no settings; the fixture passes a file anyway
+    const std::string requests = SBX_SOURCE_DIR "/sdk/requests/";
+    const auto ok =
+        runner({"plugins", "call", kMisbehaving, "--request", requests + "predictor.predict.json"});
+    EXPECT_EQ(ok.exit_code, 0) << ok.err;
+    EXPECT_NE(ok.out.find(R"("method":"misbehaving")"), std::string::npos) << ok.out;
+    EXPECT_EQ(ok.out.find("a plugin printing to stdout"), std::string::npos)
+        << "the plugin's own output is on stderr: " << ok.out;
+    const auto crash =
+        runner({"plugins", "call", kMisbehaving, "--request", requests + "predictor.predict.json",
+                "--plugin-config", R"({"does": "segv"})"});
+    EXPECT_EQ(crash.exit_code, 2) << crash.err;
+    EXPECT_NE(crash.err.find(who() + " crashed with SIGSEGV in predict"), std::string::npos)
+        << crash.err;
+    const auto wrong = runner({"plugins", "call", kMisbehaving, "--request",
+                               requests + "predictor.predict.json", "--call", "forecast"});
+    EXPECT_EQ(wrong.exit_code, 2);
+    EXPECT_NE(wrong.err.find("--call forecast is not a call"), std::string::npos) << wrong.err;
+}
+
 // The library level: a crashed instance is started again for the next call, up to
 // plugin_host.restarts times; then its calls fail at once.
 TEST(IsolatedInstance, RestartsACrashedPluginUpToTheLimit) {

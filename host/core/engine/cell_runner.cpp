@@ -39,29 +39,45 @@ CellWork CellRunner::prepare(const config::Workflow &workflow, const presets::Pr
     return work;
 }
 
-std::map<std::string, double> CellRunner::collect(const std::string &request) {
+std::map<std::string, double> CellRunner::collect(
+    const std::string &request, std::map<std::string, plugins::Aggregation> *aggregations,
+    std::set<std::string> *collector_metrics) {
     std::map<std::string, double> metrics;
     for (auto &collector : plugins_.collectors()) {
         const json answer = plugins::read_answer(
             *collector, "collect", plugins::AnswerKind::collect, collector->collect(request));
-        for (const auto &[name, value] : plugins::answer_metrics(answer)) {
+        const auto values = plugins::answer_metrics(answer);
+        const bool listed = collector->plugin().id() != "process_metrics";
+        for (const auto &[name, value] : values) {
             metrics[name] = value;
+            if (listed && collector_metrics != nullptr) {
+                collector_metrics->insert(name);
+            }
+        }
+        if (aggregations != nullptr) {
+            for (const auto &[name, aggregation] : plugins::answer_aggregations(answer)) {
+                (*aggregations)[name] = aggregation;
+            }
         }
     }
     return metrics;
 }
 
 json CellRunner::forecast(const std::string &subject, const std::string &metric,
-                          const std::vector<double> &series) {
+                          const std::vector<double> &series,
+                          const std::vector<std::string> &timestamps) {
     // ROI is a share of passed executions: a forecast outside [0, 1] is a predictor defect.
     const auto range =
         metric == "roi" ? std::optional<std::pair<double, double>>({0.0, 1.0}) : std::nullopt;
     auto &predictor = plugins_.predictor();
-    json answer = plugins::read_answer(
-        predictor, "predict", plugins::AnswerKind::predict,
-        predictor.predict(
-            json{{"series", series}, {"subject", subject}, {"metric", metric}}.dump()),
-        range);
+    json answer = plugins::read_answer(predictor, "predict", plugins::AnswerKind::predict,
+                                       predictor.predict(json{
+                                           {"series", series},
+                                           {"timestamps", timestamps},
+                                           {"subject", subject},
+                                           {"metric",
+                                            metric}}.dump()),
+                                       range);
     const auto number = [&](const char *key) -> std::optional<double> {
         const auto &value = answer.value(key, json());
         return value.is_number() ? std::optional<double>(value.get<double>()) : std::nullopt;
@@ -135,7 +151,7 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.outcome = outcome_name(outcome.outcome);
     record.failed_step = outcome.failed_step;
     record.wall_s = outcome.wall_s;
-    record.metrics = collect(request + "]}");
+    record.metrics = collect(request + "]}", &result.aggregations, &result.collector_metrics);
     record.metrics.insert(outcome.host_metrics.begin(), outcome.host_metrics.end());
     const auto tags = stub_failure_metrics(record.input_meta, inputs, outcome.passed);
     record.metrics.insert(tags.begin(), tags.end());
@@ -178,7 +194,9 @@ CellSummary CellRunner::finish(const CellWork &work) {
     summary.workflow = work.workflow->name;
     summary.preset = work.preset.name;
     summary.flag = work.options.counterfactual ? "off" : "on";
-    std::map<std::string, double> metric_sums;
+    std::vector<const std::map<std::string, double> *> run_metrics;
+    std::map<std::string, plugins::Aggregation> aggregations;
+    std::set<std::string> collector_metrics;
     summary.strategy = work.strategy;
     for (size_t j = 0; j < work.results.size(); ++j) {
         const auto &result = work.results[j];
@@ -193,9 +211,9 @@ CellSummary CellRunner::finish(const CellWork &work) {
         summary.passed += result.passed ? 1 : 0;
         summary.executions += result.executions;
         summary.passed_executions += result.passed_executions;
-        for (const auto &[name, value] : result.metrics) {
-            metric_sums[name] += value;
-        }
+        run_metrics.push_back(&result.metrics);
+        aggregations.insert(result.aggregations.begin(), result.aggregations.end());
+        collector_metrics.insert(result.collector_metrics.begin(), result.collector_metrics.end());
         for (const auto &failure : result.failures) {
             ++summary.failures[failure];
         }
@@ -209,24 +227,29 @@ CellSummary CellRunner::finish(const CellWork &work) {
     summary.roi = summary.executions != 0
                       ? static_cast<double>(summary.passed_executions) / summary.executions
                       : 0.0;
-    for (const auto &[name, sum] : metric_sums) {
-        summary.metrics[name] = sum / summary.runs;
-    }
+    summary.metrics = plugins::aggregate_runs(run_metrics, aggregations);
     // Of the cell, not a mean of its runs: how many categories its inputs tried.
     for (const auto &[name, value] :
          input_coverage_metrics(work.input_meta, work.input_categories)) {
         summary.metrics[name] = value;
     }
     const auto history = store_.roi_history(summary.workflow, summary.preset, summary.flag);
-    for (const auto &[name, value] : collect(json{
-             {"phase", "cell"},
-             {"workflow", summary.workflow},
-             {"scenario", summary.preset},
-             {"flag", summary.flag},
-             {"roi", summary.roi},
-             {"prev_roi", history.empty() ? json() : json(history.back())},
-             {"runs", summary.runs}}.dump())) {
+    for (const auto &[name, value] :
+         collect(json{{"phase", "cell"},
+                      {"workflow", summary.workflow},
+                      {"scenario", summary.preset},
+                      {"flag", summary.flag},
+                      {"roi", summary.roi},
+                      {"prev_roi", history.empty() ? json() : json(history.back())},
+                      {"runs", summary.runs}}
+                     .dump(),
+                 nullptr, &collector_metrics)) {
         summary.metrics[name] = value;
+    }
+    for (const auto &[name, value] : summary.metrics) {
+        if (collector_metrics.count(name) != 0) {
+            summary.collector_metrics.push_back(name);
+        }
     }
     summary.not_applicable =
         not_applicable_reason(*work.workflow, work.preset, plugins_.settings());
@@ -237,8 +260,14 @@ CellSummary CellRunner::finish(const CellWork &work) {
 
     auto series = history;
     series.push_back(summary.roi);
-    summary.forecast = forecast(
-        "roi:" + summary.workflow + ":" + summary.preset + ":" + summary.flag, "roi", series);
+    // The cell just recorded is the series' last point, so the times line up with it.
+    auto timestamps = store_.roi_history_times(summary.workflow, summary.preset, summary.flag);
+    if (timestamps.size() != series.size()) {
+        timestamps.clear();  // another host wrote cells of this subject meanwhile
+    }
+    summary.forecast =
+        forecast("roi:" + summary.workflow + ":" + summary.preset + ":" + summary.flag, "roi",
+                 series, timestamps);
     return summary;
 }
 

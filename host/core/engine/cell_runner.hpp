@@ -4,13 +4,16 @@
 #pragma once
 
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "engine/workflow_runner.hpp"
+#include "plugins/metric_aggregation.hpp"
 #include "store/store.hpp"
 
 namespace sbx::engine {
@@ -36,8 +39,10 @@ struct CellSummary {
     int executions = 0;  // runs × CONCURRENCY_LEVEL
     int passed_executions = 0;
     double roi = 0;                         // passed_executions / executions
-    std::map<std::string, double> metrics;  // mean over the runs
-    std::map<std::string, int> failures;    // "step: reason" -> count
+    std::map<std::string, double> metrics;  // over the runs: mean, or as the collector says
+    // Metrics of collectors other than the built-in process_metrics, in name order.
+    std::vector<std::string> collector_metrics;
+    std::map<std::string, int> failures;  // "step: reason" -> count
     std::vector<std::string> active_injectors;
     nlohmann::json forecast;  // the predictor's answer for the next ROI of this cell
     int64_t cell_id = 0;
@@ -60,6 +65,10 @@ struct RunResult {
     int executions = 1;  // CONCURRENCY_LEVEL copies
     int passed_executions = 0;
     std::map<std::string, double> metrics;
+    // What the collectors' answers said besides the numbers: how a metric folds into its
+    // cell, and which metrics are not the built-in process_metrics' (listed by the report).
+    std::map<std::string, plugins::Aggregation> aggregations;
+    std::set<std::string> collector_metrics;
     std::vector<std::string> failures;  // "step: reason" of the failed step, if any
     std::vector<std::string> active_injectors;
     int64_t run_id = 0;  // runs.id
@@ -100,12 +109,17 @@ class CellRunner {
                     const CellOptions &options);
 
   private:
-    // Every collector's metrics for `request_json`, each answer checked (answer_contract).
-    std::map<std::string, double> collect(const std::string &request_json);
-    // Asks the predictor for the next value of `series` (of `metric`, about `subject`),
-    // checks, records and returns its answer.
+    // Every collector's metrics for `request_json`, each answer checked (answer_contract);
+    // what they declare goes into `aggregations` and `collector_metrics` when given.
+    std::map<std::string, double> collect(
+        const std::string &request_json,
+        std::map<std::string, plugins::Aggregation> *aggregations = nullptr,
+        std::set<std::string> *collector_metrics = nullptr);
+    // Asks the predictor for the next value of `series` (of `metric`, about `subject`; when
+    // each point was measured, or none), checks, records and returns its answer.
     nlohmann::json forecast(const std::string &subject, const std::string &metric,
-                            const std::vector<double> &series);
+                            const std::vector<double> &series,
+                            const std::vector<std::string> &timestamps);
 
     PluginSet &plugins_;
     WorkflowRunner &runner_;

@@ -96,12 +96,25 @@ json read_answer(const Instance &instance, const char *call, AnswerKind kind,
 
 std::map<std::string, double> answer_metrics(const json &answer) {
     std::map<std::string, double> metrics;
-    for (const auto &[name, value] : answer.items()) {
+    for (const auto &[name, item] : answer.items()) {
+        const json &value = item.is_object() ? item["value"] : item;
         if (value.is_number()) {
             metrics[name] = value.get<double>();
         }
     }
     return metrics;
+}
+
+std::map<std::string, Aggregation> answer_aggregations(const json &answer) {
+    std::map<std::string, Aggregation> declared;
+    for (const auto &[name, item] : answer.items()) {
+        if (item.is_object() && item.contains("aggregate")) {
+            if (const auto aggregation = parse_aggregation(item["aggregate"].get<std::string>())) {
+                declared[name] = *aggregation;
+            }
+        }
+    }
+    return declared;
 }
 
 }  // namespace sbx::plugins

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "plugins/metric_aggregation.hpp"
 #include "plugins/plugin.hpp"
 
 namespace sbx::plugins {
@@ -31,7 +32,11 @@ nlohmann::json read_answer(const Instance &instance, const char *call, AnswerKin
                            const std::string &text,
                            std::optional<std::pair<double, double>> range = std::nullopt);
 
-// A checked collect answer's metrics: its numbers (null, "not measured", left out).
+// A checked collect answer's metrics: its numbers, plain or as {"value": n} (null, "not
+// measured", left out).
 std::map<std::string, double> answer_metrics(const nlohmann::json &answer);
+
+// The aggregations a checked collect answer declares ({"value": n, "aggregate": "max"}).
+std::map<std::string, Aggregation> answer_aggregations(const nlohmann::json &answer);
 
 }  // namespace sbx::plugins

@@ -85,16 +85,32 @@ std::string explain(SchemaViolation &violation, const json &schema, const json &
         return "not a key of this configuration; " + config::did_you_mean(unknown.front(), keys) +
                "the keys are: " + config::join(keys);
     }
-    if (rule.is_object() && rule.contains("type") &&
-        !type_allowed(rule["type"], schema_type_of(*given))) {
-        const json &type = rule["type"];
-        std::string expected;
-        if (type.is_array()) {
-            for (const auto &name : type) {
-                expected += (expected.empty() ? "" : " or ") + name.get<std::string>();
+    // The types a rule allows, its alternatives' (oneOf, anyOf) included.
+    std::vector<std::string> allowed;
+    const auto add_types = [&allowed](const json &type) {
+        for (const auto &name : type.is_array() ? type : json::array({type})) {
+            const std::string text = name.is_string() ? name.get<std::string>() : name.dump();
+            if (std::find(allowed.begin(), allowed.end(), text) == allowed.end()) {
+                allowed.push_back(text);
             }
-        } else {
-            expected = type.is_string() ? type.get<std::string>() : type.dump();
+        }
+    };
+    if (rule.is_object() && rule.contains("type")) {
+        add_types(rule["type"]);
+    }
+    for (const char *alternatives : {"oneOf", "anyOf"}) {
+        if (rule.is_object() && rule.contains(alternatives) && rule[alternatives].is_array()) {
+            for (const auto &alternative : rule[alternatives]) {
+                if (alternative.is_object() && alternative.contains("type")) {
+                    add_types(alternative["type"]);
+                }
+            }
+        }
+    }
+    if (!allowed.empty() && !type_allowed(json(allowed), schema_type_of(*given))) {
+        std::string expected;
+        for (const auto &name : allowed) {
+            expected += (expected.empty() ? "" : " or ") + name;
         }
         return "expected " + expected + ", got " + schema_type_of(*given) + " " + shown(*given);
     }

@@ -330,4 +330,20 @@ std::vector<double> Store::roi_history(const std::string &workflow, const std::s
     return history;
 }
 
+std::vector<std::string> Store::roi_history_times(const std::string &workflow,
+                                                  const std::string &preset_name,
+                                                  const std::string &flag) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    Statement query(connection_.get(),
+                    "SELECT cells.finished_at FROM cells JOIN presets ON presets.id = "
+                    "cells.preset_id WHERE cells.workflow = ? AND presets.name = ? AND "
+                    "cells.flag = ? ORDER BY cells.id");
+    query.bind(1, workflow).bind(2, preset_name).bind(3, flag);
+    std::vector<std::string> times;
+    while (query.step()) {
+        times.push_back(query.column_text(0));
+    }
+    return times;
+}
+
 }  // namespace sbx::store

@@ -95,6 +95,10 @@ class Store {
     // ROI of every finished cell for (workflow, preset name, flag), oldest first.
     std::vector<double> roi_history(const std::string &workflow, const std::string &preset_name,
                                     const std::string &flag);
+    // When each of those cells finished (cells.finished_at), in the same order.
+    std::vector<std::string> roi_history_times(const std::string &workflow,
+                                               const std::string &preset_name,
+                                               const std::string &flag);
     [[nodiscard]] int schema_version();
     [[nodiscard]] Connection &connection() { return connection_; }
     // Runs `work(connection)` under the store's lock: how the query and record helpers
