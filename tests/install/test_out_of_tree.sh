@@ -69,6 +69,25 @@ for kind in "${kinds[@]}"; do
     done
 done
 
+# The host-less harness, with the SDK's installed sample requests, through the installed
+# isolated-plugin host (a user's plugins run isolated).
+[[ -x $prefix/libexec/sandbox-runner/sbx-plugin-host ]] || fail "sbx-plugin-host is not installed"
+requests=$prefix/share/sandbox-runner-sdk/requests
+"$host" plugins call "$work/plugins/cm_predictor.so" --request "$requests/predictor.predict.json" \
+    >"$work/call.log" 2>&1 || fail "plugins call: $(cat "$work/call.log")"
+grep -q '"method":"last_value"' "$work/call.log" || fail "plugins call answer: $(cat "$work/call.log")"
+for phase in run cell; do
+    "$host" plugins call "$work/plugins/pc_metrics.so" --request "$requests/metrics.collect.$phase.json" \
+        >"$work/call.log" 2>&1 || fail "plugins call collect $phase: $(cat "$work/call.log")"
+done
+isolation=$(cd "$work" && env -u SANDBOX_PLUGIN_DIRS HOME="$work/home" "$host" --plugin-dir "$work/plugins" \
+    plugins list --json)
+python3 - "$isolation" <<'PY' || fail "isolation of the user's plugins: $isolation"
+import json, sys
+modes = {p["id"]: p["isolation"] for p in json.loads(sys.argv[1])["plugins"]}
+assert modes["cm_predictor"] == "process" and modes["local"] == "in_process", modes
+PY
+
 # A workflow that uses an out-of-tree plugin of every kind but the executor (the scaffold's
 # executor answers XX, "not implemented"), then the same with the scaffold executor.
 for maker in cm pc; do
