@@ -148,6 +148,9 @@ TEST(ParseBandwidth, HostAndSdkGrammarAgree) {
             EXPECT_FALSE(sdk.has_value()) << text;
         }
     }
+    // Agreement alone would hold if both read it as 0: each refuses it on its own.
+    EXPECT_FALSE(units::parse_bandwidth(too_long).has_value());
+    EXPECT_THROW(parse_bandwidth_bits_per_second(too_long + "mbps"), UnitError);
     EXPECT_THROW(parse_duration_seconds(too_long + "s"), UnitError);
     EXPECT_THROW(parse_fraction(too_long + "%"), UnitError);
 }
