@@ -18,6 +18,10 @@ install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../include/sbx DESTINATION include C
 # The JSON Schemas of plugin answers the host enforces, for authors' own tests.
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../schemas DESTINATION share/sandbox-runner-sdk
         COMPONENT sdk)
+# The header of every released ABI minor before the current one, frozen: a plugin built
+# with -I<prefix>/include/sandbox-runner-sdk/abi/v1.0 loads in every 1.x host.
+install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../abi/ DESTINATION include/sandbox-runner-sdk/abi
+        COMPONENT sdk)
 # Sample requests, one per kind and call, for `sandbox-runner plugins call PATH --request`.
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../requests DESTINATION share/sandbox-runner-sdk
         COMPONENT sdk)

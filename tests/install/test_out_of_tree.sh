@@ -69,6 +69,17 @@ for kind in "${kinds[@]}"; do
     done
 done
 
+# A plugin built against the installed frozen ABI 1.0 header (C, one compiler command)
+# loads in this host and says so.
+"${launcher[@]}" cc -std=c11 -shared -fPIC -fvisibility=hidden \
+    -I"$prefix/include/sandbox-runner-sdk/abi/v1.0" \
+    -Wl,--version-script="$prefix/share/cmake/SandboxRunnerSDK/sbx_plugin.map" \
+    "$repo/tests/abi/fixtures/frozen_v1_0_plugin.c" -o "$work/frozen_v1_0.so" ||
+    fail "a plugin against the installed ABI 1.0 header does not build"
+"$host" plugins verify "$work/frozen_v1_0.so" >"$work/verify.log" 2>&1 ||
+    fail "verify the ABI 1.0 plugin: $(cat "$work/verify.log")"
+grep -q "(predictor, ABI 1.0)" "$work/verify.log" || fail "not ABI 1.0: $(cat "$work/verify.log")"
+
 # The host-less harness, with the SDK's installed sample requests, through the installed
 # isolated-plugin host (a user's plugins run isolated).
 [[ -x $prefix/libexec/sandbox-runner/sbx-plugin-host ]] || fail "sbx-plugin-host is not installed"

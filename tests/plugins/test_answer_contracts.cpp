@@ -162,6 +162,7 @@ TEST_F(AnswerContracts, RequestsSayWhichWorkflowScenarioStepAndSeries) {
     EXPECT_EQ(run_request["scenario"], "calm");
     EXPECT_EQ(run_request["flag"], "on");
     EXPECT_EQ(run_request["repetition"], 0);
+    EXPECT_EQ(run_request["session"], 1);
     EXPECT_EQ(run_request["step_names"], nlohmann::json::array({"first"}));
     std::string last;
     while (std::getline(collects, line)) {
@@ -169,6 +170,7 @@ TEST_F(AnswerContracts, RequestsSayWhichWorkflowScenarioStepAndSeries) {
     }
     const auto cell_request = nlohmann::json::parse(last);
     EXPECT_EQ(cell_request["phase"], "cell");
+    EXPECT_EQ(cell_request["session"], 1);
     EXPECT_EQ(cell_request["workflow"], "wf");
     EXPECT_EQ(cell_request["scenario"], "calm");
     const auto predict_request = nlohmann::json::parse(read("predict.log"));

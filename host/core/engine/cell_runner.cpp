@@ -126,7 +126,8 @@ void CellRunner::run_one(CellWork &work, int repetition) {
                           (outcome.passed ? "true" : "false") + R"(,"workflow":)" +
                           json(workflow.name).dump() + R"(,"scenario":)" +
                           json(preset.name).dump() + R"(,"flag":")" + flag + R"(","repetition":)" +
-                          std::to_string(repetition) + R"(,"step_names":)" + step_names.dump() +
+                          std::to_string(repetition) + R"(,"session":)" +
+                          std::to_string(session_id_) + R"(,"step_names":)" + step_names.dump() +
                           R"(,"preset":)" + work.preset_text + R"(,"steps":[)";
     RunResult &result = work.results[static_cast<size_t>(repetition)];
     for (const auto &step : outcome.steps) {
@@ -236,6 +237,7 @@ CellSummary CellRunner::finish(const CellWork &work) {
     const auto history = store_.roi_history(summary.workflow, summary.preset, summary.flag);
     for (const auto &[name, value] :
          collect(json{{"phase", "cell"},
+                      {"session", session_id_},
                       {"workflow", summary.workflow},
                       {"scenario", summary.preset},
                       {"flag", summary.flag},
