@@ -23,17 +23,16 @@ constexpr const char *kUsageHead =
     "\n";
 
 // Rationale: the first SIGINT/SIGTERM asks for an orderly stop (runs in flight are
-// stopped, isolated plugins killed after their grace, the session marked interrupted). An
-// in-process plugin call that never returns cannot be stopped that way: a second signal, or
-// kHardStopSeconds after the first, ends the process at once with exit 3 (the session is
-// then marked crashed by the next command, and `purge-stale` removes what it left).
-constexpr unsigned kHardStopSeconds = 10;
-
+// stopped, isolated plugins killed after their grace, guests powered off, the session marked
+// interrupted). An in-process plugin call that never returns cannot be stopped that way: a
+// second signal ends the process at once with exit 3 (the next command marks the session
+// crashed, and `purge-stale` removes what it left). No timer does it for the user: an
+// orderly stop may take long (a guest's power-off under load), and cutting it short leaks.
 [[noreturn]] void hard_stop(int) {
     static const char message[] =
-        "sandbox-runner: stopped hard: a plugin call did not return after the stop signal; "
-        "the next command marks the session crashed (run `sandbox-runner purge-stale` to "
-        "clean up)\n";
+        "sandbox-runner: stopped hard on a second signal, without waiting for what was in "
+        "flight; the next command marks the session crashed (run `sandbox-runner "
+        "purge-stale` to clean up)\n";
     (void)!::write(STDERR_FILENO, message, sizeof(message) - 1);
     ::_exit(sbx::kExitEnvironment);
 }
@@ -43,7 +42,6 @@ void on_stop_signal(int signal_number) {
         hard_stop(signal_number);
     }
     sbx::plugins::request_cancel();
-    ::alarm(kHardStopSeconds);
     static const char message[] =
         "sandbox-runner: stopping; a second Ctrl-C (or SIGTERM) stops at once\n";
     (void)!::write(STDERR_FILENO, message, sizeof(message) - 1);
@@ -107,7 +105,6 @@ int main(int argc, char **argv) {
         }
         std::signal(SIGINT, on_stop_signal);
         std::signal(SIGTERM, on_stop_signal);
-        std::signal(SIGALRM, hard_stop);
         auto context = sbx::cli::make_context(options);
         return found->run(context, command, args);
     } catch (const po::error &e) {

@@ -66,7 +66,7 @@ int call_plugin(const std::vector<std::string> &args) {
     if (args.empty() || args[0].rfind("--", 0) == 0) {
         throw InputError(std::string("plugins call: missing the plugin file") + kUsage);
     }
-    const std::string path = args[0];
+    const std::string &path = args[0];
     std::string request_file;
     std::string call_text;
     json config = json::object();
@@ -82,8 +82,9 @@ int call_plugin(const std::vector<std::string> &args) {
         } else if (args[i] == "--plugin-config") {
             config = json::parse(value, nullptr, false);
             if (config.is_discarded() || !config.is_object()) {
-                throw InputError("plugins call: --plugin-config " + value +
-                                 " is not a JSON object; write e.g. --plugin-config '{\"alpha\": 0.5}'");
+                throw InputError(
+                    "plugins call: --plugin-config " + value +
+                    " is not a JSON object; write e.g. --plugin-config '{\"alpha\": 0.5}'");
             }
         } else {
             throw InputError("plugins call: unknown option " + args[i] + kUsage);

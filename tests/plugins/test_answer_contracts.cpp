@@ -23,11 +23,14 @@ class AnswerContracts : public ::testing::Test {
         for (const auto &[name, define] :
              {std::pair<std::string, std::string>{"scripted_metrics", "-DSCRIPTED_METRICS"},
               {"scripted_predictor", "-DSCRIPTED_PREDICTOR"}}) {
-            const auto build = run_command(
-                {SBX_CXX, "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", define, "-I",
-                 SBX_SDK_INCLUDE,
-                 "-Wl,--version-script=" SBX_SDK_INCLUDE "/../cmake/sbx_plugin.map", "-Wl,-z,defs",
-                 SBX_SCRIPTED_FIXTURE, "-o", plugin_dir_ + "/" + name + ".so"});
+            const std::string version_script =
+                std::string("-Wl,--version-script=") + SBX_SDK_INCLUDE + "/../cmake/sbx_plugin.map";
+            std::string output = plugin_dir_;
+            output.append("/").append(name).append(".so");
+            const auto build =
+                run_command({SBX_CXX, "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden",
+                             define, "-I", SBX_SDK_INCLUDE, version_script, "-Wl,-z,defs",
+                             SBX_SCRIPTED_FIXTURE, "-o", output});
             ASSERT_EQ(build.exit_code, 0) << build.err;
         }
     }

@@ -17,8 +17,8 @@
 
 namespace {
 
-const std::string kMisbehaving = SBX_ISOLATION_FIXTURES "/predictor/misbehaving_predictor.so";
-const std::string kCtorCrash = SBX_CTOR_CRASH_FIXTURES "/predictor/ctor_crash.so";
+constexpr const char *kMisbehaving = SBX_ISOLATION_FIXTURES "/predictor/misbehaving_predictor.so";
+constexpr const char *kCtorCrash = SBX_CTOR_CRASH_FIXTURES "/predictor/ctor_crash.so";
 
 class PluginIsolation : public sbx::test::CliTest {
   protected:
@@ -51,7 +51,9 @@ class PluginIsolation : public sbx::test::CliTest {
         }
         return count;
     }
-    std::string who() const { return "plugin misbehaving_predictor (" + kMisbehaving + ")"; }
+    std::string who() const {
+        return "plugin misbehaving_predictor (" + std::string(kMisbehaving) + ")";
+    }
 };
 
 TEST_F(PluginIsolation, ASegfaultIsOneLineNamingPluginFileAndCallAndTheSessionIsRecorded) {
@@ -180,8 +182,7 @@ TEST_F(PluginIsolation, InProcessASecondSigintEndsAHungCallAtOnce) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - second_at).count());
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 3);
-    EXPECT_NE(log_text().find("stopped hard: a plugin call did not return"), std::string::npos)
-        << log_text();
+    EXPECT_NE(log_text().find("stopped hard on a second signal"), std::string::npos) << log_text();
 }
 
 TEST_F(PluginIsolation, ACrashingConstructorOnlyRefusesThatFile) {
@@ -190,7 +191,8 @@ TEST_F(PluginIsolation, ACrashingConstructorOnlyRefusesThatFile) {
         "workflows:\n  - name: wf\n    steps:\n      - run: [/bin/true]\n");
     const auto listed = runner({"--plugin-dir", SBX_CTOR_CRASH_FIXTURES, "plugins", "list"});
     EXPECT_EQ(listed.exit_code, 0) << listed.err;
-    EXPECT_NE(listed.out.find("refused: " + kCtorCrash + ": crashed with SIGSEGV while loading"),
+    EXPECT_NE(listed.out.find("refused: " + std::string(kCtorCrash) +
+                              ": crashed with SIGSEGV while loading"),
               std::string::npos)
         << listed.out;
     EXPECT_NE(listed.out.find("local "), std::string::npos) << "the other plugins are listed";
@@ -198,7 +200,7 @@ TEST_F(PluginIsolation, ACrashingConstructorOnlyRefusesThatFile) {
     EXPECT_EQ(run.exit_code, 0) << run.err;
     const auto verify = runner({"plugins", "verify", kCtorCrash});
     EXPECT_EQ(verify.exit_code, 2) << verify.err;
-    EXPECT_NE(verify.err.find(kCtorCrash + ": crashed with SIGSEGV while loading"),
+    EXPECT_NE(verify.err.find(std::string(kCtorCrash) + ": crashed with SIGSEGV while loading"),
               std::string::npos)
         << verify.err;
     EXPECT_NE(verify.out.find("ok  exports"), std::string::npos)

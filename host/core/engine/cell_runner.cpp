@@ -260,12 +260,12 @@ CellSummary CellRunner::finish(const CellWork &work) {
                                           summary.flag, summary.runs, summary.passed, summary.roi,
                                           summary.metrics, summary.not_applicable});
 
-    auto series = history;
-    series.push_back(summary.roi);
-    // The cell just recorded is the series' last point, so the times line up with it.
-    auto timestamps = store_.roi_history_times(summary.workflow, summary.preset, summary.flag);
-    if (timestamps.size() != series.size()) {
-        timestamps.clear();  // another host wrote cells of this subject meanwhile
+    // The history with the cell just recorded as its last point, and when each finished.
+    std::vector<double> series;
+    std::vector<std::string> timestamps;
+    for (const auto &point : store_.roi_points(summary.workflow, summary.preset, summary.flag)) {
+        series.push_back(point.roi);
+        timestamps.push_back(point.finished_at);
     }
     summary.forecast =
         forecast("roi:" + summary.workflow + ":" + summary.preset + ":" + summary.flag, "roi",

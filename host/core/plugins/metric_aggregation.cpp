@@ -48,7 +48,7 @@ const char *aggregation_name(Aggregation aggregation) {
 }
 
 std::optional<Aggregation> parse_aggregation(const std::string &name) {
-    for (uint8_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); ++i) {
+    for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); ++i) {
         if (name == kNames[i]) {
             return static_cast<Aggregation>(i);
         }

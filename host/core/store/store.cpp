@@ -315,35 +315,28 @@ void Store::record_prediction(const PredictionRecord &prediction) {
     insert.bind(7, int64_t{prediction.points}).bind(8, utc_now()).run();
 }
 
-std::vector<double> Store::roi_history(const std::string &workflow, const std::string &preset_name,
-                                       const std::string &flag) {
+std::vector<RoiPoint> Store::roi_points(const std::string &workflow, const std::string &preset_name,
+                                        const std::string &flag) {
     std::lock_guard<std::mutex> guard(mutex_);
     Statement query(connection_.get(),
-                    "SELECT cells.roi FROM cells JOIN presets ON presets.id = cells.preset_id "
-                    "WHERE cells.workflow = ? AND presets.name = ? AND cells.flag = ? "
-                    "ORDER BY cells.id");
-    query.bind(1, workflow).bind(2, preset_name).bind(3, flag);
-    std::vector<double> history;
-    while (query.step()) {
-        history.push_back(query.column_double(0));
-    }
-    return history;
-}
-
-std::vector<std::string> Store::roi_history_times(const std::string &workflow,
-                                                  const std::string &preset_name,
-                                                  const std::string &flag) {
-    std::lock_guard<std::mutex> guard(mutex_);
-    Statement query(connection_.get(),
-                    "SELECT cells.finished_at FROM cells JOIN presets ON presets.id = "
+                    "SELECT cells.roi, cells.finished_at FROM cells JOIN presets ON presets.id = "
                     "cells.preset_id WHERE cells.workflow = ? AND presets.name = ? AND "
                     "cells.flag = ? ORDER BY cells.id");
     query.bind(1, workflow).bind(2, preset_name).bind(3, flag);
-    std::vector<std::string> times;
+    std::vector<RoiPoint> points;
     while (query.step()) {
-        times.push_back(query.column_text(0));
+        points.push_back({query.column_double(0), query.column_text(1)});
     }
-    return times;
+    return points;
+}
+
+std::vector<double> Store::roi_history(const std::string &workflow, const std::string &preset_name,
+                                       const std::string &flag) {
+    std::vector<double> history;
+    for (const auto &point : roi_points(workflow, preset_name, flag)) {
+        history.push_back(point.roi);
+    }
+    return history;
 }
 
 }  // namespace sbx::store

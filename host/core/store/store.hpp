@@ -71,6 +71,12 @@ struct PredictionRecord {
 
 // Safe to share between the worker threads of a matrix: every call takes the store's
 // lock, so the one connection is the one writer and transactions never interleave.
+// One point of a cell's ROI history.
+struct RoiPoint {
+    double roi = 0;
+    std::string finished_at;  // cells.finished_at
+};
+
 class Store {
   public:
     // Opens (creating directories and file) and migrates. Throws EnvironmentError.
@@ -92,13 +98,13 @@ class Store {
     int64_t record_run(const RunRecord &run);
     int64_t record_cell(const CellRecord &cell);
     void record_prediction(const PredictionRecord &prediction);
-    // ROI of every finished cell for (workflow, preset name, flag), oldest first.
+    // Every finished cell of (workflow, preset name, flag), oldest first: its ROI and when
+    // it finished.
+    std::vector<RoiPoint> roi_points(const std::string &workflow, const std::string &preset_name,
+                                     const std::string &flag);
+    // Their ROIs alone.
     std::vector<double> roi_history(const std::string &workflow, const std::string &preset_name,
                                     const std::string &flag);
-    // When each of those cells finished (cells.finished_at), in the same order.
-    std::vector<std::string> roi_history_times(const std::string &workflow,
-                                               const std::string &preset_name,
-                                               const std::string &flag);
     [[nodiscard]] int schema_version();
     [[nodiscard]] Connection &connection() { return connection_; }
     // Runs `work(connection)` under the store's lock: how the query and record helpers
