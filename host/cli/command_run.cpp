@@ -113,6 +113,7 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     record_plugins_used(store, session, plugins);
 
     std::vector<engine::CellPlan> plans;
+    plans.reserve(presets.size());
     for (const auto &preset : presets) {
         plans.push_back({&workflow, preset, {options.runs, options.seed, false}});
     }

@@ -21,10 +21,11 @@ void check_plugin_sections(const config::Settings &settings, const plugins::Regi
         }
         const std::string where =
             !section.key_where.file.empty() ? section.key_where.str() : settings.source;
-        std::string message =
-            where + ": plugins." + id + " configures no plugin (none has the id '" + id + "'); " +
-            config::did_you_mean(id, ids) +
-            "fix the id, or remove the section; loaded plugins: " + config::join(ids);
+        std::string message = where;
+        message.append(": plugins.").append(id).append(" configures no plugin (none has the id '");
+        message.append(id).append("'); ").append(config::did_you_mean(id, ids));
+        message.append("fix the id, or remove the section; loaded plugins: ");
+        message.append(config::join(ids));
         for (const auto &refusal : registry.refused()) {
             message += "\n  refused: " + refusal.reason;
         }
