@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "plugins/answer_contract.hpp"
+#include "plugins/call_by_name.hpp"
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
 
@@ -49,15 +50,6 @@ plugins::PluginCall default_call(const std::string &kind) {
         return plugins::PluginCall::collect;
     }
     return plugins::PluginCall::predict;
-}
-
-std::optional<plugins::PluginCall> call_named(const std::string &name) {
-    for (uint8_t byte = 0; const auto which = plugins::call_from_byte(byte); ++byte) {
-        if (name == plugins::call_name(*which)) {
-            return which;
-        }
-    }
-    return std::nullopt;
 }
 
 }  // namespace
@@ -102,7 +94,7 @@ int call_plugin(const std::vector<std::string> &args) {
     const auto plugin = plugins::describe_plugin(path, plugins::CallPolicy{});
     auto which = default_call(plugin->kind());
     if (!call_text.empty()) {
-        const auto named = call_named(call_text);
+        const auto named = plugins::call_from_name(call_text);
         if (!named) {
             throw InputError("plugins call: --call " + call_text +
                              " is not a call; write run, prepare, teardown, sweep, generate, "

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/call_by_name.hpp"
 #include "plugins/plugin.hpp"
 
 namespace {
@@ -37,12 +38,8 @@ int main(int argc, char **argv) {
     const std::string call_text = argv[2];
     const std::string request = argv[3];
     const int calls = argc > 4 ? std::atoi(argv[4]) : 2000;
-    sbx::plugins::PluginCall call = sbx::plugins::PluginCall::predict;
-    for (uint8_t byte = 0; auto which = sbx::plugins::call_from_byte(byte); ++byte) {
-        if (call_text == sbx::plugins::call_name(*which)) {
-            call = *which;
-        }
-    }
+    const auto call =
+        sbx::plugins::call_from_name(call_text).value_or(sbx::plugins::PluginCall::predict);
     const auto in_process = sbx::plugins::load_plugin(path)->create(nlohmann::json::object());
     std::vector<double> starts;
     std::unique_ptr<sbx::plugins::Instance> isolated;

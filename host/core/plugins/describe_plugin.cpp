@@ -9,7 +9,7 @@ namespace sbx::plugins {
 
 std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
                                         const CallPolicy &policy) {
-    PluginProcess child(path, PluginProcess::Mode::describe, path.filename().string());
+    PluginProcess child(path, PluginProcess::Mode::describe);
     const auto deadline = policy.deadline.count() > 0
                               ? PluginProcess::Clock::now() + policy.deadline
                               : PluginProcess::Clock::time_point::max();

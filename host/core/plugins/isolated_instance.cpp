@@ -37,8 +37,7 @@ std::string IsolatedInstance::who() const {
 }
 
 void IsolatedInstance::start() {
-    process_ =
-        std::make_unique<PluginProcess>(plugin_->path(), PluginProcess::Mode::serve, plugin_->id());
+    process_ = std::make_unique<PluginProcess>(plugin_->path(), PluginProcess::Mode::serve);
     const auto deadline = after(plugin_->policy().deadline);
     auto hello = process_->receive(deadline);
     if (hello.kind == Kind::frame && hello.frame.type == wire::FrameType::refused) {

@@ -85,8 +85,7 @@ std::string describe_exit(int wait_status) {
     return "ended";
 }
 
-PluginProcess::PluginProcess(const std::filesystem::path &plugin, Mode mode, std::string log_tag)
-    : log_tag_(std::move(log_tag)) {
+PluginProcess::PluginProcess(const std::filesystem::path &plugin, Mode mode) {
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
         throw EnvironmentError(std::string("cannot make a channel to a plugin host: ") +

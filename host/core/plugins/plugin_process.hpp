@@ -32,7 +32,7 @@ class PluginProcess {
 
     // Spawns `sbx-plugin-host --describe|--serve PATH` with the channel on its fd 3.
     // Throws EnvironmentError when the program cannot be started.
-    PluginProcess(const std::filesystem::path &plugin, Mode mode, std::string log_tag);
+    PluginProcess(const std::filesystem::path &plugin, Mode mode);
     // Closes the channel (the child destroys its instance and exits), then kills what is
     // still there after a grace, and reaps it.
     ~PluginProcess();
@@ -62,7 +62,6 @@ class PluginProcess {
     UniqueFd channel_;
     UniqueFd pidfd_;
     wire::FrameReader reader_;
-    std::string log_tag_;
 };
 
 // "crashed with SIGSEGV" / "exited with status 3": a wait status in words.
