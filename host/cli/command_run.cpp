@@ -44,8 +44,12 @@ RunOptions parse(const std::vector<std::string> &args) {
         "keep-workspaces", po::bool_switch(&options.keep_workspaces),
         "keep each run's workspace directory")(
         "fail-under", po::value(&options.fail_under),
-        "exit 1 when any preset's ROI is below this value (a CI gate)");
+        "exit 1 when any preset's ROI is below this value (a CI gate)")(
+        "recover", po::bool_switch(&options.recover), "finish the interrupted run");
     const auto vm = parse_options("run", args, description);
+    if (options.recover) {
+        refuse_with_recover("run", vm, {"seed", "runs", "preset-file", "preset-count"});
+    }
     if (vm.count("seed") && options.seed < 0) {
         throw InputError("run: --seed " + std::to_string(options.seed) +
                          " must be a whole number from 0 up; leave it out for a random seed");
@@ -79,23 +83,47 @@ RunOptions parse(const std::vector<std::string> &args) {
     return options;
 }
 
+// --recover: the interrupted session of `command`, reopened, and the options it ran with.
+void recover_options(const config::Settings &settings, const std::string &command,
+                     RunOptions &options) {
+    const auto database = std::filesystem::path(settings.data_dir) / "metrics.db";
+    store::Store store(database);
+    const auto resumed = resume_session(store, command, database.string());
+    options.resumed_session = resumed.id;
+    options.seed = resumed.seed.value_or(0);
+    options.runs = resumed.options.value("runs", 1);
+    options.preset_count = resumed.options.value("preset_count", 3);
+    options.preset_files = resumed.options.value("preset_files", std::vector<std::string>());
+}
+
 }  // namespace
 
 int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     auto options = parse(args);
     auto &settings = context.settings;
     settings.keep_workspaces = settings.keep_workspaces || options.keep_workspaces;
-    if (options.seed < 0) {
+    // Without a workflow, a settings file that lists targets means section simulations.
+    const bool sections = options.sections || (options.workflow.empty() &&
+                                               !settings.targets.empty() && !options.all_workflows);
+    const config::Workflow *chosen = options.all_workflows || sections
+                                         ? nullptr
+                                         : &choose_workflow(context, "run", options.workflow);
+    if (options.recover) {
+        recover_options(settings,
+                        options.all_workflows ? "run --all-workflows"
+                        : sections            ? "run --sections"
+                                              : "run " + chosen->name,
+                        options);
+    } else if (options.seed < 0) {
         options.seed = random_seed();
     }
     if (options.all_workflows) {
         return run_workflow_simulations(context, options);
     }
-    // Without a workflow, a settings file that lists targets means section simulations.
-    if (options.sections || (options.workflow.empty() && !settings.targets.empty())) {
+    if (sections) {
         return run_section_simulations(context, options);
     }
-    const auto &workflow = choose_workflow(context, "run", options.workflow);
+    const auto &workflow = *chosen;
     const auto presets = presets::choose_presets({options.preset_files, options.preset_count,
                                                   static_cast<uint64_t>(options.seed), &settings});
 
@@ -108,8 +136,10 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
             (std::filesystem::path(settings.data_dir) / "state").string()),
         settings.allow_limit_downgrades);
     store::Store store(std::filesystem::path(settings.data_dir) / "metrics.db");
-    const int64_t session =
-        store.begin_session("run " + workflow.name, settings.source, options.seed);
+    const int64_t session = options.resumed_session != 0
+                                ? options.resumed_session
+                                : store.begin_session("run " + workflow.name, settings.source,
+                                                      options.seed, recorded_run_options(options));
     record_plugins_used(store, session, plugins);
 
     std::vector<engine::CellPlan> plans;
@@ -122,7 +152,8 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
                                        store,
                                        session,
                                        std::filesystem::current_path(),
-                                       std::filesystem::path(settings.data_dir) / "state"};
+                                       std::filesystem::path(settings.data_dir) / "state",
+                                       options.resumed_session != 0};
     const auto summaries = within_session(store, session, [&] {
         return engine::MatrixRunner(matrix, plugins, run_workers(options, settings)).run(plans);
     });

@@ -79,12 +79,7 @@ Options parse(const std::vector<std::string> &args) {
     const auto vm =
         parse_matrix_command("run-scenarios", args, description, positional, options.matrix);
     if (options.recover) {
-        for (const char *fixed : {"seed", "repetitions", "all-scenarios"}) {
-            if (vm.count(fixed) && !vm[fixed].defaulted()) {
-                throw InputError(std::string("run-scenarios: --recover takes --") + fixed +
-                                 " from the interrupted session; leave it out");
-            }
-        }
+        refuse_with_recover("run-scenarios", vm, {"seed", "repetitions", "all-scenarios"});
     }
     for (const auto &gate : gates) {
         parse_gate(gate, options.gate);
@@ -137,12 +132,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     store::Store store(data_dir / "metrics.db");
     std::optional<store::ResumableSession> resumed;
     if (options.recover) {
-        resumed = store::latest_unfinished_session(store, command);
-        if (!resumed) {
-            throw InputError("run-scenarios --recover: " + (data_dir / "metrics.db").string() +
-                             " has no unfinished `" + command +
-                             "` session; run it without --recover");
-        }
+        resumed = resume_session(store, command, (data_dir / "metrics.db").string());
         options.matrix.seed = resumed->seed.value_or(0);
         options.matrix.repetitions = resumed->options.value("repetitions", 1);
         // A session recorded before robustness repetitions existed ran them as the others.
@@ -169,18 +159,9 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     const auto plans =
         engine::scenario_cell_plans(workflow, baseline, scenarios, options.matrix.repetitions,
                                     settings.robustness_repetitions, options.matrix.seed);
-    std::vector<engine::CellSummary> summaries;
-    std::vector<bool> skip;
     int64_t session = 0;
     if (resumed) {
         session = resumed->id;
-        store::reopen_session(store, session);
-        const int discarded = store::discard_unfinished_runs(store, session);
-        skip = engine::mark_finished(plans, store::finished_cells(store, session), summaries);
-        const auto remaining = std::count(skip.begin(), skip.end(), false);
-        spdlog::info("recovering session {}: {} of {} cells finished, {} partial runs discarded",
-                     session, plans.size() - static_cast<size_t>(remaining), plans.size(),
-                     discarded);
     } else {
         session =
             store.begin_session(command, settings.source, options.matrix.seed,
@@ -192,19 +173,11 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
 
     const unsigned workers = effective_workers(options.matrix, settings);
     const engine::MatrixContext matrix{
-        settings,          context.registry(), store, session, std::filesystem::current_path(),
-        data_dir / "state"};
+        settings,           context.registry(), store, session, std::filesystem::current_path(),
+        data_dir / "state", resumed.has_value()};
     reports::ScenarioRun run;
     within_session(store, session, [&] {
-        auto ran = engine::MatrixRunner(matrix, plugins, workers).run(plans, skip);
-        for (size_t i = 0; i < ran.size(); ++i) {
-            if (skip.empty() || !skip[i]) {
-                if (summaries.size() < ran.size()) {
-                    summaries.resize(ran.size());
-                }
-                summaries[i] = std::move(ran[i]);
-            }
-        }
+        const auto summaries = engine::MatrixRunner(matrix, plugins, workers).run(plans);
         run.workflow = workflow.name;
         run.baseline = workflow.baseline;
         run.session = session;

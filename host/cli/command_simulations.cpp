@@ -152,13 +152,20 @@ int run_simulation_command(CliContext &context, RunOptions &options,
     }
     resolve_plugins_for(plugins, workflows, simulation.presets);
     store::Store store(data_dir / "metrics.db");
-    const int64_t session = store.begin_session(
-        simulation.subject == "workflows" ? "run --all-workflows" : "run --sections",
-        settings.source, options.seed, {{"runs", options.runs}});
+    const int64_t session =
+        options.resumed_session != 0
+            ? options.resumed_session
+            : store.begin_session(
+                  simulation.subject == "workflows" ? "run --all-workflows" : "run --sections",
+                  settings.source, options.seed, recorded_run_options(options));
     record_plugins_used(store, session, plugins);
-    const engine::MatrixContext matrix{
-        settings,          context.registry(), store, session, std::filesystem::current_path(),
-        data_dir / "state"};
+    const engine::MatrixContext matrix{settings,
+                                       context.registry(),
+                                       store,
+                                       session,
+                                       std::filesystem::current_path(),
+                                       data_dir / "state",
+                                       options.resumed_session != 0};
     const json result = within_session(store, session, [&] {
         engine::MatrixRunner runner(matrix, plugins, run_workers(options, settings));
         const auto outcomes =

@@ -18,7 +18,7 @@ const std::vector<Command> &commands() {
         {"run", nullptr,
          "[--workflow|-w NAME | --all-workflows | --sections] [--runs N] [--seed S]\n"
          "[--preset-file F]... [--preset-count N] [--workers N] [--details] [--json]\n"
-         "[--keep-workspaces] [--fail-under ROI]",
+         "[--keep-workspaces] [--fail-under ROI] [--recover]",
          one<run_run_command>},
         {"run-scenarios", nullptr,
          "[WORKFLOW] [--all-scenarios] [--repetitions N] [--seed S]\n"
@@ -26,7 +26,8 @@ const std::vector<Command> &commands() {
          "[--fail-on worst-below=X|status=fail|status=weak]...",
          one<run_run_scenarios_command>},
         {"simulate-temporal-trajectory", nullptr,
-         "[WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n[--json] [--keep-workspaces]",
+         "[WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n[--json] [--keep-workspaces] "
+         "[--recover]",
          one<run_trajectory_command>},
         {"workflows", nullptr, "list [--json] | workflows import FILE", one<run_workflows_command>},
         {"replay", nullptr, "RUN_ID [--print] [--json]      (exit 1 when the outcome differs)",

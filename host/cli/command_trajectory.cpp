@@ -33,28 +33,40 @@ void print_stages(const std::string &workflow, const std::vector<scoring::StageM
 
 int run_trajectory_command(CliContext &context, const std::vector<std::string> &args) {
     std::string workflow_name;
+    bool recover = false;
     MatrixOptions options;
     po::options_description description("simulate-temporal-trajectory options");
-    description.add_options()("workflow", po::value(&workflow_name), "workflow name or id");
+    description.add_options()("workflow", po::value(&workflow_name), "workflow name or id")(
+        "recover", po::bool_switch(&recover), "finish the interrupted trajectory");
     po::positional_options_description positional;
     positional.add("workflow", 1);
-    parse_matrix_command("simulate-temporal-trajectory", args, description, positional, options);
+    const auto given = parse_matrix_command("simulate-temporal-trajectory", args, description,
+                                            positional, options);
+    if (recover) {
+        refuse_with_recover("simulate-temporal-trajectory", given, {"seed", "repetitions"});
+    }
 
     auto &settings = context.settings;
     settings.keep_workspaces = settings.keep_workspaces || options.keep_workspaces;
     const auto &workflow = choose_workflow(context, "simulate-temporal-trajectory", workflow_name);
-    if (options.seed < 0) {
+    const std::string command = "simulate-temporal-trajectory " + workflow.name;
+    const std::filesystem::path data_dir = settings.data_dir;
+    store::Store store(data_dir / "metrics.db");
+    std::optional<store::ResumableSession> resumed;
+    if (recover) {
+        resumed = resume_session(store, command, (data_dir / "metrics.db").string());
+        options.seed = resumed->seed.value_or(0);
+        options.repetitions = resumed->options.value("repetitions", 1);
+    } else if (options.seed < 0) {
         options.seed = random_seed();
     }
     const auto stages = presets::trajectory_stages();
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow}, stages);
 
-    const std::filesystem::path data_dir = settings.data_dir;
-    store::Store store(data_dir / "metrics.db");
-    const int64_t session =
-        store.begin_session("simulate-temporal-trajectory " + workflow.name, settings.source,
-                            options.seed, {{"repetitions", options.repetitions}});
+    const int64_t session = resumed ? resumed->id
+                                    : store.begin_session(command, settings.source, options.seed,
+                                                          {{"repetitions", options.repetitions}});
     record_plugins_used(store, session, plugins);
 
     std::vector<engine::CellPlan> plans;
@@ -63,8 +75,8 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         plans.push_back({&workflow, stage, {options.repetitions, options.seed, false}});
     }
     const engine::MatrixContext matrix{
-        settings,          context.registry(), store, session, std::filesystem::current_path(),
-        data_dir / "state"};
+        settings,           context.registry(), store, session, std::filesystem::current_path(),
+        data_dir / "state", resumed.has_value()};
     const auto metrics = within_session(store, session, [&] {
         const auto cells =
             engine::MatrixRunner(matrix, plugins, effective_workers(options, settings)).run(plans);

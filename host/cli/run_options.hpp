@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,16 @@ struct RunOptions {
     bool all_workflows = false;
     bool sections = false;
     double fail_under = -1;  // exit 1 when a cell's ROI is below this
+    bool recover = false;
+    int64_t resumed_session = 0;  // --recover: the interrupted session this run finishes
 };
+
+// What a run session records of its options: what --recover needs to plan it again.
+inline nlohmann::json recorded_run_options(const RunOptions &options) {
+    return {{"runs", options.runs},
+            {"preset_count", options.preset_count},
+            {"preset_files", options.preset_files}};
+}
 
 // The workers to use: --workers, else the settings' workers.
 inline unsigned run_workers(const RunOptions &options, const config::Settings &settings) {

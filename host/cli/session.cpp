@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "util/errors.hpp"
+
 namespace sbx::cli {
 
 void record_plugins_used(store::Store &store, int64_t session, const engine::PluginSet &plugins) {
@@ -14,6 +16,32 @@ void record_plugins_used(store::Store &store, int64_t session, const engine::Plu
              plugin->path().string()});
     }
     store.record_plugins(session, used);
+}
+
+store::ResumableSession resume_session(store::Store &store, const std::string &command,
+                                       const std::string &database) {
+    auto resumed = store::latest_unfinished_session(store, command);
+    if (!resumed) {
+        throw InputError(command + " --recover: " + database + " has no unfinished `" + command +
+                         "` session; run it without --recover");
+    }
+    store::reopen_session(store, resumed->id);
+    if (const int dropped = store::discard_unfinished_runs(store, resumed->id); dropped > 0) {
+        spdlog::info("session {}: {} runs of unfinished cells predate cell shares; they run again",
+                     resumed->id, dropped);
+    }
+    return *resumed;
+}
+
+void refuse_with_recover(const std::string &command,
+                         const boost::program_options::variables_map &given,
+                         std::initializer_list<const char *> fixed) {
+    for (const char *option : fixed) {
+        if (given.count(option) != 0 && !given[option].defaulted()) {
+            throw InputError(command + ": --recover takes --" + option +
+                             " from the interrupted session; leave it out");
+        }
+    }
 }
 
 void close_session(store::Store &store, int64_t session, const char *status) noexcept {

@@ -2,13 +2,28 @@
 // it ended.
 #pragma once
 
+#include <boost/program_options/variables_map.hpp>
+#include <initializer_list>
+#include <string>
+
 #include "engine/cell_runner.hpp"
 #include "engine/plugin_set.hpp"
+#include "store/matrix_records.hpp"
 #include "store/store.hpp"
 
 namespace sbx::cli {
 
 void record_plugins_used(store::Store &store, int64_t session, const engine::PluginSet &plugins);
+
+// --recover: the newest unfinished session of `command`, owned by this host again (runs
+// that an older host left without a cell share are dropped). Exit 2 when there is none.
+store::ResumableSession resume_session(store::Store &store, const std::string &command,
+                                       const std::string &database);
+
+// --recover takes these options from the interrupted session: exit 2 when one is given.
+void refuse_with_recover(const std::string &command,
+                         const boost::program_options::variables_map &given,
+                         std::initializer_list<const char *> fixed);
 
 // Marks how a session ended without hiding the error that ended it: a failure to write
 // the mark (the database is the problem, say) is logged, and the original error goes on.

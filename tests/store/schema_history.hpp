@@ -21,4 +21,9 @@ inline void drop_session_owner_columns(store::Connection &connection) {
         "ended_note;");
 }
 
+// Undoes migration 7 (what each run contributes to its cell).
+inline void drop_cell_share_column(store::Connection &connection) {
+    connection.exec("ALTER TABLE runs DROP COLUMN cell_share;");
+}
+
 }  // namespace sbx::test

@@ -76,6 +76,7 @@ TEST_F(CleanupCountersTest, AVersion3DatabaseGainsTheTable) {
         made.connection().exec("DROP TABLE cleanup_counters");
         sbx::test::drop_outcome_columns(made.connection());
         sbx::test::drop_session_owner_columns(made.connection());
+        sbx::test::drop_cell_share_column(made.connection());
         made.connection().exec("PRAGMA user_version = 3");
     }
     Store store(db());

@@ -81,6 +81,7 @@ TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
         Store made(db());
         sbx::test::drop_outcome_columns(made.connection());
         sbx::test::drop_session_owner_columns(made.connection());
+        sbx::test::drop_cell_share_column(made.connection());
         made.connection().exec("PRAGMA user_version = 4");
     }
     Store store(db());

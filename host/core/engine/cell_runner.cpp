@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "engine/cell_share.hpp"
 #include "engine/fault_reach.hpp"
 #include "engine/input_coverage.hpp"
 #include "engine/input_generation.hpp"
@@ -159,13 +160,13 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     const auto classes = outcome_metrics(outcome.outcome, record.input_meta);
     record.metrics.insert(classes.begin(), classes.end());
     record.cleanup_counters = std::move(outcome.cleanup_counters);
-    result.run_id = store_.record_run(record);
-
     result.passed = outcome.passed;
     result.executions = outcome.executions;
     result.passed_executions = outcome.passed_executions;
-    result.metrics = std::move(record.metrics);
     result.active_injectors = std::move(outcome.active_injectors);
+    record.cell_share = cell_share_of(result);
+    result.run_id = store_.record_run(record);
+    result.metrics = std::move(record.metrics);
 }
 
 namespace {
@@ -190,7 +191,7 @@ bool holds_polyglot(const nlohmann::json &set_meta) {
 
 }  // namespace
 
-CellSummary CellRunner::finish(const CellWork &work) {
+CellSummary CellRunner::summarize(const CellWork &work) const {
     CellSummary summary;
     summary.workflow = work.workflow->name;
     summary.preset = work.preset.name;
@@ -234,6 +235,17 @@ CellSummary CellRunner::finish(const CellWork &work) {
          input_coverage_metrics(work.input_meta, work.input_categories)) {
         summary.metrics[name] = value;
     }
+    summary.collector_metrics.assign(collector_metrics.begin(), collector_metrics.end());
+    summary.not_applicable =
+        not_applicable_reason(*work.workflow, work.preset, plugins_.settings());
+    summary.robustness = !work.options.counterfactual && is_robustness_preset(work.preset);
+    return summary;
+}
+
+CellSummary CellRunner::finish(const CellWork &work) {
+    CellSummary summary = summarize(work);
+    std::set<std::string> collector_metrics(summary.collector_metrics.begin(),
+                                            summary.collector_metrics.end());
     const auto history = store_.roi_history(summary.workflow, summary.preset, summary.flag);
     for (const auto &[name, value] :
          collect(json{{"phase", "cell"},
@@ -248,14 +260,12 @@ CellSummary CellRunner::finish(const CellWork &work) {
                  nullptr, &collector_metrics)) {
         summary.metrics[name] = value;
     }
+    summary.collector_metrics.clear();
     for (const auto &[name, value] : summary.metrics) {
         if (collector_metrics.count(name) != 0) {
             summary.collector_metrics.push_back(name);
         }
     }
-    summary.not_applicable =
-        not_applicable_reason(*work.workflow, work.preset, plugins_.settings());
-    summary.robustness = !work.options.counterfactual && is_robustness_preset(work.preset);
     summary.cell_id = store_.record_cell({session_id_, summary.workflow, work.preset_id,
                                           summary.flag, summary.runs, summary.passed, summary.roi,
                                           summary.metrics, summary.not_applicable});
@@ -270,6 +280,40 @@ CellSummary CellRunner::finish(const CellWork &work) {
     summary.forecast =
         forecast("roi:" + summary.workflow + ":" + summary.preset + ":" + summary.flag, "roi",
                  series, timestamps);
+    return summary;
+}
+
+CellSummary CellRunner::restore(const CellWork &work, const store::RecordedCell &cell) const {
+    CellSummary summary = summarize(work);
+    if (summary.runs != cell.runs ||
+        std::any_of(work.results.begin(), work.results.end(),
+                    [](const RunResult &result) { return result.run_id == 0; })) {
+        // Its runs were recorded by a host older than schema 7 (no cell share): the cell's
+        // own row is all there is.
+        summary.runs = cell.runs;
+        summary.passed = cell.passed;
+        summary.roi = cell.roi;
+        summary.failures.clear();
+    }
+    // The cell-phase collectors answered once, when the cell was recorded: their metrics are
+    // the recorded ones that the runs do not explain.
+    std::set<std::string> collector_metrics(summary.collector_metrics.begin(),
+                                            summary.collector_metrics.end());
+    for (const auto &[name, value] : cell.metrics) {
+        if (summary.metrics.count(name) == 0) {
+            collector_metrics.insert(name);
+        }
+    }
+    summary.metrics = cell.metrics;
+    summary.collector_metrics.clear();
+    for (const auto &[name, value] : summary.metrics) {
+        if (collector_metrics.count(name) != 0) {
+            summary.collector_metrics.push_back(name);
+        }
+    }
+    summary.not_applicable = cell.not_applicable;
+    summary.cell_id = cell.cell_id;
+    summary.forecast = cell.forecast;
     return summary;
 }
 

@@ -14,6 +14,7 @@
 
 #include "engine/workflow_runner.hpp"
 #include "plugins/metric_aggregation.hpp"
+#include "store/session_progress.hpp"
 #include "store/store.hpp"
 
 namespace sbx::engine {
@@ -104,11 +105,17 @@ class CellRunner {
     // which worker ran what), asks the cell-phase collectors and the predictor, records
     // the cell.
     CellSummary finish(const CellWork &work);
+    // The summary of a cell an interrupted session recorded, its slots filled with the
+    // committed runs: what finish returned then, without asking or recording anything.
+    CellSummary restore(const CellWork &work, const store::RecordedCell &cell) const;
     // prepare, every repetition in order, finish.
     CellSummary run(const config::Workflow &workflow, const presets::Preset &preset,
                     const CellOptions &options);
 
   private:
+    // What the filled slots say about the cell, without any plugin call or record: counts,
+    // failures, metrics by their aggregation, input coverage, applicability.
+    CellSummary summarize(const CellWork &work) const;
     // Every collector's metrics for `request_json`, each answer checked (answer_contract);
     // what they declare goes into `aggregations` and `collector_metrics` when given.
     std::map<std::string, double> collect(

@@ -10,34 +10,64 @@
 #include <mutex>
 #include <thread>
 
+#include <spdlog/spdlog.h>
+
 namespace sbx::engine {
 
 MatrixRunner::MatrixRunner(const MatrixContext &context, PluginSet &primary, unsigned workers)
     : context_(context), primary_(primary), workers_(workers == 0 ? 1 : workers) {}
 
-std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans,
-                                           const std::vector<bool> &skip) {
+std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
     std::vector<CellSummary> summaries(plans.size());
     WorkflowRunner primary_runner(primary_, context_.settings, context_.invocation_dir,
                                   context_.state_dir.string());
     CellRunner primary_cells(primary_, primary_runner, context_.store, context_.session_id);
+    if (context_.recover && !recovery_) {
+        recovery_.emplace(store::session_progress(context_.store, context_.session_id));
+    }
 
     // Every cell's inputs first, in plan order, on this thread: the same seed then gives
-    // the same inputs whatever the number of workers.
+    // the same inputs whatever the number of workers (and after an interruption).
     std::vector<CellWork> work(plans.size());
     std::vector<std::pair<size_t, int>> tasks;  // (cell, repetition), in plan order
+    std::vector<size_t> complete;               // cells whose every run was kept
     std::unique_ptr<std::atomic<int>[]> remaining(new std::atomic<int>[plans.size()]);
     for (size_t i = 0; i < plans.size(); ++i) {
-        remaining[i].store(0);
-        if (!skip.empty() && skip[i]) {
-            continue;
-        }
         const auto &plan = plans[i];
         work[i] = primary_cells.prepare(*plan.workflow, plan.preset, plan.options);
-        remaining[i].store(plan.options.runs);
-        for (int repetition = 0; repetition < plan.options.runs; ++repetition) {
-            tasks.emplace_back(i, repetition);
+        RecoveredCell kept;
+        if (recovery_) {
+            kept = recovery_->take(plan.workflow->name, work[i].preset_id,
+                                   plan.options.counterfactual ? "off" : "on", plan.options.runs);
+            for (auto &[repetition, result] : kept.runs) {
+                work[i].results[static_cast<size_t>(repetition)] = std::move(result);
+            }
         }
+        remaining[i].store(0);
+        if (kept.recorded != nullptr) {
+            summaries[i] = primary_cells.restore(work[i], *kept.recorded);
+            continue;
+        }
+        int missing = 0;
+        for (int repetition = 0; repetition < plan.options.runs; ++repetition) {
+            if (kept.runs.count(repetition) == 0) {
+                tasks.emplace_back(i, repetition);
+                ++missing;
+            }
+        }
+        remaining[i].store(missing);
+        if (missing == 0) {
+            complete.push_back(i);
+        }
+    }
+    if (recovery_) {
+        spdlog::info(
+            "recovering session {}: kept {} recorded cells and {} committed runs; {} "
+            "runs to go",
+            context_.session_id, recovery_->kept_cells(), recovery_->kept_runs(), tasks.size());
+    }
+    for (const size_t cell : complete) {  // the host died before it recorded the cell
+        summaries[cell] = primary_cells.finish(work[cell]);
     }
 
     std::atomic<size_t> cursor{0};

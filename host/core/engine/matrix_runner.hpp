@@ -5,10 +5,12 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "engine/cell_runner.hpp"
 #include "engine/plugin_set.hpp"
+#include "engine/session_recovery.hpp"
 
 namespace sbx::engine {
 
@@ -25,6 +27,9 @@ struct MatrixContext {
     int64_t session_id = 0;
     std::filesystem::path invocation_dir;
     std::filesystem::path state_dir;
+    // --recover: `session_id` is an interrupted session; its recorded cells and committed
+    // runs are kept, and only the missing repetitions run.
+    bool recover = false;
 };
 
 class MatrixRunner {
@@ -33,17 +38,19 @@ class MatrixRunner {
     // plugin before anything was recorded.
     MatrixRunner(const MatrixContext &context, PluginSet &primary, unsigned workers);
 
-    // Runs every plan whose `skip` entry is false (an empty `skip` runs all) and returns
-    // the summaries in plan order (skipped entries are left default). Cells are taken in
-    // plan order by whichever worker is free. The first error stops the pool from
-    // starting new cells; once every worker is idle it is rethrown (Cancelled included).
-    std::vector<CellSummary> run(const std::vector<CellPlan> &plans,
-                                 const std::vector<bool> &skip = {});
+    // Runs every plan and returns the summaries in plan order. Runs are taken in plan
+    // order by whichever worker is free. The first error stops the pool from starting new
+    // runs; once every worker is idle it is rethrown (Cancelled included). When recovering,
+    // a cell the session recorded is restored, not run, and a committed run is kept.
+    std::vector<CellSummary> run(const std::vector<CellPlan> &plans);
 
   private:
     const MatrixContext &context_;
     PluginSet &primary_;
     unsigned workers_;
+    // Loaded on the first run() when recovering: one interrupted session, handed out once
+    // across every run() of this runner.
+    std::optional<SessionRecovery> recovery_;
 };
 
 }  // namespace sbx::engine

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "engine/matrix_runner.hpp"
-#include "store/matrix_records.hpp"
 
 namespace sbx::engine {
 
@@ -27,12 +26,6 @@ std::vector<CellPlan> scenario_cell_plans(const config::Workflow &workflow,
                                           const std::vector<presets::Preset> &scenarios,
                                           int repetitions, int robustness_repetitions,
                                           int64_t seed);
-
-// Which plans a recovered session already finished (true = skip), and their summaries
-// filled in from the store, so the report covers the whole matrix.
-std::vector<bool> mark_finished(const std::vector<CellPlan> &plans,
-                                const std::vector<store::FinishedCell> &finished,
-                                std::vector<CellSummary> &summaries);
 
 // Pairs the summaries back into scenarios.
 std::vector<ScenarioCells> pair_scenarios(const std::vector<presets::Preset> &scenarios,

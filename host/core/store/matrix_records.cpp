@@ -4,44 +4,12 @@
 
 namespace sbx::store {
 
-std::vector<FinishedCell> finished_cells(Store &store, int64_t session_id) {
-    return store.locked([&](Connection &connection) {
-        std::vector<FinishedCell> cells;
-        Statement query(
-            connection.get(),
-            "SELECT cells.id, cells.workflow, presets.name, cells.flag, cells.runs, "
-            "cells.passed, cells.roi, coalesce(cells.not_applicable, '') FROM cells JOIN "
-            "presets ON presets.id = "
-            "cells.preset_id WHERE cells.session_id = ? ORDER BY cells.id");
-        query.bind(1, session_id);
-        while (query.step()) {
-            cells.push_back({query.column_int(0),
-                             query.column_text(1),
-                             query.column_text(2),
-                             query.column_text(3),
-                             static_cast<int>(query.column_int(4)),
-                             static_cast<int>(query.column_int(5)),
-                             query.column_double(6),
-                             {},
-                             query.column_text(7)});
-        }
-        Statement metrics(connection.get(), "SELECT name, value FROM metrics WHERE cell_id = ?");
-        for (auto &cell : cells) {
-            metrics.bind(1, cell.cell_id);
-            while (metrics.step()) {
-                cell.metrics[metrics.column_text(0)] = metrics.column_double(1);
-            }
-            metrics.reset();
-        }
-        return cells;
-    });
-}
-
 int discard_unfinished_runs(Store &store, int64_t session_id) {
     return store.locked([&](Connection &connection) {
         Transaction transaction(connection);
         const std::string orphans =
-            "SELECT runs.id FROM runs WHERE runs.session_id = ?1 AND NOT EXISTS (SELECT 1 FROM "
+            "SELECT runs.id FROM runs WHERE runs.session_id = ?1 AND runs.cell_share IS NULL AND "
+            "NOT EXISTS (SELECT 1 FROM "
             "cells WHERE cells.session_id = runs.session_id AND cells.workflow = runs.workflow "
             "AND cells.preset_id = runs.preset_id AND cells.flag = runs.flag)";
         Statement(connection.get(), "DELETE FROM metrics WHERE run_id IN (" + orphans + ")")

@@ -1,6 +1,6 @@
 // What scenario matrices and trajectories keep in metrics.db beyond runs and cells: the
-// per-scenario scores, trajectory stages, synergy values, and what `--recover` reads to
-// finish an interrupted matrix.
+// per-scenario scores, trajectory stages, synergy values, and the session bookkeeping of
+// `--recover` (store/session_progress.hpp reads how far a session got).
 #pragma once
 
 #include <cstdint>
@@ -14,24 +14,9 @@
 
 namespace sbx::store {
 
-struct FinishedCell {
-    int64_t cell_id = 0;
-    std::string workflow;
-    std::string preset;  // the preset's name (its SCENARIO_NAME)
-    std::string flag;
-    int runs = 0;
-    int passed = 0;
-    double roi = 0;
-    std::map<std::string, double> metrics;
-    std::string not_applicable;  // "" when the preset's faults reach the target
-};
-
-// Every cell `session_id` finished, in the order they finished.
-std::vector<FinishedCell> finished_cells(Store &store, int64_t session_id);
-
 // Deletes the runs (with their steps and metrics) of `session_id` that belong to no
-// finished cell: the remains of the cell a crash interrupted, which --recover runs again
-// whole with the same seed and inputs. Returns how many runs were removed.
+// finished cell and carry no cell share: runs recorded by a host older than schema 7,
+// which --recover cannot fold into their cell and so runs again. Returns how many.
 int discard_unfinished_runs(Store &store, int64_t session_id);
 
 struct ResumableSession {

@@ -174,6 +174,11 @@ const std::vector<const char *> &migrations() {
         ALTER TABLE sessions ADD COLUMN host_process TEXT;
         ALTER TABLE sessions ADD COLUMN ended_note TEXT;
         )sql",
+        // 7: what each run contributes to its cell beyond `passed` and its metrics, so
+        // --recover keeps the committed runs of a cell it did not finish.
+        R"sql(
+        ALTER TABLE runs ADD COLUMN cell_share TEXT;
+        )sql",
     };
     return steps;
 }

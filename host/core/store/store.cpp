@@ -69,8 +69,8 @@ Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_pa
     mark_crashed_sessions(connection_);
     insert_run_.emplace(connection_.get(),
                         "INSERT INTO runs(session_id, workflow, preset_id, flag, repetition, "
-                        "inputs, passed, failed_step, started_at, wall_s, input_meta, outcome) "
-                        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                        "inputs, passed, failed_step, started_at, wall_s, input_meta, outcome, "
+                        "cell_share) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert_step_.emplace(connection_.get(),
                          "INSERT INTO steps VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert_run_metric_.emplace(connection_.get(),
@@ -149,6 +149,7 @@ struct Store::PendingRun {
     const RunRecord &run;
     std::string inputs_text;
     std::optional<std::string> input_meta_text;
+    std::string cell_share_text;  // "" for none
     std::vector<std::string> step_texts;
     int64_t run_id = 0;
     std::exception_ptr error;
@@ -161,6 +162,10 @@ struct Store::PendingRun {
         if (!record.input_meta.is_null()) {
             input_meta_text =
                 record.input_meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
+        if (!record.cell_share.is_null()) {
+            cell_share_text =
+                record.cell_share.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         }
         for (const auto &step : record.steps) {
             step_texts.push_back(
@@ -245,6 +250,7 @@ int64_t Store::insert_run_rows(const PendingRun &pending) {
         insert.bind_null(11);
     }
     bind_text_or_null(insert, 12, run.outcome);
+    bind_text_or_null(insert, 13, pending.cell_share_text);
     insert.run();
     const int64_t run_id = sqlite3_last_insert_rowid(connection_.get());
 

@@ -46,6 +46,9 @@ struct RunRecord {
     std::map<std::string, double> metrics;
     // The steps' `cleanup` reports, merged: added to the cleanup_counters table with the run.
     std::map<std::string, double> cleanup_counters;
+    // What the run contributes to its cell beyond `passed` and `metrics` (CONCURRENCY_LEVEL
+    // counts, failure reasons, active injectors, declared aggregations); null for none.
+    nlohmann::json cell_share;
 };
 
 struct CellRecord {
