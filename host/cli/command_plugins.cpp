@@ -6,6 +6,7 @@
 
 #include "cli_context.hpp"
 #include "plugin_call_command.hpp"
+#include "plugin_scaffold.hpp"
 #include "plugins/registry.hpp"
 #include "plugins/verify.hpp"
 #include "util/errors.hpp"
@@ -99,8 +100,8 @@ int verify(const std::string &path) {
 
 int run_plugins_command(CliContext &context, const std::vector<std::string> &args) {
     const std::string usage =
-        "; write `plugins list [--json]`, `plugins inspect ID`, `plugins verify PATH` or "
-        "`plugins call PATH --request FILE`";
+        "; write `plugins list [--json]`, `plugins inspect ID`, `plugins verify PATH`, "
+        "`plugins call PATH --request FILE` or `plugins new KIND NAME [DIR]`";
     if (args.empty()) {
         throw InputError("plugins: missing subcommand" + usage);
     }
@@ -119,6 +120,9 @@ int run_plugins_command(CliContext &context, const std::vector<std::string> &arg
     }
     if (sub == "call") {
         return call_plugin({args.begin() + 1, args.end()});
+    }
+    if (sub == "new") {
+        return new_plugin({args.begin() + 1, args.end()});
     }
     throw InputError("plugins: unexpected arguments" + usage);
 }

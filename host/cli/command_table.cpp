@@ -62,7 +62,8 @@ const std::vector<Command> &commands() {
          run_rank_command},
         {"plugins", nullptr,
          "list [--json] | plugins inspect ID | plugins verify PATH\n"
-         "| plugins call PATH --request FILE [--call NAME] [--plugin-config JSON]",
+         "| plugins call PATH --request FILE [--call NAME] [--plugin-config JSON]\n"
+         "| plugins new KIND NAME [DIR]",
          one<run_plugins_command>},
         {"presets", nullptr,
          "generate [--profiles P...] [--count N] [--severity low|high] [--seed S]\n"

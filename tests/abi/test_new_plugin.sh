@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tools/new-plugin end to end: each kind generates, builds warning-free (one cmake configure),
-# passes `plugins verify`, answers through the ABI, is listed with its kind. The projects
-# find the SDK as installed (find_package), here in a temporary prefix. Args: HOST CXX REPO BUILD.
+# `sandbox-runner plugins new` (what tools/new-plugin calls) end to end: each kind
+# generates, builds warning-free (one cmake configure), passes `plugins verify`, answers
+# through the ABI, is listed with its kind. The projects find the SDK as installed
+# (find_package), here in a temporary prefix. Args: HOST CXX REPO BUILD.
 set -euo pipefail
 host=$1 cxx=$2 repo=$3 build=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-new-plugin-XXXXXX")
@@ -14,12 +15,14 @@ fail() {
 
 # Bad arguments are refused with exit 2 and write nothing.
 set +e
-"$repo/tools/new-plugin" nosuchkind x "$work/bad" 2>/dev/null
+"$host" plugins new nosuchkind x "$work/bad" 2>/dev/null
 [[ $? -eq 2 && ! -e $work/bad ]] || fail "unknown KIND not refused with exit 2"
-"$repo/tools/new-plugin" stub Bad-Name "$work/bad" 2>/dev/null
+"$host" plugins new stub Bad-Name "$work/bad" 2>/dev/null
 [[ $? -eq 2 && ! -e $work/bad ]] || fail "bad NAME not refused with exit 2"
+message=$("$host" plugins new stub 2>&1)
+[[ $? -eq 2 && $message == *"needs KIND and NAME"* ]] || fail "a missing NAME not refused: $message"
 mkdir "$work/taken"
-message=$("$repo/tools/new-plugin" stub taken "$work/taken" 2>&1)
+message=$("$host" plugins new stub taken "$work/taken" 2>&1)
 [[ $? -eq 2 && $message == *"already exists"* && -z $(ls -A "$work/taken") ]] ||
     fail "existing DIR not refused: $message"
 set -e
@@ -30,7 +33,7 @@ cmake --install "$build" --prefix "$work/prefix" --component sdk >/dev/null
 echo "cmake_minimum_required(VERSION 3.16)" >"$work/CMakeLists.txt"
 echo "project(all_generated CXX)" >>"$work/CMakeLists.txt"
 for kind in "${kinds[@]}"; do
-    "$repo/tools/new-plugin" "$kind" "gen_$kind" "$work/gen_$kind" >/dev/null
+    "$host" plugins new "$kind" "gen_$kind" "$work/gen_$kind" >/dev/null
     echo "add_subdirectory(gen_$kind)" >>"$work/CMakeLists.txt"
 done
 cmake -S "$work" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \

@@ -32,7 +32,7 @@ TEST(VerifyPreflight, AGoodPluginGetsTheWholeChecklist) {
           std::string("  ok  undefined symbols "),
           std::string("  ok  symbol versions   needs libc.so.6 GLIBC_2."),
           std::string("  ok  config schema     a usable JSON Schema; {} is accepted\n"),
-          std::string("  ok  smoke call        predict [0.5,0.6,0.7,0.65,0.7] -> "
+          std::string("  ok  smoke call        predict (the sample, 3 fuzzed) -> "
                       "{\"value\":0.5,\"method\":\"fixture\"}\n")}) {
         EXPECT_NE(result.out.find(line), std::string::npos) << line << " in:\n" << result.out;
     }
@@ -86,11 +86,12 @@ INSTANTIATE_TEST_SUITE_P(
                 "with -fvisibility=hidden and link with the SDK's version script sbx_plugin.map "
                 "(sbx_add_plugin and `pkg-config --libs sandbox-runner-sdk` do both)"},
         Problem{"smoke_fails",
-                "smoke call predict {\"metric\":\"roi\",\"series\":[0.5,0.6,0.7,0.65,0.7],"
-                "\"subject\":\"roi:verify:normal:on\"} failed: plugin 'smoke_fails' "
-                "sbx.predictor/1 failed: fixture: no model for this series; make predict "
-                "answer this sample request with SBX_OK (a request it cannot serve is still an "
-                "answer, e.g. an inactive injector or an executor's \"XX\")"}),
+                "smoke call predict {\"metric\":\"roi\",\"series\":[0.5,0.62,0.7,0.66,0.74],"
+                "\"subject\":\"roi:checkout:flaky_upstream:on\",\"timest... failed: plugin "
+                "'smoke_fails' sbx.predictor/1 failed: fixture: no model for "
+                "this series; make predict answer this request with SBX_OK (a request it "
+                "cannot serve is still an answer, e.g. an inactive injector or an executor's "
+                "\"XX\")"}),
     [](const auto &test) { return test.param.id; });
 
 TEST(VerifyPreflight, TheNewerGlibcLineSaysWhatThisMachineHasAndWhatToDo) {

@@ -35,16 +35,23 @@ PY
 # Sources: scaffolds of every kind, twice (cm_* for CMake, pc_* for pkg-config).
 mkdir -p "$work/src"
 echo "cmake_minimum_required(VERSION 3.16)" >"$work/src/CMakeLists.txt"
-echo "project(out_of_tree CXX)" >>"$work/src/CMakeLists.txt"
+echo "project(out_of_tree C CXX)" >>"$work/src/CMakeLists.txt"
 for kind in "${kinds[@]}"; do
-    "$repo/tools/new-plugin" "$kind" "cm_$kind" "$work/src/cm_$kind" >/dev/null
-    "$repo/tools/new-plugin" "$kind" "pc_$kind" "$work/src/pc_$kind" >/dev/null
+    "$host" plugins new "$kind" "cm_$kind" "$work/src/cm_$kind" >/dev/null
+    "$host" plugins new "$kind" "pc_$kind" "$work/src/pc_$kind" >/dev/null
     echo "add_subdirectory(cm_$kind)" >>"$work/src/CMakeLists.txt"
+done
+# The installed examples of the author guide, C++ and C, built as they are.
+examples=$prefix/share/sandbox-runner-sdk/examples
+for example in last_value_predictor step_count_collector; do
+    [[ -f $examples/$example/CMakeLists.txt ]] || fail "example $example is not installed"
+    echo "add_subdirectory($examples/$example example_$example)" >>"$work/src/CMakeLists.txt"
 done
 
 # find_package(SandboxRunnerSDK): the prefix is all CMake is told about.
 cmake -S "$work/src" -B "$work/cmake-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_COMPILER_LAUNCHER="${launcher[*]}" \
+    -DCMAKE_C_COMPILER_LAUNCHER="${launcher[*]}" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" \
     -DCMAKE_CXX_FLAGS=-Werror -DCMAKE_PREFIX_PATH="$prefix" >"$work/configure.log" 2>&1 ||
     fail "configure: $(cat "$work/configure.log")"
 cmake --build "$work/cmake-build" -j2 >"$work/build.log" 2>&1 || fail "build: $(cat "$work/build.log")"
@@ -60,9 +67,21 @@ for kind in "${kinds[@]}"; do
         fail "pkg-config build of pc_$kind"
 done
 
+# The examples pass verify and answer their sample requests.
+"$host" plugins verify "$work/cmake-build/plugins/predictors/last_value.so" >"$work/verify.log" 2>&1 ||
+    fail "verify the C++ example: $(cat "$work/verify.log")"
+"$host" plugins verify "$work/cmake-build/plugins/metrics/step_count.so" >"$work/verify.log" 2>&1 ||
+    fail "verify the C example: $(cat "$work/verify.log")"
+answer=$("$host" plugins call "$work/cmake-build/plugins/metrics/step_count.so" \
+    --request "$prefix/share/sandbox-runner-sdk/requests/metrics.collect.run.json" 2>"$work/call.log") ||
+    fail "plugins call step_count: $(cat "$work/call.log")"
+# The sample run request has two steps, one of them failed (RE).
+[[ $answer == *'"steps_run":{"value":2,"aggregate":"max"}'* && $answer == *'"steps_failed":1'* ]] ||
+    fail "step_count answered $answer"
+
 # Dropped into one plugin dir, as a user would.
 mkdir -p "$work/plugins"
-cp "$work"/cmake-build/plugins/*/*.so "$work"/pc_*.so "$work/plugins/"
+cp "$work"/cmake-build/plugins/*/cm_*.so "$work"/pc_*.so "$work/plugins/"
 for kind in "${kinds[@]}"; do
     for so in "$work/plugins/cm_$kind.so" "$work/plugins/pc_$kind.so"; do
         "$host" plugins verify "$so" >"$work/verify.log" 2>&1 || fail "verify $so: $(cat "$work/verify.log")"

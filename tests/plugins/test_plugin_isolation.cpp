@@ -208,6 +208,26 @@ TEST_F(PluginIsolation, ACrashingConstructorOnlyRefusesThatFile) {
         << verify.out;
 }
 
+// Verify's smoke calls go beyond the sample: a plugin that answers the sample and crashes
+// on anything else is caught by the fuzzed calls, named with the call and its seed, and the
+// checks that passed stay.
+TEST_F(PluginIsolation, VerifysFuzzedCallsFindACrashTheSampleMisses) {
+    write_settings("{}\n");
+    const auto verify = runner({"plugins", "verify", SBX_FUZZ_CRASH_FIXTURE});
+    EXPECT_EQ(verify.exit_code, 2) << verify.err;
+    // (The sample call's printf reaches stderr too: isolated plugins' stdout goes there.)
+    EXPECT_NE(verify.err.find(std::string(SBX_FUZZ_CRASH_FIXTURE) +
+                              ": smoke call predict (fuzzed, seed 1) {\""),
+              std::string::npos)
+        << verify.err;
+    EXPECT_NE(verify.err.find("failed: plugin fuzz_crash (" + std::string(SBX_FUZZ_CRASH_FIXTURE) +
+                              ") crashed with SIGSEGV in predict; make predict answer this "
+                              "request with SBX_OK"),
+              std::string::npos)
+        << verify.err;
+    EXPECT_NE(verify.out.find("ok  config schema"), std::string::npos) << verify.out;
+}
+
 // The host-less harness: a request from the SDK's samples, one call, the checked answer.
 TEST_F(PluginIsolation, PluginsCallFeedsOneRequestAndChecksTheAnswer) {
     write_settings("{}\n");  // the harness reads no settings; the fixture passes a file anyway

@@ -1,9 +1,9 @@
 // A complete third-party plugin: predicts that the next value of a series equals the
-// last one. It needs nothing but the SDK headers and the C++ standard library; build:
-//   c++ -std=c++17 -shared -fPIC -fvisibility=hidden -I<sdk>/include
-//       -Wl,--version-script=<sdk>/cmake/sbx_plugin.map -Wl,-z,defs
-//       last_value_predictor.cpp -o last_value.so
-// (the version script keeps the one entry symbol the only export).
+// last one. It needs nothing but the SDK headers and the C++ standard library. Build it
+// with the CMakeLists.txt beside it, or by hand:
+//   c++ -std=c++17 -shared -fPIC $(pkg-config --cflags sandbox-runner-sdk)
+//       last_value_predictor.cpp -o last_value.so $(pkg-config --libs sandbox-runner-sdk)
+// (the SDK's link flags keep the one entry symbol the only export).
 #include <sbx/plugin.hpp>
 
 #include <string>

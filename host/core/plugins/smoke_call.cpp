@@ -1,5 +1,7 @@
-// Sample requests per kind and the checks of their answers (the fields docs/abi.md marks
-// as required). A call that fails or answers the wrong shape is one problem line.
+// The requests of each kind's smoke calls and the checks of their answers (the fields
+// docs/abi.md marks as required, the answer contracts). The realistic requests are the
+// SDK's sample requests, compiled in; the fuzzed ones are drawn from fixed seeds. A call
+// that fails, crashes or answers the wrong shape is one problem line naming the call.
 #include "plugins/smoke_call.hpp"
 
 #include <algorithm>
@@ -8,12 +10,26 @@
 #include <sbx/run_status.hpp>
 
 #include "plugins/answer_contract.hpp"
+#include "plugins/fuzzed_requests.hpp"
 #include "util/temp_dir.hpp"
 
 namespace sbx::plugins {
+
+namespace sample_requests {
+extern const char *const kExecutorRun;
+extern const char *const kInjectorPrepare;
+extern const char *const kStubGenerate;
+extern const char *const kMetricsCollectRun;
+extern const char *const kMetricsCollectCell;
+extern const char *const kPredictorPredict;
+}  // namespace sample_requests
+
 namespace {
 
 using nlohmann::json;
+
+// Fuzzed calls per kind, seeds 1..kFuzzedCalls: few, so verify stays a quick pre-flight.
+constexpr uint64_t kFuzzedCalls = 3;
 
 // The shortened text of a JSON value for the checklist line.
 std::string brief(const std::string &text) {
@@ -38,45 +54,78 @@ std::string object_problem(const std::string &call, const std::string &answer, j
 
 using Check = std::function<std::string(const json &answer)>;
 
-// Runs one call; returns "" or the problem.
-std::string call_and_check(const std::string &call, const json &request,
+// Runs one call; returns "" or the problem. `label` says which request it was ("" for
+// the sample, "(fuzzed, seed 2)").
+std::string call_and_check(const std::string &call, const std::string &label, const json &request,
                            const std::function<std::string(const std::string &)> &invoke,
                            const Check &check, std::string &answer_text) {
+    const std::string text = request.dump();
+    const std::string named = call + (label.empty() ? "" : " " + label) + " " + brief(text);
     try {
-        answer_text = invoke(request.dump());
+        answer_text = invoke(text);
     } catch (const PluginCallError &e) {
-        return call + " " + request.dump() + " failed: " + e.what() + "; make " + call +
-               " answer this sample request with SBX_OK (a request it cannot serve is "
-               "still an answer, e.g. an inactive injector or an executor's \"XX\")";
+        return named + " failed: " + e.what() + "; make " + call +
+               " answer this request with SBX_OK (a request it cannot serve is still an "
+               "answer, e.g. an inactive injector or an executor's \"XX\")";
     }
     json answer;
-    if (auto problem = object_problem(call, answer_text, answer); !problem.empty()) {
+    if (auto problem = object_problem(named, answer_text, answer); !problem.empty()) {
         return problem;
     }
-    return check ? check(answer) : "";
+    const std::string problem = check ? check(answer) : "";
+    return problem.empty() ? "" : named + ": " + problem;
 }
 
-json sample_spec() {
-    return {{"run_id", "verify-1"},  {"seed", 1},
-            {"argv", {"/bin/true"}}, {"env", json::object()},
-            {"stdin", ""},           {"files", json::object()},
-            {"workspace", ""},       {"limits", {{"timeout_ms", 10000}}}};
+// One sample request, then the fuzzed ones from `fuzz(seed)`: the first problem, or "".
+std::string sample_then_fuzzed(const std::string &call, const json &sample,
+                               const std::function<json(uint64_t)> &fuzz,
+                               const std::function<std::string(const std::string &)> &invoke,
+                               const Check &check, std::string &shown) {
+    if (auto problem = call_and_check(call, "", sample, invoke, check, shown); !problem.empty()) {
+        return problem;
+    }
+    for (uint64_t seed = 1; seed <= kFuzzedCalls; ++seed) {
+        std::string ignored;
+        auto problem = call_and_check(call, "(fuzzed, seed " + std::to_string(seed) + ")",
+                                      fuzz(seed), invoke, check, ignored);
+        if (!problem.empty()) {
+            return problem;
+        }
+    }
+    return "";
 }
 
-// A preset that asks for no failure mode: every injector should stay inactive.
-json sample_preset() {
-    return {{"SCENARIO_NAME", "verify"}};
+// A sample request of the SDK, with its folders made in `scratch` (the samples name fixed
+// paths under /tmp, which verify must not share with anyone).
+json sample(const char *text, const std::filesystem::path &scratch) {
+    json request = json::parse(text);
+    const auto relocate = [&](json &object) {
+        for (const char *key : {"workspace", "state_dir"}) {
+            if (object.contains(key)) {
+                // The host makes both before it calls a plugin; so does verify.
+                std::filesystem::create_directories(scratch / key);
+                object[key] = (scratch / key).string();
+            }
+        }
+    };
+    relocate(request);
+    if (request.contains("spec")) {
+        relocate(request["spec"]);
+    }
+    return request;
 }
 
-std::string check_executor(Instance &instance, std::string &shown) {
-    const auto spec = sample_spec();
+std::string check_executor(Instance &instance, const std::filesystem::path &scratch,
+                           std::string &shown) {
+    // One call: an executor's run is a real run (a container, a VM boot), not a quick probe.
     return call_and_check(
-        "run", spec, [&](const std::string &r) { return instance.run(r); },
+        "run", "", sample(sample_requests::kExecutorRun, scratch),
+        [&](const std::string &r) { return instance.run(r); },
         [](const json &answer) -> std::string {
             const auto status = answer.find("status");
             if (status == answer.end() || !status->is_string() ||
                 !parse_run_status(status->get_ref<const std::string &>())) {
-                return "run answered without a valid \"status\"; set it to one of " +
+                return "answered without a valid \"status\"; set it to one of " +
                        std::string(kRunStatusCodes);
             }
             return "";
@@ -84,24 +133,20 @@ std::string check_executor(Instance &instance, std::string &shown) {
         shown);
 }
 
-std::string check_injector(Instance &instance, std::string &shown) {
-    const TempDir state_dir(std::filesystem::temp_directory_path(), "sbx-verify-");
-    const json request{{"preset", sample_preset()},
-                       {"spec", sample_spec()},
-                       {"run_id", "verify-1"},
-                       {"state_dir", state_dir.path().string()},
-                       {"seed", 1}};
+std::string check_injector(Instance &instance, const std::filesystem::path &scratch,
+                           std::string &shown) {
+    const json request = sample(sample_requests::kInjectorPrepare, scratch);
     json state = nullptr;
     auto problem = call_and_check(
-        "prepare", request, [&](const std::string &r) { return instance.prepare(r); },
+        "prepare", "", request, [&](const std::string &r) { return instance.prepare(r); },
         [&](const json &answer) -> std::string {
             if (answer.contains("active") && !answer["active"].is_boolean()) {
-                return "prepare answered a non-boolean \"active\"; write true or false";
+                return "answered a non-boolean \"active\"; write true or false";
             }
             if (answer.contains("spec") && !answer["spec"].is_object() &&
                 !answer["spec"].is_null()) {
-                return "prepare answered a \"spec\" that is not an object; leave it out or "
-                       "answer the whole run spec";
+                return "answered a \"spec\" that is not an object; leave it out or answer the "
+                       "whole run spec";
             }
             state = answer.value("state", json());
             return "";
@@ -118,30 +163,34 @@ std::string check_injector(Instance &instance, std::string &shown) {
     }
     std::string swept;
     return call_and_check(
-        "sweep", {{"state_dir", state_dir.path().string()}, {"dry_run", true}},
+        "sweep", "", {{"state_dir", request["state_dir"]}, {"dry_run", true}},
         [&](const std::string &r) { return instance.sweep(r); },
         [](const json &answer) -> std::string {
             return answer.contains("removed") && answer["removed"].is_array()
                        ? ""
-                       : "sweep answered without a \"removed\" array; answer {\"removed\": []} "
+                       : "answered without a \"removed\" array; answer {\"removed\": []} "
                          "when there is nothing to remove";
         },
         swept);
 }
 
 std::string check_stub(Instance &instance, std::string &shown) {
-    const json request{
-        {"slots", {{"name", {{"type", "string"}, {"required", true}, {"example", "Ada"}}}}},
-        {"count", 2},
-        {"seed", 1},
-        {"preset", sample_preset()}};
-    return call_and_check(
-        "generate", request, [&](const std::string &r) { return instance.generate(r); },
-        [](const json &answer) -> std::string {
+    // Checked against the count of the request it answers.
+    json asked;
+    const auto invoke = [&](const std::string &r) {
+        asked = json::parse(r);
+        return instance.generate(r);
+    };
+    return sample_then_fuzzed(
+        "generate", json::parse(sample_requests::kStubGenerate), fuzzed_generate, invoke,
+        [&](const json &answer) -> std::string {
             const auto sets = answer.find("input_sets");
-            if (sets == answer.end() || !sets->is_array() || sets->size() != 2) {
-                return "generate answered without exactly 2 \"input_sets\" for \"count\": 2; "
-                       "answer exactly count sets";
+            const auto count = asked.value("count", 0);
+            if (sets == answer.end() || !sets->is_array() ||
+                sets->size() != static_cast<size_t>(count)) {
+                return "answered without exactly " + std::to_string(count) +
+                       " \"input_sets\" for \"count\": " + std::to_string(count) +
+                       "; answer exactly count sets";
             }
             return "";
         },
@@ -159,37 +208,25 @@ Check contract(AnswerKind kind, std::optional<std::pair<double, double>> range =
 }
 
 std::string check_metrics(Instance &instance, std::string &shown) {
-    json result = {{"status", "OK"}, {"exit_code", 0}, {"wall_s", 0.01}, {"max_rss_kb", 1024}};
-    const json run_request{
-        {"phase", "run"},       {"passed", true},    {"workflow", "verify"},
-        {"scenario", "verify"}, {"flag", "on"},      {"repetition", 0},
-        {"step_names", {"s1"}}, {"steps", {result}}, {"preset", sample_preset()}};
-    auto problem = call_and_check(
-        "collect", run_request, [&](const std::string &r) { return instance.collect(r); },
+    const auto invoke = [&](const std::string &r) { return instance.collect(r); };
+    // The run phase (two steps with their output, one failed), then the cell phase.
+    auto problem = sample_then_fuzzed(
+        "collect", json::parse(sample_requests::kMetricsCollectRun),
+        [](uint64_t seed) { return fuzzed_collect("run", seed); }, invoke,
         contract(AnswerKind::collect), shown);
     if (!problem.empty()) {
         return problem;
     }
     std::string cell_answer;
-    return call_and_check(
-        "collect",
-        {{"phase", "cell"},
-         {"workflow", "verify"},
-         {"scenario", "verify"},
-         {"flag", "on"},
-         {"roi", 1.0},
-         {"prev_roi", nullptr},
-         {"runs", 1}},
-        [&](const std::string &r) { return instance.collect(r); }, contract(AnswerKind::collect),
-        cell_answer);
+    return sample_then_fuzzed(
+        "collect", json::parse(sample_requests::kMetricsCollectCell),
+        [](uint64_t seed) { return fuzzed_collect("cell", seed); }, invoke,
+        contract(AnswerKind::collect), cell_answer);
 }
 
 std::string check_predictor(Instance &instance, std::string &shown) {
-    return call_and_check(
-        "predict",
-        {{"series", {0.5, 0.6, 0.7, 0.65, 0.7}},
-         {"subject", "roi:verify:normal:on"},
-         {"metric", "roi"}},
+    return sample_then_fuzzed(
+        "predict", json::parse(sample_requests::kPredictorPredict), fuzzed_predict,
         [&](const std::string &r) { return instance.predict(r); },
         contract(AnswerKind::predict, std::make_pair(0.0, 1.0)), shown);
 }
@@ -197,31 +234,34 @@ std::string check_predictor(Instance &instance, std::string &shown) {
 }  // namespace
 
 SmokeResult smoke_call(const Plugin &plugin) {
+    // Made first, removed last: an instance may write its state while it is destroyed.
+    const TempDir scratch(std::filesystem::temp_directory_path(), "sbx-verify-");
     const auto instance = plugin.create(json::object());
     std::string shown;
     std::string problem;
-    std::string call;
+    std::string calls;
+    const std::string fuzzed = std::to_string(kFuzzedCalls) + " fuzzed";
     const std::string &kind = plugin.kind();
     if (kind == SBX_KIND_EXECUTOR) {
-        call = "run /bin/true";
-        problem = check_executor(*instance, shown);
+        calls = "run (the sample spec)";
+        problem = check_executor(*instance, scratch.path(), shown);
     } else if (kind == SBX_KIND_INJECTOR) {
-        call = "prepare, teardown, sweep (dry run)";
-        problem = check_injector(*instance, shown);
+        calls = "prepare, teardown, sweep (dry run)";
+        problem = check_injector(*instance, scratch.path(), shown);
     } else if (kind == SBX_KIND_STUB) {
-        call = "generate 2 sets";
+        calls = "generate (the sample, " + fuzzed + ")";
         problem = check_stub(*instance, shown);
     } else if (kind == SBX_KIND_METRICS) {
-        call = "collect (run and cell phases)";
+        calls = "collect (run and cell phases: the samples, " + fuzzed + " each)";
         problem = check_metrics(*instance, shown);
     } else {
-        call = "predict [0.5,0.6,0.7,0.65,0.7]";
+        calls = "predict (the sample, " + fuzzed + ")";
         problem = check_predictor(*instance, shown);
     }
     if (!problem.empty()) {
         return {false, "smoke call " + problem};
     }
-    return {true, call + " -> " + brief(shown)};
+    return {true, calls + " -> " + brief(shown)};
 }
 
 }  // namespace sbx::plugins

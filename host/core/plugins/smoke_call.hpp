@@ -15,10 +15,12 @@ struct SmokeResult {
 };
 
 // Creates an instance with the configuration {} (what a plugin gets when the settings
-// have no section for it) and makes the kind's calls: an executor runs /bin/true, an
-// injector prepares (and tears down) for a preset that asks for nothing, then sweeps
-// dry; a stub strategy generates 2 input sets; a metrics collector answers both phases;
-// a predictor forecasts a short series.
+// have no section for it) and makes the kind's calls with the SDK's sample requests
+// (share/sandbox-runner-sdk/requests): an executor runs the sample spec once; an injector
+// prepares (and tears down) for a preset that asks for nothing, then sweeps dry; a stub
+// strategy, a metrics collector (both phases) and a predictor answer the sample and then
+// fuzzed requests (plugins/fuzzed_requests.hpp). With an isolated plugin a crash is a
+// failed call like any other, named with the call and the request.
 SmokeResult smoke_call(const Plugin &plugin);
 
 }  // namespace sbx::plugins
