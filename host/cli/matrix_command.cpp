@@ -56,10 +56,10 @@ void resolve_plugins_for(engine::PluginSet &plugins,
         }
     }
     for (const auto &preset : presets) {
-        // Each link of a chain ("faker,misuse" or a list).
-        for (const auto &id :
-             engine::strategy_chain(preset.body.value("SANDBOX_STUB_STRATEGY", nlohmann::json()))) {
-            (void)plugins.stub(id, preset.origin + ": SANDBOX_STUB_STRATEGY");
+        // Each link of a chain ("faker,misuse" or a list), or of what FAILURE_MODES imply.
+        const auto chosen = engine::preset_strategies(preset);
+        for (const auto &id : chosen.ids) {
+            (void)plugins.stub(id, chosen.where);
         }
     }
 }

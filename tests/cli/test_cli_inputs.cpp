@@ -153,6 +153,37 @@ workflows:
               (Rows{{"faker"}, {"faker,misuse"}}));
 }
 
+// A hand-written preset that names an input failure mode gets that mode's inputs without
+// also naming the stub strategy; a strategy it does name wins.
+TEST_F(Inputs, FailureModesThatImplyInputsChooseTheirStrategies) {
+    write_settings(R"(
+stub_strategy: faker
+presets:
+  - {SCENARIO_NAME: misused, FAILURE_MODES: [user_misuse]}
+  - {SCENARIO_NAME: drifted, FAILURE_MODES: "cpu_spike, hostile_input, schema_drift"}
+  - {SCENARIO_NAME: named, FAILURE_MODES: [user_misuse], SANDBOX_STUB_STRATEGY: normal}
+  - {SCENARIO_NAME: plain}
+workflows:
+  - name: signup
+    steps:
+      - run: [/bin/true]
+        inputs:
+          user_email: {type: string}
+          age: {type: int, min: 18, max: 99}
+)");
+    const auto result = runner({"run", "--runs", "3", "--seed", "6"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(query("SELECT DISTINCT strategy FROM stub_cache ORDER BY 1"),
+              (Rows{{"faker"}, {"hostile,legacy_schema"}, {"misuse"}, {"normal"}}));
+    // The misused sets say so in their meta.
+    const auto meta = query(
+        "SELECT runs.input_meta FROM runs JOIN presets ON presets.id = runs.preset_id WHERE "
+        "presets.name = 'misused'");
+    ASSERT_EQ(meta.size(), 3U);
+    const std::string all = meta[0][0] + meta[1][0] + meta[2][0];
+    EXPECT_NE(all.find("\"misuse\""), std::string::npos) << all;
+}
+
 TEST_F(Inputs, AJsonSlotsSchemaReachesTheStrategies) {
     write_settings(R"(
 presets: [{SCENARIO_NAME: only, SANDBOX_STUB_STRATEGY: faker}]

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include <sbx/random.hpp>
+#include "config/profile_names.hpp"
 #include "store/stub_cache.hpp"
 #include "util/errors.hpp"
 
@@ -137,6 +139,26 @@ json slots_of(const config::Workflow &workflow) {
     return slots;
 }
 
+PresetStrategies preset_strategies(const presets::Preset &preset) {
+    PresetStrategies chosen{strategy_chain(preset.body.value("SANDBOX_STUB_STRATEGY", json())),
+                            preset.origin + ": SANDBOX_STUB_STRATEGY"};
+    if (!chosen.ids.empty()) {
+        return chosen;
+    }
+    static const std::map<std::string, std::string> implied = {
+        {"hostile_input", "hostile"}, {"user_misuse", "misuse"}, {"schema_drift", "legacy_schema"}};
+    chosen.where = preset.origin + ": FAILURE_MODES (no SANDBOX_STUB_STRATEGY)";
+    for (const auto &mode : strategy_chain(preset.body.value("FAILURE_MODES", json()))) {
+        const auto canonical = config::canonical_profile_name(mode);
+        const auto found = canonical ? implied.find(*canonical) : implied.end();
+        if (found != implied.end() &&
+            std::find(chosen.ids.begin(), chosen.ids.end(), found->second) == chosen.ids.end()) {
+            chosen.ids.push_back(found->second);
+        }
+    }
+    return chosen;
+}
+
 CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
                                 const config::Workflow &workflow, const presets::Preset &preset,
                                 int count, int64_t seed) {
@@ -145,9 +167,7 @@ CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
         return given_inputs(settings.input_stubs, count);
     }
     // A preset chooses its inputs (hostile, misuse, ...); otherwise the configured default.
-    const json &chosen = preset.body.value("SANDBOX_STUB_STRATEGY", json());
-    auto ids = strategy_chain(chosen);
-    std::string where = preset.origin + ": SANDBOX_STUB_STRATEGY";
+    auto [ids, where] = preset_strategies(preset);
     if (ids.empty()) {
         ids = strategy_chain(json(settings.stub_strategy));
         where = settings.stub_strategy_where.str();

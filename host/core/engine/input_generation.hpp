@@ -1,7 +1,7 @@
 // The input sets of one cell: the given ones (`input_stubs:` / SANDBOX_INPUT_STUBS) when
-// set, else those of the preset's stub strategy chain (SANDBOX_STUB_STRATEGY, else the
-// `stub_strategy` setting), reused from the stub cache when the same request was answered
-// before.
+// set, else those of the preset's stub strategy chain (SANDBOX_STUB_STRATEGY, else what its
+// FAILURE_MODES imply, else the `stub_strategy` setting), reused from the stub cache when
+// the same request was answered before.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -30,6 +30,16 @@ struct CellInputs {
 // The ids of a chain: "faker, misuse" (commas, spaces around ids ignored) or a JSON list of
 // ids. Empty ids are dropped; an empty chain is empty.
 std::vector<std::string> strategy_chain(const nlohmann::json &value);
+
+// The stub strategies a preset itself chooses, and where (for messages): the chain of its
+// SANDBOX_STUB_STRATEGY when set; else the strategies its FAILURE_MODES imply, in their
+// order (hostile_input: hostile, user_misuse: misuse, schema_drift: legacy_schema, aliases
+// included); else none, and the settings' `stub_strategy` applies.
+struct PresetStrategies {
+    std::vector<std::string> ids;
+    std::string where;
+};
+PresetStrategies preset_strategies(const presets::Preset &preset);
 
 // The slots of every step of `workflow` (the first declaration of a name wins), as the
 // stub request describes them.
