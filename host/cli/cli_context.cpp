@@ -9,6 +9,7 @@
 #include "install_layout.hpp"
 #include "logging/logging.hpp"
 #include "plugins/plugin_process.hpp"
+#include "util/input_file.hpp"
 
 namespace sbx::cli {
 
@@ -50,15 +51,18 @@ CliContext make_context(const GlobalOptions &options) {
             path = from_env;
         }
     }
-    if (path.empty()) {
-        // An installed host reads the settings installed beside it (their demo workflow
-        // names the installed demo target); a build tree has none and uses the embedded ones.
-        path = installed_settings_file(executable_path(options.program_path));
-    }
-    context.settings = path.empty()
-                           ? config::load_settings_text(kEmbeddedSettings,
-                                                        "config/sandbox_settings.yaml (embedded)")
-                           : config::load_settings_file(path);
+    // The default settings: an installed host reads those installed beside it (their demo
+    // workflow names the installed demo target); a build tree has none and uses the
+    // embedded ones. A settings file may extend them (`extends: default`).
+    const std::string installed = installed_settings_file(executable_path(options.program_path));
+    const config::DefaultSettings defaults =
+        installed.empty()
+            ? config::DefaultSettings{kEmbeddedSettings, "config/sandbox_settings.yaml (embedded)"}
+            : config::DefaultSettings{read_input_file(installed, "the installed settings file",
+                                                      "reinstall sandbox-runner or give --config"),
+                                      installed};
+    context.settings = path.empty() ? config::load_settings_text(defaults.yaml, defaults.source)
+                                    : config::load_settings_file(path, &defaults);
     config::apply_environment(context.settings);
     auto &settings = context.settings;
     if (!options.data_dir.empty()) {

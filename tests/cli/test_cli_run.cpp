@@ -338,3 +338,27 @@ workflows:
 }
 
 }  // namespace
+
+namespace {
+
+class ExtendedSettings : public sbx::test::CliTest {};
+
+// A user file that says only what differs: the embedded defaults (their demo workflow, their
+// injectors) stay, `+` adds to a list, and a bad base is an error at its line and column.
+TEST_F(ExtendedSettings, AUserFileExtendsTheEmbeddedDefaults) {
+    write_settings("extends: default\nworkers: 1\ninjectors: [+network]\n");
+    const auto listed = runner({"workflows", "list"});
+    EXPECT_EQ(listed.exit_code, 0) << listed.err;
+    EXPECT_NE(listed.out.find("demo-kv"), std::string::npos) << listed.out;
+
+    write_settings("extends: base\n");
+    const auto bad = runner({"workflows", "list"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(
+        bad.err.find(settings_ + ":1:10: extends: 'base' is not a base to extend; write extends: "
+                                 "default"),
+        std::string::npos)
+        << bad.err;
+}
+
+}  // namespace

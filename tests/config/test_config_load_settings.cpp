@@ -297,6 +297,62 @@ TEST(LoadSettingsText, Utf8IsKeptAndInvalidBytesAreRejected) {
     }
 }
 
+// A user file that extends the defaults: its keys replace the default's, '+' items add to a
+// list, and the locations say which file each value came from.
+TEST(LoadSettingsText, ExtendsDefaultKeepsWhatTheFileDoesNotSay) {
+    const DefaultSettings defaults{
+        "executor: local\nworkers: 3\nmetrics: [process_metrics, extra_a]\n"
+        "injectors: [cpu_spike]\npresets: [{SCENARIO_NAME: base}]\n",
+        "default.yaml"};
+    const auto s = load_settings_text(
+        "extends: default\nworkers: 1\nmetrics: [+mine, +theirs]\npresets: [{SCENARIO_NAME: "
+        "own}]\n",
+        "user.yaml", &defaults);
+    EXPECT_EQ(s.source, "user.yaml");
+    EXPECT_EQ(s.workers, 1u);                                       // replaced
+    EXPECT_EQ(s.injectors, std::vector<std::string>{"cpu_spike"});  // kept
+    EXPECT_EQ(s.metrics,
+              (std::vector<std::string>{"process_metrics", "extra_a", "mine", "theirs"}));
+    ASSERT_EQ(s.metric_locations.size(), 4u);
+    EXPECT_EQ(s.metric_locations[1].str(), "default.yaml:3:28");
+    EXPECT_EQ(s.metric_locations[2].str(), "user.yaml:3:11");
+    ASSERT_EQ(s.presets.size(), 1u);  // a list without '+' replaces the default's
+    EXPECT_EQ(s.presets[0].value("SCENARIO_NAME", ""), "own");
+
+    // Without extends, '+' adds to the built-in list.
+    const auto plain = load_settings_text("metrics: [+mine]\n", "user.yaml");
+    EXPECT_EQ(plain.metrics, (std::vector<std::string>{"process_metrics", "mine"}));
+}
+
+TEST(LoadSettingsText, BadExtendsAndMixedListsAreErrorsWithALocation) {
+    const DefaultSettings defaults{"metrics: [process_metrics]\n", "default.yaml"};
+    const auto message = [&](const std::string &yaml, const DefaultSettings *base) {
+        try {
+            (void)load_settings_text(yaml, "user.yaml", base);
+        } catch (const InputError &e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(message("extends: defaults\n", &defaults)
+                  .rfind("user.yaml:1:10: extends: 'defaults' "
+                         "is not a base to extend",
+                         0),
+              0u)
+        << message("extends: defaults\n", &defaults);
+    EXPECT_NE(message("extends: default\n", nullptr).find("these are the default settings"),
+              std::string::npos);
+    const auto mixed = message("metrics: [+a, b]\n", &defaults);
+    EXPECT_NE(mixed.find("user.yaml:1:15: metrics mixes items that add to the default list"),
+              std::string::npos)
+        << mixed;
+    const auto twice = message("extends: default\nmetrics: [+process_metrics]\n", &defaults);
+    EXPECT_NE(twice.find("user.yaml:2:11: 'process_metrics' is listed twice in metrics; the "
+                         "default metrics has it already; leave out +process_metrics"),
+              std::string::npos)
+        << twice;
+}
+
 TEST(LoadSettingsFile, MissingFileIsInputError) {
     try {
         load_settings_file("/nonexistent/sandbox_settings.yaml");

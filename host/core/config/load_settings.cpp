@@ -19,7 +19,8 @@ namespace sbx::config {
 namespace {
 
 const std::vector<std::string> &top_level_keys() {
-    static const std::vector<std::string> values = {"plugin_dirs",
+    static const std::vector<std::string> values = {"extends",
+                                                    "plugin_dirs",
                                                     "data_dir",
                                                     "executor",
                                                     "stub_strategy",
@@ -46,12 +47,47 @@ const std::vector<std::string> &top_level_keys() {
     return values;
 }
 
+// A list setting as written, or, when every item starts with '+', `current` (what it would
+// replace: the default's or the built-in list) with those items added. `locations` are
+// parallel to the result throughout.
+std::vector<std::string> list_or_additions(const YamlReader &reader, const Field &field,
+                                           const std::string &example,
+                                           const std::vector<std::string> &current,
+                                           std::vector<SourceLocation> &locations) {
+    std::vector<SourceLocation> written_at;
+    auto written = reader.text_list(field, example, &written_at);
+    const auto is_addition = [](const std::string &item) {
+        return !item.empty() && item.front() == '+';
+    };
+    const auto additions = std::count_if(written.begin(), written.end(), is_addition);
+    if (additions == 0) {
+        locations = std::move(written_at);
+        return written;
+    }
+    if (additions != static_cast<std::ptrdiff_t>(written.size())) {
+        const auto plain = std::find_if_not(written.begin(), written.end(), is_addition);
+        reader.fail(written_at[static_cast<size_t>(plain - written.begin())],
+                    field.key + " mixes items that add to the default list (+" +
+                        written.front().substr(written.front().front() == '+' ? 1 : 0) +
+                        ") with items that replace it ('" + *plain + "')",
+                    "write every item with + to add to the default " + field.key +
+                        ", or none to replace it");
+    }
+    std::vector<std::string> merged = current;
+    locations.resize(merged.size());
+    for (size_t i = 0; i < written.size(); ++i) {
+        merged.push_back(written[i].substr(1));
+        locations.push_back(written_at[i]);
+    }
+    return merged;
+}
+
 // A list of plugin ids, each once.
 std::vector<std::string> read_ids(const YamlReader &reader, const Field &field,
                                   const std::string &example,
+                                  const std::vector<std::string> &current,
                                   std::vector<SourceLocation> &locations) {
-    locations.clear();
-    std::vector<std::string> ids = reader.text_list(field, example, &locations);
+    std::vector<std::string> ids = list_or_additions(reader, field, example, current, locations);
     std::set<std::string> seen;
     for (size_t i = 0; i < ids.size(); ++i) {
         if (ids[i].empty()) {
@@ -62,7 +98,9 @@ std::vector<std::string> read_ids(const YamlReader &reader, const Field &field,
         }
         if (!seen.insert(ids[i]).second) {
             reader.fail(locations[i], "'" + ids[i] + "' is listed twice in " + field.key,
-                        "list each plugin once");
+                        i < current.size() || locations[i].line == 0
+                            ? "list each plugin once"
+                            : "the default " + field.key + " has it already; leave out +" + ids[i]);
         }
     }
     return ids;
@@ -108,10 +146,13 @@ void read_keyword_profiles(const YamlReader &reader, const Field &field, Setting
 
 void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
     const std::string &key = entry.key;
+    if (key == "extends") {
+        return;  // read first, by load_settings_text
+    }
     if (key == "plugin_dirs") {
-        s.plugin_dir_locations.clear();
-        s.plugin_dirs = reader.text_list(entry, "plugin_dirs: [plugins, /opt/sandbox/plugins]",
-                                         &s.plugin_dir_locations);
+        s.plugin_dirs =
+            list_or_additions(reader, entry, "plugin_dirs: [plugins, /opt/sandbox/plugins]",
+                              s.plugin_dirs, s.plugin_dir_locations);
         for (size_t i = 0; i < s.plugin_dirs.size(); ++i) {
             if (s.plugin_dirs[i].empty()) {
                 reader.fail(s.plugin_dir_locations[i], "a directory in plugin_dirs is empty",
@@ -145,9 +186,11 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
         s.predictor = reader.non_empty_text(entry, "predictor: ema");
         s.predictor_where = reader.where(entry);
     } else if (key == "injectors") {
-        s.injectors = read_ids(reader, entry, "injectors: [cpu_spike]", s.injector_locations);
+        s.injectors =
+            read_ids(reader, entry, "injectors: [cpu_spike]", s.injectors, s.injector_locations);
     } else if (key == "metrics") {
-        s.metrics = read_ids(reader, entry, "metrics: [process_metrics]", s.metric_locations);
+        s.metrics =
+            read_ids(reader, entry, "metrics: [process_metrics]", s.metrics, s.metric_locations);
     } else if (key == "workers") {
         const std::string text = reader.text(entry, "workers: 4 or workers: auto");
         auto workers = parse_workers(text);
@@ -186,13 +229,18 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
     } else if (key == "plugin_host") {
         read_plugin_host(reader, entry, s);
     } else if (key == "presets") {
+        // Replaces the default's list (extends: default), as every list setting does.
+        s.presets.clear();
+        s.preset_locations.clear();
         read_presets(reader, entry, s);
     } else if (key == "scenarios") {
+        s.scenarios.clear();
         read_scenarios(reader, entry, s);
     } else if (key == "workflows") {
         s.workflows = read_workflows(reader, entry);
     } else if (key == "targets") {
-        s.targets = reader.text_list(entry, "targets: [\"bin/*\"]");
+        std::vector<SourceLocation> ignored;
+        s.targets = list_or_additions(reader, entry, "targets: [\"bin/*\"]", s.targets, ignored);
     } else if (key == "keyword_profiles") {
         read_keyword_profiles(reader, entry, s);
     }
@@ -200,10 +248,30 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
 
 }  // namespace
 
-Settings load_settings_text(const std::string &yaml, const std::string &source_name) {
+namespace {
+
+// The settings `extends:` starts from: the defaults for `extends: default`.
+Settings extended_base(const YamlReader &reader, const Field &extends,
+                       const DefaultSettings *defaults) {
+    const std::string example = "extends: default";
+    const std::string base = reader.text(extends, example);
+    if (base != "default") {
+        reader.fail(reader.where(extends), "extends: '" + base + "' is not a base to extend",
+                    "write extends: default (the settings this host uses without --config)");
+    }
+    if (defaults == nullptr) {
+        reader.fail(reader.where(extends),
+                    "extends: default, but these are the default settings themselves",
+                    "leave extends out of the default settings file");
+    }
+    return load_settings_text(defaults->yaml, defaults->source);
+}
+
+}  // namespace
+
+Settings load_settings_text(const std::string &yaml, const std::string &source_name,
+                            const DefaultSettings *defaults) {
     YamlReader reader(source_name);
-    Settings settings;
-    settings.source = source_name;
     YAML::Node root = parse_settings_yaml(yaml, source_name);
     Field top{"the settings file", YAML::Node(), root};
     if (root.IsDefined() && !root.IsNull() && !root.IsMap()) {
@@ -212,14 +280,21 @@ Settings load_settings_text(const std::string &yaml, const std::string &source_n
             "the settings file must be a mapping of settings, not " + YamlReader::describe(root),
             "write keys such as executor: local and workflows: [...] at the top level");
     }
-    for (const auto &entry :
-         reader.fields(top, top_level_keys(), "the top level", "executor: local")) {
+    const auto fields = reader.fields(top, top_level_keys(), "the top level", "executor: local");
+    Settings settings;
+    for (const auto &entry : fields) {
+        if (entry.key == "extends") {
+            settings = extended_base(reader, entry, defaults);
+        }
+    }
+    settings.source = source_name;
+    for (const auto &entry : fields) {
         read_top_level(reader, entry, settings);
     }
     return settings;
 }
 
-Settings load_settings_file(const std::filesystem::path &path) {
+Settings load_settings_file(const std::filesystem::path &path, const DefaultSettings *defaults) {
     std::error_code ignored;
     if (std::filesystem::is_directory(path, ignored)) {
         throw InputError(path.string() +
@@ -228,7 +303,7 @@ Settings load_settings_file(const std::filesystem::path &path) {
     }
     return load_settings_text(
         read_input_file(path, "the settings file", "check the path given to --config"),
-        path.string());
+        path.string(), defaults);
 }
 
 }  // namespace sbx::config

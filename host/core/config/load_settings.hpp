@@ -11,12 +11,25 @@
 
 namespace sbx::config {
 
+// The settings a host uses when it is given none (the embedded file, or the one installed
+// beside it): what `extends: default` starts from.
+struct DefaultSettings {
+    std::string yaml;
+    std::string source;  // e.g. "config/sandbox_settings.yaml (embedded)"
+};
+
 // Reads and checks a settings file. Errors name the path as given.
-Settings load_settings_file(const std::filesystem::path &path);
+Settings load_settings_file(const std::filesystem::path &path,
+                            const DefaultSettings *defaults = nullptr);
 
 // Checks settings text; `source_name` is used in error messages and as Settings::source
 // (e.g. "config/sandbox_settings.yaml (embedded)"). An empty text gives the defaults.
-Settings load_settings_text(const std::string &yaml, const std::string &source_name);
+// `extends: default` starts from `defaults` (an error when there are none), and every key
+// the text gives replaces the default's. A list of plugin ids, plugin_dirs or targets whose
+// items all start with '+' adds them to the list it would otherwise replace (the default's
+// with `extends: default`, else the built-in one): metrics: [+my_collector].
+Settings load_settings_text(const std::string &yaml, const std::string &source_name,
+                            const DefaultSettings *defaults = nullptr);
 
 // Applies the SANDBOX_* environment variables over the loaded settings:
 //   SANDBOX_DATA_DIR, SANDBOX_EXECUTOR, SANDBOX_STUB_STRATEGY   replace the value
