@@ -79,7 +79,10 @@ TEST_F(RunCommand, RunsEveryPresetRecordsEverythingAndReports) {
               "OOM");
     const auto kinds = query("SELECT kind FROM plugins_used ORDER BY kind");
     std::vector<std::string> used;
-    for (const auto &row : kinds) used.push_back(row[0]);
+    used.reserve(kinds.size());
+    for (const auto &row : kinds) {
+        used.push_back(row[0]);
+    }
     EXPECT_EQ(used,
               (std::vector<std::string>{"executor", "injector", "metrics", "predictor", "stub"}));
     EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "finished");

@@ -212,6 +212,7 @@ TEST(PresetNames, RepeatedNamesGetANumberAndTheBodyKeepsItsName) {
     }
     sbx::presets::make_names_unique(presets);
     std::vector<std::string> names;
+    names.reserve(presets.size());
     for (const auto &preset : presets) {
         names.push_back(preset.name);
     }
