@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -29,10 +30,15 @@ struct RunOptions {
 };
 
 // What a run session records of its options: what --recover needs to plan it again.
+// Preset files are kept absolute: --recover may be run from another directory.
 inline nlohmann::json recorded_run_options(const RunOptions &options) {
-    return {{"runs", options.runs},
-            {"preset_count", options.preset_count},
-            {"preset_files", options.preset_files}};
+    std::vector<std::string> files;
+    files.reserve(options.preset_files.size());
+    for (const auto &file : options.preset_files) {
+        files.push_back(std::filesystem::absolute(file).lexically_normal().string());
+    }
+    return {
+        {"runs", options.runs}, {"preset_count", options.preset_count}, {"preset_files", files}};
 }
 
 // The workers to use: --workers, else the settings' workers.

@@ -221,6 +221,25 @@ TEST_F(RecoverMatrix, TwentyKillsAtRandomMomentsLoseNoRunAndGiveTheUninterrupted
     EXPECT_EQ(scenario_report(json::parse(recovered.out)), scenario_report(reference(matrix)));
 }
 
+// Two hosts must not fill one session: a session whose host is alive is not recovered.
+TEST_F(RecoverMatrix, ASessionWhoseHostStillRunsIsNotTakenOver) {
+    write_settings(kSettings);
+    const int pid =
+        sbx::test::spawn_background(host({"run-scenarios", "slow-short", "--repetitions", "8",
+                                          "--seed", "4", "--shrink-runs", "0"}),
+                                    {{"TMPDIR", dir_}}, dir_, dir_ + "/host.log");
+    ASSERT_GE(wait_for_runs(3, std::chrono::seconds(60)), 3) << "no runs in 60 s";
+    const auto taken = runner({"run-scenarios", "slow-short", "--recover", "--shrink-runs", "0"});
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_EQ(taken.exit_code, 2) << taken.err;
+    EXPECT_NE(taken.err.find("session 1 in " + db_path() +
+                             " is still running (its host is alive, or on another machine)"),
+              std::string::npos)
+        << taken.err;
+}
+
 TEST_F(RecoverMatrix, RunRecoverFinishesAKilledRunWithItsOwnOptions) {
     write_settings(kSettings);
     const std::vector<std::string> run = {
