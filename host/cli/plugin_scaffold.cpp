@@ -129,23 +129,6 @@ Requests and responses are described in the sandbox-runner plugin author guide
 (docs/plugin-authors.md) and ABI reference (docs/abi.md).
 )text";
 
-// The installed sample request of the kind's main call.
-const char *sample_request(const std::string &kind) {
-    if (kind == "executor") {
-        return "executor.run.json";
-    }
-    if (kind == "injector") {
-        return "injector.prepare.json";
-    }
-    if (kind == "stub") {
-        return "stub.generate.json";
-    }
-    if (kind == "metrics") {
-        return "metrics.collect.run.json";
-    }
-    return "predictor.predict.json";
-}
-
 void write_text(const fs::path &path, const std::string &text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
@@ -210,7 +193,7 @@ int new_plugin(const std::vector<std::string> &args) {
         {"FOLDER", scaffold->folder},
         {"MAJOR", std::to_string(SBX_ABI_MAJOR)},
         {"MINOR", std::to_string(SBX_ABI_MINOR)},
-        {"REQUEST", sample_request(kind)},
+        {"REQUEST", scaffold->request},
         {"MEMBERS", scaffold->members}};
     write_text(dir / "CMakeLists.txt", fill(kCMakeLists, values));
     write_text(dir / (name + ".cpp"), fill(kSource, values));

@@ -78,11 +78,11 @@ constexpr const char *kPredictor =
 )text";
 
 constexpr std::array<ScaffoldKind, 5> kKinds = {{
-    {"executor", "Executor", "executors", kExecutor},
-    {"injector", "Injector", "injectors", kInjector},
-    {"stub", "StubStrategy", "stubs", kStub},
-    {"metrics", "MetricsCollector", "metrics", kMetrics},
-    {"predictor", "Predictor", "predictors", kPredictor},
+    {"executor", "Executor", "executors", kExecutor, "executor.run.json"},
+    {"injector", "Injector", "injectors", kInjector, "injector.prepare.json"},
+    {"stub", "StubStrategy", "stubs", kStub, "stub.generate.json"},
+    {"metrics", "MetricsCollector", "metrics", kMetrics, "metrics.collect.run.json"},
+    {"predictor", "Predictor", "predictors", kPredictor, "predictor.predict.json"},
 }};
 
 }  // namespace

@@ -11,6 +11,7 @@ struct ScaffoldKind {
     const char *base;     // the sbx:: base class
     const char *folder;   // sbx_add_plugin's KIND: executors, injectors, ...
     const char *members;  // the class body after the constructor
+    const char *request;  // the SDK's sample request of its main call
 };
 
 // nullptr for an unknown kind.
