@@ -18,6 +18,17 @@ namespace {
 using nlohmann::json;
 using Rows = std::vector<std::vector<std::string>>;
 
+// A workflow with a string slot and a bounded int slot, for the strategies to fill.
+constexpr const char *kSignupWorkflow = R"(
+workflows:
+  - name: signup
+    steps:
+      - run: [/bin/true]
+        inputs:
+          user_email: {type: string}
+          age: {type: int, min: 18, max: 99}
+)";
+
 constexpr const char *kEchoWorkflow = R"(
 workflows:
   - name: echo
@@ -117,14 +128,7 @@ TEST_F(Inputs, AChainAltersTheSetsOfTheStrategyBeforeIt) {
 presets:
   - {SCENARIO_NAME: plain, SANDBOX_STUB_STRATEGY: faker}
   - {SCENARIO_NAME: chained, SANDBOX_STUB_STRATEGY: "faker, misuse"}
-workflows:
-  - name: signup
-    steps:
-      - run: [/bin/true]
-        inputs:
-          user_email: {type: string}
-          age: {type: int, min: 18, max: 99}
-)");
+)" + std::string(kSignupWorkflow));
     ASSERT_EQ(runner({"run", "--runs", "12", "--seed", "4"}).exit_code, 0);
     const auto rows = query(
         "SELECT presets.name, runs.repetition, runs.inputs, runs.input_meta FROM runs JOIN "
@@ -163,14 +167,7 @@ presets:
   - {SCENARIO_NAME: drifted, FAILURE_MODES: "cpu_spike, hostile_input, schema_drift"}
   - {SCENARIO_NAME: named, FAILURE_MODES: [user_misuse], SANDBOX_STUB_STRATEGY: normal}
   - {SCENARIO_NAME: plain}
-workflows:
-  - name: signup
-    steps:
-      - run: [/bin/true]
-        inputs:
-          user_email: {type: string}
-          age: {type: int, min: 18, max: 99}
-)");
+)" + std::string(kSignupWorkflow));
     const auto result = runner({"run", "--runs", "3", "--seed", "6"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(query("SELECT DISTINCT strategy FROM stub_cache ORDER BY 1"),

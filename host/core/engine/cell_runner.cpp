@@ -189,6 +189,19 @@ bool holds_polyglot(const nlohmann::json &set_meta) {
     return false;
 }
 
+// The names of `metrics` that are in `collector_metrics` (those of collectors other than
+// the built-in process_metrics), in name order: what the text report lists.
+std::vector<std::string> listed_metrics(const std::map<std::string, double> &metrics,
+                                        const std::set<std::string> &collector_metrics) {
+    std::vector<std::string> listed;
+    for (const auto &[name, value] : metrics) {
+        if (collector_metrics.count(name) != 0) {
+            listed.push_back(name);
+        }
+    }
+    return listed;
+}
+
 }  // namespace
 
 CellSummary CellRunner::summarize(const CellWork &work) const {
@@ -260,12 +273,7 @@ CellSummary CellRunner::finish(const CellWork &work) {
                  nullptr, &collector_metrics)) {
         summary.metrics[name] = value;
     }
-    summary.collector_metrics.clear();
-    for (const auto &[name, value] : summary.metrics) {
-        if (collector_metrics.count(name) != 0) {
-            summary.collector_metrics.push_back(name);
-        }
-    }
+    summary.collector_metrics = listed_metrics(summary.metrics, collector_metrics);
     summary.cell_id = store_.record_cell({session_id_, summary.workflow, work.preset_id,
                                           summary.flag, summary.runs, summary.passed, summary.roi,
                                           summary.metrics, summary.not_applicable});
@@ -305,12 +313,7 @@ CellSummary CellRunner::restore(const CellWork &work, const store::RecordedCell 
         }
     }
     summary.metrics = cell.metrics;
-    summary.collector_metrics.clear();
-    for (const auto &[name, value] : summary.metrics) {
-        if (collector_metrics.count(name) != 0) {
-            summary.collector_metrics.push_back(name);
-        }
-    }
+    summary.collector_metrics = listed_metrics(summary.metrics, collector_metrics);
     summary.not_applicable = cell.not_applicable;
     summary.cell_id = cell.cell_id;
     summary.forecast = cell.forecast;

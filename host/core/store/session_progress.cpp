@@ -1,27 +1,43 @@
-// Reading back an unfinished session's cells and runs.
+// Reading back an unfinished session's cells and runs: one query per kind of row, never one
+// per cell or run.
 #include "store/session_progress.hpp"
 
 namespace sbx::store {
 namespace {
 
 using nlohmann::json;
+using MetricsByOwner = std::map<int64_t, std::map<std::string, double>>;
 
-json forecast_of(Connection &connection, int64_t session_id, const RecordedCell &cell) {
-    Statement query(connection.get(),
-                    "SELECT method, value, lower, upper FROM predictions WHERE session_id = ? AND "
-                    "subject = ? ORDER BY id DESC LIMIT 1");
+// The metrics of the session's cells or runs, by their id: `owner` is "cell_id" or "run_id",
+// `owners` the query of the session's ids of that kind (its ?1 is the session).
+MetricsByOwner metrics_by_owner(Connection &connection, int64_t session_id,
+                                const std::string &owner, const std::string &owners) {
+    MetricsByOwner metrics;
+    Statement query(connection.get(), "SELECT " + owner + ", name, value FROM metrics WHERE " +
+                                          owner + " IN (" + owners + ")");
+    query.bind(1, session_id);
+    while (query.step()) {
+        metrics[query.column_int(0)][query.column_text(1)] = query.column_double(2);
+    }
+    return metrics;
+}
+
+// The newest forecast recorded for `cell` in the session, through the prepared `query`.
+json forecast_of(Statement &query, int64_t session_id, const RecordedCell &cell) {
     query.bind(1, session_id)
         .bind(2, "roi:" + cell.workflow + ":" + cell.preset_name + ":" + cell.flag);
-    if (!query.step()) {
-        return json();
+    json forecast;
+    if (query.step()) {
+        const auto number = [&](int column) {
+            return query.column_is_null(column) ? json() : json(query.column_double(column));
+        };
+        forecast = {{"method", query.column_text(0)},
+                    {"value", number(1)},
+                    {"lower", number(2)},
+                    {"upper", number(3)}};
     }
-    const auto number = [&](int column) {
-        return query.column_is_null(column) ? json() : json(query.column_double(column));
-    };
-    return {{"method", query.column_text(0)},
-            {"value", number(1)},
-            {"lower", number(2)},
-            {"upper", number(3)}};
+    query.reset();
+    return forecast;
 }
 
 std::vector<RecordedCell> recorded_cells(Connection &connection, int64_t session_id) {
@@ -45,21 +61,20 @@ std::vector<RecordedCell> recorded_cells(Connection &connection, int64_t session
         cell.not_applicable = query.column_text(8);
         cells.push_back(std::move(cell));
     }
-    Statement metrics(connection.get(), "SELECT name, value FROM metrics WHERE cell_id = ?");
+    auto metrics = metrics_by_owner(connection, session_id, "cell_id",
+                                    "SELECT id FROM cells WHERE session_id = ?1");
+    Statement forecasts(connection.get(),
+                        "SELECT method, value, lower, upper FROM predictions WHERE session_id = ? "
+                        "AND subject = ? ORDER BY id DESC LIMIT 1");
     for (auto &cell : cells) {
-        metrics.bind(1, cell.cell_id);
-        while (metrics.step()) {
-            cell.metrics[metrics.column_text(0)] = metrics.column_double(1);
-        }
-        metrics.reset();
-        cell.forecast = forecast_of(connection, session_id, cell);
+        cell.metrics = std::move(metrics[cell.cell_id]);
+        cell.forecast = forecast_of(forecasts, session_id, cell);
     }
     return cells;
 }
 
 std::vector<CommittedRun> committed_runs(Connection &connection, int64_t session_id) {
     std::vector<CommittedRun> runs;
-    std::map<int64_t, size_t> index_of;
     Statement query(connection.get(),
                     "SELECT id, workflow, preset_id, flag, repetition, passed, cell_share FROM "
                     "runs WHERE session_id = ? AND cell_share IS NOT NULL ORDER BY id");
@@ -73,19 +88,13 @@ std::vector<CommittedRun> committed_runs(Connection &connection, int64_t session
         run.repetition = static_cast<int>(query.column_int(4));
         run.passed = query.column_int(5) != 0;
         run.cell_share = query.column_text(6);
-        index_of[run.run_id] = runs.size();
         runs.push_back(std::move(run));
     }
-    Statement metrics(connection.get(),
-                      "SELECT metrics.run_id, metrics.name, metrics.value FROM metrics JOIN runs "
-                      "ON runs.id = metrics.run_id WHERE runs.session_id = ? AND "
-                      "runs.cell_share IS NOT NULL");
-    metrics.bind(1, session_id);
-    while (metrics.step()) {
-        const auto found = index_of.find(metrics.column_int(0));
-        if (found != index_of.end()) {
-            runs[found->second].metrics[metrics.column_text(1)] = metrics.column_double(2);
-        }
+    auto metrics =
+        metrics_by_owner(connection, session_id, "run_id",
+                         "SELECT id FROM runs WHERE session_id = ?1 AND cell_share IS NOT NULL");
+    for (auto &run : runs) {
+        run.metrics = std::move(metrics[run.run_id]);
     }
     return runs;
 }
