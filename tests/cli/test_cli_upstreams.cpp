@@ -3,8 +3,6 @@
 // this test) at SANDBOX_UPSTREAM_API, and a flaky_upstream scenario that resets 1 of every
 // 2 connections: its ROI is exactly 0.5, whatever the order the workers run it in, while
 // normal (no proxy: the target is told the real upstream) stays 1.0.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "cli_fixture.hpp"
+#include "loopback_listener.hpp"
 
 namespace {
 
@@ -24,20 +23,9 @@ using nlohmann::json;
 class EchoUpstream {
   public:
     EchoUpstream() {
-        listener_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t size = sizeof address;
-        if (::bind(listener_, reinterpret_cast<sockaddr *>(&address), size) != 0 ||
-            ::listen(listener_, 64) != 0 ||
-            ::getsockname(listener_, reinterpret_cast<sockaddr *>(&address), &size) != 0) {
-            ADD_FAILURE() << "the echo upstream cannot listen";
-        }
-        port_ = ntohs(address.sin_port);
         acceptor_ = std::thread([this] {
             for (;;) {
-                const int fd = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+                const int fd = ::accept4(listener_.fd(), nullptr, nullptr, SOCK_CLOEXEC);
                 if (fd < 0) {
                     return;  // shut down
                 }
@@ -56,22 +44,20 @@ class EchoUpstream {
         });
     }
     ~EchoUpstream() {
-        ::shutdown(listener_, SHUT_RDWR);
+        listener_.shut_down();
         acceptor_.join();
         for (auto &worker : workers_) {
             worker.join();  // each ends when its client (a finished target) has closed
         }
-        ::close(listener_);
     }
     EchoUpstream(const EchoUpstream &) = delete;
     EchoUpstream &operator=(const EchoUpstream &) = delete;
 
-    [[nodiscard]] std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+    [[nodiscard]] std::string address() const { return listener_.address(); }
     [[nodiscard]] int accepted() const { return accepted_.load(); }
 
   private:
-    int listener_ = -1;
-    int port_ = 0;
+    sbx::test::LoopbackListener listener_;
     std::atomic<int> accepted_{0};
     std::mutex mutex_;
     std::vector<std::thread> workers_;

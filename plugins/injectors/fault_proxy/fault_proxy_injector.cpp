@@ -5,8 +5,9 @@
 // lists flaky_upstream, upstream_timeout, api_latency or corrupt_payload in FAILURE_MODES
 // or sets UPSTREAM_FAILURES, UPSTREAM_TIMEOUTS, API_LATENCY_MS, CORRUPT_PAYLOAD,
 // UPSTREAM_BANDWIDTH or UPSTREAM_SLICE_BYTES; a no-op for workflows without upstreams. Without
-// faults, an upstream with a fixed listen address still gets a proxy (an idle one); with port 0 the
-// target is told the real upstream.
+// faults, an upstream with a fixed listen address, or any upstream of a run in a network
+// namespace, still gets a proxy (an idle one); otherwise the target is told the real upstream.
+// A run in a partitioned namespace gets no proxy: nothing leaves a partition.
 //
 // Lifecycle: prepare() leases a proxy per upstream from a process-wide table (runs of the
 // same preset share one; another preset waits for the address) and teardown() gives the
@@ -28,6 +29,7 @@
 #include "fault_plan.hpp"
 #include "proxy_pool.hpp"
 #include "proxy_records.hpp"
+#include "support/preset_activation.hpp"
 #include "support/run_seed.hpp"
 
 namespace sbx::fault_proxy {
@@ -138,12 +140,30 @@ class FaultProxyInjector final : public Injector {
         const json preset = request.value("preset", json::object());
         const FaultPlan plan = plan_from_preset(preset, corrupt_rate_);
         json &env = spec["env"];
+        const std::string netns = spec.value("netns", "");
+        // A partitioned namespace has no way out, and a proxy listening inside it would be
+        // one: the target is told the real upstream, which it cannot reach from there.
+        if (!netns.empty() && support::lists_failure_mode(preset, "network_partition")) {
+            for (const auto &upstream : upstreams) {
+                env[variable_of(upstream.name)] = upstream.target;
+            }
+            return json{{"active", false},
+                        {"spec", spec},
+                        {"state", nullptr},
+                        {"fault_proxy", {{"partitioned", true}}}}
+                .dump();
+        }
         // No faults: the target talks to the upstream itself, found the same way, unless
         // the upstream has a fixed listen address, which the target may have been written
-        // against: an idle proxy (no fault) keeps that address working in every scenario.
+        // against, or the target runs in a network namespace, from where the upstream's
+        // address (its loopback, say) may not be the upstream at all. An idle proxy (no
+        // fault) keeps the upstream reachable in every scenario.
+        const auto direct = [&](const UpstreamSpec &upstream) {
+            return !plan.active && netns.empty() && any_port(upstream.listen);
+        };
         bool idle_proxies = false;
         for (const auto &upstream : upstreams) {
-            if (!plan.active && any_port(upstream.listen)) {
+            if (direct(upstream)) {
                 env[variable_of(upstream.name)] = upstream.target;
             } else {
                 idle_proxies = !plan.active;
@@ -154,14 +174,13 @@ class FaultProxyInjector final : public Injector {
         }
 
         const std::uint64_t seed = schedule_seed(request);
-        const std::string netns = spec.value("netns", "");
         const std::string state_dir = request.value("state_dir", "");
         const std::string preset_text = preset.dump();
         // Leases are taken in address order, so two runs that need the same two addresses
         // cannot each hold one and wait for the other.
         std::map<std::string, const UpstreamSpec *> by_address;
         for (const auto &upstream : upstreams) {
-            if (!plan.active && any_port(upstream.listen)) {
+            if (direct(upstream)) {
                 continue;  // told the real upstream above
             }
             std::string key = upstream.listen + (netns.empty() ? "" : " in " + netns);

@@ -82,6 +82,7 @@ class NetworkInjector final : public Injector {
                                          " (set by an earlier injector); configure only one "
                                          "network injector");
         }
+        refuse_upstreams_set_outside(spec);
         NamespaceOptions options = options_;
         const std::string state_dir = request.value("state_dir", "");
         if (!state_dir.empty()) {
@@ -139,6 +140,26 @@ class NetworkInjector final : public Injector {
     }
 
   private:
+    // An upstream injector (fault_proxy) that ran before this one pointed the target at
+    // addresses of the host's network, which the namespace would hide: every upstream
+    // would be unreachable for a reason that is not the program's.
+    static void refuse_upstreams_set_outside(const json &spec) {
+        const auto upstreams = spec.find("upstreams");
+        const auto env = spec.find("env");
+        if (upstreams == spec.end() || !upstreams->is_array() || env == spec.end() ||
+            !env->is_object()) {
+            return;
+        }
+        for (const auto &[variable, value] : env->items()) {
+            if (variable.rfind("SANDBOX_UPSTREAM_", 0) == 0) {
+                throw Error(SBX_INVALID, variable +
+                                             " was set by an injector listed before network, "
+                                             "outside the run's network namespace; list network "
+                                             "before fault_proxy in injectors:");
+            }
+        }
+    }
+
     // Most recently used first.
     void hold(const std::string &key, const std::shared_ptr<NetworkNamespace> &network) {
         for (auto entry = held_.begin(); entry != held_.end(); ++entry) {
