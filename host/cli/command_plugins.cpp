@@ -1,10 +1,12 @@
 // `plugins list | inspect ID | verify PATH`.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_context.hpp"
+#include "engine/input_generation.hpp"
 #include "plugin_call_command.hpp"
 #include "plugin_scaffold.hpp"
 #include "plugins/registry.hpp"
@@ -20,6 +22,51 @@ std::string abi_text(const plugins::Plugin &plugin) {
     return std::to_string(plugin.abi().major) + "." + std::to_string(plugin.abi().minor);
 }
 
+// How a command with these settings uses the plugin: "listed" (named by the settings),
+// "default" (a drop-in collector or injector active by default), "left out" (such a drop-in
+// left out with -id), or "-" (loaded, unused).
+class PluginUse {
+  public:
+    PluginUse(const config::Settings &settings, const plugins::Registry &registry) {
+        listed_ = settings.injectors;
+        listed_.insert(listed_.end(), settings.metrics.begin(), settings.metrics.end());
+        for (const auto &id : engine::strategy_chain(json(settings.stub_strategy))) {
+            listed_.push_back(id);
+        }
+        listed_.insert(listed_.end(),
+                       {settings.executor, settings.vm_executor, settings.predictor});
+        for (const auto &[id, where] : settings.injectors_left_out) {
+            left_out_.push_back(id);
+        }
+        for (const auto &[id, where] : settings.metrics_left_out) {
+            left_out_.push_back(id);
+        }
+        for (const char *kind : {SBX_KIND_INJECTOR, SBX_KIND_METRICS}) {
+            for (const auto &plugin : registry.active_by_default(kind)) {
+                by_default_.push_back(plugin->id());
+            }
+        }
+    }
+
+    [[nodiscard]] std::string of(const std::string &id) const {
+        const auto has = [&](const std::vector<std::string> &ids) {
+            return std::find(ids.begin(), ids.end(), id) != ids.end();
+        };
+        if (has(listed_)) {
+            return "listed";
+        }
+        if (has(by_default_)) {
+            return has(left_out_) ? "left out" : "default";
+        }
+        return "-";
+    }
+
+  private:
+    std::vector<std::string> listed_;
+    std::vector<std::string> left_out_;
+    std::vector<std::string> by_default_;
+};
+
 json describe(const plugins::Plugin &plugin) {
     const auto &d = plugin.descriptor();
     return {{"id", d.id},
@@ -33,16 +80,19 @@ json describe(const plugins::Plugin &plugin) {
             {"vendor", d.vendor},
             {"url", d.url},
             {"license", d.license},
+            {"active_by_default", d.active_by_default},
             {"config_schema", d.config_schema}};
 }
 
 int list(CliContext &context, bool as_json) {
     auto &registry = context.registry();
+    const PluginUse use(context.settings, registry);
     if (as_json) {
         json out{{"plugins", json::array()}, {"refused", json::array()}};
         for (const auto &plugin : registry.plugins()) {
             auto entry = describe(*plugin);
             entry.erase("config_schema");
+            entry["use"] = use.of(plugin->id());
             out["plugins"].push_back(entry);
         }
         for (const auto &refusal : registry.refused()) {
@@ -51,11 +101,11 @@ int list(CliContext &context, bool as_json) {
         std::cout << out.dump(2) << '\n';
         return kExitOk;
     }
-    std::printf("%-18s %-10s %-9s %-4s %s\n", "ID", "KIND", "VERSION", "ABI", "PATH");
+    std::printf("%-18s %-10s %-9s %-4s %-8s %s\n", "ID", "KIND", "VERSION", "ABI", "USE", "PATH");
     for (const auto &plugin : registry.plugins()) {
-        std::printf("%-18s %-10s %-9s %-4s %s\n", plugin->id().c_str(), plugin->kind().c_str(),
+        std::printf("%-18s %-10s %-9s %-4s %-8s %s\n", plugin->id().c_str(), plugin->kind().c_str(),
                     plugin->descriptor().version.c_str(), abi_text(*plugin).c_str(),
-                    plugin->path().c_str());
+                    use.of(plugin->id()).c_str(), plugin->path().c_str());
     }
     for (const auto &refusal : registry.refused()) {
         // Load failures already start with the path; duplicate-id refusals do not.

@@ -9,6 +9,7 @@
 
 #include "cli_context.hpp"
 #include "option_parsing.hpp"
+#include "presets/environment_keys.hpp"
 #include "presets/generator.hpp"
 #include "presets/preset.hpp"
 #include "util/atomic_file.hpp"
@@ -189,7 +190,8 @@ GenerateCommand parse(const std::vector<std::string> &args) {
     return command;
 }
 
-int generate(const std::vector<std::string> &args) {
+// `preset_env`: known preset keys in the environment replace the generated values.
+int generate(const std::vector<std::string> &args, bool preset_env) {
     GenerateCommand command = parse(args);
     if (!command.options.canonical && !command.seed_given) {
         std::random_device device;
@@ -197,12 +199,18 @@ int generate(const std::vector<std::string> &args) {
         spdlog::info("presets generate: seed {} (pass --seed {} to generate the same presets)",
                      command.options.seed, command.options.seed);
     }
+    const auto environment = preset_env ? presets::environment_preset_keys() : nlohmann::json();
     const auto generated = presets::generate_presets(command.options);
     // The same checks `run --preset-file` makes, so what this prints is always runnable.
-    nlohmann::json array = nlohmann::json::array();
+    std::vector<presets::Preset> checked;
     for (size_t i = 0; i < generated.size(); ++i) {
-        (void)presets::make_preset(generated[i], "generated preset " + std::to_string(i), i);
-        array.push_back(generated[i]);
+        checked.push_back(
+            presets::make_preset(generated[i], "generated preset " + std::to_string(i), i));
+    }
+    presets::apply_environment_keys(checked, environment, false);
+    nlohmann::json array = nlohmann::json::array();
+    for (const auto &preset : checked) {
+        array.push_back(preset.body);
     }
     const std::string text = array.dump(2) + "\n";
     if (command.out.empty()) {
@@ -215,14 +223,15 @@ int generate(const std::vector<std::string> &args) {
 
 }  // namespace
 
-int run_presets_command(CliContext & /*context*/, const std::vector<std::string> &args) {
+int run_presets_command(CliContext &context, const std::vector<std::string> &args) {
     if (args.empty()) {
         throw InputError(std::string("presets: missing subcommand; write `") + kUsage + "`");
     }
     if (args[0] != "generate") {
         throw InputError("presets: unknown subcommand '" + args[0] + "'; write `" + kUsage + "`");
     }
-    return generate(std::vector<std::string>(args.begin() + 1, args.end()));
+    return generate(std::vector<std::string>(args.begin() + 1, args.end()),
+                    context.settings.preset_env);
 }
 
 }  // namespace sbx::cli

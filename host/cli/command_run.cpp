@@ -125,7 +125,8 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     }
     const auto &workflow = *chosen;
     const auto presets = presets::choose_presets({options.preset_files, options.preset_count,
-                                                  static_cast<uint64_t>(options.seed), &settings});
+                                                  static_cast<uint64_t>(options.seed), &settings,
+                                                  settings.preset_env});
 
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow}, presets);

@@ -239,7 +239,8 @@ int run_workflow_simulations(CliContext &context, RunOptions &options) {
     }
     engine::Simulation simulation{"workflows", "all_workflows", {}, {}};
     simulation.presets = presets::choose_presets({options.preset_files, options.preset_count,
-                                                  static_cast<uint64_t>(options.seed), &settings});
+                                                  static_cast<uint64_t>(options.seed), &settings,
+                                                  settings.preset_env});
     std::vector<std::string> names;
     for (const auto &preset : simulation.presets) {
         names.push_back(preset.name);
@@ -269,7 +270,8 @@ int run_section_simulations(CliContext &context, RunOptions &options) {
     std::vector<presets::Preset> base;
     if (custom) {
         base = presets::choose_presets({options.preset_files, options.preset_count,
-                                        static_cast<uint64_t>(options.seed), &settings});
+                                        static_cast<uint64_t>(options.seed), &settings,
+                                                  settings.preset_env});
     }
     std::vector<std::vector<std::string>> wanted;
     std::vector<std::string> all_wanted;

@@ -38,6 +38,10 @@ TEST(FrozenV1_0Plugin, IsAnOlderMinor) {
     EXPECT_EQ(plugin->abi().major, static_cast<uint32_t>(SBX_ABI_MAJOR));
     EXPECT_EQ(plugin->abi().minor, 0U);
     EXPECT_LT(plugin->abi().minor, static_cast<uint32_t>(SBX_ABI_MINOR));
+    // ABI 1.2 appended active_by_default: a 1.0 descriptor's smaller struct reads as 0,
+    // whatever lies in memory after it.
+    EXPECT_LT(plugin->entry()->descriptor()->struct_size, sizeof(sbx_descriptor));
+    EXPECT_FALSE(plugin->descriptor().active_by_default);
 }
 
 // ABI 1.1 appended `sweep` to sbx_executor_v1: a 1.0 executor's smaller table still runs,

@@ -19,7 +19,9 @@ static_assert(offsetof(sbx_plugin_entry, get_interface) == 64);
 static_assert(sizeof(sbx_plugin_entry) == 72);
 static_assert(offsetof(sbx_descriptor, id) == 8);
 static_assert(offsetof(sbx_descriptor, config_schema) == 72);
-static_assert(sizeof(sbx_descriptor) == 80);
+// ABI 1.2 appended `active_by_default`.
+static_assert(offsetof(sbx_descriptor, active_by_default) == 80);
+static_assert(sizeof(sbx_descriptor) == 88);
 static_assert(offsetof(sbx_host, ctx) == 16);
 static_assert(offsetof(sbx_host, get_service) == 48);
 static_assert(sizeof(sbx_host) == 56);

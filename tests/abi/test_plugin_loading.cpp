@@ -42,15 +42,15 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"/bin/true", "has no entry symbol 'sbx_entry'"},
         Refusal{fixture("no_entry"), "has no entry symbol 'sbx_entry'"},
         Refusal{fixture("abi_major_mismatch"),
-                "built for plugin ABI 2.1 but this host speaks ABI 1.1"},
-        Refusal{fixture("abi_newer_minor"), "needs plugin ABI 1.2, newer than this host's ABI 1.1"},
+                "built for plugin ABI 2.2 but this host speaks ABI 1.2"},
+        Refusal{fixture("abi_newer_minor"), "needs plugin ABI 1.3, newer than this host's ABI 1.2"},
         Refusal{fixture("no_description"), "missing the mandatory field 'description'"},
         Refusal{fixture("init_fails"), "init() failed: fixture refuses to start"}));
 
 TEST(Verify, AcceptsAGoodPlugin) {
     const auto result = run_command({SBX_BINARY, "plugins", "verify", fixture("good")});
     EXPECT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_NE(result.out.find("ok: good 0.1.0 (predictor, ABI 1.1)"), std::string::npos)
+    EXPECT_NE(result.out.find("ok: good 0.1.0 (predictor, ABI 1.2)"), std::string::npos)
         << result.out;
 }
 
@@ -140,10 +140,14 @@ TEST(DamagedPluginFiles, AreRefusedWithoutCrashing) {
     damaged.push_back(write("truncated.so", original.substr(0, 4096)));
     damaged.push_back(write("header_only.so", original.substr(0, 64)));
     std::string far_sections = original;
-    for (int i = 0; i < 8; ++i) far_sections[0x28 + i] = '\x7f';  // e_shoff far past the end
+    for (int i = 0; i < 8; ++i) {
+        far_sections[0x28 + i] = '\x7f';  // e_shoff far past the end
+    }
     damaged.push_back(write("far_sections.so", far_sections));
     std::string garbage_tail = original.substr(0, 64);
-    for (int i = 0; i < 4096; ++i) garbage_tail.push_back(static_cast<char>((i * 131) & 0xff));
+    for (int i = 0; i < 4096; ++i) {
+        garbage_tail.push_back(static_cast<char>((i * 131) & 0xff));
+    }
     damaged.push_back(write("garbage_tail.so", garbage_tail));
     for (const auto &file : damaged) {
         const auto result = run_command({SBX_BINARY, "plugins", "verify", file});
@@ -174,8 +178,9 @@ TEST(BuiltInPlugins, ExportExactlyTheEntrySymbol) {
     int checked = 0;
     for (const auto &entry :
          std::filesystem::recursive_directory_iterator(SBX_BUILT_IN_PLUGIN_DIR)) {
-        if (entry.path().extension() != ".so")
+        if (entry.path().extension() != ".so") {
             continue;
+        }
         const auto exports =
             run_command({"/usr/bin/nm", "-D", "--defined-only", entry.path().string()});
         ASSERT_EQ(exports.exit_code, 0) << exports.err;

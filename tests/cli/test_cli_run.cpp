@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -274,6 +275,63 @@ TEST_F(PresetSources, FilesThenEnvironmentThenYaml) {
                     "presets.id = runs.preset_id WHERE presets.name = 'file_b'")[0][0]
                   .find("scenario=file_b"),
               std::string::npos);
+}
+
+// Preset keys exported in the shell, as the original tool read them: a key a preset writes
+// keeps its value, the environment fills the others and replaces generated values; a bad
+// value is exit 2 naming the variable; preset_env: false keeps them out.
+TEST_F(PresetSources, PresetKeysFromTheEnvironmentFillWrittenPresetsAndReplaceGeneratedOnes) {
+    write_settings(R"(
+presets: [{SCENARIO_NAME: written, MEMORY_LIMIT: 64Mi}]
+workflows:
+  - name: t
+    steps:
+      - run: [/bin/true]
+)");
+    const std::map<std::string, std::string> exported = {{"MEMORY_LIMIT", "128Mi"},
+                                                         {"THREAD_BURST", "32"}};
+    const auto base =
+        std::vector<std::string>{SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data"};
+    const auto with = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), base.begin(), base.end());
+        return args;
+    };
+    const auto filled = sbx::test::run_command(with({"run"}), exported, dir_);
+    ASSERT_EQ(filled.exit_code, 0) << filled.err;
+    EXPECT_NE(filled.err.find("preset keys from the environment: MEMORY_LIMIT=128Mi, "
+                              "THREAD_BURST=32 (each fills the presets that leave the key out"),
+              std::string::npos)
+        << filled.err;
+    const auto body = [&] {
+        return nlohmann::json::parse(
+            query("SELECT body FROM presets ORDER BY id DESC LIMIT 1")[0][0]);
+    };
+    EXPECT_EQ(body(), nlohmann::json({{"SCENARIO_NAME", "written"},
+                                      {"MEMORY_LIMIT", "64Mi"},
+                                      {"THREAD_BURST", "32"}}));
+
+    const auto generated = sbx::test::run_command(
+        {SBX_BINARY, "presets", "generate", "--count", "3", "--seed", "5"}, exported, dir_);
+    ASSERT_EQ(generated.exit_code, 0) << generated.err;
+    for (const auto &preset : nlohmann::json::parse(generated.out)) {
+        EXPECT_EQ(preset["MEMORY_LIMIT"], "128Mi") << preset;
+        EXPECT_EQ(preset["THREAD_BURST"], "32") << preset;
+    }
+
+    const auto bad = sbx::test::run_command(with({"run"}), {{"CPU_LIMIT", "two"}}, dir_);
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("environment variable CPU_LIMIT=two: "), std::string::npos) << bad.err;
+
+    const auto runs_before = query("SELECT count(*) FROM runs")[0][0];
+    auto off = exported;
+    off["SANDBOX_PRESET_ENV"] = "0";
+    const auto untouched = sbx::test::run_command(with({"run"}), off, dir_);
+    ASSERT_EQ(untouched.exit_code, 0) << untouched.err;
+    EXPECT_EQ(untouched.err.find("preset keys from the environment"), std::string::npos);
+    EXPECT_EQ(query("SELECT p.body FROM runs r JOIN presets p ON p.id = r.preset_id ORDER BY "
+                    "r.id DESC LIMIT 1")[0][0],
+              R"({"MEMORY_LIMIT":"64Mi","SCENARIO_NAME":"written"})");
+    EXPECT_NE(query("SELECT count(*) FROM runs")[0][0], runs_before);
 }
 
 TEST_F(PresetSources, FailUnderGatesWithExitCode1) {

@@ -125,8 +125,16 @@ TEST_F(FullSettings, Workflows) {
     EXPECT_EQ(old.baseline, "");
     EXPECT_EQ(old.impact, "standard");
     ASSERT_EQ(old.services.size(), 1u);
-    EXPECT_EQ(old.services[0],
-              nlohmann::json::parse(R"({"name": "db", "run": ["./bin/fake-db", "--port", 5432]})"));
+    const Service &db = old.services[0];
+    EXPECT_EQ(db.name, "db");
+    EXPECT_EQ(db.run, (std::vector<std::string>{"./bin/fake-db", "--port", "{{port}}"}));
+    EXPECT_EQ(db.probe, Service::Probe::http);
+    EXPECT_EQ(db.http_path, "/health");
+    EXPECT_EQ(db.ready_timeout_ms, 5000);
+    EXPECT_EQ(db.env, (std::map<std::string, std::string>{{"MODE", "test"}}));
+    EXPECT_EQ(db.files, (std::map<std::string, std::string>{{"db.conf", "port {{port}}"}}));
+    EXPECT_EQ(old.service_scope, ServiceScope::cell);
+    EXPECT_EQ(w.service_scope, ServiceScope::run);
 }
 
 TEST_F(FullSettings, StepWithEverything) {
@@ -324,6 +332,42 @@ TEST(LoadSettingsText, ExtendsDefaultKeepsWhatTheFileDoesNotSay) {
     EXPECT_EQ(plain.metrics, (std::vector<std::string>{"process_metrics", "mine"}));
 }
 
+// '-' takes an item out, in the order written, so -x, +y, +x puts y before x; in metrics
+// and injectors an id the list lacks is kept as left out (a drop-in active by default may
+// have it), elsewhere it is an error.
+TEST(LoadSettingsText, MinusItemsTakeOutAndMoveItems) {
+    const DefaultSettings defaults{
+        "injectors: [cpu_spike, fault_proxy, timeout]\nplugin_dirs: [a, b]\n", "default.yaml"};
+    const auto s = load_settings_text(
+        "extends: default\ninjectors: [-fault_proxy, +network, +fault_proxy, -timeout, "
+        "-dropped_in]\nmetrics: [-process_metrics]\n",
+        "user.yaml", &defaults);
+    EXPECT_EQ(s.injectors, (std::vector<std::string>{"cpu_spike", "network", "fault_proxy"}));
+    ASSERT_EQ(s.injector_locations.size(), 3u);
+    EXPECT_EQ(s.injector_locations[0].str(), "default.yaml:1:13");
+    EXPECT_EQ(s.injector_locations[1].str(), "user.yaml:2:27");
+    std::vector<std::string> left_out;
+    for (const auto &[id, where] : s.injectors_left_out) {
+        left_out.push_back(id + "@" + where.str());
+    }
+    EXPECT_EQ(left_out,
+              (std::vector<std::string>{"timeout@user.yaml:2:51", "dropped_in@user.yaml:2:61"}));
+    EXPECT_TRUE(s.metrics.empty());
+    ASSERT_EQ(s.metrics_left_out.size(), 1u);
+    EXPECT_EQ(s.metrics_left_out[0].first, "process_metrics");
+
+    try {
+        (void)load_settings_text("extends: default\nplugin_dirs: [-c]\n", "user.yaml", &defaults);
+        ADD_FAILURE() << "took out a directory the list does not have";
+    } catch (const InputError &e) {
+        EXPECT_NE(std::string(e.what()).find("user.yaml:2:15: 'c' is not in the default "
+                                             "plugin_dirs; leave out only an item the default "
+                                             "list has"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(LoadSettingsText, BadExtendsAndMixedListsAreErrorsWithALocation) {
     const DefaultSettings defaults{"metrics: [process_metrics]\n", "default.yaml"};
     const auto message = [&](const std::string &yaml, const DefaultSettings *base) {
@@ -343,7 +387,7 @@ TEST(LoadSettingsText, BadExtendsAndMixedListsAreErrorsWithALocation) {
     EXPECT_NE(message("extends: default\n", nullptr).find("these are the default settings"),
               std::string::npos);
     const auto mixed = message("metrics: [+a, b]\n", &defaults);
-    EXPECT_NE(mixed.find("user.yaml:1:15: metrics mixes items that add to the default list"),
+    EXPECT_NE(mixed.find("user.yaml:1:15: metrics mixes items that edit the default list (+a)"),
               std::string::npos)
         << mixed;
     const auto twice = message("extends: default\nmetrics: [+process_metrics]\n", &defaults);

@@ -1,7 +1,9 @@
 /* A complete third-party metrics collector in plain C11, against sbx/plugin.h alone: after
  * each run it counts the run's steps and those that did not end "OK". It declares that a
  * cell keeps the largest step count of its runs (`"aggregate": "max"`); the failed steps
- * are averaged, the default. Build it with the CMakeLists.txt beside it, or by hand:
+ * are averaged, the default. It is active by default (ABI 1.2): copied into a plugin
+ * directory such as ~/.local/share/sandbox-runner/plugins, it collects for every run with no
+ * settings change. Build it with the CMakeLists.txt beside it, or by hand:
  *   cc -std=c11 -shared -fPIC -fvisibility=hidden $(pkg-config --cflags sandbox-runner-sdk)
  *      step_count.c -o step_count.so $(pkg-config --libs sandbox-runner-sdk) */
 #include <sbx/plugin.h>
@@ -12,10 +14,15 @@ static const char *g_error = "";
 
 static const sbx_descriptor *SBX_CALL describe(void) {
     static const sbx_descriptor d = {
-        sizeof(sbx_descriptor), "step_count", "Step count", "1.0.0", SBX_KIND_METRICS,
-        "Counts each run's steps and its steps that did not end OK.",
-        "{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{}}", "Example Corp",
-        NULL, NULL};
+        .struct_size = sizeof(sbx_descriptor),
+        .id = "step_count",
+        .name = "Step count",
+        .version = "1.0.0",
+        .kind = SBX_KIND_METRICS,
+        .description = "Counts each run's steps and its steps that did not end OK.",
+        .vendor = "Example Corp",
+        .config_schema = "{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{}}",
+        .active_by_default = 1};
     return &d;
 }
 
@@ -33,7 +40,9 @@ static sbx_status SBX_CALL create(const char *config, sbx_instance **out) {
     return SBX_OK;
 }
 
-static void SBX_CALL destroy(sbx_instance *instance) { (void)instance; }
+static void SBX_CALL destroy(sbx_instance *instance) {
+    (void)instance;
+}
 
 static const char *SBX_CALL last_error(sbx_instance *instance) {
     (void)instance;
@@ -64,7 +73,8 @@ static sbx_status SBX_CALL collect(sbx_instance *instance, const char *request,
     if (strncmp(phase, "\"run\"", 5) != 0) {
         return sink->write(sink->ctx, "{}", 2); /* nothing to add to a cell */
     }
-    /* Each step result has one "status" (the step results are flat objects). */
+    /* Each step result has one "status" (and so does each copy of a CONCURRENCY_LEVEL step:
+     * this plain scan counts copies too; a JSON parser would tell them apart). */
     int steps = 0;
     int failed = 0;
     for (const char *at = value_of(request, "\"status\""); at != NULL;
@@ -86,6 +96,12 @@ static const void *SBX_CALL get_interface(const char *id) {
     return strcmp(id, SBX_METRICS_V1) == 0 ? &g_metrics : NULL;
 }
 
-SBX_EXPORT const sbx_plugin_entry SBX_ENTRY_SYMBOL = {
-    sizeof(sbx_plugin_entry), {SBX_ABI_MAJOR, SBX_ABI_MINOR}, describe, init, NULL,
-    create, destroy, last_error, get_interface};
+SBX_EXPORT const sbx_plugin_entry SBX_ENTRY_SYMBOL = {sizeof(sbx_plugin_entry),
+                                                      {SBX_ABI_MAJOR, SBX_ABI_MINOR},
+                                                      describe,
+                                                      init,
+                                                      NULL,
+                                                      create,
+                                                      destroy,
+                                                      last_error,
+                                                      get_interface};

@@ -112,6 +112,9 @@ void apply_environment(Settings &settings,
                  "set it to a JSON list of input sets, e.g. [{\"name\": \"alice\"}]");
         });
     }
+    if (const char *value = env.get("SANDBOX_PRESET_ENV")) {
+        settings.preset_env = read_switch("SANDBOX_PRESET_ENV", value);
+    }
     if (const char *value = env.get("SANDBOX_STUB_CACHE")) {
         settings.stub_cache = read_switch("SANDBOX_STUB_CACHE", value);
     }

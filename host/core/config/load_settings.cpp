@@ -40,6 +40,7 @@ const std::vector<std::string> &top_level_keys() {
                                                     "scenarios",
                                                     "input_stubs",
                                                     "stub_cache",
+                                                    "preset_env",
                                                     "vm_executor",
                                                     "vm_os_types",
                                                     "allow_limit_downgrades",
@@ -47,37 +48,63 @@ const std::vector<std::string> &top_level_keys() {
     return values;
 }
 
-// A list setting as written, or, when every item starts with '+', `current` (what it would
-// replace: the default's or the built-in list) with those items added. `locations` are
-// parallel to the result throughout.
-std::vector<std::string> list_or_additions(const YamlReader &reader, const Field &field,
-                                           const std::string &example,
-                                           const std::vector<std::string> &current,
-                                           std::vector<SourceLocation> &locations) {
+// A list setting as written, or, when every item starts with '+' or '-', `current` (what it
+// would replace: the default's or the built-in list) with the '+' items added and the '-'
+// items taken out. `locations` are parallel to the result throughout. `left_out` (may be
+// null) receives each '-' item, also one `current` lacks (a plugin that is active by default
+// may match it later); without it such an item is an error.
+std::vector<std::string> list_or_additions(
+    const YamlReader &reader, const Field &field, const std::string &example,
+    const std::vector<std::string> &current, std::vector<SourceLocation> &locations,
+    std::vector<std::pair<std::string, SourceLocation>> *left_out = nullptr) {
     std::vector<SourceLocation> written_at;
     auto written = reader.text_list(field, example, &written_at);
-    const auto is_addition = [](const std::string &item) {
-        return !item.empty() && item.front() == '+';
+    const auto is_edit = [](const std::string &item) {
+        return !item.empty() && (item.front() == '+' || item.front() == '-');
     };
-    const auto additions = std::count_if(written.begin(), written.end(), is_addition);
-    if (additions == 0) {
+    const auto edits = std::count_if(written.begin(), written.end(), is_edit);
+    if (edits == 0) {
         locations = std::move(written_at);
+        if (left_out != nullptr) {
+            left_out->clear();
+        }
         return written;
     }
-    if (additions != static_cast<std::ptrdiff_t>(written.size())) {
-        const auto plain = std::find_if_not(written.begin(), written.end(), is_addition);
+    if (edits != static_cast<std::ptrdiff_t>(written.size())) {
+        const auto plain = std::find_if_not(written.begin(), written.end(), is_edit);
+        const auto edit = std::find_if(written.begin(), written.end(), is_edit);
         reader.fail(written_at[static_cast<size_t>(plain - written.begin())],
-                    field.key + " mixes items that add to the default list (+" +
-                        written.front().substr(written.front().front() == '+' ? 1 : 0) +
+                    field.key + " mixes items that edit the default list (" + *edit +
                         ") with items that replace it ('" + *plain + "')",
-                    "write every item with + to add to the default " + field.key +
-                        ", or none to replace it");
+                    "write every item with + (add) or - (leave out) to edit the default " +
+                        field.key + ", or none to replace it");
     }
     std::vector<std::string> merged = current;
     locations.resize(merged.size());
     for (size_t i = 0; i < written.size(); ++i) {
-        merged.push_back(written[i].substr(1));
-        locations.push_back(written_at[i]);
+        std::string item = written[i].substr(1);
+        if (written[i].front() == '+') {
+            if (left_out != nullptr) {  // -x then +x: moved to the end, not left out
+                left_out->erase(
+                    std::remove_if(left_out->begin(), left_out->end(),
+                                   [&](const auto &gone) { return gone.first == item; }),
+                    left_out->end());
+            }
+            merged.push_back(std::move(item));
+            locations.push_back(written_at[i]);
+            continue;
+        }
+        const auto found = std::find(merged.begin(), merged.end(), item);
+        if (found != merged.end()) {
+            locations.erase(locations.begin() + (found - merged.begin()));
+            merged.erase(found);
+        } else if (left_out == nullptr) {
+            reader.fail(written_at[i], "'" + item + "' is not in the default " + field.key,
+                        "leave out only an item the default list has");
+        }
+        if (left_out != nullptr) {
+            left_out->emplace_back(std::move(item), written_at[i]);
+        }
     }
     return merged;
 }
@@ -86,8 +113,10 @@ std::vector<std::string> list_or_additions(const YamlReader &reader, const Field
 std::vector<std::string> read_ids(const YamlReader &reader, const Field &field,
                                   const std::string &example,
                                   const std::vector<std::string> &current,
-                                  std::vector<SourceLocation> &locations) {
-    std::vector<std::string> ids = list_or_additions(reader, field, example, current, locations);
+                                  std::vector<SourceLocation> &locations,
+                                  std::vector<std::pair<std::string, SourceLocation>> &left_out) {
+    std::vector<std::string> ids =
+        list_or_additions(reader, field, example, current, locations, &left_out);
     std::set<std::string> seen;
     for (size_t i = 0; i < ids.size(); ++i) {
         if (ids[i].empty()) {
@@ -182,15 +211,17 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
         });
     } else if (key == "stub_cache") {
         s.stub_cache = reader.boolean(entry);
+    } else if (key == "preset_env") {
+        s.preset_env = reader.boolean(entry);
     } else if (key == "predictor") {
         s.predictor = reader.non_empty_text(entry, "predictor: ema");
         s.predictor_where = reader.where(entry);
     } else if (key == "injectors") {
-        s.injectors =
-            read_ids(reader, entry, "injectors: [cpu_spike]", s.injectors, s.injector_locations);
+        s.injectors = read_ids(reader, entry, "injectors: [cpu_spike]", s.injectors,
+                               s.injector_locations, s.injectors_left_out);
     } else if (key == "metrics") {
-        s.metrics =
-            read_ids(reader, entry, "metrics: [process_metrics]", s.metrics, s.metric_locations);
+        s.metrics = read_ids(reader, entry, "metrics: [process_metrics]", s.metrics,
+                             s.metric_locations, s.metrics_left_out);
     } else if (key == "workers") {
         const std::string text = reader.text(entry, "workers: 4 or workers: auto");
         auto workers = parse_workers(text);

@@ -14,6 +14,13 @@ namespace sbx::config {
 // `workflows:` -> workflows with unique names and ids, each with steps, baselines checked.
 std::vector<Workflow> read_workflows(const YamlReader &reader, const Field &field);
 
+// A workflow's `services:` (names unique among its services and `upstreams`, case aside)
+// and `service_scope:` (run or cell).
+std::vector<Service> read_services(const YamlReader &reader, const Field &field,
+                                   const std::string &workflow,
+                                   const std::vector<Upstream> &upstreams);
+ServiceScope read_service_scope(const YamlReader &reader, const Field &field);
+
 // One step of a workflow (`what` names it in messages: "step 2 of workflow 'ci'").
 Step read_step(const YamlReader &reader, const Field &field, const std::string &what);
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sbx/run_status.hpp>
 
+#include "config/service.hpp"
 #include "plugins/isolation_policy.hpp"
 
 namespace sbx::config {
@@ -98,9 +99,10 @@ struct Workflow {
     std::string filesystem;
     // With filesystem: minimal, the host paths the steps see ("/usr", "/srv/data:rw").
     std::vector<std::string> binds;
-    std::vector<nlohmann::json> services;  // raw; interpreted by the engine
-    std::vector<Upstream> upstreams;       // in the order written
-    std::vector<Step> steps;               // never empty
+    std::vector<Service> services;  // started before the steps, stopped after them
+    ServiceScope service_scope = ServiceScope::run;
+    std::vector<Upstream> upstreams;  // in the order written
+    std::vector<Step> steps;          // never empty
     SourceLocation where;
 };
 
@@ -146,10 +148,17 @@ struct Settings {
     SourceLocation input_stubs_where;
     // Keep generated input sets in metrics.db's stub_cache and reuse them.
     bool stub_cache = true;
+    // Known preset keys in the host's environment (export CPU_LIMIT=2) reach the presets of
+    // run and the simulations (presets/environment_keys.hpp).
+    bool preset_env = true;
     std::vector<std::string> injectors;              // plugin ids applied around every run
     std::vector<SourceLocation> injector_locations;  // parallel to injectors
     std::vector<std::string> metrics = {"process_metrics"};
     std::vector<SourceLocation> metric_locations = {{}};  // parallel to metrics
+    // `-id` items of injectors: and metrics:, with where each was written: left out of the
+    // default list, and never used as a drop-in that is active by default.
+    std::vector<std::pair<std::string, SourceLocation>> injectors_left_out;
+    std::vector<std::pair<std::string, SourceLocation>> metrics_left_out;
     std::string predictor = "ema";
     SourceLocation predictor_where;
     // Runs executed at once; the default (and `auto`) is one per core.

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "config/section_readers.hpp"
@@ -15,8 +16,8 @@ constexpr const char *kWorkflowExample =
     "workflows: [{name: import, steps: [{name: load, run: [./bin/kvtool, import]}]}]";
 const std::vector<std::string> &workflow_keys() {
     static const std::vector<std::string> values = {
-        "id",         "name",  "executor", "baseline", "impact",
-        "filesystem", "binds", "steps",    "services", "upstreams"};
+        "id",    "name",  "executor", "baseline",      "impact",   "filesystem",
+        "binds", "steps", "services", "service_scope", "upstreams"};
     return values;
 }
 
@@ -278,6 +279,7 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
         reader.fail(workflow.where, what + " has no name", "add a line such as name: kv-import");
     }
     bool has_steps = false;
+    std::optional<Field> services;
     for (const auto &entry : fields) {
         if (entry.key == "id") {
             workflow.id = reader.integer(entry, "id: 42");
@@ -319,20 +321,18 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
                 }
             }
         } else if (entry.key == "services") {
-            if (entry.value.IsDefined() && !entry.value.IsNull() && !entry.value.IsSequence()) {
-                reader.fail(reader.where(entry),
-                            "services must be a list, not " + YamlReader::describe(entry.value),
-                            "write services: [] or a list of service definitions");
-            }
-            for (const auto &service : entry.value) {
-                workflow.services.push_back(reader.json(service));
-            }
+            services = entry;  // read after the loop, against every upstream's name
+        } else if (entry.key == "service_scope") {
+            workflow.service_scope = read_service_scope(reader, entry);
         } else if (entry.key == "upstreams") {
             workflow.upstreams = read_upstreams(reader, entry, what);
         } else if (entry.key == "steps") {
             has_steps = true;
             workflow.steps = read_steps(reader, entry, what);
         }
+    }
+    if (services) {
+        workflow.services = read_services(reader, *services, what, workflow.upstreams);
     }
     if (!workflow.binds.empty() && workflow.filesystem != "minimal") {
         reader.fail(workflow.where, what + " lists binds: but its filesystem is not minimal",

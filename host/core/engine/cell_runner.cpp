@@ -104,9 +104,13 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.started_at = store::utc_now();
     RunOutcome outcome;
     try {
+        const bool shares_services = !work.options.counterfactual && !workflow.services.empty() &&
+                                     workflow.service_scope == config::ServiceScope::cell;
         outcome =
             runner_.run(workflow, preset, inputs, work.options.counterfactual,
-                        {work.options.seed, run_seed(work.options.seed, preset.name, repetition)});
+                        {work.options.seed, run_seed(work.options.seed, preset.name, repetition)},
+                        shares_services ? work.services->get(workflow, runner_.services_dir())
+                                        : SharedServices{});
     } catch (const plugins::PluginCallError &e) {
         if (e.status() != SBX_CANCELLED) {
             throw;
@@ -120,16 +124,19 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     // re-serialized: JSON work at plugin boundaries is most of the host's per-run cost.
     // Context first (which workflow, scenario, flag, repetition and steps), then the results.
     json step_names = json::array();
+    json commands = json::array();
     for (const auto &step : outcome.steps) {
         step_names.push_back(step.name);
+        commands.push_back(step.argv);
     }
-    std::string request = std::string(R"({"phase":"run","passed":)") +
-                          (outcome.passed ? "true" : "false") + R"(,"workflow":)" +
-                          json(workflow.name).dump() + R"(,"scenario":)" +
-                          json(preset.name).dump() + R"(,"flag":")" + flag + R"(","repetition":)" +
-                          std::to_string(repetition) + R"(,"session":)" +
-                          std::to_string(session_id_) + R"(,"step_names":)" + step_names.dump() +
-                          R"(,"preset":)" + work.preset_text + R"(,"steps":[)";
+    std::string request =
+        std::string(R"({"phase":"run","passed":)") + (outcome.passed ? "true" : "false") +
+        R"(,"workflow":)" + json(workflow.name).dump() + R"(,"scenario":)" +
+        json(preset.name).dump() + R"(,"flag":")" + flag + R"(","repetition":)" +
+        std::to_string(repetition) + R"(,"session":)" + std::to_string(session_id_) +
+        R"(,"step_names":)" + step_names.dump() + R"(,"commands":)" +
+        commands.dump(-1, ' ', false, json::error_handler_t::replace) + R"(,"preset":)" +
+        work.preset_text + R"(,"steps":[)";
     RunResult &result = work.results[static_cast<size_t>(repetition)];
     for (const auto &step : outcome.steps) {
         request += (&step == &outcome.steps.front() ? "" : ",") + step.result_text;
@@ -256,6 +263,7 @@ CellSummary CellRunner::summarize(const CellWork &work) const {
 }
 
 CellSummary CellRunner::finish(const CellWork &work) {
+    work.services->stop();  // every run of the cell is done with them
     CellSummary summary = summarize(work);
     std::set<std::string> collector_metrics(summary.collector_metrics.begin(),
                                             summary.collector_metrics.end());

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/run_services.hpp"
 #include "engine/workflow_runner.hpp"
 #include "plugins/metric_aggregation.hpp"
 #include "store/session_progress.hpp"
@@ -88,6 +89,8 @@ struct CellWork {
     nlohmann::json input_categories;  // {strategy: [category, ...]} (see CellInputs)
     std::string preset_text;
     std::vector<RunResult> results;  // by repetition
+    // The workflow's services when they run once per cell (service_scope: cell).
+    std::shared_ptr<CellServices> services = std::make_shared<CellServices>();
 };
 
 class CellRunner {

@@ -88,13 +88,15 @@ std::string not_applicable_reason(const config::Workflow &workflow, const preset
         if (is_descriptive_key(key)) {
             continue;
         }
-        if (!is_upstream_key(key) || !workflow.upstreams.empty()) {
+        // A service is an upstream of every on-run too.
+        if (!is_upstream_key(key) || !workflow.upstreams.empty() || !workflow.services.empty()) {
             return "";  // a fault on the process, its resources, its network or its upstreams
         }
         upstream_faults = true;
     }
     if (upstream_faults) {
-        blocked.push_back("the workflow declares no upstreams: for the fault proxy to fault");
+        blocked.push_back(
+            "the workflow declares no upstreams or services: for the fault proxy to fault");
     }
     std::vector<std::string> faulty;
     for (const auto &id : strategy_chain(preset.body.value("SANDBOX_STUB_STRATEGY", json()))) {

@@ -1,6 +1,8 @@
 // Creating the configured plugin instances, with configuration errors mapped to YAML.
 #include "engine/plugin_set.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 #include "config/suggest.hpp"
@@ -53,11 +55,43 @@ PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &
                                                                 : config::SourceLocation{};
         collectors_.push_back(make(settings.metrics[i], SBX_KIND_METRICS, at(where, "metrics")));
     }
+    join_active_by_default(SBX_KIND_INJECTOR, settings.injectors, settings.injectors_left_out,
+                           injectors_);
+    join_active_by_default(SBX_KIND_METRICS, settings.metrics, settings.metrics_left_out,
+                           collectors_);
     predictor_ =
         make(settings.predictor, SBX_KIND_PREDICTOR, at(settings.predictor_where, "predictor"));
     // Every link of the default chain must load now, not at the first cell.
     for (const auto &id : strategy_chain(nlohmann::json(settings.stub_strategy))) {
         stub(id, at(settings.stub_strategy_where, "stub_strategy"));
+    }
+}
+
+void PluginSet::join_active_by_default(
+    const std::string &kind, const std::vector<std::string> &listed,
+    const std::vector<std::pair<std::string, config::SourceLocation>> &left_out,
+    std::vector<std::unique_ptr<plugins::Instance>> &into) {
+    const auto named = [](const auto &ids, const std::string &id) {
+        return std::find(ids.begin(), ids.end(), id) != ids.end();
+    };
+    std::vector<std::string> left_out_ids;
+    for (const auto &[id, where] : left_out) {
+        // A misspelt `-id` would leave the drop-in it meant running, silently.
+        if (registry_.find(id) == nullptr) {
+            throw InputError(where.str() + ": -" + id + " leaves out no plugin: no plugin " +
+                             "directory has one with that id; write the id plugins list shows");
+        }
+        left_out_ids.push_back(id);
+    }
+    for (const auto &plugin : registry_.active_by_default(kind)) {
+        const std::string &id = plugin->id();
+        if (named(listed, id) || named(left_out_ids, id)) {
+            continue;
+        }
+        spdlog::info("using {} {} from {}: it is active by default (leave it out with -{} in {}:)",
+                     kind, id, plugin->path().string(), id,
+                     kind == SBX_KIND_METRICS ? "metrics" : "injectors");
+        into.push_back(make(id, kind, plugin->path().string()));
     }
 }
 

@@ -52,6 +52,12 @@ class PluginSet {
         const config::Workflow &workflow, const presets::Preset *preset) const;
     std::unique_ptr<plugins::Instance> make(const std::string &id, const std::string &kind,
                                             const std::string &where);
+    // Adds an instance of each drop-in of `kind` that is active by default (ABI 1.2) and
+    // neither `listed` nor `left_out` (InputError at a `-id` that names no plugin).
+    void join_active_by_default(
+        const std::string &kind, const std::vector<std::string> &listed,
+        const std::vector<std::pair<std::string, config::SourceLocation>> &left_out,
+        std::vector<std::unique_ptr<plugins::Instance>> &into);
 
     const config::Settings &settings_;
     const plugins::Registry &registry_;

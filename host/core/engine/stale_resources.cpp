@@ -1,9 +1,10 @@
-// Sweeping every injector, every executor and the workspaces.
+// Sweeping every injector, every executor, the services and the workspaces.
 #include "engine/stale_resources.hpp"
 
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "engine/stale_services.hpp"
 #include "engine/workspace_lease.hpp"
 #include "store/cleanup_counters.hpp"
 
@@ -46,6 +47,9 @@ SweepReport sweep_stale(const plugins::Registry &registry, const config::Setting
             // One broken plugin must not keep the others from cleaning up.
             report.errors.push_back(plugin->id() + ": " + e.what());
         }
+    }
+    for (auto &service : sweep_services(state_dir, dry_run)) {
+        report.items.push_back({"service", std::move(service)});
     }
     for (auto &workspace : workspaces) {
         report.items.push_back({"workspace", std::move(workspace)});

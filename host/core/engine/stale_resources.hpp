@@ -14,7 +14,7 @@
 namespace sbx::engine {
 
 struct Leftover {
-    std::string kind;  // the injector or executor id that owns it, or "workspace"
+    std::string kind;  // the injector or executor id that owns it, "service" or "workspace"
     std::string what;  // e.g. "network namespace sbx-4242-1", "burner pid 77"
 };
 

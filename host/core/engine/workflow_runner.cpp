@@ -12,6 +12,7 @@
 #include "engine/injection_scope.hpp"
 #include "engine/run_outcome_class.hpp"
 #include "engine/run_seed.hpp"
+#include "engine/run_services.hpp"
 #include "engine/template.hpp"
 #include "plugins/plugin.hpp"
 #include "store/cleanup_counters.hpp"
@@ -69,7 +70,9 @@ size_t concurrency_level(const presets::Preset &preset) {
 // input made an impossible spec, say) becomes an XX result, so the matrix goes on.
 StepOutcome execute(plugins::Instance &executor, const std::string &spec_text,
                     const std::string &step_name) {
-    StepOutcome outcome{step_name, false, "", json::object(), "", OutcomeClass::accepted};
+    StepOutcome outcome;
+    outcome.name = step_name;
+    outcome.result = json::object();
     try {
         outcome.result_text = executor.run(spec_text);
         outcome.result = json::parse(outcome.result_text);
@@ -260,7 +263,7 @@ void finish(RunOutcome &outcome, const CopyStates &states,
 WorkflowRunner::StepExecution WorkflowRunner::execute_step(
     const config::Workflow &workflow, const config::Step &step, const presets::Preset &preset,
     const std::string &preset_text, json spec, const std::vector<bool> &alive, int64_t command_seed,
-    RunOutcome &outcome) {
+    const std::string &cannot_run, RunOutcome &outcome) {
     StepExecution execution;
     // Every live copy of the step fails with `error`, as an executor's refusal would.
     const auto fail_live_copies = [&](const std::string &error) {
@@ -271,7 +274,8 @@ WorkflowRunner::StepExecution WorkflowRunner::execute_step(
             }
         }
     };
-    if (const std::string why = missing_program(step, spec); !why.empty()) {
+    if (const std::string why = cannot_run.empty() ? missing_program(step, spec) : cannot_run;
+        !why.empty()) {
         fail_live_copies(why);
         return execution;
     }
@@ -305,7 +309,8 @@ WorkflowRunner::StepExecution WorkflowRunner::execute_step(
 }
 
 RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
-                               const json &inputs, bool counterfactual, const RunSeeds &seeds) {
+                               const json &inputs, bool counterfactual, const RunSeeds &seeds,
+                               const SharedServices &shared) {
     const auto limits = presets::resolve_limits(preset);
     const auto started = std::chrono::steady_clock::now();
     const auto workspace = workspaces_.lease();
@@ -316,13 +321,21 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
     CopyStates states(concurrency_level(preset));
     const bool robustness = !counterfactual && is_robustness_preset(preset);
     RunOutcome outcome;
+    RunServices services(workflow, counterfactual, shared, services_dir());
     for (size_t index = 0; index < workflow.steps.size() && states.any_alive(); ++index) {
         const auto &step = workflow.steps[index];
         std::vector<std::string> notes;
         json spec = build_spec(step, workflow, preset, limits, inputs, workspace.path(),
                                counterfactual, mix_seed(seeds.run, "step", index), notes);
-        StepExecution execution = execute_step(workflow, step, preset, preset_text, std::move(spec),
-                                               states.alive, seeds.command, outcome);
+        json argv = spec["argv"];
+        services.add_to(spec);
+        const std::string down = services.down();
+        StepExecution execution =
+            execute_step(workflow, step, preset, preset_text, std::move(spec), states.alive,
+                         seeds.command, down.empty() ? services.failure() : down, outcome);
+        if (down.empty()) {
+            services.fail_if_died(step.name, execution.copies, states.alive);
+        }
         config::Expectation expect = step.expect;
         if (expect.stdout_contains) {
             // Compared with the result's stdout, which is text (invalid UTF-8 replaced).
@@ -335,8 +348,10 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
         if (!judged.shown.passed && outcome.failed_step.empty()) {
             outcome.failed_step = step.name;
         }
+        judged.shown.argv = std::move(argv);
         outcome.steps.push_back(std::move(judged.shown));
     }
+    services.record_into(outcome);
     finish(outcome, states, started);
     return outcome;
 }

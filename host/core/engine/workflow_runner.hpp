@@ -24,6 +24,7 @@ struct StepOutcome {
     nlohmann::json result;    // the executor's result
     std::string result_text;  // the same, as the executor wrote it (stored verbatim)
     OutcomeClass outcome = OutcomeClass::accepted;  // how the target ended (the worst copy's)
+    nlohmann::json argv;  // the command as run: templates expanded, a relative program resolved
 };
 
 struct RunOutcome {
@@ -53,6 +54,15 @@ struct RunSeeds {
     uint64_t run = 0;
 };
 
+class ServiceSet;
+
+// The services a cell started for all its runs (service_scope: cell): the set, or why it
+// could not start (every run of the cell then fails its first step with that reason).
+struct SharedServices {
+    const ServiceSet *set = nullptr;
+    std::string failure;
+};
+
 class WorkflowRunner {
   public:
     // `invocation_dir` resolves relative program paths in `run:`; `state_dir` is where
@@ -61,9 +71,14 @@ class WorkflowRunner {
                    std::filesystem::path invocation_dir, std::string state_dir);
 
     // Runs every step in one fresh workspace, stopping at the first failed step.
-    // `counterfactual` replaces each step's command by a no-op through the same executor.
+    // `counterfactual` replaces each step's command by a no-op through the same executor
+    // (and starts no service). The workflow's services run around the run (service_scope:
+    // run), or are the cell's `shared` ones.
     RunOutcome run(const config::Workflow &workflow, const presets::Preset &preset,
-                   const nlohmann::json &inputs, bool counterfactual, const RunSeeds &seeds);
+                   const nlohmann::json &inputs, bool counterfactual, const RunSeeds &seeds,
+                   const SharedServices &shared = {});
+    // The folder of service records and service folders (purge-stale sweeps it).
+    [[nodiscard]] std::filesystem::path services_dir() const { return state_dir_; }
 
     // The run specs of the workflow's steps as the executor would get them before any
     // injector, in `workspace`: what a shell reproducer of the run is made from.
@@ -81,12 +96,14 @@ class WorkflowRunner {
     };
 
     // Runs `spec` through the injectors and the executor for each live copy; a step with
-    // no program, or whose injectors cannot set up, fails every live copy instead. Adds the
-    // active injectors and their metrics to `outcome`.
+    // no program, whose injectors cannot set up, or that `cannot_run` says why (a service
+    // down), fails every live copy instead. Adds the active injectors and their metrics to
+    // `outcome`.
     StepExecution execute_step(const config::Workflow &workflow, const config::Step &step,
                                const presets::Preset &preset, const std::string &preset_text,
                                nlohmann::json spec, const std::vector<bool> &alive,
-                               int64_t command_seed, RunOutcome &outcome);
+                               int64_t command_seed, const std::string &cannot_run,
+                               RunOutcome &outcome);
     // Runs one step's spec through `copies` executor instances at once (run ids suffixed
     // "-c<i>"), copies whose `alive` is false skipped; results by copy.
     std::vector<StepOutcome> run_copies(const config::Workflow &workflow,

@@ -104,16 +104,19 @@ json fuzzed_collect(const std::string &phase, uint64_t seed) {
     } else {
         const auto steps = random.below(6);  // a run may fail before its first step
         json names = json::array();
+        json commands = json::array();
         json results = json::array();
         bool passed = true;
         for (uint64_t i = 0; i < steps; ++i) {
             names.push_back(name(random));
+            commands.push_back(json::array({"/bin/" + name(random), name(random)}));
             results.push_back(step_result(random));
             passed = passed && results.back()["status"] == "OK";
         }
         request["passed"] = passed;
         request["repetition"] = random.below(100);
         request["step_names"] = names;
+        request["commands"] = commands;
         request["steps"] = results;
         request["preset"] = {{"SCENARIO_NAME", request["scenario"]}};
     }

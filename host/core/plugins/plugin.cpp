@@ -79,7 +79,8 @@ Descriptor read_descriptor(const std::filesystem::path &path, const sbx_plugin_e
                    text_or_empty(d.vendor),
                    text_or_empty(d.url),
                    text_or_empty(d.license),
-                   nlohmann::json::object({{"type", "object"}, {"additionalProperties", false}})};
+                   nlohmann::json::object({{"type", "object"}, {"additionalProperties", false}}),
+                   d.active_by_default != 0};
     if (d.config_schema != nullptr) {
         try {
             out.config_schema = nlohmann::json::parse(d.config_schema);
@@ -346,6 +347,7 @@ nlohmann::json Plugin::description() const {
             {"url", d.url},
             {"license", d.license},
             {"config_schema", d.config_schema},
+            {"active_by_default", d.active_by_default},
             {"abi", {abi_.major, abi_.minor}}};
 }
 
@@ -366,6 +368,7 @@ Descriptor descriptor_from_description(const std::filesystem::path &path,
             *into = description.at(field).get<std::string>();
         }
         out.config_schema = description.at("config_schema");
+        out.active_by_default = description.at("active_by_default").get<bool>();
         abi.major = description.at("abi").at(0).get<uint32_t>();
         abi.minor = description.at("abi").at(1).get<uint32_t>();
         check_descriptor(path, out);

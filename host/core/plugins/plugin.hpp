@@ -52,7 +52,8 @@ struct Descriptor {
     std::string vendor;
     std::string url;
     std::string license;
-    nlohmann::json config_schema;  // parsed; {"type":"object"} when the plugin gave none
+    nlohmann::json config_schema;    // parsed; {"type":"object"} when the plugin gave none
+    bool active_by_default = false;  // ABI 1.2: a drop-in collector or injector used unnamed
 };
 
 class Plugin;

@@ -173,6 +173,25 @@ std::vector<std::string> Registry::ids_of_kind(const std::string &kind) const {
     return ids;
 }
 
+std::vector<std::shared_ptr<Plugin>> Registry::active_by_default(const std::string &kind) const {
+    const std::lock_guard<std::recursive_mutex> lock(mutex_);
+    std::vector<std::shared_ptr<Plugin>> wanted;
+    for (size_t i = 0; i < candidates_.size(); ++i) {
+        if (candidates_[i].trusted) {
+            continue;
+        }
+        examine(i);
+        for (const auto &plugin : plugins_) {
+            // A file refused, or whose id another file provides, matches no plugin here.
+            if (plugin->path() == candidates_[i].path && plugin->kind() == kind &&
+                plugin->descriptor().active_by_default) {
+                wanted.push_back(plugin);
+            }
+        }
+    }
+    return wanted;
+}
+
 std::shared_ptr<Plugin> Registry::require(const std::string &id, const std::string &kind,
                                           const std::string &where) const {
     auto plugin = find(id);

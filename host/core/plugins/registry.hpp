@@ -46,6 +46,11 @@ class Registry {
     // safe), then the rest. nullptr when none has that id.
     [[nodiscard]] std::shared_ptr<Plugin> find(const std::string &id) const;
     [[nodiscard]] std::vector<std::string> ids_of_kind(const std::string &kind) const;
+    // The drop-ins of `kind` that ask to be used without being named (ABI 1.2
+    // active_by_default): plugins found outside the host's own directories, in search order.
+    // Describes every such file, as find() does anyway; the host's own are not loaded.
+    [[nodiscard]] std::vector<std::shared_ptr<Plugin>> active_by_default(
+        const std::string &kind) const;
 
     // The plugin `id` of `kind`, or an InputError that starts with `where` and lists the
     // plugins of that kind (and refused files, which are the usual cause).

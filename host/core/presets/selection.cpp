@@ -6,6 +6,7 @@
 
 #include "config/setting_values.hpp"
 #include "presets/canonical.hpp"
+#include "presets/environment_keys.hpp"
 #include "presets/generator.hpp"
 #include "util/errors.hpp"
 
@@ -101,8 +102,10 @@ std::vector<std::vector<Preset>> load_preset_files(const std::vector<std::string
 
 namespace {
 
-// The presets of the first source that gives any (see choose_presets).
-std::vector<Preset> presets_from_sources(const SelectionInputs &inputs) {
+// The presets of the first source that gives any (see choose_presets); `written` tells
+// whether somebody wrote them (1 to 3) or they were generated (4).
+std::vector<Preset> presets_from_sources(const SelectionInputs &inputs, bool &written) {
+    written = true;
     const bool enabled = generation_enabled();
     const bool canonical = canonical_mode();
     if (!inputs.preset_files.empty()) {
@@ -135,13 +138,19 @@ std::vector<Preset> presets_from_sources(const SelectionInputs &inputs) {
         }
         return chosen;
     }
+    written = false;
     return generated(inputs, enabled, canonical);
 }
 
 }  // namespace
 
 std::vector<Preset> choose_presets(const SelectionInputs &inputs) {
-    auto chosen = presets_from_sources(inputs);
+    // Read first: a bad variable is reported whichever source wins.
+    const auto keys =
+        inputs.environment_keys ? environment_preset_keys() : nlohmann::json::object();
+    bool written = true;
+    auto chosen = presets_from_sources(inputs, written);
+    apply_environment_keys(chosen, keys, written);
     make_names_unique(chosen);
     return chosen;
 }

@@ -20,6 +20,9 @@ struct SelectionInputs {
     uint64_t seed = 0;
     // Inline `presets:`; may be nullptr (no settings). Not owned; read during the call.
     const config::Settings *settings = nullptr;
+    // Take preset keys from the host's environment (environment_keys.hpp): the settings'
+    // preset_env.
+    bool environment_keys = false;
 };
 
 // The presets, each validated as make_preset validates (units, limits, environment names),
@@ -30,6 +33,8 @@ struct SelectionInputs {
 //   4. generated: SANDBOX_GENERATE_PRESETS=0 gives one preset {SCENARIO_NAME: normal};
 //      else SANDBOX_PRESET_MODE=canonical gives the low canonical presets; else
 //      `preset_count` random presets from `seed`.
+// With `environment_keys`, known preset keys set in the environment fill the keys written
+// presets (1 to 3) leave out and replace generated values (4).
 // An empty environment variable counts as unset. SANDBOX_GENERATE_PRESETS (0/1/true/false)
 // and SANDBOX_PRESET_MODE (canonical/random) are checked even when an earlier source wins,
 // so a typo is reported the first time rather than the day it matters. Throws InputError

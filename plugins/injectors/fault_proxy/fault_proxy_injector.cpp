@@ -141,6 +141,9 @@ class FaultProxyInjector final : public Injector {
         const FaultPlan plan = plan_from_preset(preset, corrupt_rate_);
         json &env = spec["env"];
         const std::string netns = spec.value("netns", "");
+        // Where the upstreams were bound: a network injector listed after this one would
+        // move the target away from them (it refuses a spec with this field).
+        spec["upstreams_bound"] = netns;
         // A partitioned namespace has no way out, and a proxy listening inside it would be
         // one: the target is told the real upstream, which it cannot reach from there.
         if (!netns.empty() && support::lists_failure_mode(preset, "network_partition")) {

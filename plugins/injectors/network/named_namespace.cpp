@@ -10,9 +10,13 @@
 #include <atomic>
 #include <filesystem>
 
-#include "system_tool.hpp"
+#include "support/system_tool.hpp"
 
 namespace sbx::network {
+
+using support::find_tool;
+using support::run_tool;
+using support::run_tool_checked;
 namespace {
 
 std::atomic<unsigned long> g_made{0};

@@ -140,23 +140,16 @@ class NetworkInjector final : public Injector {
     }
 
   private:
-    // An upstream injector (fault_proxy) that ran before this one pointed the target at
-    // addresses of the host's network, which the namespace would hide: every upstream
-    // would be unreachable for a reason that is not the program's.
+    // An upstream injector (fault_proxy) that ran before this one bound the upstreams
+    // outside the namespace this one is about to make: from inside it every upstream
+    // would be unreachable, for a reason that is not the program's.
     static void refuse_upstreams_set_outside(const json &spec) {
-        const auto upstreams = spec.find("upstreams");
-        const auto env = spec.find("env");
-        if (upstreams == spec.end() || !upstreams->is_array() || env == spec.end() ||
-            !env->is_object()) {
-            return;
-        }
-        for (const auto &[variable, value] : env->items()) {
-            if (variable.rfind("SANDBOX_UPSTREAM_", 0) == 0) {
-                throw Error(SBX_INVALID, variable +
-                                             " was set by an injector listed before network, "
-                                             "outside the run's network namespace; list network "
-                                             "before fault_proxy in injectors:");
-            }
+        if (spec.contains("upstreams_bound")) {
+            throw Error(SBX_INVALID,
+                        "the run's upstreams were bound by an injector listed before network, "
+                        "outside the run's network namespace; list network before fault_proxy "
+                        "in injectors: (extending the default list: injectors: [-fault_proxy, "
+                        "+network, +fault_proxy])");
         }
     }
 

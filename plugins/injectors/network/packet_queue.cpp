@@ -35,9 +35,12 @@
 
 #include <sbx/unique_fd.hpp>
 
-#include "system_tool.hpp"
+#include "support/system_tool.hpp"
 
 namespace sbx::network {
+
+using support::find_tool;
+using support::run_tool_checked;
 namespace {
 
 std::string errno_text(int error) {

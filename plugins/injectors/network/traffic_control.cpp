@@ -9,9 +9,14 @@
 #include <optional>
 #include <vector>
 
-#include "system_tool.hpp"
+#include "support/system_tool.hpp"
 
 namespace sbx::network {
+
+using support::find_tool;
+using support::run_tool;
+using support::run_tool_checked;
+using support::ToolResult;
 namespace {
 
 // Queueing delay a token bucket allows before it drops: a full queue of a slow link.

@@ -18,9 +18,13 @@
 #include <filesystem>
 #include <set>
 
-#include "system_tool.hpp"
+#include "support/system_tool.hpp"
 
 namespace sbx::network {
+
+using support::find_tool;
+using support::run_tool;
+using support::run_tool_checked;
 namespace {
 
 struct Pool {

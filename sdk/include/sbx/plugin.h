@@ -45,7 +45,7 @@ extern "C" {
 /* The ABI version this header describes. The host accepts a plugin when the majors are
  * equal and the plugin's minor is <= the host's minor. */
 #define SBX_ABI_MAJOR 1
-#define SBX_ABI_MINOR 1
+#define SBX_ABI_MINOR 2
 
 /* The one exported symbol: `SBX_EXPORT const sbx_plugin_entry SBX_ENTRY_SYMBOL`. */
 #define SBX_ENTRY_SYMBOL sbx_entry
@@ -149,6 +149,13 @@ typedef struct sbx_descriptor {
      * plugin's section of sandbox_settings.yaml against it before create(), so a plugin
      * may trust its configuration. NULL means "an object with no properties". */
     const char *config_schema;
+    /* Since ABI 1.2 (reads 0 for an older plugin). Nonzero: used without being named in the
+     * settings when found in a plugin directory other than the host's own (a drop-in): a
+     * metrics collector collects for every run and cell, an injector joins every run's
+     * injector chain after the listed ones (its prepare() decides per preset, from the
+     * FAILURE_MODES and keys it acts on, as every injector does). Settings leave one out
+     * with `-<id>` in `metrics:` or `injectors:`. Other kinds ignore it. */
+    uint32_t active_by_default;
 } sbx_descriptor;
 
 /* An instance of a plugin, created from one configuration. Opaque to the host. */

@@ -24,6 +24,9 @@ struct About {
     const char *vendor = nullptr;
     const char *url = nullptr;
     const char *license = nullptr;
+    // ABI 1.2: a collector or injector found in a drop-in plugin directory is used without
+    // being named in the settings (sbx_descriptor.active_by_default).
+    bool active_by_default = false;
 };
 
 // Throw to fail a call with a specific status; any other exception becomes SBX_ERROR.
@@ -193,11 +196,17 @@ struct Adapter {
     }
 
     static const sbx_descriptor *SBX_CALL descriptor() {
-        static const sbx_descriptor d = {sizeof(sbx_descriptor), Plugin::about.id,
-                                         Plugin::about.name,     Plugin::about.version,
-                                         Plugin::kind,           Plugin::about.description,
-                                         Plugin::about.vendor,   Plugin::about.url,
-                                         Plugin::about.license,  Plugin::about.config_schema};
+        static const sbx_descriptor d = {sizeof(sbx_descriptor),
+                                         Plugin::about.id,
+                                         Plugin::about.name,
+                                         Plugin::about.version,
+                                         Plugin::kind,
+                                         Plugin::about.description,
+                                         Plugin::about.vendor,
+                                         Plugin::about.url,
+                                         Plugin::about.license,
+                                         Plugin::about.config_schema,
+                                         Plugin::about.active_by_default ? 1U : 0U};
         return &d;
     }
     static sbx_status SBX_CALL init(const sbx_host *h) {

@@ -1,11 +1,12 @@
-// Running the system's network tools (ip, tc, iptables) from the plugin: found by name in
-// PATH and the sbin folders, run with a text on stdin, output captured for error messages.
+// Running system tools from a plugin (ip, tc and iptables for `network`; bandit and
+// shellcheck for `security`): found by name in PATH and the sbin folders, run with a text on
+// stdin, output captured.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace sbx::network {
+namespace sbx::support {
 
 // Absolute path of `name`, searched in PATH then /usr/sbin, /sbin, /usr/bin, /bin. Throws
 // sbx::Error(SBX_UNSUPPORTED) naming the Debian package to install when it is missing.
@@ -13,11 +14,15 @@ std::string find_tool(const std::string &name, const std::string &package);
 
 struct ToolResult {
     int exit_code = -1;  // 128 + signal when killed
-    std::string output;  // stdout and stderr, interleaved
+    std::string output;  // stdout and stderr, interleaved (stdout alone: Output::stdout_only)
 };
 
-// Runs argv (argv[0] absolute) with `input` on stdin; waits for it.
-ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input = "");
+enum class Output { merged, stdout_only };
+
+// Runs argv (argv[0] absolute) with `input` on stdin; waits for it. With stdout_only, the
+// tool's stderr goes to /dev/null and `output` is its stdout as written (a report to parse).
+ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input = "",
+                    Output output = Output::merged);
 
 // Same, throwing sbx::Error(SBX_ERROR) "<what>: `<command>` exited with N: <output>" when
 // the tool fails.
@@ -27,4 +32,4 @@ void run_tool_checked(const std::vector<std::string> &argv, const std::string &w
 // The command line as a user would type it, for messages.
 std::string command_text(const std::vector<std::string> &argv);
 
-}  // namespace sbx::network
+}  // namespace sbx::support

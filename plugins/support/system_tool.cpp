@@ -1,6 +1,6 @@
-// posix_spawn of the network tools. posix_spawn, not fork: the host is multi-threaded, and
+// posix_spawn of system tools. posix_spawn, not fork: the host is multi-threaded, and
 // glibc's posix_spawn uses CLONE_VFORK, so no allocation happens in a forked copy.
-#include "system_tool.hpp"
+#include "support/system_tool.hpp"
 
 #include <sbx/plugin.hpp>
 
@@ -19,7 +19,7 @@
 
 extern char **environ;  // NOLINT: POSIX global
 
-namespace sbx::network {
+namespace sbx::support {
 namespace {
 
 std::string errno_text(int error) {
@@ -34,7 +34,7 @@ class Pipe {
         const int made = socket ? ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds_.data())
                                 : ::pipe2(fds_.data(), O_CLOEXEC);
         if (made != 0) {
-            throw Error(SBX_ERROR, "cannot make a pipe for a network tool: " + errno_text(errno));
+            throw Error(SBX_ERROR, "cannot make a pipe for a system tool: " + errno_text(errno));
         }
     }
     ~Pipe() {
@@ -135,9 +135,9 @@ std::string find_tool(const std::string &name, const std::string &package) {
             return candidate;
         }
     }
-    throw Error(SBX_UNSUPPORTED, "the network injector needs '" + name +
-                                     "', which is not in PATH nor in /usr/sbin or /sbin; "
-                                     "install the Debian package " +
+    throw Error(SBX_UNSUPPORTED, "'" + name +
+                                     "' is not in PATH nor in /usr/sbin or /sbin; install the "
+                                     "Debian package " +
                                      package + " (tools/install-deps does)");
 }
 
@@ -149,13 +149,17 @@ std::string command_text(const std::vector<std::string> &argv) {
     return text;
 }
 
-ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input) {
+ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input, Output output) {
     Pipe in(true);
     Pipe out;
     SpawnActions actions;
     ::posix_spawn_file_actions_adddup2(actions.get(), in.read_end(), 0);
     ::posix_spawn_file_actions_adddup2(actions.get(), out.write_end(), 1);
-    ::posix_spawn_file_actions_adddup2(actions.get(), out.write_end(), 2);
+    if (output == Output::merged) {
+        ::posix_spawn_file_actions_adddup2(actions.get(), out.write_end(), 2);
+    } else {
+        ::posix_spawn_file_actions_addopen(actions.get(), 2, "/dev/null", O_WRONLY, 0);
+    }
     std::vector<char *> args;
     args.reserve(argv.size() + 1);
     for (const auto &word : argv) {
@@ -179,7 +183,7 @@ ToolResult run_tool(const std::vector<std::string> &argv, const std::string &inp
         }
     }
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    while (!result.output.empty() &&
+    while (output == Output::merged && !result.output.empty() &&
            (result.output.back() == '\n' || result.output.back() == ' ')) {
         result.output.pop_back();
     }
@@ -202,4 +206,4 @@ void run_tool_checked(const std::vector<std::string> &argv, const std::string &w
     }
 }
 
-}  // namespace sbx::network
+}  // namespace sbx::support

@@ -1,0 +1,93 @@
+#include "engine/run_services.hpp"
+
+#include <sbx/utf8.hpp>
+
+namespace sbx::engine {
+
+SharedServices CellServices::get(const config::Workflow &workflow,
+                                 const std::filesystem::path &state_dir) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (!started_) {
+        started_ = true;
+        try {
+            set_ = std::make_unique<ServiceSet>(workflow.services, state_dir);
+        } catch (const ServiceError &e) {
+            failure_ = e.what();
+        }
+    }
+    return {set_.get(), failure_};
+}
+
+void CellServices::stop() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    set_.reset();
+}
+
+RunServices::RunServices(const config::Workflow &workflow, bool counterfactual,
+                         const SharedServices &shared, const std::filesystem::path &state_dir) {
+    if (counterfactual || workflow.services.empty()) {
+        return;
+    }
+    if (workflow.service_scope == config::ServiceScope::cell) {
+        set_ = shared.set;
+        failure_ = shared.failure;
+        return;
+    }
+    try {
+        own_ = std::make_unique<ServiceSet>(workflow.services, state_dir);
+        set_ = own_.get();
+    } catch (const ServiceError &e) {
+        failure_ = e.what();
+    }
+}
+
+void RunServices::add_to(nlohmann::json &spec) const {
+    if (set_ != nullptr) {
+        set_->add_to(spec);
+    }
+}
+
+std::string RunServices::down() const {
+    const std::string ended = set_ != nullptr ? set_->ended() : "";
+    return ended.empty() ? ended : ended + " before this step";
+}
+
+void RunServices::fail_if_died(const std::string &step, std::vector<StepOutcome> &copies,
+                               const std::vector<bool> &alive) const {
+    const std::string ended = set_ != nullptr ? set_->ended() : "";
+    if (ended.empty()) {
+        return;
+    }
+    for (size_t i = 0; i < copies.size() && i < alive.size(); ++i) {
+        if (!alive[i]) {
+            continue;
+        }
+        // The target's own result stays beside the verdict: it may say what the loss did.
+        nlohmann::json &result = copies[i].result;
+        if (!result.is_object()) {
+            result = nlohmann::json::object();
+        }
+        result["status"] = "XX";
+        std::string error = ended;
+        error.append(" during step '").append(step).append("'");
+        result["error"] = std::move(error);
+        copies[i].result_text.clear();
+    }
+}
+
+void RunServices::record_into(RunOutcome &outcome) const {
+    if (set_ == nullptr || outcome.steps.empty()) {
+        return;
+    }
+    nlohmann::json record = set_->record();
+    for (auto &[name, entry] : record.items()) {
+        for (const char *stream : {"stdout", "stderr"}) {
+            entry[stream] = utf8_stand_in(entry[stream].get<std::string>());
+        }
+    }
+    StepOutcome &last = outcome.steps.back();
+    last.result["services"] = std::move(record);
+    last.result_text = last.result.dump();
+}
+
+}  // namespace sbx::engine

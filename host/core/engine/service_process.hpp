@@ -1,0 +1,56 @@
+// One started service: its own process group and folder (its cwd, holding its `files:` and
+// its stdout and stderr), and a record under <state_dir>/services so that `purge-stale`
+// stops it after a crash of the host. Stopped when it goes: the group gets SIGTERM, then
+// SIGKILL after a grace period; the folder and the record are removed.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "config/service.hpp"
+
+namespace sbx::engine {
+
+class ServiceProcess {
+  public:
+    // Starts `service` with "{{port}}" standing for `port`. Throws ServiceError when the
+    // program cannot be found or started.
+    ServiceProcess(const config::Service &service, int port,
+                   const std::filesystem::path &state_dir);
+    ~ServiceProcess();
+    ServiceProcess(const ServiceProcess &) = delete;
+    ServiceProcess &operator=(const ServiceProcess &) = delete;
+
+    [[nodiscard]] const std::string &name() const { return name_; }
+    [[nodiscard]] int port() const { return port_; }
+    // How the service ended ("exited with 1", "was killed by signal 9"), or nullopt while
+    // it runs. Does not reap it: the process group stays addressable until the stop.
+    [[nodiscard]] std::optional<std::string> ended() const;
+    // The last `bytes` of what it wrote to stdout or stderr so far.
+    [[nodiscard]] std::string tail(bool stderr_stream, std::size_t bytes) const;
+
+  private:
+    void stop() noexcept;
+
+    std::string name_;
+    int port_ = 0;
+    pid_t pid_ = -1;
+    std::filesystem::path folder_;
+    std::filesystem::path record_;
+};
+
+// A service that could not start, was not ready in time, or died: the message names it and
+// carries its last output.
+class ServiceError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// "{{port}}" replaced by `port` in `text`.
+std::string with_port(std::string text, int port);
+
+}  // namespace sbx::engine
