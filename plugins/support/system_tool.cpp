@@ -12,8 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <signal.h>
+
+#include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -70,8 +74,10 @@ class SpawnActions {
     posix_spawn_file_actions_t actions_{};
 };
 
-// Writes `input` to `in` and reads `out` to its end, alternating so neither side blocks.
-std::string exchange(Pipe &in, Pipe &out, const std::string &input) {
+// Writes `input` to `in` and reads `out` to its end, alternating so neither side blocks;
+// gives up at `deadline` (time_point::max(): never), setting `timed_out`.
+std::string exchange(Pipe &in, Pipe &out, const std::string &input,
+                     std::chrono::steady_clock::time_point deadline, bool &timed_out) {
     std::string output;
     std::size_t written = 0;
     if (input.empty()) {
@@ -81,7 +87,17 @@ std::string exchange(Pipe &in, Pipe &out, const std::string &input) {
     for (;;) {
         std::array<pollfd, 2> fds{{{out.read_end(), POLLIN, 0}, {in.write_end(), POLLOUT, 0}}};
         const nfds_t count = in.write_end() >= 0 ? 2 : 1;
-        if (::poll(fds.data(), count, -1) < 0) {
+        int wait_ms = -1;
+        if (deadline != std::chrono::steady_clock::time_point::max()) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) {
+                timed_out = true;
+                break;
+            }
+            wait_ms = static_cast<int>(std::min<long long>(left.count(), 1000));
+        }
+        if (::poll(fds.data(), count, wait_ms) < 0) {
             if (errno == EINTR) {
                 continue;
             }
@@ -149,7 +165,8 @@ std::string command_text(const std::vector<std::string> &argv) {
     return text;
 }
 
-ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input, Output output) {
+ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input, Output output,
+                    std::chrono::milliseconds timeout) {
     Pipe in(true);
     Pipe out;
     SpawnActions actions;
@@ -175,7 +192,15 @@ ToolResult run_tool(const std::vector<std::string> &argv, const std::string &inp
     in.close_read();
     out.close_write();
     ToolResult result;
-    result.output = exchange(in, out, input);
+    bool timed_out = false;
+    result.output = exchange(in, out, input,
+                             timeout.count() > 0 ? std::chrono::steady_clock::now() + timeout
+                                                 : std::chrono::steady_clock::time_point::max(),
+                             timed_out);
+    if (timed_out) {
+        ::kill(pid, SIGKILL);
+        result.output += " (killed after " + std::to_string(timeout.count()) + " ms)";
+    }
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {

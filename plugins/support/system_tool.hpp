@@ -3,6 +3,7 @@
 // stdin, output captured.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,11 @@ enum class Output { merged, stdout_only };
 
 // Runs argv (argv[0] absolute) with `input` on stdin; waits for it. With stdout_only, the
 // tool's stderr goes to /dev/null and `output` is its stdout as written (a report to parse).
+// A `timeout` above zero kills the tool (SIGKILL) when it has not ended by then; the result
+// is then 128 + 9 with " (killed after N ms)" appended to its output.
 ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input = "",
-                    Output output = Output::merged);
+                    Output output = Output::merged,
+                    std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
 
 // Same, throwing sbx::Error(SBX_ERROR) "<what>: `<command>` exited with N: <output>" when
 // the tool fails.

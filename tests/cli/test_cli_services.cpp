@@ -84,6 +84,37 @@ workflows:
     EXPECT_TRUE(std::filesystem::is_empty(dir_ + "/data/state/services"));
 }
 
+// service_scope: cell: one start serves every on-run of the cell, on both workers, until the
+// cell is finished (a worker that runs out of work does not take the service with it).
+TEST_F(Services, ACellSharesOneServiceAcrossItsRunsAndWorkers) {
+    const std::string starts = dir_ + "/starts";
+    write_settings(R"(
+scenarios: [{name: normal}, {name: slow, preset: {API_LATENCY_MS: 20}}]
+workflows:
+  - name: web
+    service_scope: cell
+    services:
+      - name: api
+        run: [/bin/sh, -c, 'echo started >> )" +
+                   starts +
+                   R"(; exec python3 -m http.server "$SANDBOX_SERVICE_PORT" --bind 127.0.0.1']
+        ready: {http: /}
+    steps:
+      - run: [/bin/sh, -c, 'curl -sS -f --max-time 5 -o /dev/null "http://$SANDBOX_UPSTREAM_API/"']
+)");
+    const auto result = runner(
+        {"run-scenarios", "web", "--repetitions", "6", "--seed", "1", "--workers", "2", "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const json summary = json::parse(result.out);
+    EXPECT_DOUBLE_EQ(summary["scenarios"]["normal"]["roi"].get<double>(), 1.0) << result.out;
+    EXPECT_DOUBLE_EQ(summary["scenarios"]["slow"]["roi"].get<double>(), 1.0) << result.out;
+    // One start per on-cell; the off-cells start none.
+    std::ifstream in(starts);
+    const std::string lines((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(lines, "started\nstarted\n");
+    EXPECT_EQ(processes_in(dir_ + "/data/state/services"), 0);
+}
+
 TEST_F(Services, AServiceThatDiesOrIsNeverReadyFailsTheStepSayingWhy) {
     write_settings(R"(
 scenarios: [{name: normal}]

@@ -48,19 +48,20 @@ const std::vector<std::string> &top_level_keys() {
     return values;
 }
 
-// A list setting as written, or, when every item starts with '+' or '-', `current` (what it
-// would replace: the default's or the built-in list) with the '+' items added and the '-'
-// items taken out. `locations` are parallel to the result throughout. `left_out` (may be
-// null) receives each '-' item, also one `current` lacks (a plugin that is active by default
-// may match it later); without it such an item is an error.
+// A list setting as written, or, when every item starts with '+' (or '-', in lists of plugin
+// ids: those given `left_out`), `current` (what it would replace: the default's or the
+// built-in list) with the '+' items added and the '-' items taken out, in the order written.
+// `locations` are parallel to the result throughout. `left_out` receives each '-' item, also
+// one `current` lacks (a drop-in plugin that is active by default may match it later).
 std::vector<std::string> list_or_additions(
     const YamlReader &reader, const Field &field, const std::string &example,
     const std::vector<std::string> &current, std::vector<SourceLocation> &locations,
     std::vector<std::pair<std::string, SourceLocation>> *left_out = nullptr) {
     std::vector<SourceLocation> written_at;
     auto written = reader.text_list(field, example, &written_at);
-    const auto is_edit = [](const std::string &item) {
-        return !item.empty() && (item.front() == '+' || item.front() == '-');
+    // '-' edits only lists of plugin ids: a path or a glob may start with '-'.
+    const auto is_edit = [&](const std::string &item) {
+        return !item.empty() && (item.front() == '+' || (item.front() == '-' && left_out));
     };
     const auto edits = std::count_if(written.begin(), written.end(), is_edit);
     if (edits == 0) {
@@ -76,8 +77,9 @@ std::vector<std::string> list_or_additions(
         reader.fail(written_at[static_cast<size_t>(plain - written.begin())],
                     field.key + " mixes items that edit the default list (" + *edit +
                         ") with items that replace it ('" + *plain + "')",
-                    "write every item with + (add) or - (leave out) to edit the default " +
-                        field.key + ", or none to replace it");
+                    std::string("write every item with ") +
+                        (left_out != nullptr ? "+ (add) or - (leave out)" : "+") +
+                        " to edit the default " + field.key + ", or none to replace it");
     }
     std::vector<std::string> merged = current;
     locations.resize(merged.size());
@@ -98,11 +100,8 @@ std::vector<std::string> list_or_additions(
         if (found != merged.end()) {
             locations.erase(locations.begin() + (found - merged.begin()));
             merged.erase(found);
-        } else if (left_out == nullptr) {
-            reader.fail(written_at[i], "'" + item + "' is not in the default " + field.key,
-                        "leave out only an item the default list has");
         }
-        if (left_out != nullptr) {
+        if (left_out != nullptr) {  // always: '-' is an edit only where there is one
             left_out->emplace_back(std::move(item), written_at[i]);
         }
     }

@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "plugins/plugin.hpp"
+
 extern char **environ;  // NOLINT: POSIX global
 
 namespace sbx::engine {
@@ -93,8 +95,10 @@ bool http_ready(int port, const std::string &path) {
     return code >= 100 && code < 500;
 }
 
-// The probe command exits 0 within kAttemptTimeout (killed after it).
-bool command_ready(const std::vector<std::string> &command, int port) {
+// The probe command exits 0 within kAttemptTimeout (killed after it). Throws ServiceError
+// when it cannot be started at all: a misspelt probe would otherwise cost the whole
+// ready_timeout_ms and be reported as a service that is not ready.
+bool command_ready(const std::string &service, const std::vector<std::string> &command, int port) {
     std::vector<std::string> argv;
     argv.reserve(command.size());
     for (const auto &word : command) {
@@ -116,7 +120,8 @@ bool command_ready(const std::vector<std::string> &command, int port) {
         ::posix_spawnp(&pid, argv.front().c_str(), &actions, nullptr, pointers.data(), environ);
     ::posix_spawn_file_actions_destroy(&actions);
     if (error != 0) {
-        return false;
+        throw ServiceError("the ready command of service '" + service +
+                           "' cannot be run: " + argv.front() + ": " + std::strerror(error));
     }
     const auto deadline = Clock::now() + kAttemptTimeout;
     int status = 0;
@@ -149,6 +154,10 @@ void wait_until_ready(const config::Service &service, const ServiceProcess &proc
     const auto deadline = started + std::chrono::milliseconds(service.ready_timeout_ms);
     auto pause = std::chrono::milliseconds(5);
     for (;;) {
+        if (plugins::cancel_requested()) {
+            throw plugins::PluginCallError(
+                SBX_CANCELLED, "interrupted while service '" + service.name + "' was starting");
+        }
         if (const auto ended = process.ended()) {
             throw ServiceError("service '" + service.name + "' " + *ended +
                                " before it was ready (" + last_output(process) + ")");
@@ -162,7 +171,7 @@ void wait_until_ready(const config::Service &service, const ServiceProcess &proc
                 ready = http_ready(process.port(), service.http_path);
                 break;
             case config::Service::Probe::command:
-                ready = command_ready(service.probe_command, process.port());
+                ready = command_ready(service.name, service.probe_command, process.port());
                 break;
         }
         if (ready) {
@@ -174,7 +183,8 @@ void wait_until_ready(const config::Service &service, const ServiceProcess &proc
                                " ms (ready_timeout_ms); " + last_output(process));
         }
         std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::milliseconds(100));
+        // Short: a start is usually ready within a few hundred ms, and each wait adds to it.
+        pause = std::min(pause * 2, std::chrono::milliseconds(25));
     }
 }
 

@@ -8,7 +8,8 @@
 namespace sbx::engine {
 
 // Polls `service`'s probe until it succeeds. Throws ServiceError when the service ends
-// first or `ready_timeout_ms` passes, with its last output in the message.
+// first, `ready_timeout_ms` passes (with its last output in the message) or the probe
+// command cannot be run; plugins::PluginCallError(SBX_CANCELLED) when the host is stopping.
 void wait_until_ready(const config::Service &service, const ServiceProcess &process);
 
 }  // namespace sbx::engine

@@ -2,6 +2,8 @@
 
 #include <sbx/utf8.hpp>
 
+#include "plugins/plugin.hpp"
+
 namespace sbx::engine {
 
 SharedServices CellServices::get(const config::Workflow &workflow,
@@ -11,8 +13,11 @@ SharedServices CellServices::get(const config::Workflow &workflow,
         started_ = true;
         try {
             set_ = std::make_unique<ServiceSet>(workflow.services, state_dir);
-        } catch (const ServiceError &e) {
-            failure_ = e.what();
+        } catch (const plugins::PluginCallError &) {
+            started_ = false;  // cancelled: nothing was decided for the cell
+            throw;
+        } catch (const std::exception &e) {
+            failure_ = e.what();  // a folder that cannot be made, say: every run says why
         }
     }
     return {set_.get(), failure_};
@@ -36,7 +41,9 @@ RunServices::RunServices(const config::Workflow &workflow, bool counterfactual,
     try {
         own_ = std::make_unique<ServiceSet>(workflow.services, state_dir);
         set_ = own_.get();
-    } catch (const ServiceError &e) {
+    } catch (const plugins::PluginCallError &) {
+        throw;  // cancelled: the run is not recorded
+    } catch (const std::exception &e) {
         failure_ = e.what();
     }
 }

@@ -15,9 +15,13 @@
 
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
+#include <functional>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <vector>
@@ -31,11 +35,13 @@ namespace {
 
 constexpr auto kGrace = std::chrono::seconds(2);  // from SIGTERM to SIGKILL
 
-// The program's path: as written when it has a slash, else the first executable of that
-// name in PATH; "" when there is none.
+// The program's path: as written when it has a slash (a relative one made absolute against
+// the host's working directory, as the steps' programs are: the service runs in its own
+// folder), else the first executable of that name in PATH; "" when there is none.
 std::string program_path(const std::string &program) {
     if (program.find('/') != std::string::npos) {
-        return program;
+        const std::string path = std::filesystem::absolute(program).lexically_normal().string();
+        return ::access(path.c_str(), X_OK) == 0 ? path : "";
     }
     const char *path = std::getenv("PATH");
     const std::string folders = path != nullptr ? path : "/usr/bin:/bin";
@@ -51,8 +57,10 @@ std::string program_path(const std::string &program) {
     return "";
 }
 
-// The host's environment, then the service's `env`, then SANDBOX_SERVICE_PORT.
-std::vector<std::string> environment_of(const config::Service &service, int port) {
+// The host's environment, then the service's `env`, then SANDBOX_SERVICE_PORT and the
+// SANDBOX_SERVICE_ID that purge-stale recognises its processes by.
+std::vector<std::string> environment_of(const config::Service &service, int port,
+                                        const std::string &id) {
     std::map<std::string, std::string> variables;
     for (char **entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
         const std::string text = *entry;
@@ -65,6 +73,7 @@ std::vector<std::string> environment_of(const config::Service &service, int port
         variables[name] = with_port(value, port);
     }
     variables["SANDBOX_SERVICE_PORT"] = std::to_string(port);
+    variables["SANDBOX_SERVICE_ID"] = id;
     std::vector<std::string> texts;
     texts.reserve(variables.size());
     for (const auto &[name, value] : variables) {
@@ -86,6 +95,59 @@ std::vector<char *> pointers(std::vector<std::string> &texts) {
 }
 
 std::atomic<unsigned> g_started{0};
+
+// Every service is forked on this one thread, which lives as long as the host:
+// PR_SET_PDEATHSIG fires when the *thread* that forked ends, and a worker thread ends when
+// the matrix has no more work for it while a cell's shared service still serves the runs of
+// other workers. Leaked on purpose: the thread is detached and never ends.
+class Spawner {
+  public:
+    static Spawner &instance() {
+        static Spawner *spawner = new Spawner();  // NOLINT(cppcoreguidelines-owning-memory)
+        return *spawner;
+    }
+    // Runs `fork_child` (which forks and returns the child's pid, or -1 with errno) on the
+    // spawner thread; returns its pid, or -1 with errno set.
+    pid_t spawn(const std::function<pid_t()> &fork_child) {
+        Task task{&fork_child};
+        std::unique_lock<std::mutex> lock(mutex_);
+        tasks_.push_back(&task);
+        wake_.notify_all();
+        done_.wait(lock, [&] { return task.done; });
+        errno = task.error;
+        return task.pid;
+    }
+
+  private:
+    struct Task {
+        const std::function<pid_t()> *fork_child = nullptr;
+        pid_t pid = -1;
+        int error = 0;
+        bool done = false;
+    };
+
+    Spawner() {
+        std::thread([this] { serve(); }).detach();
+    }
+
+    [[noreturn]] void serve() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            wake_.wait(lock, [&] { return !tasks_.empty(); });
+            Task *task = tasks_.front();
+            tasks_.pop_front();
+            task->pid = (*task->fork_child)();
+            task->error = errno;
+            task->done = true;
+            done_.notify_all();
+        }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable done_;
+    std::deque<Task *> tasks_;
+};
 
 }  // namespace
 
@@ -119,7 +181,7 @@ ServiceProcess::ServiceProcess(const config::Service &service, int port,
     for (const auto &word : service.run) {
         argv.push_back(with_port(word, port));
     }
-    std::vector<std::string> environment = environment_of(service, port);
+    std::vector<std::string> environment = environment_of(service, port, id);
     auto argv_pointers = pointers(argv);
     auto environment_pointers = pointers(environment);
     const std::string folder = folder_.string();
@@ -127,15 +189,14 @@ ServiceProcess::ServiceProcess(const config::Service &service, int port,
     const std::string err = (folder_ / "stderr").string();
     const pid_t parent = ::getpid();
 
-    pid_ = ::fork();
-    if (pid_ < 0) {
-        const std::string why = std::strerror(errno);
-        std::filesystem::remove_all(folder_);
-        throw ServiceError("service '" + name_ + "': fork failed: " + why);
-    }
-    if (pid_ == 0) {
-        // Its own group, so a stop reaches what it starts; dies with the thread that started
-        // it, so a SIGKILLed host leaves no service behind (purge-stale takes the rest).
+    pid_ = Spawner::instance().spawn([&]() -> pid_t {
+        const pid_t child = ::fork();
+        if (child != 0) {
+            return child;
+        }
+        // Its own group, so a stop reaches what it starts; dies with the spawner thread, that
+        // is with the host, so a SIGKILLed host leaves no service behind (purge-stale takes
+        // what it started). Only async-signal-safe calls until execve.
         ::setpgid(0, 0);
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) {
@@ -151,6 +212,11 @@ ServiceProcess::ServiceProcess(const config::Service &service, int port,
         ::syscall(SYS_close_range, 3U, ~0U, 0U);
         ::execve(program.c_str(), argv_pointers.data(), environment_pointers.data());
         ::_exit(127);
+    });
+    if (pid_ < 0) {
+        const std::string why = std::strerror(errno);
+        std::filesystem::remove_all(folder_);
+        throw ServiceError("service '" + name_ + "': fork failed: " + why);
     }
     ::setpgid(pid_, pid_);  // also here: no window in which a stop misses the group
     const nlohmann::json record = {{"host", own_identity()},
@@ -183,8 +249,11 @@ std::optional<std::string> ServiceProcess::ended() const {
 
 std::string ServiceProcess::tail(bool stderr_stream, std::size_t bytes) const {
     std::ifstream in(folder_ / (stderr_stream ? "stderr" : "stdout"), std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return text.size() > bytes ? text.substr(text.size() - bytes) : text;
+    in.seekg(0, std::ios::end);
+    const auto size = static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg()));
+    // Only the end is read: a chatty service shared by a cell has a log that only grows.
+    in.seekg(static_cast<std::streamoff>(size > bytes ? size - bytes : 0));
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 void ServiceProcess::stop() noexcept {

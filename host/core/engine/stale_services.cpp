@@ -5,6 +5,8 @@
 
 #include <sbx/process_identity.hpp>
 
+#include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -13,9 +15,20 @@
 namespace sbx::engine {
 namespace {
 
-// Live processes of group `group` that started no earlier than its leader did (`since`):
-// the service and what it started, never an unrelated later group that reuses the number.
-std::vector<pid_t> group_members(pid_t group, unsigned long long since) {
+// True when `pid`'s environment holds `marker` (SANDBOX_SERVICE_ID=<id>), which every
+// process a service starts inherits.
+bool carries(pid_t pid, const std::string &marker) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+    const std::string environment((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
+    const std::string nul(1, '\0');
+    return (nul + environment).find(nul + marker + nul) != std::string::npos;
+}
+
+// Live processes of group `group` that started no earlier than its leader did (`since`)
+// and carry the service's `marker`: the service and what it started, never an unrelated
+// later group that reuses the number.
+std::vector<pid_t> group_members(pid_t group, unsigned long long since, const std::string &marker) {
     std::vector<pid_t> members;
     std::error_code ec;
     for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
@@ -28,7 +41,7 @@ std::vector<pid_t> group_members(pid_t group, unsigned long long since) {
         const auto pgrp = proc_stat_field(pid, 5);
         // A zombie is already dead: only its parent's wait is missing.
         if (pgrp && *pgrp == std::to_string(group) && proc_stat_field(pid, 3) != "Z" &&
-            process_start_time(pid) >= since) {
+            process_start_time(pid) >= since && carries(pid, marker)) {
             members.push_back(pid);
         }
     }
@@ -43,19 +56,51 @@ std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, 
     std::error_code ec;
     for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end;
          it.increment(ec)) {
+        if (it->path().extension() == ".d") {
+            // A folder whose record was never written (the host died between the two):
+            // its host's pid is the first part of its name.
+            std::error_code none;
+            const auto record = it->path().parent_path() / it->path().stem().concat(".json");
+            const auto host = std::atol(it->path().stem().string().c_str());
+            if (!std::filesystem::exists(record, none) && host > 0 &&
+                ::kill(static_cast<pid_t>(host), 0) != 0 && errno == ESRCH) {
+                swept.push_back("folder " + it->path().filename().string() + " of host " +
+                                std::to_string(host) + " (no record)");
+                if (!dry_run) {
+                    std::filesystem::remove_all(it->path(), none);
+                }
+            }
+            continue;
+        }
         if (it->path().extension() != ".json") {
             continue;
         }
         std::ifstream in(it->path());
         const auto record = nlohmann::json::parse(in, nullptr, false);
-        if (!record.is_object() || identity_alive(record.value("host", ""))) {
+        const auto text = [&](const char *key) {
+            const auto found = record.is_object() ? record.find(key) : record.end();
+            return record.is_object() && found != record.end() && found->is_string()
+                       ? found->get<std::string>()
+                       : std::string();
+        };
+        const auto number = [&](const char *key) {
+            const auto found = record.is_object() ? record.find(key) : record.end();
+            return record.is_object() && found != record.end() && found->is_number_integer() &&
+                           found->get<long long>() > 0
+                       ? found->get<unsigned long long>()
+                       : 0ULL;
+        };
+        const std::string host = text("host");
+        if (!record.is_object() || identity_alive(host)) {
             continue;  // a live host's service, or a record being written
         }
-        const auto group = static_cast<pid_t>(record.value("pid", 0));
-        const auto members =
-            group > 1 ? group_members(group, record.value("start", 0ULL)) : std::vector<pid_t>();
-        const std::string host = record.value("host", "");
-        swept.push_back(record.value("name", std::string("?")) + " of host " +
+        // The id is the record's name: "<host pid>-<n>".
+        const auto group = static_cast<pid_t>(number("pid"));
+        const auto members = group > 1
+                                 ? group_members(group, number("start"),
+                                                 "SANDBOX_SERVICE_ID=" + it->path().stem().string())
+                                 : std::vector<pid_t>();
+        swept.push_back((text("name").empty() ? "?" : text("name")) + " of host " +
                         host.substr(0, host.find(' ')) + ": " + std::to_string(members.size()) +
                         " process(es)");
         if (dry_run) {

@@ -58,17 +58,19 @@ std::optional<std::string> located(const std::string &program) {
     return std::nullopt;
 }
 
+// A regular file's bytes, nullopt for anything else or anything larger than kMaxFileBytes.
 std::optional<std::string> read_file(const std::string &path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
+        info.st_size > kMaxFileBytes) {
+        return std::nullopt;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return std::nullopt;
     }
-    std::string bytes;
-    bytes.resize(static_cast<std::size_t>(kMaxFileBytes) + 1);
-    in.read(bytes.data(), kMaxFileBytes + 1);
-    if (in.gcount() > kMaxFileBytes) {
-        return std::nullopt;
-    }
+    std::string bytes(static_cast<std::size_t>(info.st_size), '\0');
+    in.read(bytes.data(), info.st_size);
     bytes.resize(static_cast<std::size_t>(in.gcount()));
     return bytes;
 }

@@ -48,7 +48,9 @@ class CodeFile {
 json report_of(std::vector<std::string> argv, const std::string &code) {
     const CodeFile file(code);
     argv.push_back(file.path());
-    const auto result = support::run_tool(argv, "", support::Output::stdout_only);
+    // A hung analyzer must not hold a worker: a slow Bandit scan takes seconds, not minutes.
+    const auto result = support::run_tool(argv, "", support::Output::stdout_only,
+                                          std::chrono::milliseconds(120000));
     if (result.exit_code == 0 || result.exit_code == 1) {
         json report = json::parse(result.output, nullptr, false);
         if (!report.is_discarded()) {

@@ -118,11 +118,12 @@ class SecurityCollector final : public MetricsCollector {
         try {
             if (code.kind == AnalyzedCode::Kind::elf) {
                 const auto hardening = elf_hardening(code.content);
-                if (hardening) {
-                    verdict = {hardening->score(), hardening->summary()};
-                } else {
+                if (!hardening) {
                     verdict.summary = "not a 64-bit little-endian ELF file";
+                    host::log(SBX_LOG_DEBUG, code.label + " is left unscored: " + verdict.summary);
+                    return verdict;
                 }
+                verdict = {hardening->score(), hardening->summary()};
             } else {
                 const bool python = code.kind == AnalyzedCode::Kind::python;
                 const auto findings = python
