@@ -130,7 +130,7 @@ std::string exchange(Pipe &in, Pipe &out, const std::string &input,
 
 }  // namespace
 
-std::string find_tool(const std::string &name, const std::string &package) {
+std::optional<std::string> find_executable(const std::string &name) {
     const char *path = std::getenv("PATH");
     std::string folders = path != nullptr ? path : "";
     folders += ":/usr/sbin:/sbin:/usr/bin:/bin";
@@ -150,6 +150,13 @@ std::string find_tool(const std::string &name, const std::string &package) {
             ::access(candidate.c_str(), X_OK) == 0) {
             return candidate;
         }
+    }
+    return std::nullopt;
+}
+
+std::string find_tool(const std::string &name, const std::string &package) {
+    if (auto found = find_executable(name)) {
+        return *found;
     }
     throw Error(SBX_UNSUPPORTED, "'" + name +
                                      "' is not in PATH nor in /usr/sbin or /sbin; install the "

@@ -4,10 +4,15 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace sbx::support {
+
+// Absolute path of the executable regular file `name`, searched in PATH then /usr/sbin,
+// /sbin, /usr/bin, /bin; nullopt when there is none.
+std::optional<std::string> find_executable(const std::string &name);
 
 // Absolute path of `name`, searched in PATH then /usr/sbin, /sbin, /usr/bin, /bin. Throws
 // sbx::Error(SBX_UNSUPPORTED) naming the Debian package to install when it is missing.

@@ -1,5 +1,7 @@
 #include "analyzed_code.hpp"
 
+#include "support/system_tool.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,7 +37,7 @@ std::string shell_dialect(const std::string &name) {
 }
 
 // An absolute path of `program`: as given when it has a slash, else the first executable of
-// that name in PATH; nullopt for a relative path or nothing found.
+// that name in PATH (and the sbin folders); nullopt for a relative path or nothing found.
 std::optional<std::string> located(const std::string &program) {
     if (program.empty()) {
         return std::nullopt;
@@ -43,19 +45,7 @@ std::optional<std::string> located(const std::string &program) {
     if (program.find('/') != std::string::npos) {
         return program.front() == '/' ? std::optional<std::string>(program) : std::nullopt;
     }
-    const char *path = std::getenv("PATH");
-    const std::string folders = path != nullptr ? path : "/usr/bin:/bin";
-    for (std::size_t start = 0; start <= folders.size();) {
-        const std::size_t end = std::min(folders.find(':', start), folders.size());
-        const std::string candidate = folders.substr(start, end - start) + "/" + program;
-        start = end + 1;
-        struct stat info {};
-        if (candidate.front() == '/' && ::stat(candidate.c_str(), &info) == 0 &&
-            S_ISREG(info.st_mode) && ::access(candidate.c_str(), X_OK) == 0) {
-            return candidate;
-        }
-    }
-    return std::nullopt;
+    return support::find_executable(program);
 }
 
 // A regular file's bytes, nullopt for anything else or anything larger than kMaxFileBytes.
