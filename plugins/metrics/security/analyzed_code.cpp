@@ -48,8 +48,13 @@ std::optional<std::string> located(const std::string &program) {
     return support::find_executable(program);
 }
 
-// A regular file's bytes, nullopt for anything else or anything larger than kMaxFileBytes.
-std::optional<std::string> read_file(const std::string &path) {
+// What a regular file within kMaxFileBytes is, by its first bytes (enough for the ELF magic
+// and a #! line), with its identity; nullopt for anything else.
+struct FileHead {
+    std::string bytes;
+    std::string identity;
+};
+std::optional<FileHead> read_head(const std::string &path) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
         info.st_size > kMaxFileBytes) {
@@ -59,10 +64,13 @@ std::optional<std::string> read_file(const std::string &path) {
     if (!in) {
         return std::nullopt;
     }
-    std::string bytes(static_cast<std::size_t>(info.st_size), '\0');
-    in.read(bytes.data(), info.st_size);
+    std::string bytes(512, '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     bytes.resize(static_cast<std::size_t>(in.gcount()));
-    return bytes;
+    return FileHead{std::move(bytes),
+                    std::to_string(info.st_dev) + ":" + std::to_string(info.st_ino) + ":" +
+                        std::to_string(info.st_size) + ":" + std::to_string(info.st_mtim.tv_sec) +
+                        "." + std::to_string(info.st_mtim.tv_nsec)};
 }
 
 // The interpreter a `#!` line names (`/usr/bin/env python3` names python3), or "".
@@ -96,19 +104,20 @@ std::string shebang_interpreter(const std::string &bytes) {
     return first;
 }
 
-// A script file by what runs it: `interpreter` when known, else its #! line.
-void add_script(const std::string &path, std::string interpreter, std::vector<AnalyzedCode> &into) {
-    const auto bytes = read_file(path);
-    if (!bytes) {
+// A script file (`head`: its first bytes) by what runs it: `interpreter` when known, else
+// its #! line.
+void add_script(const std::string &path, std::string interpreter,
+                const std::optional<FileHead> &head, std::vector<AnalyzedCode> &into) {
+    if (!head) {
         return;
     }
     if (interpreter.empty()) {
-        interpreter = shebang_interpreter(*bytes);
+        interpreter = shebang_interpreter(head->bytes);
     }
     if (is_python(interpreter)) {
-        into.push_back({AnalyzedCode::Kind::python, "", path, *bytes});
+        into.push_back({AnalyzedCode::Kind::python, "", path, "", head->identity});
     } else if (const auto dialect = shell_dialect(interpreter); !dialect.empty()) {
-        into.push_back({AnalyzedCode::Kind::shell, dialect, path, *bytes});
+        into.push_back({AnalyzedCode::Kind::shell, dialect, path, "", head->identity});
     }
 }
 
@@ -125,7 +134,7 @@ void add_interpreted(const json &argv, const std::string &interpreter,
                 const bool python = is_python(interpreter);
                 into.push_back({python ? AnalyzedCode::Kind::python : AnalyzedCode::Kind::shell,
                                 python ? "" : shell_dialect(interpreter),
-                                interpreter + " -c snippet", argv[i + 1].get<std::string>()});
+                                interpreter + " -c snippet", argv[i + 1].get<std::string>(), ""});
             }
             return;
         }
@@ -136,7 +145,7 @@ void add_interpreted(const json &argv, const std::string &interpreter,
             continue;  // an option of the interpreter
         }
         if (arg.front() == '/') {
-            add_script(arg, interpreter, into);
+            add_script(arg, interpreter, read_head(arg), into);
         }
         return;  // the first operand is the script; a relative one is in the gone workspace
     }
@@ -159,18 +168,31 @@ std::vector<AnalyzedCode> analyzed_code(const json &argv) {
     if (!path) {
         return code;
     }
-    const auto bytes = read_file(*path);
-    if (!bytes) {
-        return code;
-    }
-    if (bytes->compare(0, 4,
-                       "\x7f"
-                       "ELF") == 0) {
-        code.push_back({AnalyzedCode::Kind::elf, "", *path, *bytes});
+    const auto head = read_head(*path);
+    if (head && head->bytes.compare(0, 4,
+                                    "\x7f"
+                                    "ELF") == 0) {
+        code.push_back({AnalyzedCode::Kind::elf, "", *path, "", head->identity});
     } else {
-        add_script(*path, "", code);
+        add_script(*path, "", head, code);  // read once: its head says which script it is
     }
     return code;
+}
+
+std::optional<std::string> read_code(const std::string &path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
+        info.st_size > kMaxFileBytes) {
+        return std::nullopt;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return std::nullopt;
+    }
+    std::string bytes(static_cast<std::size_t>(info.st_size), '\0');
+    in.read(bytes.data(), info.st_size);
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    return bytes;
 }
 
 }  // namespace sbx::security

@@ -15,12 +15,13 @@ struct ScriptFindings {
     [[nodiscard]] double score() const { return 1.0 / (1.0 + weight); }
 };
 
-// `bandit -f json -q FILE` over the Python source `code` (in a temporary file). Throws sbx::Error when the tool does
-// not answer with its JSON report.
+// `bandit -f json -q FILE` over the Python source `code` (in a temporary file). Throws sbx::Error
+// when the tool does not answer with its JSON report.
 ScriptFindings bandit_findings(const std::string &bandit, const std::string &code);
 
 // `shellcheck -s <shell> -f json FILE` over the shell source `code` (in a temporary file;
-// `shell`: sh, bash, dash or ksh). Throws sbx::Error when the tool does not answer with its JSON report.
+// `shell`: sh, bash, dash or ksh). Throws sbx::Error when the tool does not answer with its JSON
+// report.
 ScriptFindings shellcheck_findings(const std::string &shellcheck, const std::string &code,
                                    const std::string &shell);
 

@@ -46,9 +46,21 @@ class VerdictCache {
         return verdicts_.emplace(key, std::move(verdict)).first->second;
     }
 
+    // The verdict remembered for a file identity, once its bytes were judged.
+    std::optional<Verdict> known(const std::string &identity) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        const auto found = by_identity_.find(identity);
+        return found == by_identity_.end() ? std::nullopt : std::optional<Verdict>(found->second);
+    }
+    void remember(const std::string &identity, const Verdict &verdict) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        by_identity_.emplace(identity, verdict);
+    }
+
   private:
     std::mutex mutex_;
     std::map<std::uint64_t, Verdict> verdicts_;
+    std::map<std::string, Verdict> by_identity_;
 };
 
 VerdictCache &cache() {
@@ -91,7 +103,7 @@ class SecurityCollector final : public MetricsCollector {
         int unchecked = 0;
         for (const auto &argv : request.value("commands", json::array())) {
             for (const auto &code : analyzed_code(argv)) {
-                const Verdict verdict = cache().get(key_of(code), [&] { return analyze(code); });
+                const Verdict verdict = verdict_on(code);
                 if (verdict.score) {
                     ++checked;
                     weakest = std::min(weakest.value_or(1.0), *verdict.score);
@@ -107,17 +119,36 @@ class SecurityCollector final : public MetricsCollector {
     }
 
   private:
-    static std::uint64_t key_of(const AnalyzedCode &code) {
-        return fnv1a64(std::to_string(static_cast<int>(code.kind)) + code.shell + "\n" +
-                       code.content);
+    static std::uint64_t key_of(const AnalyzedCode &code, const std::string &content) {
+        return fnv1a64(std::to_string(static_cast<int>(code.kind)) + code.shell + "\n" + content);
+    }
+
+    // The verdict by the code's hash; a file whose identity (inode, size, mtime) was seen
+    // before is not read again, so a large program run by every run costs a stat.
+    [[nodiscard]] Verdict verdict_on(const AnalyzedCode &code) const {
+        if (!code.is_file()) {
+            return cache().get(key_of(code, code.content),
+                               [&] { return analyze(code, code.content); });
+        }
+        if (auto known = cache().known(code.identity)) {
+            return *known;
+        }
+        const auto content = read_code(code.label);
+        if (!content) {
+            return {std::nullopt, "unreadable"};
+        }
+        Verdict verdict =
+            cache().get(key_of(code, *content), [&] { return analyze(code, *content); });
+        cache().remember(code.identity, verdict);
+        return verdict;
     }
 
     // The verdict on one piece of code; a missing analyzer leaves it unscored, said once.
-    [[nodiscard]] Verdict analyze(const AnalyzedCode &code) const {
+    [[nodiscard]] Verdict analyze(const AnalyzedCode &code, const std::string &content) const {
         Verdict verdict;
         try {
             if (code.kind == AnalyzedCode::Kind::elf) {
-                const auto hardening = elf_hardening(code.content);
+                const auto hardening = elf_hardening(content);
                 if (!hardening) {
                     verdict.summary = "not a 64-bit little-endian ELF file";
                     host::log(SBX_LOG_DEBUG, code.label + " is left unscored: " + verdict.summary);
@@ -126,10 +157,9 @@ class SecurityCollector final : public MetricsCollector {
                 verdict = {hardening->score(), hardening->summary()};
             } else {
                 const bool python = code.kind == AnalyzedCode::Kind::python;
-                const auto findings = python
-                                          ? bandit_findings(tool(bandit_, "bandit"), code.content)
-                                          : shellcheck_findings(tool(shellcheck_, "shellcheck"),
-                                                                code.content, code.shell);
+                const auto findings = python ? bandit_findings(tool(bandit_, "bandit"), content)
+                                             : shellcheck_findings(tool(shellcheck_, "shellcheck"),
+                                                                   content, code.shell);
                 verdict = {findings.score(), findings.summary};
             }
         } catch (const Error &e) {
