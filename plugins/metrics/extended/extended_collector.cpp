@@ -1,0 +1,144 @@
+// The `extended` collector: the seeds' extended metrics of a cell, from what its runs did.
+// `shannon_entropy` (of behaviours) and `failure_entropy` (of outcomes) say how varied the
+// runs were, `efficiency` how much CPU a passing run costs, `antifragility` whether the
+// runs got better as the stress went on, and `resilience` the cell's ROI against the same
+// workflow's ROI under the baseline preset. Formulas: docs/semantics.md.
+#include <sbx/plugin.hpp>
+
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include "cell_tally.hpp"
+
+namespace sbx::extended {
+namespace {
+
+using nlohmann::json;
+
+using CellKey = std::tuple<int64_t, std::string, std::string, std::string>;
+using BaselineKey = std::tuple<int64_t, std::string, std::string>;
+
+CellKey cell_key(const json &request) {
+    return {request.value("session", int64_t{0}), request.value("workflow", ""),
+            request.value("scenario", ""), request.value("flag", "on")};
+}
+
+// The open cells and the baseline ROIs seen so far, shared by every instance in the process:
+// the host gives each worker its own instance, and nothing promises that one worker runs a
+// whole cell.
+class Ledger {
+  public:
+    void add_run(const json &request) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        open_[cell_key(request)].add_run(request);
+    }
+
+    // The tally of the cell that ended, forgotten here.
+    CellTally close(const json &request) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        const auto found = open_.find(cell_key(request));
+        if (found == open_.end()) {
+            return {};
+        }
+        CellTally tally = std::move(found->second);
+        open_.erase(found);
+        return tally;
+    }
+
+    void set_baseline(const BaselineKey &key, double roi) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        baselines_[key] = roi;
+    }
+    std::optional<double> baseline(const BaselineKey &key) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        const auto found = baselines_.find(key);
+        return found == baselines_.end() ? std::nullopt : std::optional<double>(found->second);
+    }
+
+  private:
+    std::mutex mutex_;
+    std::map<CellKey, CellTally> open_;
+    std::map<BaselineKey, double> baselines_;
+};
+
+Ledger &ledger() {
+    static Ledger cells;
+    return cells;
+}
+
+json number_or_null(const std::optional<double> &value) {
+    return value ? json(*value) : json(nullptr);
+}
+
+class ExtendedCollector final : public MetricsCollector {
+  public:
+    static constexpr About about{
+        "extended",
+        "Extended metrics",
+        "1.0.0",
+        "Per cell: shannon_entropy and failure_entropy of the runs' behaviours and outcomes, "
+        "efficiency (CPU per passing run), antifragility (later repetitions against earlier "
+        "ones) and resilience (ROI against the baseline preset's).",
+        R"json({"type":"object","additionalProperties":false,"properties":{
+          "baseline":{"type":"string","minLength":1,"default":"normal",
+            "description":"the preset whose cell ROI resilience divides by"}}})json",
+        "sandbox-runner",
+        "https://example.invalid/sandbox-runner",
+        "Apache-2.0"};
+
+    explicit ExtendedCollector(const std::string &config_json) {
+        baseline_ = json::parse(config_json).value("baseline", "normal");
+    }
+
+    std::string collect(const std::string &request_json) override {
+        const json request = json::parse(request_json);
+        const std::string phase = request.value("phase", "");
+        if (phase == "run") {
+            ledger().add_run(request);
+            return "{}";
+        }
+        if (phase != "cell") {
+            return "{}";
+        }
+        const CellFigures figures = ledger().close(request).figures();
+        return json{{"shannon_entropy", figures.shannon_entropy},
+                    {"failure_entropy", figures.failure_entropy},
+                    {"efficiency", figures.efficiency},
+                    {"cpu_s_per_pass", number_or_null(figures.cpu_s_per_pass)},
+                    {"antifragility", number_or_null(figures.antifragility)},
+                    {"resilience", number_or_null(resilience(request))}}
+            .dump();
+    }
+
+  private:
+    // roi / roi_baseline, 0 when the baseline's ROI is 0; unknown until this process has
+    // finished the baseline preset's cell of the same session, workflow and flag (it comes
+    // first in the matrix, so with one worker it always has).
+    [[nodiscard]] std::optional<double> resilience(const json &request) const {
+        if (!request.contains("roi") || !request["roi"].is_number()) {
+            return std::nullopt;
+        }
+        const double roi = request["roi"].get<double>();
+        const BaselineKey key{request.value("session", int64_t{0}), request.value("workflow", ""),
+                              request.value("flag", "on")};
+        if (request.value("scenario", "") == baseline_) {
+            ledger().set_baseline(key, roi);
+        }
+        const auto baseline = ledger().baseline(key);
+        if (!baseline) {
+            return std::nullopt;
+        }
+        return *baseline == 0 ? 0.0 : roi / *baseline;
+    }
+
+    std::string baseline_;
+};
+
+}  // namespace
+}  // namespace sbx::extended
+
+SBX_PLUGIN(sbx::extended::ExtendedCollector);
