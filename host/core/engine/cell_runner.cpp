@@ -129,13 +129,20 @@ void CellRunner::run_one(CellWork &work, int repetition) {
         step_names.push_back(step.name);
         commands.push_back(step.argv);
     }
+    // What the stub strategies did to this run's inputs (a hostile payload's category), so
+    // a collector can tell which kinds of input reached what.
+    const json input_meta =
+        work.input_meta.is_array() && static_cast<size_t>(repetition) < work.input_meta.size()
+            ? work.input_meta[static_cast<size_t>(repetition)]
+            : json();
     std::string request =
         std::string(R"({"phase":"run","passed":)") + (outcome.passed ? "true" : "false") +
         R"(,"workflow":)" + json(workflow.name).dump() + R"(,"scenario":)" +
         json(preset.name).dump() + R"(,"flag":")" + flag + R"(","repetition":)" +
         std::to_string(repetition) + R"(,"session":)" + std::to_string(session_id_) +
         R"(,"step_names":)" + step_names.dump() + R"(,"commands":)" +
-        commands.dump(-1, ' ', false, json::error_handler_t::replace) + R"(,"preset":)" +
+        commands.dump(-1, ' ', false, json::error_handler_t::replace) + R"(,"input_meta":)" +
+        input_meta.dump(-1, ' ', false, json::error_handler_t::replace) + R"(,"preset":)" +
         work.preset_text + R"(,"steps":[)";
     RunResult &result = work.results[static_cast<size_t>(repetition)];
     for (const auto &step : outcome.steps) {
@@ -152,10 +159,7 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.flag = flag;
     record.repetition = repetition;
     record.inputs = inputs;
-    record.input_meta =
-        work.input_meta.is_array() && static_cast<size_t>(repetition) < work.input_meta.size()
-            ? work.input_meta[static_cast<size_t>(repetition)]
-            : json();
+    record.input_meta = input_meta;
     record.passed = outcome.passed;
     record.outcome = outcome_name(outcome.outcome);
     record.failed_step = outcome.failed_step;

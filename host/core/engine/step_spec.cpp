@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,13 @@ namespace sbx::engine {
 using nlohmann::json;
 
 namespace {
+
+// The number in a spec's run_id: one count for the whole process, so the ids of every
+// worker's calls differ (plugins key their per-call state and folders by them).
+uint64_t next_run_number() {
+    static std::atomic<uint64_t> count{0};
+    return ++count;
+}
 
 // argv, environment values and file names are C strings: a NUL byte would cut them short
 // (or make the executor refuse the run). Their closest legal form drops the NULs; the
@@ -148,7 +156,7 @@ json WorkflowRunner::build_spec(const config::Step &step, const config::Workflow
             notes.push_back("GPU_LIMIT is not a whole number of GPUs; ignored");
         }
     }
-    json spec{{"run_id", std::to_string(getpid()) + "-" + std::to_string(++run_counter_)},
+    json spec{{"run_id", std::to_string(getpid()) + "-" + std::to_string(next_run_number())},
               {"seed", as_spec_seed(seed)},
               {"argv", argv},
               {"env", env},

@@ -119,7 +119,6 @@ class WorkflowRunner {
     const config::Settings &settings_;
     std::filesystem::path invocation_dir_;
     std::string state_dir_;
-    uint64_t run_counter_ = 0;
     WorkspacePool workspaces_;
 };
 

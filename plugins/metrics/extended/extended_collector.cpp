@@ -5,68 +5,21 @@
 // workflow's ROI under the baseline preset. Formulas: docs/semantics.md.
 #include <sbx/plugin.hpp>
 
-#include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-#include <tuple>
 
 #include "cell_tally.hpp"
+#include "support/cell_ledger.hpp"
 
 namespace sbx::extended {
 namespace {
 
 using nlohmann::json;
 
-using CellKey = std::tuple<int64_t, std::string, std::string, std::string>;
-using BaselineKey = std::tuple<int64_t, std::string, std::string>;
-
-CellKey cell_key(const json &request) {
-    return {request.value("session", int64_t{0}), request.value("workflow", ""),
-            request.value("scenario", ""), request.value("flag", "on")};
-}
-
-// The open cells and the baseline ROIs seen so far, shared by every instance in the process:
-// the host gives each worker its own instance, and nothing promises that one worker runs a
-// whole cell.
-class Ledger {
-  public:
-    void add_run(const json &request) {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        open_[cell_key(request)].add_run(request);
-    }
-
-    // The tally of the cell that ended, forgotten here.
-    CellTally close(const json &request) {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        const auto found = open_.find(cell_key(request));
-        if (found == open_.end()) {
-            return {};
-        }
-        CellTally tally = std::move(found->second);
-        open_.erase(found);
-        return tally;
-    }
-
-    void set_baseline(const BaselineKey &key, double roi) {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        baselines_[key] = roi;
-    }
-    std::optional<double> baseline(const BaselineKey &key) {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        const auto found = baselines_.find(key);
-        return found == baselines_.end() ? std::nullopt : std::optional<double>(found->second);
-    }
-
-  private:
-    std::mutex mutex_;
-    std::map<CellKey, CellTally> open_;
-    std::map<BaselineKey, double> baselines_;
-};
-
-Ledger &ledger() {
-    static Ledger cells;
+// The open cells and the baseline ROIs.
+support::CellLedger<CellTally, double> &ledger() {
+    static support::CellLedger<CellTally, double> cells;
     return cells;
 }
 
@@ -98,7 +51,7 @@ class ExtendedCollector final : public MetricsCollector {
         const json request = json::parse(request_json);
         const std::string phase = request.value("phase", "");
         if (phase == "run") {
-            ledger().add_run(request);
+            ledger().update(request, [&](CellTally &tally) { tally.add_run(request); });
             return "{}";
         }
         if (phase != "cell") {
@@ -123,12 +76,10 @@ class ExtendedCollector final : public MetricsCollector {
             return std::nullopt;
         }
         const double roi = request["roi"].get<double>();
-        const BaselineKey key{request.value("session", int64_t{0}), request.value("workflow", ""),
-                              request.value("flag", "on")};
         if (request.value("scenario", "") == baseline_) {
-            ledger().set_baseline(key, roi);
+            ledger().set_baseline(request, roi);
         }
-        const auto baseline = ledger().baseline(key);
+        const auto baseline = ledger().baseline(request);
         if (!baseline) {
             return std::nullopt;
         }
