@@ -14,6 +14,10 @@ struct Service {
     // The command; "{{port}}" in it, in `env` values and in a probe command stands for the
     // port the host chose for this start (also in SANDBOX_SERVICE_PORT).
     std::vector<std::string> run;
+    // A container image the service runs from, with the docker CLI on the host's network;
+    // `run` is then the container's command (the image's own when empty). "" for a program
+    // of the host.
+    std::string image;
     std::map<std::string, std::string> env;
     std::map<std::string, std::string> files;  // written into the service's own folder, its cwd
     enum class Probe { tcp, http, command };

@@ -13,7 +13,7 @@ constexpr const char *kServiceExample =
     "services: [{name: api, run: [python3, -m, http.server, \"{{port}}\"], ready: {http: /}}]";
 
 const std::vector<std::string> &service_keys() {
-    static const std::vector<std::string> values = {"name",  "run",   "env",
+    static const std::vector<std::string> values = {"name",  "run",   "image",           "env",
                                                     "files", "ready", "ready_timeout_ms"};
     return values;
 }
@@ -90,6 +90,8 @@ Service read_service(const YamlReader &reader, const Field &field, const std::st
                             "write run: [program, args...]; \"{{port}}\" stands for the port "
                             "the host chose");
             }
+        } else if (entry.key == "image") {
+            service.image = reader.non_empty_text(entry, "image: redis:7");
         } else if (entry.key == "env") {
             for (const auto &var : reader.entries(entry, "env of " + what, "env: {MODE: test}")) {
                 if (!is_slot_name(var.key)) {
@@ -126,10 +128,11 @@ Service read_service(const YamlReader &reader, const Field &field, const std::st
             }
         }
     }
-    if (service.name.empty() || !has_run) {
-        reader.fail(reader.where(field),
-                    what + " has no " + (service.name.empty() ? "name" : "run"),
-                    std::string("give it a name and a run:; write ") + kServiceExample);
+    if (service.name.empty() || (!has_run && service.image.empty())) {
+        reader.fail(
+            reader.where(field),
+            what + " has no " + (service.name.empty() ? "name" : "run or image"),
+            std::string("give it a name and a run: (or an image:); write ") + kServiceExample);
     }
     return service;
 }

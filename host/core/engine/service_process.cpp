@@ -13,6 +13,7 @@
 
 #include <sbx/process_identity.hpp>
 
+#include <spdlog/spdlog.h>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -26,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/service_container.hpp"
 #include "util/process_identity.hpp"
 
 extern char **environ;  // NOLINT: POSIX global
@@ -163,28 +165,35 @@ std::string with_port(std::string text, int port) {
 ServiceProcess::ServiceProcess(const config::Service &service, int port,
                                const std::filesystem::path &state_dir)
     : name_(service.name), port_(port) {
-    const std::string program = program_path(service.run.front());
-    if (program.empty()) {
-        throw ServiceError("service '" + name_ + "': its program '" + service.run.front() +
-                           "' is not in PATH; write its absolute path in run:");
-    }
     const std::string id = std::to_string(::getpid()) + "-" + std::to_string(++g_started);
     std::filesystem::create_directories(state_dir / "services");
-    folder_ = state_dir / "services" / (id + ".d");
+    // Absolute: an image service's folder is mounted at the same path in its container.
+    folder_ = std::filesystem::absolute(state_dir / "services" / (id + ".d")).lexically_normal();
     record_ = state_dir / "services" / (id + ".json");
+    const std::string folder = folder_.string();
+    std::vector<std::string> argv;
+    if (service.image.empty()) {
+        argv.reserve(service.run.size());
+        for (const auto &word : service.run) {
+            argv.push_back(with_port(word, port));
+        }
+        argv.front() = program_path(service.run.front());
+        if (argv.front().empty()) {
+            throw ServiceError("service '" + name_ + "': its program '" + service.run.front() +
+                               "' is not in PATH; write its absolute path in run:");
+        }
+    } else {
+        argv = service_container_argv(service, port, id, folder);
+        container_ = service_container_name(id);
+    }
+    const std::string program = argv.front();
     std::filesystem::create_directories(folder_);
     for (const auto &[file, content] : service.files) {
         std::ofstream(folder_ / file, std::ios::binary) << with_port(content, port);
     }
-    std::vector<std::string> argv;
-    argv.reserve(service.run.size());
-    for (const auto &word : service.run) {
-        argv.push_back(with_port(word, port));
-    }
     std::vector<std::string> environment = environment_of(service, port, id);
     auto argv_pointers = pointers(argv);
     auto environment_pointers = pointers(environment);
-    const std::string folder = folder_.string();
     const std::string out = (folder_ / "stdout").string();
     const std::string err = (folder_ / "stderr").string();
     const pid_t parent = ::getpid();
@@ -219,11 +228,9 @@ ServiceProcess::ServiceProcess(const config::Service &service, int port,
         throw ServiceError("service '" + name_ + "': fork failed: " + why);
     }
     ::setpgid(pid_, pid_);  // also here: no window in which a stop misses the group
-    const nlohmann::json record = {{"host", own_identity()},
-                                   {"pid", pid_},
-                                   {"start", process_start_time(pid_)},
-                                   {"name", name_},
-                                   {"folder", folder}};
+    const nlohmann::json record = {
+        {"host", own_identity()}, {"pid", pid_},      {"start", process_start_time(pid_)},
+        {"name", name_},          {"folder", folder}, {"container", container_}};
     std::ofstream(record_) << record.dump() << '\n';
 }
 
@@ -270,6 +277,13 @@ void ServiceProcess::stop() noexcept {
         while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
         }
         pid_ = -1;
+    }
+    if (!container_.empty()) {
+        // The CLI passes SIGTERM on and removes the container as it ends (--rm); one that
+        // ignored it, or a CLI killed before it could, is removed here.
+        if (const std::string why = remove_service_container(container_); !why.empty()) {
+            spdlog::warn("service '{}': its container {} may be left: {}", name_, container_, why);
+        }
     }
     std::error_code ignored;
     std::filesystem::remove_all(folder_, ignored);

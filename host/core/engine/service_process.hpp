@@ -1,7 +1,8 @@
 // One started service: its own process group and folder (its cwd, holding its `files:` and
 // its stdout and stderr), and a record under <state_dir>/services so that `purge-stale`
-// stops it after a crash of the host. Stopped when it goes: the group gets SIGTERM, then
-// SIGKILL after a grace period; the folder and the record are removed.
+// stops it after a crash of the host. An image service's process is the docker CLI that
+// runs its container (engine/service_container.hpp). Stopped when it goes: the group gets SIGTERM,
+// then SIGKILL after a grace period; the folder and the record are removed.
 #pragma once
 
 #include <sys/types.h>
@@ -41,6 +42,7 @@ class ServiceProcess {
     pid_t pid_ = -1;
     std::filesystem::path folder_;
     std::filesystem::path record_;
+    std::string container_;  // an image service's container, else ""
 };
 
 // A service that could not start, was not ready in time, or died: the message names it and

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "engine/service_container.hpp"
 #include "util/process_identity.hpp"
 
 namespace sbx::engine {
@@ -100,14 +101,20 @@ std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, 
                                  ? group_members(group, number("start"),
                                                  "SANDBOX_SERVICE_ID=" + it->path().stem().string())
                                  : std::vector<pid_t>();
+        const std::string container = text("container");
         swept.push_back((text("name").empty() ? "?" : text("name")) + " of host " +
                         host.substr(0, host.find(' ')) + ": " + std::to_string(members.size()) +
-                        " process(es)");
+                        " process(es)" + (container.empty() ? "" : ", container " + container));
         if (dry_run) {
             continue;
         }
         for (const pid_t member : members) {
             ::kill(member, SIGKILL);
+        }
+        if (!container.empty()) {
+            if (const std::string why = remove_service_container(container); !why.empty()) {
+                swept.back() += " (not removed: " + why + ")";
+            }
         }
         std::error_code ignored;
         std::filesystem::remove_all(it->path().parent_path() / it->path().stem().concat(".d"),

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <system_error>
+#include <vector>
 
 #include "support/system_tool.hpp"
 
@@ -20,14 +21,16 @@ using nlohmann::json;
 constexpr const char *kDataName = "python.coverage";
 constexpr std::chrono::milliseconds kToolTimeout{30000};
 
-bool has_data(const fs::path &folder) {
+// The data files the run's Python processes wrote ("python.coverage.<host>.<pid>.<n>").
+std::vector<fs::path> data_files(const fs::path &folder) {
+    std::vector<fs::path> files;
     std::error_code error;
     for (const auto &entry : fs::directory_iterator(folder, error)) {
         if (entry.path().filename().string().rfind(std::string(kDataName) + ".", 0) == 0) {
-            return true;
+            files.push_back(entry.path());
         }
     }
-    return false;
+    return files;
 }
 
 // Runs `coverage` with `args`; false (and a warning) when it fails.
@@ -50,14 +53,25 @@ bool run_coverage(const std::vector<std::string> &coverage, const std::vector<st
 
 LineCoverage read_python_folder(const fs::path &folder, const std::vector<std::string> &coverage) {
     LineCoverage lines;
-    if (!has_data(folder)) {
+    const std::vector<fs::path> written = data_files(folder);
+    if (written.empty()) {
         return lines;
     }
     const std::string data = (folder / kDataName).string();
     const std::string report = (folder / "python.json").string();
-    if (!run_coverage(coverage, {"combine", "--data-file=" + data, folder.string()}, folder,
-                      lines) ||
-        !run_coverage(coverage, {"json", "--data-file=" + data, "-o", report}, folder, lines)) {
+    // One process's file is the combined data already: renaming it saves a Python start
+    // (about 0.1 s of the 0.4 s a run's Python coverage costs).
+    std::error_code renamed;
+    if (written.size() == 1) {
+        fs::rename(written.front(), data, renamed);
+    }
+    if (written.size() > 1 || renamed) {
+        if (!run_coverage(coverage, {"combine", "--data-file=" + data, folder.string()}, folder,
+                          lines)) {
+            return lines;
+        }
+    }
+    if (!run_coverage(coverage, {"json", "--data-file=" + data, "-o", report}, folder, lines)) {
         return lines;
     }
     std::ifstream in(report);
