@@ -5,7 +5,11 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "cli_fixture.hpp"
@@ -63,6 +67,49 @@ class Coverage : public sbx::test::CliTest {
         return rows.out;
     }
 
+    // The lines of main gcov counts, and those a native run with `text` reached.
+    struct NativeLines {
+        std::set<int> counted;
+        std::set<int> reached;
+    };
+    NativeLines native_lines(const std::string &binary, const std::string &text) {
+        const std::string prefix = dir_ + "/native";
+        std::filesystem::remove_all(prefix);
+        const auto ran = sbx::test::run_command(
+            {binary, text}, {{"GCOV_PREFIX", prefix}, {"GCOV_PREFIX_STRIP", "0"}}, dir_);
+        EXPECT_EQ(ran.exit_code, 0) << ran.err;
+        NativeLines lines;
+        for (const auto &entry : std::filesystem::recursive_directory_iterator(prefix)) {
+            if (entry.path().extension() != ".gcda") {
+                continue;
+            }
+            std::filesystem::path notes = entry.path().lexically_relative(prefix);
+            notes = std::filesystem::path("/") / notes.replace_extension(".gcno");
+            std::filesystem::path link = entry.path();
+            std::filesystem::create_symlink(notes, link.replace_extension(".gcno"));
+            const auto report = sbx::test::run_command(
+                {"/usr/bin/gcov", "--json-format", "--stdout", entry.path().string()});
+            EXPECT_EQ(report.exit_code, 0) << report.err;
+            const nlohmann::json parsed = nlohmann::json::parse(report.out);
+            for (const auto &file : parsed["files"]) {
+                for (const auto &line : file["lines"]) {
+                    lines.counted.insert(line["line_number"].get<int>());
+                    if (line["count"].get<int64_t>() > 0) {
+                        lines.reached.insert(line["line_number"].get<int>());
+                    }
+                }
+            }
+        }
+        std::filesystem::remove_all(prefix);
+        return lines;
+    }
+
+    static std::string fixed(double value) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.3f", value);
+        return text;
+    }
+
     // Runs `run` with its input under `normal` and `hostile_input` (2 and 13 runs), with one
     // worker, so `normal` ends first; returns the data dir.
     std::string run_matrix(const std::string &run, const std::string &filesystem) {
@@ -79,7 +126,7 @@ workflows:
       - run: )" + run + R"(
         inputs: {text: {example: plain}}
 )");
-        std::string data = dir_ + "/data";
+        std::string data = dir_ + "/measured";
         const auto result = sbx::test::run_command(
             {SBX_BINARY, "--config", settings_, "--data-dir", data, "run-scenarios", "branches",
              "--repetitions", "2", "--workers", "1", "--seed", "7"});
@@ -99,32 +146,56 @@ workflows:
 };
 
 TEST_F(Coverage, LinesPerCellAndTheHostileCategoriesThatReachedNewOnes) {
-    // The default read-only view: the program's folder cannot be written, the workspace can.
-    const std::string data = run_matrix("[\"" + compile() + "\", \"{{input.text}}\"]", "readonly");
+    const std::string binary = compile();
+    // What gcov itself says of the three branches, run natively: which lines count and
+    // which each kind of text reaches (a gcc version may count a line more or less).
+    const NativeLines plain = native_lines(binary, "plain");
+    const NativeLines percent = native_lines(binary, "%s");
+    const NativeLines dollar = native_lines(binary, "$(id)");
+    ASSERT_FALSE(plain.counted.empty());
+    ASSERT_EQ(percent.counted, plain.counted);
+    const auto beyond_plain = [&](const std::set<int> &lines) {
+        return std::count_if(lines.begin(), lines.end(),
+                             [&](int line) { return plain.reached.count(line) == 0; });
+    };
+    std::set<int> all = plain.reached;
+    all.insert(percent.reached.begin(), percent.reached.end());
+    all.insert(dollar.reached.begin(), dollar.reached.end());
+    const auto counted = static_cast<double>(plain.counted.size());
+    const long fresh = beyond_plain(all);
+    ASSERT_GT(beyond_plain(percent.reached), 0);
+    ASSERT_GT(beyond_plain(dollar.reached), 0);
 
-    // gcov counts 10 lines of main; a plain text runs 6 of them (the opening line, the
-    // text, both tests, puts, return). The hostile stub's first 13 inputs (its most potent
-    // first: a polyglot starting with "%s", then every category) reach the four lines of the
-    // two other branches: the polyglot and the format strings the '%' branch, `$(id)`
-    // (shell injection) the '$' branch; the other categories nothing new.
+    // The default read-only view: the program's folder cannot be written, the workspace can.
+    const std::string data = run_matrix("[\"" + binary + "\", \"{{input.text}}\"]", "readonly");
+
+    // Under normal the plain text's lines. The hostile stub's first 13 inputs (its most
+    // potent first: a polyglot starting with "%s", then every category) reach both other
+    // branches: the polyglot and the format strings the '%' one, `$(id)` (shell injection)
+    // the '$' one; the other categories nothing new.
     EXPECT_EQ(cell_coverage(data),
-              "normal|adaptability|0.000\nnormal|flexibility|0.600\nnormal|new_lines|0.000\n"
-              "hostile_input|adaptability|0.400\nhostile_input|flexibility|1.000\n"
-              "hostile_input|new_lines|4.000\nhostile_input|new_lines_format_string|2.000\n"
-              "hostile_input|new_lines_oversized|0.000\nhostile_input|new_lines_polyglot|2.000\n"
-              "hostile_input|new_lines_shell_injection|2.000\n");
+              "normal|adaptability|0.000\nnormal|flexibility|" +
+                  fixed(static_cast<double>(plain.reached.size()) / counted) +
+                  "\nnormal|new_lines|0.000\n"
+                  "hostile_input|adaptability|" +
+                  fixed(static_cast<double>(fresh) / static_cast<double>(all.size())) +
+                  "\nhostile_input|flexibility|" +
+                  fixed(static_cast<double>(all.size()) / counted) + "\nhostile_input|new_lines|" +
+                  fixed(static_cast<double>(fresh)) + "\nhostile_input|new_lines_format_string|" +
+                  fixed(static_cast<double>(beyond_plain(percent.reached))) +
+                  "\nhostile_input|new_lines_oversized|0.000\nhostile_input|new_lines_polyglot|" +
+                  fixed(static_cast<double>(beyond_plain(percent.reached))) +
+                  "\nhostile_input|new_lines_shell_injection|" +
+                  fixed(static_cast<double>(beyond_plain(dollar.reached))) + "\n");
     // Each on-run of normal has its own line coverage; the counterfactual runs `true`,
     // which wrote no gcov data and has none.
+    const std::string run_share = fixed(static_cast<double>(plain.reached.size()) / counted);
     EXPECT_EQ(query(data,
                     "SELECT r.flag, printf('%.3f', m.value) FROM metrics m JOIN runs r ON r.id = "
                     "m.run_id JOIN presets p ON p.id = r.preset_id WHERE p.name = 'normal' AND "
                     "m.name = 'line_coverage' ORDER BY r.id"),
-              "on|0.600\non|0.600\n");
-
-    // The data went through the workspace (the read-only view let nothing else be written),
-    // never beside the program, and nothing of it is left.
-    EXPECT_FALSE(std::filesystem::exists(dir_ + "/branches-branches.gcda"));
-    EXPECT_FALSE(std::filesystem::exists(dir_ + "/branches.gcda"));
+              "on|" + run_share + "\non|" + run_share + "\n");
+    // Nothing of the data is left.
     EXPECT_TRUE(std::filesystem::is_empty(data + "/state/coverage_capture"));
 }
 
@@ -193,16 +264,28 @@ TEST_F(Coverage, PythonLinesThroughCoveragePyWithTheTargetsOwnSearchPath) {
               "hostile_input|new_lines|2.000\nhostile_input|new_lines_format_string|1.000\n"
               "hostile_input|new_lines_oversized|0.000\nhostile_input|new_lines_polyglot|1.000\n"
               "hostile_input|new_lines_shell_injection|1.000\n");
-    // Measured, the target still printed what it prints natively, its search path included:
-    // the hook took itself off the path and ran the interpreter's own sitecustomize.
-    const auto native = sbx::test::run_command({"/usr/bin/python3", script, "plain"}, {}, dir_);
-    ASSERT_EQ(native.exit_code, 0) << native.err;
-    EXPECT_EQ(query(data,
-                    "SELECT json_extract(s.result, '$.stdout') FROM steps s JOIN runs r ON r.id = "
-                    "s.run_id JOIN presets p ON p.id = r.preset_id WHERE p.name = 'normal' AND "
-                    "r.flag = 'on' LIMIT 1"),
-              native.out + "\n");
     EXPECT_TRUE(std::filesystem::is_empty(data + "/state/coverage_capture"));
+
+    // Measured, the target printed what it prints unmeasured, its search path included
+    // (the hook took itself off the path and ran the interpreter's own sitecustomize), and
+    // nothing more on stderr: the same workflow run without the capture.
+    const std::string output =
+        "SELECT json_extract(s.result, '$.stdout'), json_extract(s.result, '$.stderr') FROM "
+        "steps s JOIN runs r ON r.id = s.run_id JOIN presets p ON p.id = r.preset_id WHERE "
+        "p.name = 'normal' AND r.flag = 'on' LIMIT 1";
+    write_settings(R"(
+scenarios: [{name: normal}]
+workflows:
+  - name: branches
+    filesystem: host
+    steps:
+      - run: [/usr/bin/python3, ")" +
+                   script + R"(", plain]
+)");
+    const auto unmeasured = runner({"run-scenarios", "branches", "--repetitions", "1"});
+    ASSERT_EQ(unmeasured.exit_code, 0) << unmeasured.err;
+    EXPECT_EQ(query(data, output), query(dir_ + "/data", output));
+    EXPECT_NE(query(data, output).find("plain\n["), std::string::npos);
 }
 
 }  // namespace

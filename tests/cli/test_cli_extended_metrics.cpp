@@ -61,15 +61,16 @@ workflows:
         "later|failure_entropy|0.000\nlater|resilience|1.000\nlater|shannon_entropy|0.000\n");
 
     // efficiency = 1 / (1 + CPU seconds of the cell per passing run), from the runs' own
-    // recorded cpu_s.
+    // recorded cpu_s; both must be there (SQLite prints a NULL difference as 0).
     const auto efficiency = sbx::test::run_command(
         {"/usr/bin/sqlite3", data + "/metrics.db",
-         "SELECT printf('%.6f', (SELECT value FROM metrics WHERE cell_id = c.id AND name = "
-         "'efficiency') - 1.0 / (1.0 + (SELECT sum(m.value) FROM metrics m JOIN runs r ON "
-         "r.id = m.run_id WHERE m.name = 'cpu_s' AND r.session_id = c.session_id AND "
-         "r.workflow = c.workflow AND r.preset_id = c.preset_id AND r.flag = c.flag) / "
-         "c.passed)) FROM cells c WHERE c.flag = 'on' ORDER BY c.id"});
-    EXPECT_EQ(efficiency.out, "0.000000\n0.000000\n") << efficiency.err;
+         "SELECT printf('%.6f', e - 1.0 / (1.0 + cpu / passed)), e IS NULL, cpu IS NULL FROM "
+         "(SELECT c.id AS id, c.passed AS passed, (SELECT value FROM metrics WHERE cell_id = "
+         "c.id AND name = 'efficiency') AS e, (SELECT sum(m.value) FROM metrics m JOIN runs r "
+         "ON r.id = m.run_id WHERE m.name = 'cpu_s' AND r.session_id = c.session_id AND "
+         "r.workflow = c.workflow AND r.preset_id = c.preset_id AND r.flag = c.flag) AS cpu "
+         "FROM cells c WHERE c.flag = 'on') ORDER BY id"});
+    EXPECT_EQ(efficiency.out, "0.000000|0|0\n0.000000|0|0\n") << efficiency.err;
 }
 
 }  // namespace

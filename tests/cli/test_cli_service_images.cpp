@@ -26,10 +26,12 @@ class ServiceImages : public sbx::test::CliTest {
                                      << image.err;
     }
 
-    // The ids of the containers services started, running or not.
-    static std::string service_containers() {
-        return sbx::test::run_command(
-                   {"/bin/sh", "-c", "docker ps -aq --filter label=sandbox-runner.service"})
+    // The names of the service containers whose name starts with `prefix`, running or not.
+    static std::string service_containers(const std::string &prefix = "sbx-service-") {
+        return sbx::test::run_command({"/bin/sh", "-c",
+                                       "docker ps -a --format '{{.Names}}' --filter "
+                                       "label=sandbox-runner.service --filter name=^/" +
+                                           prefix + " | sort"})
             .out;
     }
 };
@@ -49,11 +51,13 @@ workflows:
       - run: [/bin/sh, -c, 'curl -fsS --max-time 5 "http://$SANDBOX_UPSTREAM_SITE/index.html"']
         expect: {stdout_contains: hello from a container}
 )");
+    // Another host's service containers (another user's, say) are not this test's.
+    const std::string before = service_containers();
     const auto result = runner({"run-scenarios", "web", "--repetitions", "2", "--json"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const json summary = json::parse(result.out);
     EXPECT_DOUBLE_EQ(summary["scenarios"]["normal"]["roi"].get<double>(), 1.0) << result.out;
-    EXPECT_EQ(service_containers(), "");
+    EXPECT_EQ(service_containers(), before);
 }
 
 TEST_F(ServiceImages, TheContainerOfASigkilledHostsServiceIsPurged) {
@@ -73,13 +77,14 @@ workflows:
         sbx::test::spawn_background({SBX_BINARY, "--config", settings_, "--data-dir",
                                      dir_ + "/data", "run-scenarios", "long", "--repetitions", "1"},
                                     {}, dir_, dir_ + "/host.log");
-    ASSERT_TRUE(sbx::test::wait_until([] { return !service_containers().empty(); }))
+    const std::string ours = "sbx-service-" + std::to_string(pid) + "-";
+    ASSERT_TRUE(sbx::test::wait_until([&] { return !service_containers(ours).empty(); }))
         << "the service's container never started";
     ASSERT_EQ(::kill(pid, SIGKILL), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
     // The docker CLI dies with the host; the container it started does not.
-    EXPECT_NE(service_containers(), "");
+    EXPECT_NE(service_containers(ours), "");
 
     const auto listed = runner({"check-resources"});
     EXPECT_EQ(listed.exit_code, 1) << listed.out << listed.err;
@@ -90,7 +95,7 @@ workflows:
         << listed.out;
     const auto purged = runner({"purge-stale"});
     EXPECT_EQ(purged.exit_code, 0) << purged.err;
-    EXPECT_EQ(service_containers(), "");
+    EXPECT_EQ(service_containers(ours), "");
     EXPECT_EQ(runner({"check-resources"}).exit_code, 0);
 }
 

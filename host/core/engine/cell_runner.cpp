@@ -137,10 +137,10 @@ void CellRunner::run_one(CellWork &work, int repetition) {
             : json();
     std::string request =
         std::string(R"({"phase":"run","passed":)") + (outcome.passed ? "true" : "false") +
-        R"(,"workflow":)" + json(workflow.name).dump() + R"(,"scenario":)" +
-        json(preset.name).dump() + R"(,"flag":")" + flag + R"(","repetition":)" +
-        std::to_string(repetition) + R"(,"session":)" + std::to_string(session_id_) +
-        R"(,"step_names":)" + step_names.dump() + R"(,"commands":)" +
+        R"(,"failed_step":)" + json(outcome.failed_step).dump() + R"(,"workflow":)" +
+        json(workflow.name).dump() + R"(,"scenario":)" + json(preset.name).dump() + R"(,"flag":")" +
+        flag + R"(","repetition":)" + std::to_string(repetition) + R"(,"session":)" +
+        std::to_string(session_id_) + R"(,"step_names":)" + step_names.dump() + R"(,"commands":)" +
         commands.dump(-1, ' ', false, json::error_handler_t::replace) + R"(,"input_meta":)" +
         input_meta.dump(-1, ' ', false, json::error_handler_t::replace) + R"(,"preset":)" +
         work.preset_text + R"(,"steps":[)";

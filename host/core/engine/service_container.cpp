@@ -54,18 +54,21 @@ std::vector<std::string> service_container_argv(const config::Service &service, 
                            ", but the docker CLI is not in PATH; install docker.io (and start "
                            "the engine) or give the service a run: command instead");
     }
+    // Never pulls: a missing image fails the start at once, with docker's message.
     std::vector<std::string> argv = {docker,      "run",
-                                     "--rm",      "--init",
-                                     "--network", "host",
+                                     "--rm",      "--pull=never",
+                                     "--init",    "--network=host",
                                      "--name",    service_container_name(id),
                                      "--label",   "sandbox-runner.service=" + id,
                                      "--volume",  folder + ":" + folder,
                                      "--workdir", folder};
-    for (const auto &[name, value] : service.env) {
-        argv.insert(argv.end(), {"--env", name + "=" + with_port(value, port)});
+    // By name only: the values are in the CLI's own environment (environment_of), so a
+    // password never shows on a command line in `ps`.
+    for (const auto &entry : service.env) {
+        argv.insert(argv.end(), {"--env", entry.first});
     }
-    argv.insert(argv.end(), {"--env", "SANDBOX_SERVICE_PORT=" + std::to_string(port), "--env",
-                             "SANDBOX_SERVICE_ID=" + id, service.image});
+    argv.insert(argv.end(),
+                {"--env", "SANDBOX_SERVICE_PORT", "--env", "SANDBOX_SERVICE_ID", service.image});
     for (const auto &word : service.run) {
         argv.push_back(with_port(word, port));
     }

@@ -18,7 +18,8 @@ std::string service_container_name(const std::string &id);
 // The docker CLI's argv (program first, found in PATH) that runs `service` from its image
 // on the host's network, with tini as its init (a server as PID 1 ignores SIGTERM), its
 // folder mounted at the same path as its working directory, and its env, the port and the
-// id as variables. Throws ServiceError when the docker CLI is missing.
+// id passed by name from the CLI's environment. Never pulls: a missing image fails the
+// start at once. Throws ServiceError when the docker CLI is missing.
 std::vector<std::string> service_container_argv(const config::Service &service, int port,
                                                 const std::string &id, const std::string &folder);
 

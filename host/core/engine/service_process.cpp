@@ -191,6 +191,17 @@ ServiceProcess::ServiceProcess(const config::Service &service, int port,
     for (const auto &[file, content] : service.files) {
         std::ofstream(folder_ / file, std::ios::binary) << with_port(content, port);
     }
+    if (!container_.empty()) {
+        // Before the start: a host killed between `docker run` and the full record below
+        // still leaves the container's name for purge-stale.
+        std::ofstream(record_) << nlohmann::json{{"host", own_identity()},
+                                                 {"pid", 0},
+                                                 {"name", name_},
+                                                 {"folder", folder_.string()},
+                                                 {"container", container_}}
+                                      .dump()
+                               << '\n';
+    }
     std::vector<std::string> environment = environment_of(service, port, id);
     auto argv_pointers = pointers(argv);
     auto environment_pointers = pointers(environment);
@@ -224,7 +235,9 @@ ServiceProcess::ServiceProcess(const config::Service &service, int port,
     });
     if (pid_ < 0) {
         const std::string why = std::strerror(errno);
-        std::filesystem::remove_all(folder_);
+        std::error_code ignored;
+        std::filesystem::remove_all(folder_, ignored);
+        std::filesystem::remove(record_, ignored);
         throw ServiceError("service '" + name_ + "': fork failed: " + why);
     }
     ::setpgid(pid_, pid_);  // also here: no window in which a stop misses the group
@@ -280,9 +293,12 @@ void ServiceProcess::stop() noexcept {
     }
     if (!container_.empty()) {
         // The CLI passes SIGTERM on and removes the container as it ends (--rm); one that
-        // ignored it, or a CLI killed before it could, is removed here.
+        // ignored it, or a CLI killed before it could, is removed here. When that fails
+        // (the engine is down), the record stays for purge-stale once this host is gone.
         if (const std::string why = remove_service_container(container_); !why.empty()) {
-            spdlog::warn("service '{}': its container {} may be left: {}", name_, container_, why);
+            spdlog::warn("service '{}': its container {} is left for purge-stale: {}", name_,
+                         container_, why);
+            return;
         }
     }
     std::error_code ignored;

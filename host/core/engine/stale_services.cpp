@@ -68,6 +68,10 @@ std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, 
                 swept.push_back("folder " + it->path().filename().string() + " of host " +
                                 std::to_string(host) + " (no record)");
                 if (!dry_run) {
+                    // An image service's container is named after the same id; a command
+                    // service has none, and docker says so.
+                    (void)remove_service_container(
+                        service_container_name(it->path().stem().string()));
                     std::filesystem::remove_all(it->path(), none);
                 }
             }
@@ -113,7 +117,9 @@ std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, 
         }
         if (!container.empty()) {
             if (const std::string why = remove_service_container(container); !why.empty()) {
+                // Kept for the next purge: the record is all that names the container.
                 swept.back() += " (not removed: " + why + ")";
+                continue;
             }
         }
         std::error_code ignored;

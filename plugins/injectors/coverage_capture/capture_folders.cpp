@@ -51,7 +51,10 @@ void keep(const fs::path &from, const fs::path &to) {
     fs::rename(from, to, renamed);
     if (renamed) {
         // Another filesystem (a workspace under /tmp, a data dir elsewhere): copy, then remove.
-        fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+        // Links are copied as links: the target made them, and they may point anywhere.
+        fs::copy(from, to,
+                 fs::copy_options::recursive | fs::copy_options::overwrite_existing |
+                     fs::copy_options::copy_symlinks);
         fs::remove_all(from);
     }
     std::error_code ignored;

@@ -7,7 +7,6 @@
 // the variables, so the injector may stay on for every run.
 #include <sbx/plugin.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -51,6 +50,7 @@ class CoverageCaptureInjector final : public Injector {
         if (--instances().count == 0 && !instances().state_dir.empty()) {
             std::error_code ignored;
             fs::remove_all(host_folder(instances().state_dir), ignored);
+            instances().python_hook.clear();  // a later instance writes it anew
         }
     }
     CoverageCaptureInjector(const CoverageCaptureInjector &) = delete;
@@ -83,21 +83,36 @@ class CoverageCaptureInjector final : public Injector {
         if (!env.is_object()) {
             env = json::object();
         }
-        // The full object path under the prefix: the collector finds each .gcno from it.
-        env["GCOV_PREFIX"] = capture.string();
-        env["GCOV_PREFIX_STRIP"] = "0";
-        if (python_) {
-            const fs::path hook = python_hook(state_dir);
-            env["COVERAGE_FILE"] = (capture / "python.coverage").string();
-            env["PYTHONPATH"] = hook.string() + python_path_after(env);
+        // A step that measures itself (`gcov` after its run, `pytest --cov`) keeps its own
+        // settings: its coverage files stay where it writes them.
+        json report = {{"dir", kept.string()}};
+        if (env.contains("GCOV_PREFIX")) {
+            report["own"].push_back("GCOV_PREFIX");
         } else {
+            // The full object path under the prefix: the collector finds each .gcno from it.
+            env["GCOV_PREFIX"] = capture.string();
+            env["GCOV_PREFIX_STRIP"] = "0";
+        }
+        {
             const std::lock_guard<std::mutex> lock(instances().mutex);
             instances().state_dir = state_dir;
+        }
+        if (python_ && (env.contains("COVERAGE_FILE") || env.contains("COVERAGE_PROCESS_START"))) {
+            report["own"].push_back("COVERAGE_FILE");
+        } else if (python_) {
+            env["COVERAGE_FILE"] = (capture / "python.coverage").string();
+            // The step's own PYTHONPATH stays after the hook, which takes itself off sys.path.
+            // Only the step's: executors do not pass the host's environment on by default.
+            const json own = env.value("PYTHONPATH", json());
+            const std::string hook = python_hook(state_dir).string();
+            env["PYTHONPATH"] = own.is_string() && !own.get<std::string>().empty()
+                                    ? hook + ":" + own.get<std::string>()
+                                    : hook;
         }
         return json{{"active", true},
                     {"spec", spec},
                     {"state", {{"capture", capture.string()}, {"kept", kept.string()}}},
-                    {"coverage_capture", {{"dir", kept.string()}}}}
+                    {"coverage_capture", report}}
             .dump();
     }
 
@@ -139,19 +154,6 @@ class CoverageCaptureInjector final : public Injector {
             instances().python_hook = folder;
         }
         return instances().python_hook;
-    }
-
-    // ":" and the PYTHONPATH the target would have had: the step's own, else the host's
-    // (which executors pass on), else nothing.
-    static std::string python_path_after(const json &env) {
-        std::string path;
-        if (env.contains("PYTHONPATH") && env["PYTHONPATH"].is_string()) {
-            path = env["PYTHONPATH"].get<std::string>();
-        } else if (const char *inherited =
-                       std::getenv("PYTHONPATH")) {  // NOLINT(concurrency-mt-unsafe): read only
-            path = inherited;
-        }
-        return path.empty() ? std::string() : ":" + path;
     }
 
     bool python_;

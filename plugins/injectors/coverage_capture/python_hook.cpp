@@ -22,12 +22,16 @@ import sys as _sys
 
 _here = _os.path.dirname(_os.path.abspath(__file__))
 _sys.path[:] = [p for p in _sys.path if _os.path.abspath(p or _os.curdir) != _here]
-# The sitecustomize this one hides, if the interpreter has one, runs as it would have.
-del _sys.modules["sitecustomize"]
+# The sitecustomize this one hides, if the interpreter has one, runs as it would have. With
+# none, this module stays registered under the name (the import machinery expects it), and
+# an ImportError of anything else surfaces as it would natively.
+_self = _sys.modules.pop("sitecustomize")
 try:
     import sitecustomize  # noqa: F401
-except ImportError:
-    pass
+except ImportError as _error:
+    if _error.name != "sitecustomize":
+        raise
+    _sys.modules["sitecustomize"] = _self
 
 
 def _sbx_measure():

@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "gcov_data.hpp"
@@ -34,6 +35,51 @@ support::CellLedger<LineTally, std::set<std::string>> &ledger() {
 double share(size_t part, size_t whole) {
     return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
+
+// Removes a kept folder when the reading of it ends, also by an exception.
+struct RemovedAtEnd {
+    fs::path folder;
+    RemovedAtEnd(const RemovedAtEnd &) = delete;
+    RemovedAtEnd &operator=(const RemovedAtEnd &) = delete;
+    RemovedAtEnd(RemovedAtEnd &&) = delete;
+    RemovedAtEnd &operator=(RemovedAtEnd &&) = delete;
+    ~RemovedAtEnd() {
+        std::error_code ignored;
+        fs::remove_all(folder, ignored);
+    }
+};
+
+// An analyzer's command, its program found in PATH the first time data needs it. A missing
+// one is said once and leaves that kind of data unread: a machine with only C targets needs
+// no coverage.py, one with only Python targets no gcc.
+class Tool {
+  public:
+    Tool() = default;
+    Tool(std::vector<std::string> command, std::string package)
+        : command_(std::move(command)), package_(std::move(package)) {}
+
+    const std::vector<std::string> *get() {
+        if (!looked_up_) {
+            looked_up_ = true;
+            try {
+                if (command_.front().find('/') == std::string::npos) {
+                    command_.front() = support::find_tool(command_.front(), package_);
+                }
+                found_ = true;
+            } catch (const Error &e) {
+                host::log(SBX_LOG_WARN,
+                          std::string("coverage: ") + e.what() + "; its coverage data is not read");
+            }
+        }
+        return found_ ? &command_ : nullptr;
+    }
+
+  private:
+    std::vector<std::string> command_;
+    std::string package_;
+    bool looked_up_ = false;
+    bool found_ = false;
+};
 
 class CoverageCollector final : public MetricsCollector {
   public:
@@ -59,9 +105,10 @@ class CoverageCollector final : public MetricsCollector {
 
     explicit CoverageCollector(const std::string &config_json) {
         const json config = json::parse(config_json);
-        gcov_ = config.value("gcov", std::vector<std::string>{"gcov"});
+        gcov_ = Tool(config.value("gcov", std::vector<std::string>{"gcov"}), "gcc");
         python_coverage_ =
-            config.value("python_coverage", std::vector<std::string>{"python3-coverage"});
+            Tool(config.value("python_coverage", std::vector<std::string>{"python3-coverage"}),
+                 "python3-coverage");
         baseline_ = config.value("baseline", "normal");
     }
 
@@ -86,13 +133,11 @@ class CoverageCollector final : public MetricsCollector {
                 continue;
             }
             captured = true;
+            const RemovedAtEnd read_once{folder};  // nothing is left behind, whatever happens
             if (fs::is_directory(folder)) {
-                run.merge(read_gcov_folder(folder, tool(gcov_, gcov_found_, "gcc")));
-                run.merge(read_python_folder(
-                    folder, tool(python_coverage_, python_found_, "python3-coverage")));
+                run.merge(read_gcov_folder(folder, [this] { return gcov_.get(); }));
+                run.merge(read_python_folder(folder, [this] { return python_coverage_.get(); }));
             }
-            std::error_code ignored;
-            fs::remove_all(folder, ignored);  // read once: nothing is left behind
         }
         if (!captured || run.instrumented.empty()) {
             return run.unreadable > 0 ? json{{"coverage_unreadable", run.unreadable}}.dump() : "{}";
@@ -128,22 +173,8 @@ class CoverageCollector final : public MetricsCollector {
         return answer.dump();
     }
 
-    // `command` with its program found in PATH, the first time it is needed.
-    static const std::vector<std::string> &tool(std::vector<std::string> &command, bool &found,
-                                                const char *package) {
-        if (!found) {
-            if (command.front().find('/') == std::string::npos) {
-                command.front() = support::find_tool(command.front(), package);
-            }
-            found = true;
-        }
-        return command;
-    }
-
-    std::vector<std::string> gcov_;
-    bool gcov_found_ = false;
-    std::vector<std::string> python_coverage_;
-    bool python_found_ = false;
+    Tool gcov_;
+    Tool python_coverage_;
     std::string baseline_;
 };
 

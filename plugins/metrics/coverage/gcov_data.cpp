@@ -51,7 +51,7 @@ void LineCoverage::merge(const LineCoverage &other) {
     unreadable += other.unreadable;
 }
 
-LineCoverage read_gcov_folder(const fs::path &folder, const std::vector<std::string> &gcov) {
+LineCoverage read_gcov_folder(const fs::path &folder, const ToolCommand &gcov) {
     LineCoverage coverage;
     std::error_code error;
     for (auto entry = fs::recursive_directory_iterator(folder, error);
@@ -73,13 +73,18 @@ LineCoverage read_gcov_folder(const fs::path &folder, const std::vector<std::str
         link.replace_extension(".gcno");
         std::error_code ignored;
         fs::create_symlink(notes, link, ignored);
-        std::vector<std::string> argv = gcov;
+        const std::vector<std::string> *command = gcov();
+        if (command == nullptr) {
+            ++coverage.unreadable;
+            continue;
+        }
+        std::vector<std::string> argv = *command;
         argv.insert(argv.end(), {"--json-format", "--stdout", gcda.string()});
         const auto result = support::run_tool(argv, "", support::Output::stdout_only, kGcovTimeout);
         const json report = json::parse(result.output, nullptr, false);
         if (result.exit_code != 0 || report.is_discarded()) {
             ++coverage.unreadable;
-            host::log(SBX_LOG_WARN, "coverage: " + support::command_text(gcov) +
+            host::log(SBX_LOG_WARN, "coverage: " + support::command_text(*command) +
                                         " could not read " + gcda.string() + " (exit " +
                                         std::to_string(result.exit_code) +
                                         "); a clang build needs gcov: [llvm-cov, gcov]");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,10 +21,12 @@ struct LineCoverage {
     void merge(const LineCoverage &other);
 };
 
+// A tool's command, looked up the first time data needs it: null when the tool is missing
+// (the data then counts as unreadable).
+using ToolCommand = std::function<const std::vector<std::string> *()>;
+
 // Every .gcda under `folder` (written with GCOV_PREFIX=<folder>, GCOV_PREFIX_STRIP=0, so
-// its path below the folder is the object's own path), read with the `gcov` command (argv[0]
-// absolute).
-LineCoverage read_gcov_folder(const std::filesystem::path &folder,
-                              const std::vector<std::string> &gcov);
+// its path below the folder is the object's own path), read with the `gcov` command.
+LineCoverage read_gcov_folder(const std::filesystem::path &folder, const ToolCommand &gcov);
 
 }  // namespace sbx::coverage

@@ -51,12 +51,18 @@ bool run_coverage(const std::vector<std::string> &coverage, const std::vector<st
 
 }  // namespace
 
-LineCoverage read_python_folder(const fs::path &folder, const std::vector<std::string> &coverage) {
+LineCoverage read_python_folder(const fs::path &folder, const ToolCommand &tool) {
     LineCoverage lines;
     const std::vector<fs::path> written = data_files(folder);
     if (written.empty()) {
         return lines;
     }
+    const std::vector<std::string> *command = tool();
+    if (command == nullptr) {
+        ++lines.unreadable;
+        return lines;
+    }
+    const std::vector<std::string> &coverage = *command;
     const std::string data = (folder / kDataName).string();
     const std::string report = (folder / "python.json").string();
     // One process's file is the combined data already: renaming it saves a Python start

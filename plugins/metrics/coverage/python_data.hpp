@@ -12,8 +12,7 @@
 namespace sbx::coverage {
 
 // The data files "python.coverage.*" in `folder`, read with the `coverage` command
-// (argv[0] absolute; Debian's python3-coverage). Nothing when there are none.
-LineCoverage read_python_folder(const std::filesystem::path &folder,
-                                const std::vector<std::string> &coverage);
+// (Debian's python3-coverage). Nothing when there are none.
+LineCoverage read_python_folder(const std::filesystem::path &folder, const ToolCommand &tool);
 
 }  // namespace sbx::coverage

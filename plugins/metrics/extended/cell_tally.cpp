@@ -24,28 +24,27 @@ uint64_t behaviour_of(const json &steps) {
     return fnv1a64(signature);
 }
 
-// A run's outcome: "pass", or the first failing step and how it failed. A step whose status
-// is OK failed its expectation (its stdout or exit code was not the expected one).
+// A run's outcome: "pass", or the step the host judged failed and how: its status, or
+// "expect" when it ended as a passing step would (status OK, say) but failed its
+// expectation (its stdout or exit code). A step that passed with a non-OK status (expected
+// to time out, say) is never blamed.
 std::string outcome_of(const json &request) {
     if (request.value("passed", false)) {
         return "pass";
     }
+    const std::string failed = request.value("failed_step", "");
     const json steps = request.value("steps", json::array());
     const json names = request.value("step_names", json::array());
-    for (size_t i = 0; i < steps.size(); ++i) {
-        const std::string status = steps[i].value("status", "XX");
-        const std::string name = i < names.size() && names[i].is_string()
-                                     ? names[i].get<std::string>()
-                                     : std::to_string(i);
-        if (status != "OK") {
-            std::string outcome = name;
+    for (size_t i = 0; i < steps.size() && i < names.size(); ++i) {
+        if (names[i].is_string() && names[i].get<std::string>() == failed) {
+            const std::string status = steps[i].value("status", "XX");
+            std::string outcome = failed;
             outcome += ':';
-            outcome += status;
+            outcome += status == "OK" ? "expect" : status;
             return outcome;
         }
     }
-    return names.empty() || !names.back().is_string() ? std::string("expect")
-                                                      : names.back().get<std::string>() + ":expect";
+    return failed.empty() ? std::string("fail") : failed + ":fail";
 }
 
 }  // namespace

@@ -22,9 +22,11 @@ struct CellFigures {
 
 class CellTally {
   public:
-    // Adds one run from its collect request ({passed, repetition, steps, step_names}).
+    // Adds one run from its collect request ({passed, failed_step, repetition, steps,
+    // step_names}).
     void add_run(const nlohmann::json &request);
     [[nodiscard]] CellFigures figures() const;
+    [[nodiscard]] int runs() const { return runs_; }
 
   private:
     std::map<uint64_t, int> behaviours_;   // by a hash of every step's status and stdout

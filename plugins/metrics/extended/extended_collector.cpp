@@ -57,7 +57,13 @@ class ExtendedCollector final : public MetricsCollector {
         if (phase != "cell") {
             return "{}";
         }
-        const CellFigures figures = ledger().close(request).figures();
+        const CellTally tally = ledger().close(request);
+        if (tally.runs() == 0) {
+            // No run of the cell was collected by this process (a cell --recover finished
+            // from runs recorded before a crash): nothing to say, rather than zeros.
+            return "{}";
+        }
+        const CellFigures figures = tally.figures();
         return json{{"shannon_entropy", figures.shannon_entropy},
                     {"failure_entropy", figures.failure_entropy},
                     {"efficiency", figures.efficiency},
