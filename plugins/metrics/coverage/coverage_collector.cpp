@@ -32,6 +32,11 @@ support::CellLedger<LineTally, std::set<std::string>> &ledger() {
     return cells;
 }
 
+// A count: the cell's value is the sum over its runs, not their mean.
+json unreadable(const LineCoverage &run) {
+    return {{"value", run.unreadable}, {"aggregate", "sum"}};
+}
+
 double share(size_t part, size_t whole) {
     return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
@@ -140,13 +145,14 @@ class CoverageCollector final : public MetricsCollector {
             }
         }
         if (!captured || run.instrumented.empty()) {
-            return run.unreadable > 0 ? json{{"coverage_unreadable", run.unreadable}}.dump() : "{}";
+            return run.unreadable > 0 ? json{{"coverage_unreadable", unreadable(run)}}.dump()
+                                      : "{}";
         }
         const json input_meta = request.value("input_meta", json());
         ledger().update(request, [&](LineTally &tally) { tally.add_run(run, input_meta); });
         return json{{"line_coverage", share(run.reached.size(), run.instrumented.size())},
                     {"lines_reached", run.reached.size()},
-                    {"coverage_unreadable", run.unreadable}}
+                    {"coverage_unreadable", unreadable(run)}}
             .dump();
     }
 
