@@ -11,7 +11,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -24,22 +23,6 @@ namespace {
 
 constexpr auto kRemoveTimeout = std::chrono::seconds(30);
 
-// The docker CLI in PATH, or "".
-std::string docker_cli() {
-    const char *path = std::getenv("PATH");  // NOLINT(concurrency-mt-unsafe): read only
-    const std::string folders = path != nullptr ? path : "/usr/bin:/bin";
-    for (std::size_t start = 0; start <= folders.size();) {
-        const std::size_t end = std::min(folders.find(':', start), folders.size());
-        std::string candidate = folders.substr(start, end - start);
-        candidate.append("/docker");
-        start = end + 1;
-        if (::access(candidate.c_str(), X_OK) == 0) {
-            return candidate;
-        }
-    }
-    return "";
-}
-
 }  // namespace
 
 std::string service_container_name(const std::string &id) {
@@ -48,7 +31,7 @@ std::string service_container_name(const std::string &id) {
 
 std::vector<std::string> service_container_argv(const config::Service &service, int port,
                                                 const std::string &id, const std::string &folder) {
-    const std::string docker = docker_cli();
+    const std::string docker = program_path("docker");
     if (docker.empty()) {
         throw ServiceError("service '" + service.name + "' runs image " + service.image +
                            ", but the docker CLI is not in PATH; install docker.io (and start "
@@ -76,7 +59,7 @@ std::vector<std::string> service_container_argv(const config::Service &service, 
 }
 
 std::string remove_service_container(const std::string &name) {
-    const std::string docker = docker_cli();
+    const std::string docker = program_path("docker");
     if (docker.empty()) {
         return "the docker CLI is not in PATH";
     }

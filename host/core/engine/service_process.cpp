@@ -37,28 +37,6 @@ namespace {
 
 constexpr auto kGrace = std::chrono::seconds(2);  // from SIGTERM to SIGKILL
 
-// The program's path: as written when it has a slash (a relative one made absolute against
-// the host's working directory, as the steps' programs are: the service runs in its own
-// folder), else the first executable of that name in PATH; "" when there is none.
-std::string program_path(const std::string &program) {
-    if (program.find('/') != std::string::npos) {
-        const std::string path = std::filesystem::absolute(program).lexically_normal().string();
-        return ::access(path.c_str(), X_OK) == 0 ? path : "";
-    }
-    const char *path = std::getenv("PATH");
-    const std::string folders = path != nullptr ? path : "/usr/bin:/bin";
-    for (std::size_t start = 0; start <= folders.size();) {
-        const std::size_t end = std::min(folders.find(':', start), folders.size());
-        std::string candidate = folders.substr(start, end - start);
-        candidate.append("/").append(program);
-        start = end + 1;
-        if (::access(candidate.c_str(), X_OK) == 0) {
-            return candidate;
-        }
-    }
-    return "";
-}
-
 // The host's environment, then the service's `env`, then SANDBOX_SERVICE_PORT and the
 // SANDBOX_SERVICE_ID that purge-stale recognises its processes by.
 std::vector<std::string> environment_of(const config::Service &service, int port,
@@ -160,6 +138,25 @@ std::string with_port(std::string text, int port) {
         text.replace(at, placeholder.size(), std::to_string(port));
     }
     return text;
+}
+
+std::string program_path(const std::string &program) {
+    if (program.find('/') != std::string::npos) {
+        const std::string path = std::filesystem::absolute(program).lexically_normal().string();
+        return ::access(path.c_str(), X_OK) == 0 ? path : "";
+    }
+    const char *path = std::getenv("PATH");
+    const std::string folders = path != nullptr ? path : "/usr/bin:/bin";
+    for (std::size_t start = 0; start <= folders.size();) {
+        const std::size_t end = std::min(folders.find(':', start), folders.size());
+        std::string candidate = folders.substr(start, end - start);
+        candidate.append("/").append(program);
+        start = end + 1;
+        if (::access(candidate.c_str(), X_OK) == 0) {
+            return candidate;
+        }
+    }
+    return "";
 }
 
 ServiceProcess::ServiceProcess(const config::Service &service, int port,

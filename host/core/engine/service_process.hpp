@@ -55,4 +55,9 @@ class ServiceError : public std::runtime_error {
 // "{{port}}" replaced by `port` in `text`.
 std::string with_port(std::string text, int port);
 
+// The program's path: as written when it has a slash (a relative one made absolute against
+// the host's working directory, as the steps' programs are: a service runs in its own
+// folder), else the first executable of that name in PATH; "" when there is none.
+std::string program_path(const std::string &program);
+
 }  // namespace sbx::engine
