@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -54,8 +55,10 @@ struct FileHead {
     std::string bytes;
     std::string identity;
 };
-std::optional<FileHead> read_head(const std::string &path) {
-    struct stat info {};
+// Up to `limit` first bytes of `path` when it is a regular file within kMaxFileBytes (the
+// whole file with a limit of 0), and its stat; nullopt for anything else.
+std::optional<std::string> read_regular(const std::string &path, std::size_t limit,
+                                        struct stat &info) {
     if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
         info.st_size > kMaxFileBytes) {
         return std::nullopt;
@@ -64,10 +67,20 @@ std::optional<FileHead> read_head(const std::string &path) {
     if (!in) {
         return std::nullopt;
     }
-    std::string bytes(512, '\0');
+    const auto size = static_cast<std::size_t>(info.st_size);
+    std::string bytes(limit == 0 ? size : std::min(limit, size), '\0');
     in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     bytes.resize(static_cast<std::size_t>(in.gcount()));
-    return FileHead{std::move(bytes),
+    return bytes;
+}
+
+std::optional<FileHead> read_head(const std::string &path) {
+    struct stat info {};
+    auto bytes = read_regular(path, 512, info);
+    if (!bytes) {
+        return std::nullopt;
+    }
+    return FileHead{std::move(*bytes),
                     std::to_string(info.st_dev) + ":" + std::to_string(info.st_ino) + ":" +
                         std::to_string(info.st_size) + ":" + std::to_string(info.st_mtim.tv_sec) +
                         "." + std::to_string(info.st_mtim.tv_nsec)};
@@ -181,18 +194,7 @@ std::vector<AnalyzedCode> analyzed_code(const json &argv) {
 
 std::optional<std::string> read_code(const std::string &path) {
     struct stat info {};
-    if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
-        info.st_size > kMaxFileBytes) {
-        return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return std::nullopt;
-    }
-    std::string bytes(static_cast<std::size_t>(info.st_size), '\0');
-    in.read(bytes.data(), info.st_size);
-    bytes.resize(static_cast<std::size_t>(in.gcount()));
-    return bytes;
+    return read_regular(path, 0, info);
 }
 
 }  // namespace sbx::security
