@@ -50,5 +50,10 @@ int run_autopurge_command(CliContext &context, const std::vector<std::string> &a
 int run_cleanup_command(CliContext &context, const std::string &command,
                         const std::vector<std::string> &args);
 int run_cleanup_stats_command(CliContext &context, const std::vector<std::string> &args);
+int run_reliability_command(CliContext &context, const std::vector<std::string> &args);
+int run_adapt_presets_command(CliContext &context, const std::vector<std::string> &args);
+// `command` is full-autonomous-run or run-complete.
+int run_autonomous_command(CliContext &context, const std::string &command,
+                           const std::vector<std::string> &args);
 
 }  // namespace sbx::cli

@@ -35,6 +35,7 @@ class PluginUse {
         }
         listed_.insert(listed_.end(),
                        {settings.executor, settings.vm_executor, settings.predictor});
+        listed_.insert(listed_.end(), settings.predictors.begin(), settings.predictors.end());
         for (const auto &[id, where] : settings.injectors_left_out) {
             left_out_.push_back(id);
         }

@@ -11,6 +11,7 @@
 #include "polyglot_shrinks.hpp"
 #include "presets/scenarios.hpp"
 #include "reports/scenario_recording.hpp"
+#include "scoring/forecast_scores.hpp"
 #include "session.hpp"
 #include "util/errors.hpp"
 #include "workflow_choice.hpp"
@@ -190,7 +191,8 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         if (options.shrink_runs > 0) {
             shrink_polyglot_failures(context, store, workflow, run, options.shrink_runs);
         }
-        reports::record_scenario_run(store, data_dir, run, tracker_settings);
+        reports::record_scenario_run(store, data_dir, run,
+                                     scoring::with_adapted_tolerance(tracker_settings, store));
         return 0;
     });
 

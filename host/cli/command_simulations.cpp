@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 #include <iostream>
 
+#include "engine/forecaster.hpp"
 #include "engine/simulation.hpp"
 #include "matrix_command.hpp"
 #include "presets/keyword_profiles.hpp"
@@ -14,8 +15,10 @@
 #include "reports/roi_history.hpp"
 #include "reports/scenario_recording.hpp"
 #include "run_options.hpp"
+#include "scoring/forecast_scores.hpp"
 #include "scoring/tracker.hpp"
 #include "session.hpp"
+#include "store/forecast_records.hpp"
 #include "store/matrix_records.hpp"
 #include "util/errors.hpp"
 
@@ -28,7 +31,7 @@ using nlohmann::json;
 json record_simulation(store::Store &store, int64_t session, const std::filesystem::path &data_dir,
                        const engine::Simulation &simulation,
                        const std::vector<engine::PresetOutcome> &outcomes,
-                       const scoring::TrackerSettings &settings) {
+                       const scoring::TrackerSettings &settings, engine::Forecaster &forecaster) {
     auto history = reports::load_roi_history(data_dir / "roi_history.json");
     auto tracker = reports::tracker_from_history(history, settings,
                                                  data_dir / (simulation.subject + ".flags"));
@@ -59,6 +62,14 @@ json record_simulation(store::Store &store, int64_t session, const std::filesyst
             std::map<std::string, double> synergy = outcome.synergy.synergy_metrics;
             synergy["synergy_roi"] = outcome.synergy.synergy_roi;
             store::record_synergy(store, session, simulation.subject, outcome.preset, synergy);
+            for (auto &[name, points] :
+                 store::synergy_series(store, simulation.subject, outcome.preset)) {
+                if (synergy.count(name) == 0) {
+                    continue;  // not extended by this simulation
+                }
+                forecaster.forecast({name + ":" + simulation.subject + ":" + outcome.preset, name,
+                                     std::move(points), std::nullopt});
+            }
             auto metrics = outcome.combined.metrics;
             metrics.insert(synergy.begin(), synergy.end());
             reports::append_series(history, outcome.preset, outcome.combined.roi,
@@ -170,7 +181,10 @@ int run_simulation_command(CliContext &context, RunOptions &options,
         engine::MatrixRunner runner(matrix, plugins, run_workers(options, settings));
         const auto outcomes =
             engine::run_simulation(simulation, runner, options.runs, options.seed);
-        return record_simulation(store, session, data_dir, simulation, outcomes, tracker_settings);
+        engine::Forecaster forecaster(plugins, store, session);
+        return record_simulation(store, session, data_dir, simulation, outcomes,
+                                 scoring::with_adapted_tolerance(tracker_settings, store),
+                                 forecaster);
     });
     if (options.json) {
         std::cout << json{{"subject", simulation.subject},
@@ -271,7 +285,7 @@ int run_section_simulations(CliContext &context, RunOptions &options) {
     if (custom) {
         base = presets::choose_presets({options.preset_files, options.preset_count,
                                         static_cast<uint64_t>(options.seed), &settings,
-                                                  settings.preset_env});
+                                        settings.preset_env});
     }
     std::vector<std::vector<std::string>> wanted;
     std::vector<std::string> all_wanted;

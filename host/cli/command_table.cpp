@@ -29,6 +29,21 @@ const std::vector<Command> &commands() {
          "[WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n[--json] [--keep-workspaces] "
          "[--recover]",
          one<run_trajectory_command>},
+        {"full-autonomous-run", nullptr,
+         "[-w NAME]... [--max-iterations N] [--max-minutes M] [--preset-count N]\n"
+         "[--preset-file F]... [--runs N] [--seed S] [--workers N] [--roi-cycles N]\n"
+         "[--synergy-cycles N] [--roi-threshold X] [--synergy-threshold X]\n"
+         "[--entropy-threshold X] [--forecast-log FILE] [--recover] [--json]\n"
+         "(iterate until every module and the synergy converge)",
+         run_autonomous_command},
+        {"run-complete", nullptr,
+         "PRESET_FILE... [--max-iterations N (default 1)] [full-autonomous-run options]",
+         run_autonomous_command},
+        {"adapt-presets", "find-boundaries",
+         "[WORKFLOW] [--axis KEY[:MILD:HARSH[:PRECISION]]]... [--runs N] [--seed S]\n"
+         "[--workers N] [--break-below ROI] [--strategy bisect|grid] [--preset-debug] [--json]\n"
+         "(the mildest setting of each axis that breaks the workflow)",
+         one<run_adapt_presets_command>},
         {"workflows", nullptr, "list [--json] | workflows import FILE", one<run_workflows_command>},
         {"replay", nullptr, "RUN_ID [--print] [--json]      (exit 1 when the outcome differs)",
          one<run_replay_command>},
@@ -60,6 +75,10 @@ const std::vector<Command> &commands() {
          "RUN... [--metric M] [--json]      (workflows only; the same as\n"
          "rank-synergy for a roi_history.json, which does not record the subject)",
          run_rank_command},
+        {"reliability", nullptr,
+         "[--metric M|all] [--window N] [--json]      (each predictor's error and\n"
+         "interval coverage per recorded series; M defaults to roi)",
+         one<run_reliability_command>},
         {"plugins", nullptr,
          "list [--json] | plugins inspect ID | plugins verify PATH\n"
          "| plugins call PATH --request FILE [--call NAME] [--plugin-config JSON]\n"

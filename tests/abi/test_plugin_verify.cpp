@@ -86,8 +86,8 @@ INSTANTIATE_TEST_SUITE_P(
                 "with -fvisibility=hidden and link with the SDK's version script sbx_plugin.map "
                 "(sbx_add_plugin and `pkg-config --libs sandbox-runner-sdk` do both)"},
         Problem{"smoke_fails",
-                "smoke call predict {\"metric\":\"roi\",\"series\":[0.5,0.62,0.7,0.66,0.74],"
-                "\"subject\":\"roi:checkout:flaky_upstream:on\",\"timest... failed: plugin "
+                "smoke call predict {\"metric\":\"roi\",\"range\":[0,1],\"series\":[0.5,0.62,0.7,"
+                "0.66,0.74],\"subject\":\"roi:checkout:flaky_upstre... failed: plugin "
                 "'smoke_fails' sbx.predictor/1 failed: fixture: no model for "
                 "this series; make predict answer this request with SBX_OK (a request it "
                 "cannot serve is still an answer, e.g. an inactive injector or an executor's "

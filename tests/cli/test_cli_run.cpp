@@ -62,7 +62,7 @@ TEST_F(RunCommand, RunsEveryPresetRecordsEverythingAndReports) {
     EXPECT_EQ(normal["runs"], 2);
     EXPECT_DOUBLE_EQ(normal["roi"].get<double>(), 1.0);
     EXPECT_GT(normal["metrics"]["max_rss_kb"].get<double>(), 20000) << "the kv tool warms 24 MiB";
-    EXPECT_EQ(normal["forecast"]["method"], "ema");
+    EXPECT_EQ(normal["forecast"]["method"], "auto");
     EXPECT_TRUE(normal["forecast"]["insufficient_data"].get<bool>());
     const auto &spike = report["cells"][1];
     EXPECT_EQ(spike["active_injectors"], json::array({"cpu_spike"}));
@@ -72,7 +72,9 @@ TEST_F(RunCommand, RunsEveryPresetRecordsEverythingAndReports) {
     // Everything is in SQLite: 3 presets x 2 runs, their steps, metrics, cells, forecasts.
     EXPECT_EQ(query("SELECT count(*) FROM runs")[0][0], "6");
     EXPECT_EQ(query("SELECT count(*) FROM cells")[0][0], "3");
-    EXPECT_EQ(query("SELECT count(*) FROM predictions")[0][0], "3");
+    EXPECT_EQ(
+        query("SELECT count(*) FROM predictions WHERE shown = 1 AND subject LIKE 'roi:%'")[0][0],
+        "3");
     EXPECT_EQ(query("SELECT count(*) FROM runs WHERE passed = 1")[0][0], "4");
     EXPECT_EQ(query("SELECT DISTINCT status FROM steps JOIN runs ON runs.id = steps.run_id "
                     "JOIN presets ON presets.id = runs.preset_id WHERE presets.name = "
@@ -84,8 +86,9 @@ TEST_F(RunCommand, RunsEveryPresetRecordsEverythingAndReports) {
     for (const auto &row : kinds) {
         used.push_back(row[0]);
     }
-    EXPECT_EQ(used,
-              (std::vector<std::string>{"executor", "injector", "metrics", "predictor", "stub"}));
+    // The shown predictor (auto) and the three compared ones (ema, linear, holt).
+    EXPECT_EQ(used, (std::vector<std::string>{"executor", "injector", "metrics", "predictor",
+                                              "predictor", "predictor", "predictor", "stub"}));
     EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "finished");
     EXPECT_EQ(query("PRAGMA integrity_check")[0][0], "ok");
 }

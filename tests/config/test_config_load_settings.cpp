@@ -212,6 +212,22 @@ TEST(LoadSettingsFile, UpstreamsOfAWorkflow) {
     EXPECT_TRUE(settings.workflows[1].upstreams.empty());
 }
 
+TEST(LoadSettingsText, PredictorsReplaceOrEditTheComparedList) {
+    EXPECT_EQ(load_settings_text("predictors: [mine]\n", "p.yaml").predictors,
+              std::vector<std::string>{"mine"});
+    EXPECT_EQ(load_settings_text("predictors: [+mine, -holt]\n", "p.yaml").predictors,
+              (std::vector<std::string>{"ema", "linear", "mine"}));
+    EXPECT_TRUE(load_settings_text("predictors: []\n", "p.yaml").predictors.empty());
+    try {
+        (void)load_settings_text("predictor: auto\npredictors: [ema, ema]\n", "p.yaml");
+        FAIL() << "a predictor listed twice must be refused";
+    } catch (const sbx::InputError &e) {
+        EXPECT_NE(std::string(e.what()).find("p.yaml:2:"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("'ema' is listed twice"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(LoadSettingsText, EmptyTextGivesDefaults) {
     for (const char *text : {"", "# only a comment\n", "---\n"}) {
         Settings s = load_settings_text(text, "empty.yaml");
@@ -223,7 +239,8 @@ TEST(LoadSettingsText, EmptyTextGivesDefaults) {
         EXPECT_EQ(s.stub_strategy, "normal");
         EXPECT_EQ(s.metrics, std::vector<std::string>{"process_metrics"});
         EXPECT_EQ(s.metric_locations.size(), s.metrics.size());
-        EXPECT_EQ(s.predictor, "ema");
+        EXPECT_EQ(s.predictor, "auto");
+        EXPECT_EQ(s.predictors, (std::vector<std::string>{"ema", "linear", "holt"}));
         EXPECT_EQ(s.workers, std::max(1u, std::thread::hardware_concurrency()));
         EXPECT_FALSE(s.keep_workspaces);
         EXPECT_EQ(s.log_level, "info");

@@ -176,8 +176,18 @@ TEST_F(AnswerContracts, RequestsSayWhichWorkflowScenarioStepAndSeries) {
     EXPECT_EQ(cell_request["session"], 1);
     EXPECT_EQ(cell_request["workflow"], "wf");
     EXPECT_EQ(cell_request["scenario"], "calm");
-    const auto predict_request = nlohmann::json::parse(read("predict.log"));
+    // One request per series the cell extends: its ROI first, then each of its metrics.
+    std::istringstream predicts(read("predict.log"));
+    std::string first_predict;
+    std::getline(predicts, first_predict);
+    const auto predict_request = nlohmann::json::parse(first_predict);
     EXPECT_EQ(predict_request["subject"], "roi:wf:calm:on");
+    EXPECT_EQ(predict_request["range"], nlohmann::json::array({0, 1}));
+    std::string metric_predict;
+    ASSERT_TRUE(std::getline(predicts, metric_predict)) << "the cell's metrics are series too";
+    const std::string metric_subject = nlohmann::json::parse(metric_predict)["subject"];
+    EXPECT_NE(metric_subject.rfind("roi:", 0), 0u) << metric_subject;
+    EXPECT_EQ(metric_subject.substr(metric_subject.find(':')), ":wf:calm:on") << metric_subject;
     EXPECT_EQ(predict_request["metric"], "roi");
     EXPECT_EQ(predict_request["series"], nlohmann::json::array({1.0}));
     // When each point was measured: the cell's finished_at, ISO 8601 UTC.

@@ -26,4 +26,11 @@ inline void drop_cell_share_column(store::Connection &connection) {
     connection.exec("ALTER TABLE runs DROP COLUMN cell_share;");
 }
 
+// Undoes migration 8 (forecasts paired with what followed).
+inline void drop_forecast_pair_columns(store::Connection &connection) {
+    connection.exec(
+        "DROP INDEX predictions_by_subject; ALTER TABLE predictions DROP COLUMN actual; "
+        "ALTER TABLE predictions DROP COLUMN chosen; ALTER TABLE predictions DROP COLUMN shown;");
+}
+
 }  // namespace sbx::test

@@ -77,6 +77,7 @@ TEST_F(CleanupCountersTest, AVersion3DatabaseGainsTheTable) {
         sbx::test::drop_outcome_columns(made.connection());
         sbx::test::drop_session_owner_columns(made.connection());
         sbx::test::drop_cell_share_column(made.connection());
+        sbx::test::drop_forecast_pair_columns(made.connection());
         made.connection().exec("PRAGMA user_version = 3");
     }
     Store store(db());

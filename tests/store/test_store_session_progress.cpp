@@ -46,7 +46,10 @@ TEST_F(SessionProgressTest, ReadsCellsRunsAndForecastsAndDropsOnlyRunsWithoutASh
     store.record_run(run(session, preset, "off", 0, share));
     const auto off_cell = store.record_cell(
         {session, "demo", preset, "off", 1, 1, 1.0, {{"wall_s", 0.25}, {"custom", 7}}, ""});
-    store.record_prediction({session, "roi:demo:normal:off", "ema", 0.9, 0.8, 1.0, 1});
+    store.record_prediction({session, "roi:demo:normal:off", "ema", 0.9, 0.8, 1.0, 1, "", true});
+    // A compared predictor's forecast, recorded after it, is not the cell's forecast.
+    store.record_prediction(
+        {session, "roi:demo:normal:off", "linear", 0.5, 0.1, 0.9, 1, "", false});
     const auto kept = store.record_run(run(session, preset, "on", 1, share));
     store.record_run(run(session, preset, "on", 2, nullptr));  // an older host's run
     store.record_run(run(other, preset, "on", 0, share));      // another session's

@@ -82,6 +82,7 @@ TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
         sbx::test::drop_outcome_columns(made.connection());
         sbx::test::drop_session_owner_columns(made.connection());
         sbx::test::drop_cell_share_column(made.connection());
+        sbx::test::drop_forecast_pair_columns(made.connection());
         made.connection().exec("PRAGMA user_version = 4");
     }
     Store store(db());
@@ -92,6 +93,26 @@ TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
     sbx::store::Statement cell(store.connection().get(), "SELECT not_applicable FROM cells");
     ASSERT_TRUE(cell.step());
     EXPECT_EQ(cell.column_text(0), "no input slot");
+}
+
+TEST_F(StoreTest, AVersion7DatabaseKeepsItsForecastsAsShownAndUnpaired) {
+    {
+        Store made(db());
+        const auto session = made.begin_session("run demo", "test.yaml", 7);
+        made.record_prediction({session, "roi:demo:normal:on", "ema", 0.5, {}, {}, 1, "", true});
+        sbx::test::drop_forecast_pair_columns(made.connection());
+        made.connection().exec("PRAGMA user_version = 7");
+    }
+    Store store(db());
+    EXPECT_EQ(store.schema_version(), sbx::store::latest_schema_version());
+    sbx::store::Statement row(
+        store.connection().get(),
+        "SELECT method, shown, actual IS NULL, chosen IS NULL FROM predictions");
+    ASSERT_TRUE(row.step());
+    EXPECT_EQ(row.column_text(0), "ema");
+    EXPECT_EQ(row.column_int(1), 1);
+    EXPECT_EQ(row.column_int(2), 1);
+    EXPECT_EQ(row.column_int(3), 1);
 }
 
 TEST_F(StoreTest, RoiHistoryFollowsCellsInOrder) {

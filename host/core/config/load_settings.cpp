@@ -27,6 +27,7 @@ const std::vector<std::string> &top_level_keys() {
                                                     "injectors",
                                                     "metrics",
                                                     "predictor",
+                                                    "predictors",
                                                     "workers",
                                                     "keep_workspaces",
                                                     "log_level",
@@ -215,6 +216,11 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
     } else if (key == "predictor") {
         s.predictor = reader.non_empty_text(entry, "predictor: ema");
         s.predictor_where = reader.where(entry);
+    } else if (key == "predictors") {
+        // `-id` only leaves a predictor out of the default list: none is active by default.
+        std::vector<std::pair<std::string, SourceLocation>> left_out;
+        s.predictors = read_ids(reader, entry, "predictors: [ema, linear, holt]", s.predictors,
+                                s.predictor_locations, left_out);
     } else if (key == "injectors") {
         s.injectors = read_ids(reader, entry, "injectors: [cpu_spike]", s.injectors,
                                s.injector_locations, s.injectors_left_out);

@@ -159,8 +159,12 @@ struct Settings {
     // default list, and never used as a drop-in that is active by default.
     std::vector<std::pair<std::string, SourceLocation>> injectors_left_out;
     std::vector<std::pair<std::string, SourceLocation>> metrics_left_out;
-    std::string predictor = "ema";
+    // The predictor whose forecasts are shown, and those compared beside it: every one
+    // forecasts every recorded series, and `reliability` scores them all.
+    std::string predictor = "auto";
     SourceLocation predictor_where;
+    std::vector<std::string> predictors = {"ema", "linear", "holt"};
+    std::vector<SourceLocation> predictor_locations = {{}, {}, {}};  // parallel to predictors
     // Runs executed at once; the default (and `auto`) is one per core.
     unsigned workers = std::max(1u, std::thread::hardware_concurrency());
     bool keep_workspaces = false;

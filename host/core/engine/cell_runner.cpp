@@ -5,6 +5,7 @@
 
 #include "engine/cell_share.hpp"
 #include "engine/fault_reach.hpp"
+#include "engine/forecaster.hpp"
 #include "engine/input_coverage.hpp"
 #include "engine/input_generation.hpp"
 #include "engine/outcome_counts.hpp"
@@ -12,6 +13,7 @@
 #include "engine/stub_failures.hpp"
 #include "plugins/answer_contract.hpp"
 #include "plugins/plugin.hpp"
+#include "store/forecast_records.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::engine {
@@ -62,33 +64,6 @@ std::map<std::string, double> CellRunner::collect(
         }
     }
     return metrics;
-}
-
-json CellRunner::forecast(const std::string &subject, const std::string &metric,
-                          const std::vector<double> &series,
-                          const std::vector<std::string> &timestamps) {
-    // ROI is a share of passed executions: a forecast outside [0, 1] is a predictor defect.
-    const auto range =
-        metric == "roi" ? std::optional<std::pair<double, double>>({0.0, 1.0}) : std::nullopt;
-    auto &predictor = plugins_.predictor();
-    json answer = plugins::read_answer(predictor, "predict", plugins::AnswerKind::predict,
-                                       predictor.predict(json{
-                                           {"series", series},
-                                           {"timestamps", timestamps},
-                                           {"subject", subject},
-                                           {"metric",
-                                            metric}}.dump()),
-                                       range);
-    const auto number = [&](const char *key) -> std::optional<double> {
-        const auto &value = answer.value(key, json());
-        return value.is_number() ? std::optional<double>(value.get<double>()) : std::nullopt;
-    };
-    const auto &method = answer.value("method", json());
-    store_.record_prediction(
-        {session_id_, subject,
-         method.is_string() ? method.get<std::string>() : plugins_.predictor().plugin().id(),
-         number("value"), number("lower"), number("upper"), static_cast<int>(series.size())});
-    return answer;
 }
 
 void CellRunner::run_one(CellWork &work, int repetition) {
@@ -290,16 +265,26 @@ CellSummary CellRunner::finish(const CellWork &work) {
                                           summary.flag, summary.runs, summary.passed, summary.roi,
                                           summary.metrics, summary.not_applicable});
 
-    // The history with the cell just recorded as its last point, and when each finished.
-    std::vector<double> series;
-    std::vector<std::string> timestamps;
+    // Each series of the cell, with the cell just recorded as its last point: its ROI
+    // (the forecast the report shows) and every metric.
+    Forecaster forecaster(plugins_, store_, session_id_);
+    std::vector<store::SeriesPoint> roi_series;
     for (const auto &point : store_.roi_points(summary.workflow, summary.preset, summary.flag)) {
-        series.push_back(point.roi);
-        timestamps.push_back(point.finished_at);
+        roi_series.push_back({point.roi, point.finished_at});
     }
-    summary.forecast =
-        forecast("roi:" + summary.workflow + ":" + summary.preset + ":" + summary.flag, "roi",
-                 series, timestamps);
+    // ROI is a share of passed executions: a forecast outside [0, 1] is a predictor defect.
+    summary.forecast = forecaster.forecast(
+        {cell_series_subject("roi", summary.workflow, summary.preset, summary.flag), "roi",
+         std::move(roi_series), std::pair(0.0, 1.0)});
+    for (auto &[metric, points] :
+         store::cell_metric_series(store_, summary.workflow, summary.preset, summary.flag)) {
+        if (summary.metrics.count(metric) == 0) {
+            continue;  // this cell did not extend it (a collector gave no value this time)
+        }
+        forecaster.forecast(
+            {cell_series_subject(metric, summary.workflow, summary.preset, summary.flag), metric,
+             std::move(points), std::nullopt});
+    }
     return summary;
 }
 

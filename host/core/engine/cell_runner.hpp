@@ -125,11 +125,6 @@ class CellRunner {
         const std::string &request_json,
         std::map<std::string, plugins::Aggregation> *aggregations = nullptr,
         std::set<std::string> *collector_metrics = nullptr);
-    // Asks the predictor for the next value of `series` (of `metric`, about `subject`; when
-    // each point was measured, or none), checks, records and returns its answer.
-    nlohmann::json forecast(const std::string &subject, const std::string &metric,
-                            const std::vector<double> &series,
-                            const std::vector<std::string> &timestamps);
 
     PluginSet &plugins_;
     WorkflowRunner &runner_;

@@ -61,6 +61,15 @@ PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &
                            collectors_);
     predictor_ =
         make(settings.predictor, SBX_KIND_PREDICTOR, at(settings.predictor_where, "predictor"));
+    for (size_t i = 0; i < settings.predictors.size(); ++i) {
+        if (settings.predictors[i] == settings.predictor) {
+            continue;  // it forecasts already, as the shown one
+        }
+        const auto where = i < settings.predictor_locations.size() ? settings.predictor_locations[i]
+                                                                   : config::SourceLocation{};
+        compared_predictors_.push_back(
+            make(settings.predictors[i], SBX_KIND_PREDICTOR, at(where, "predictors")));
+    }
     // Every link of the default chain must load now, not at the first cell.
     for (const auto &id : strategy_chain(nlohmann::json(settings.stub_strategy))) {
         stub(id, at(settings.stub_strategy_where, "stub_strategy"));
@@ -191,6 +200,9 @@ std::vector<std::shared_ptr<const plugins::Plugin>> PluginSet::used() const {
         add(*i);
     }
     add(*predictor_);
+    for (const auto &i : compared_predictors_) {
+        add(*i);
+    }
     for (const auto &[id, instance] : stubs_) {
         add(*instance);
     }

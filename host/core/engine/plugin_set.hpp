@@ -39,6 +39,10 @@ class PluginSet {
     std::vector<std::unique_ptr<plugins::Instance>> &injectors() { return injectors_; }
     std::vector<std::unique_ptr<plugins::Instance>> &collectors() { return collectors_; }
     plugins::Instance &predictor() { return *predictor_; }
+    // The predictors compared beside the shown one (settings' `predictors:` without it).
+    std::vector<std::unique_ptr<plugins::Instance>> &compared_predictors() {
+        return compared_predictors_;
+    }
     // The stub strategy `id`, created on first use (presets choose it per run).
     plugins::Instance &stub(const std::string &id, const std::string &where);
     [[nodiscard]] const std::string &default_stub() const { return settings_.stub_strategy; }
@@ -65,6 +69,7 @@ class PluginSet {
     std::vector<std::unique_ptr<plugins::Instance>> injectors_;
     std::vector<std::unique_ptr<plugins::Instance>> collectors_;
     std::unique_ptr<plugins::Instance> predictor_;
+    std::vector<std::unique_ptr<plugins::Instance>> compared_predictors_;
     std::map<std::string, std::unique_ptr<plugins::Instance>> stubs_;
     std::map<std::string, std::unique_ptr<plugins::Instance>> workflow_executors_;
     std::map<std::pair<std::string, size_t>, std::unique_ptr<plugins::Instance>> executor_copies_;

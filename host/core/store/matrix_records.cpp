@@ -49,6 +49,19 @@ std::optional<ResumableSession> latest_unfinished_session(Store &store,
     });
 }
 
+std::optional<std::pair<std::string, std::string>> session_status(Store &store,
+                                                                  int64_t session_id) {
+    return store.locked(
+        [&](Connection &connection) -> std::optional<std::pair<std::string, std::string>> {
+            Statement query(connection.get(), "SELECT status, command FROM sessions WHERE id = ?");
+            query.bind(1, session_id);
+            if (!query.step()) {
+                return std::nullopt;
+            }
+            return std::pair(query.column_text(0), query.column_text(1));
+        });
+}
+
 void reopen_session(Store &store, int64_t session_id) {
     store.locked([&](Connection &connection) {
         // The recovering host owns it now: a later command must not take it for crashed.

@@ -28,6 +28,9 @@ struct ResumableSession {
 
 // The newest session of `command` that did not finish; nullopt when there is none.
 std::optional<ResumableSession> latest_unfinished_session(Store &store, const std::string &command);
+// The status of session `session_id` (running, finished, interrupted, failed, crashed), and
+// its command; none when there is no such session.
+std::optional<std::pair<std::string, std::string>> session_status(Store &store, int64_t session_id);
 // Marks a session as running again (a recovered matrix continues in the same session).
 void reopen_session(Store &store, int64_t session_id);
 

@@ -179,6 +179,14 @@ const std::vector<const char *> &migrations() {
         R"sql(
         ALTER TABLE runs ADD COLUMN cell_share TEXT;
         )sql",
+        // 8: forecasts paired with what then happened (`actual`), the forecasts of the
+        // compared predictors beside the shown one, and the method `auto` chose.
+        R"sql(
+        ALTER TABLE predictions ADD COLUMN actual REAL;
+        ALTER TABLE predictions ADD COLUMN chosen TEXT;
+        ALTER TABLE predictions ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX predictions_by_subject ON predictions(subject, points);
+        )sql",
     };
     return steps;
 }

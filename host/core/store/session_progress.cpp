@@ -65,7 +65,7 @@ std::vector<RecordedCell> recorded_cells(Connection &connection, int64_t session
                                     "SELECT id FROM cells WHERE session_id = ?1");
     Statement forecasts(connection.get(),
                         "SELECT method, value, lower, upper FROM predictions WHERE session_id = ? "
-                        "AND subject = ? ORDER BY id DESC LIMIT 1");
+                        "AND subject = ? AND shown = 1 ORDER BY id DESC LIMIT 1");
     for (auto &cell : cells) {
         cell.metrics = std::move(metrics[cell.cell_id]);
         cell.forecast = forecast_of(forecasts, session_id, cell);

@@ -313,12 +313,14 @@ void Store::record_prediction(const PredictionRecord &prediction) {
     std::lock_guard<std::mutex> guard(mutex_);
     Statement insert(connection_.get(),
                      "INSERT INTO predictions(session_id, subject, method, value, lower, upper, "
-                     "points, created_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
+                     "points, created_at, chosen, shown) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert.bind(1, prediction.session_id).bind(2, prediction.subject).bind(3, prediction.method);
     bind_optional(insert, 4, prediction.value);
     bind_optional(insert, 5, prediction.lower);
     bind_optional(insert, 6, prediction.upper);
-    insert.bind(7, int64_t{prediction.points}).bind(8, utc_now()).run();
+    insert.bind(7, int64_t{prediction.points}).bind(8, utc_now());
+    bind_text_or_null(insert, 9, prediction.chosen);
+    insert.bind(10, int64_t{prediction.shown ? 1 : 0}).run();
 }
 
 std::vector<RoiPoint> Store::roi_points(const std::string &workflow, const std::string &preset_name,

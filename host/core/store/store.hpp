@@ -69,7 +69,10 @@ struct PredictionRecord {
     std::string subject;  // "roi:<workflow>:<preset>:<on|off>", e.g. "roi:demo-kv:normal:on"
     std::string method;
     std::optional<double> value, lower, upper;
-    int points = 0;
+    int points = 0;      // the length of the series it forecast the next point of
+    std::string chosen;  // the method a choosing predictor (`auto`) used; "" for none
+    // False for the predictors compared beside the shown one (settings' `predictors:`).
+    bool shown = true;
 };
 
 // Safe to share between the worker threads of a matrix: every call takes the store's

@@ -2,23 +2,20 @@
 // interval from the one-step-ahead errors once the series is long enough.
 #include <sbx/plugin.hpp>
 
-#include <cmath>
 #include <nlohmann/json.hpp>
-#include <vector>
+
+#include "support/forecast_methods.hpp"
 
 namespace {
 
 using nlohmann::json;
-
-// Below this many points an interval would be invented, not estimated.
-constexpr size_t kMinPointsForInterval = 4;
 
 class EmaPredictor final : public sbx::Predictor {
   public:
     static constexpr sbx::About about{
         "ema",
         "Exponential moving average",
-        "1.0.0",
+        "1.1.0",
         "Forecasts the next value of a series as its EMA (alpha 0.3 by default), with a "
         "normal-approximation interval from past one-step errors.",
         R"json({"type":"object","additionalProperties":false,"properties":{
@@ -32,49 +29,25 @@ class EmaPredictor final : public sbx::Predictor {
 
     explicit EmaPredictor(const std::string &config_json) {
         const json config = json::parse(config_json);
-        alpha_ = config.value("alpha", 0.3);
-        z_ = config.value("z", 1.96);
-        if (!(alpha_ > 0 && alpha_ <= 1) || !(z_ > 0)) {
+        parameters_.alpha = config.value("alpha", parameters_.alpha);
+        parameters_.z = config.value("z", parameters_.z);
+        if (!(parameters_.alpha > 0 && parameters_.alpha <= 1) || !(parameters_.z > 0)) {
             throw sbx::Error(SBX_INVALID, "alpha must be in (0, 1] and z positive");
         }
     }
 
     std::string predict(const std::string &request_json) override {
         const json request = json::parse(request_json);
-        const std::vector<double> series = request.value("series", std::vector<double>{});
-        json answer{{"method", "ema"}, {"points", series.size()}};
-        if (series.empty()) {
-            answer["value"] = nullptr;
-            answer["lower"] = nullptr;
-            answer["upper"] = nullptr;
-            answer["insufficient_data"] = true;
-            return answer.dump();
-        }
-        double ema = series.front();
-        double squared_error_sum = 0;
-        for (size_t i = 1; i < series.size(); ++i) {
-            const double error = series[i] - ema;  // the forecast made before seeing x_i
-            squared_error_sum += error * error;
-            ema = alpha_ * series[i] + (1 - alpha_) * ema;
-        }
-        answer["value"] = ema;
-        if (series.size() < kMinPointsForInterval) {
-            answer["lower"] = nullptr;
-            answer["upper"] = nullptr;
-            answer["insufficient_data"] = true;
-        } else {
-            const double sigma =
-                std::sqrt(squared_error_sum / static_cast<double>(series.size() - 1));
-            answer["lower"] = ema - z_ * sigma;
-            answer["upper"] = ema + z_ * sigma;
-            answer["insufficient_data"] = false;
-        }
-        return answer.dump();
+        const auto series = sbx::support::request_series(request);
+        return sbx::support::forecast_answer(
+                   "ema", series.size(),
+                   sbx::support::within_request_range(
+                       request, sbx::support::ema_forecast(series, parameters_)))
+            .dump();
     }
 
   private:
-    double alpha_ = 0.3;
-    double z_ = 1.96;
+    sbx::support::EmaParameters parameters_;
 };
 
 }  // namespace

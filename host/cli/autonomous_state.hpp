@@ -1,0 +1,71 @@
+// The autonomous loop's state, <data_dir>/autonomous_run.json (docs/user-guide.md
+// "full-autonomous-run"): its options, one record per finished iteration and the one in
+// progress. Rewritten atomically after every change, so a loop killed at any point resumes
+// (--recover) from the last finished iteration and the session of the one in flight. Every
+// decision the loop makes is a function of these records, so a resumed loop decides as an
+// uninterrupted one would.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "scoring/tracker.hpp"
+
+namespace sbx::cli {
+
+// What one workflow (module) did in one iteration.
+struct ModuleIteration {
+    double roi = 0;      // the mean ROI of its cells
+    double entropy = 0;  // the mean outcome entropy of its cells, in bits
+    int runs = 0;
+    int passed = 0;
+    // The shown predictor's forecast of its next ROI: value (or null), lower, upper,
+    // method, chosen.
+    nlohmann::json forecast;
+};
+
+struct IterationRecord {
+    int iteration = 0;  // from 1
+    int64_t session = 0;
+    int64_t seed = 0;
+    std::vector<std::string> presets;
+    std::map<std::string, ModuleIteration> modules;
+    std::optional<double> synergy_roi;  // the mean over presets with a combined run
+    std::string finished_at;            // when its runs were done (ISO 8601 UTC)
+};
+
+struct AutonomousState {
+    std::string command;     // full-autonomous-run or run-complete
+    nlohmann::json options;  // what --recover needs to go on
+    int64_t seed = 0;
+    double elapsed_s = 0;  // spent by earlier processes of this loop
+    std::vector<IterationRecord> iterations;
+    std::optional<std::pair<int, int64_t>> in_progress;  // iteration, session
+    std::string stopped;                                 // why the loop ended; "" while it goes on
+};
+
+std::filesystem::path autonomous_state_path(const std::filesystem::path &data_dir);
+
+// Throws InputError naming the file for one that is not this format.
+std::optional<AutonomousState> load_autonomous_state(const std::filesystem::path &path);
+void save_autonomous_state(const std::filesystem::path &path, const AutonomousState &state);
+
+// The series of one module over the iterations that ran it, oldest first.
+std::vector<double> module_series(const AutonomousState &state, const std::string &module,
+                                  double ModuleIteration::*field);
+std::vector<double> synergy_series(const AutonomousState &state);
+// When each iteration that ran `module` (or, for "", each with synergy) finished.
+std::vector<std::string> series_times(const AutonomousState &state, const std::string &module);
+
+// The tracker the records imply: per module and iteration, ROI delta against the module's
+// previous iteration (0 before its first), its ROI as the RAROI value, and its entropy delta.
+scoring::Tracker tracker_from_iterations(const AutonomousState &state,
+                                         const scoring::TrackerSettings &settings);
+
+}  // namespace sbx::cli

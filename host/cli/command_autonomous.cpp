@@ -1,0 +1,119 @@
+// `full-autonomous-run` and `run-complete`: the options of the autonomous loop; the loop
+// itself is autonomous_loop.cpp.
+#include <boost/program_options.hpp>
+
+#include "autonomous_loop.hpp"
+#include "cli_context.hpp"
+#include "config/setting_values.hpp"
+#include "option_parsing.hpp"
+#include "session.hpp"
+#include "util/errors.hpp"
+
+namespace po = boost::program_options;
+
+namespace sbx::cli {
+namespace {
+
+AutonomousOptions parse(const std::string &command, const std::vector<std::string> &args) {
+    AutonomousOptions options;
+    options.max_iterations = command == "run-complete" ? 1 : 10;
+    int workers = 0;
+    int roi_cycles = 0;
+    int synergy_cycles = 0;
+    double roi_threshold = 0;
+    double synergy_threshold = 0;
+    double entropy_threshold = 0;
+    po::options_description description(command + " options");
+    description.add_options()("workflow,w", po::value(&options.workflows)->composing(),
+                              "a workflow to work on (repeatable; default: every one)")(
+        "max-iterations", po::value(&options.max_iterations), "stop after N iterations")(
+        "max-minutes", po::value(&options.max_minutes), "stop starting iterations after M minutes")(
+        "preset-count", po::value(&options.preset_count), "presets generated per iteration")(
+        "preset-file", po::value(&options.preset_files)->composing(), "JSON preset file")(
+        "runs", po::value(&options.runs), "runs per cell (default 1)")(
+        "seed", po::value(&options.seed), "seed of the first iteration (then +1 each)")(
+        "workers", po::value(&workers), "runs executed at once")(
+        "roi-cycles", po::value(&roi_cycles), "cycles within the ROI threshold to converge")(
+        "synergy-cycles", po::value(&synergy_cycles), "checks the synergy must pass")(
+        "roi-threshold", po::value(&roi_threshold), "fixed ROI tolerance")(
+        "synergy-threshold", po::value(&synergy_threshold), "fixed synergy threshold")(
+        "entropy-threshold", po::value(&entropy_threshold), "ROI per entropy ceiling")(
+        "forecast-log", po::value(&options.forecast_log), "JSONL file of forecasts and actuals")(
+        "recover", po::bool_switch(&options.recover), "go on with the interrupted loop")(
+        "json", po::bool_switch(&options.json_output), "print the final report as JSON");
+    po::positional_options_description positional;
+    if (command == "run-complete") {
+        positional.add("preset-file", -1);
+    }
+    const auto vm = parse_options(command, args, description, positional);
+    if (options.recover) {
+        refuse_with_recover(
+            command, vm,
+            {"workflow", "max-iterations", "max-minutes", "preset-count", "preset-file", "runs",
+             "seed", "workers", "roi-cycles", "synergy-cycles", "roi-threshold",
+             "synergy-threshold", "entropy-threshold", "forecast-log"});
+        return options;
+    }
+    const auto fail = [&](const std::string &what) { throw InputError(command + ": " + what); };
+    if (command == "run-complete" && options.preset_files.empty()) {
+        fail("give the presets to run, e.g. run-complete presets.json");
+    }
+    if (options.max_iterations < 1) {
+        fail("--max-iterations " + std::to_string(options.max_iterations) + " must be at least 1");
+    }
+    if (!(options.max_minutes >= 0)) {
+        fail("--max-minutes must be 0 (no limit) or more");
+    }
+    if (options.preset_count < 1 || options.preset_count > 10000) {
+        fail("--preset-count " + std::to_string(options.preset_count) + " must be from 1 to 10000");
+    }
+    if (options.runs < 1) {
+        fail("--runs " + std::to_string(options.runs) + " must be at least 1");
+    }
+    if (vm.count("seed") && options.seed < 0) {
+        fail("--seed " + std::to_string(options.seed) + " must be a whole number from 0 up");
+    }
+    if (vm.count("workers") && (workers < 1 || workers > static_cast<int>(config::kMaxWorkers))) {
+        fail("--workers " + std::to_string(workers) + " must be from 1 to " +
+             std::to_string(config::kMaxWorkers));
+    }
+    options.workers = static_cast<unsigned>(std::max(workers, 0));
+    for (const auto &[name, value] :
+         {std::pair{"roi-cycles", &roi_cycles}, std::pair{"synergy-cycles", &synergy_cycles}}) {
+        if (vm.count(name) && *value < 1) {
+            fail(std::string("--") + name + " " + std::to_string(*value) + " must be at least 1");
+        }
+    }
+    if (vm.count("roi-cycles")) {
+        options.roi_cycles = roi_cycles;
+    }
+    if (vm.count("synergy-cycles")) {
+        options.synergy_cycles = synergy_cycles;
+    }
+    for (const auto &[name, value] : {std::pair{"roi-threshold", &roi_threshold},
+                                      std::pair{"synergy-threshold", &synergy_threshold},
+                                      std::pair{"entropy-threshold", &entropy_threshold}}) {
+        if (vm.count(name) && !(*value >= 0)) {
+            fail(std::string("--") + name + " must be a number of at least 0");
+        }
+    }
+    if (vm.count("roi-threshold")) {
+        options.roi_threshold = roi_threshold;
+    }
+    if (vm.count("synergy-threshold")) {
+        options.synergy_threshold = synergy_threshold;
+    }
+    if (vm.count("entropy-threshold")) {
+        options.entropy_threshold = entropy_threshold;
+    }
+    return options;
+}
+
+}  // namespace
+
+int run_autonomous_command(CliContext &context, const std::string &command,
+                           const std::vector<std::string> &args) {
+    return run_autonomous_loop(context, command, parse(command, args));
+}
+
+}  // namespace sbx::cli

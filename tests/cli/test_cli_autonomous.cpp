@@ -1,0 +1,251 @@
+// full-autonomous-run and run-complete end to end: the real binary iterating a matrix of two
+// workflows until it stops with a reason; a SIGKILL and a SIGINT in the middle, each
+// followed by --recover, end in exactly the report of an uninterrupted loop with the same
+// seed, with no run done twice; the decisions, forecasts and state it leaves behind.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+// Two workflows (so there is synergy), two presets (one calm, one where `steady` fails and
+// `flaky` fails the other way), two runs per cell; each run sleeps so that a signal lands
+// in the middle of an iteration.
+constexpr const char *kSettings = R"(
+presets:
+  - {SCENARIO_NAME: calm, OUTCOME: "0"}
+  - {SCENARIO_NAME: stormy, OUTCOME: "1"}
+workflows:
+  - name: steady
+    steps:
+      - name: work
+        run: [/bin/sh, -c, 'sleep 0.1; exit $OUTCOME']
+  - name: flaky
+    steps:
+      - name: work
+        run: [/bin/sh, -c, 'sleep 0.1; test "$OUTCOME" = 0 && exit 4; exit 0']
+)";
+
+class AutonomousLoop : public sbx::test::CliTest {
+  protected:
+    void SetUp() override {
+        CliTest::SetUp();
+        write_settings(kSettings);
+    }
+
+    std::vector<std::string> host(const std::vector<std::string> &args,
+                                  const std::string &data_dir) const {
+        std::vector<std::string> argv = {SBX_BINARY, "--config", settings_, "--data-dir", data_dir};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return argv;
+    }
+
+    // The loop uninterrupted in a data dir of its own: its --json report.
+    json reference(const std::vector<std::string> &loop) {
+        auto args = loop;
+        args.emplace_back("--json");
+        const auto result = sbx::test::run_command(host(args, dir_ + "/reference"), {}, dir_);
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        return json::parse(result.out);
+    }
+
+    // Starts the loop, lets it commit `runs` runs, sends `signal_number` and reaps it.
+    int interrupt_after(const std::vector<std::string> &loop, int64_t runs, int signal_number) {
+        const int pid = sbx::test::spawn_background(host(loop, dir_ + "/data"), {{"TMPDIR", dir_}},
+                                                    dir_, dir_ + "/host.log");
+        const int64_t seen = wait_for_runs(runs, std::chrono::seconds(60));
+        EXPECT_GE(seen, runs) << "the loop did not commit " << runs << " runs in 60 s";
+        EXPECT_EQ(kill(pid, signal_number), 0);
+        int status = 0;
+        EXPECT_EQ(waitpid(pid, &status, 0), pid);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+
+    json state() const {
+        std::ifstream in(dir_ + "/data/autonomous_run.json");
+        return json::parse(in);
+    }
+
+    // Recovers the interrupted loop and checks it ends where the reference ends.
+    void recover_and_compare(const json &expected) {
+        const auto recovered = runner({"full-autonomous-run", "--recover", "--json"});
+        ASSERT_EQ(recovered.exit_code, 0) << recovered.err;
+        EXPECT_EQ(json::parse(recovered.out), expected);
+        // Each iteration is one session; no run of any was done twice.
+        const int iterations = expected["iterations"];
+        EXPECT_EQ(query("SELECT count(*) FROM sessions")[0][0], std::to_string(iterations));
+        EXPECT_EQ(query("SELECT count(*) FROM (SELECT session_id, workflow, preset_id, flag, "
+                        "repetition FROM runs GROUP BY 1, 2, 3, 4, 5 HAVING count(*) > 1)")[0][0],
+                  "0");
+        EXPECT_EQ(query("SELECT count(*) FROM sessions WHERE status != 'finished'")[0][0], "0");
+    }
+
+    const std::vector<std::string> loop_ = {"full-autonomous-run",
+                                            "--max-iterations",
+                                            "5",
+                                            "--runs",
+                                            "2",
+                                            "--seed",
+                                            "7",
+                                            "--workers",
+                                            "2"};
+};
+
+TEST_F(AutonomousLoop, IteratesUntilAReasonAndReportsRankingsDecisionsAndForecasts) {
+    const auto result =
+        runner({"full-autonomous-run", "--max-iterations", "5", "--runs", "2", "--seed", "7",
+                "--workers", "2", "--forecast-log", dir_ + "/forecasts.jsonl"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("iteration 1/5: 2 presets, 2 modules"), std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("full-autonomous-run stopped after "), std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("module rankings"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("final metrics"), std::string::npos) << result.out;
+
+    const auto loop = state();
+    EXPECT_FALSE(loop["stopped"].get<std::string>().empty());
+    EXPECT_TRUE(loop["in_progress"].is_null());
+    const auto &iterations = loop["iterations"];
+    ASSERT_GE(iterations.size(), 1u);
+    for (const auto &iteration : iterations) {
+        // steady passes calm and fails stormy, flaky the other way round: 2 of 4 runs each.
+        EXPECT_DOUBLE_EQ(iteration["modules"]["steady"]["roi"].get<double>(), 0.5);
+        EXPECT_DOUBLE_EQ(iteration["modules"]["flaky"]["roi"].get<double>(), 0.5);
+        // Two passes and two failures of one reason: one bit.
+        EXPECT_DOUBLE_EQ(iteration["modules"]["steady"]["entropy"].get<double>(), 1.0);
+        // Together they always fail: combined ROI 0 against a mean of 0.5.
+        EXPECT_DOUBLE_EQ(iteration["synergy_roi"].get<double>(), -0.5);
+    }
+    // Identical iterations: the outcomes stop changing, so the entropy plateau ends the loop
+    // after three unchanged steps, before the ROI tracker's window of five fills.
+    EXPECT_EQ(iterations.size(), 4u);
+    EXPECT_EQ(loop["stopped"].get<std::string>().rfind("entropy plateau", 0), 0u) << loop;
+
+    // Every decision of every iteration is logged.
+    std::ifstream decisions_file(dir_ + "/data/threshold_log.jsonl");
+    std::map<std::string, int> kinds;
+    std::string line;
+    while (std::getline(decisions_file, line)) {
+        const auto decision = json::parse(line);
+        ++kinds[decision["kind"].get<std::string>()];
+        EXPECT_TRUE(decision.contains("threshold")) << line;
+        EXPECT_TRUE(decision.contains("source")) << line;
+    }
+    EXPECT_EQ(kinds, (std::map<std::string, int>{{"entropy", 8}, {"roi", 8}, {"synergy", 4}}));
+
+    // --forecast-log: per iteration and module, what was forecast and what came.
+    std::ifstream forecasts(dir_ + "/forecasts.jsonl");
+    int lines = 0;
+    while (std::getline(forecasts, line)) {
+        const auto entry = json::parse(line);
+        ++lines;
+        if (entry["iteration"] == 1) {
+            EXPECT_TRUE(entry["predicted"].is_null()) << line;
+        } else {
+            EXPECT_DOUBLE_EQ(entry["predicted"].get<double>(), 0.5) << line;
+        }
+        EXPECT_DOUBLE_EQ(entry["actual"].get<double>(), 0.5) << line;
+        EXPECT_EQ(entry["next"]["method"], "auto") << line;
+    }
+    EXPECT_EQ(lines, 8);
+    // The loop's own series are forecast and scored like every other.
+    const auto reliability = runner({"reliability", "--json"});
+    EXPECT_NE(reliability.out.find("roi:steady:loop1"), std::string::npos) << reliability.out;
+
+    // A finished loop has nothing to recover.
+    const auto again = runner({"full-autonomous-run", "--recover"});
+    EXPECT_EQ(again.exit_code, 2);
+    EXPECT_NE(again.err.find("holds no unfinished full-autonomous-run"), std::string::npos)
+        << again.err;
+}
+
+TEST_F(AutonomousLoop, ASigkilledLoopRecoversToTheReportOfAnUninterruptedOne) {
+    const auto expected = reference(loop_);
+    // 12 runs an iteration: kill in the middle of the second.
+    EXPECT_EQ(interrupt_after(loop_, 18, SIGKILL), 128 + SIGKILL);
+    const auto killed = state();
+    EXPECT_EQ(killed["iterations"].size(), 1u) << killed;
+    EXPECT_EQ(killed["in_progress"]["iteration"], 2) << killed;
+    recover_and_compare(expected);
+}
+
+TEST_F(AutonomousLoop, SigintStopsWithExit3AndRecoverFinishes) {
+    const auto expected = reference(loop_);
+    EXPECT_EQ(interrupt_after(loop_, 6, SIGINT), 3);
+    std::ifstream log(dir_ + "/host.log");
+    std::stringstream text;
+    text << log.rdbuf();
+    EXPECT_NE(text.str().find("every completed run is recorded"), std::string::npos) << text.str();
+    EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "interrupted");
+    // A new loop would overwrite the unfinished one: refused.
+    const auto fresh = runner(loop_);
+    EXPECT_EQ(fresh.exit_code, 2);
+    EXPECT_NE(fresh.err.find("holds an unfinished full-autonomous-run"), std::string::npos)
+        << fresh.err;
+    recover_and_compare(expected);
+}
+
+// The host died after an iteration's session was marked finished and before the loop
+// recorded the iteration: --recover finds every cell of that session and runs nothing again.
+TEST_F(AutonomousLoop, AnIterationWhoseSessionFinishedIsRecordedOnRecover) {
+    const auto finished = runner({"full-autonomous-run", "--max-iterations", "2", "--runs", "1",
+                                  "--seed", "4", "--workers", "2", "--json"});
+    ASSERT_EQ(finished.exit_code, 0) << finished.err;
+    const auto runs_before = query("SELECT count(*) FROM runs")[0][0];
+    const auto forecasts_before = query("SELECT count(*) FROM predictions")[0][0];
+    auto loop = state();
+    ASSERT_EQ(loop["iterations"].size(), 2u);
+    loop["in_progress"] = {{"iteration", 2}, {"session", loop["iterations"][1]["session"]}};
+    loop["iterations"].erase(1);
+    loop["stopped"] = "";
+    std::ofstream(dir_ + "/data/autonomous_run.json") << loop.dump();
+
+    const auto recovered = runner({"full-autonomous-run", "--recover", "--json"});
+    ASSERT_EQ(recovered.exit_code, 0) << recovered.err;
+    EXPECT_EQ(json::parse(recovered.out), json::parse(finished.out));
+    EXPECT_EQ(query("SELECT count(*) FROM runs")[0][0], runs_before) << "nothing ran again";
+    EXPECT_EQ(query("SELECT count(*) FROM predictions")[0][0], forecasts_before)
+        << "the iteration's forecasts were replaced, not added";
+    EXPECT_EQ(query("SELECT count(*) FROM sessions WHERE status != 'finished'")[0][0], "0");
+}
+
+TEST_F(AutonomousLoop, RunCompleteRunsTheGivenPresetsOnce) {
+    write_file("presets.json", R"([{"SCENARIO_NAME": "calm", "OUTCOME": "0"}])");
+    const auto result =
+        runner({"run-complete", dir_ + "/presets.json", "--seed", "3", "--workers", "2", "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto report = json::parse(result.out);
+    EXPECT_EQ(report["command"], "run-complete");
+    EXPECT_EQ(report["iterations"], 1);
+    EXPECT_EQ(report["stopped"], "--max-iterations 1 reached");
+    EXPECT_DOUBLE_EQ(report["modules"]["steady"]["roi"].get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(report["modules"]["flaky"]["roi"].get<double>(), 0.0);
+    EXPECT_EQ(state()["iterations"][0]["presets"], json::array({"calm"}));
+}
+
+TEST_F(AutonomousLoop, BadOptionsAreRefusedWithExit2) {
+    for (const auto &[args, message] :
+         std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"full-autonomous-run", "--max-iterations", "0"}, "--max-iterations 0 must be"},
+             {{"full-autonomous-run", "--workflow", "nope"}, "--workflow nope names no workflow"},
+             {{"full-autonomous-run", "--recover"}, "holds no unfinished full-autonomous-run"},
+             {{"full-autonomous-run", "--roi-cycles", "0"}, "--roi-cycles 0 must be at least 1"},
+             {{"run-complete"}, "give the presets to run"}}) {
+        const auto result = runner(args);
+        EXPECT_EQ(result.exit_code, 2) << args[1] << ": " << result.out;
+        EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/data/autonomous_run.json"))
+        << "a refused loop starts nothing";
+}
+
+}  // namespace
