@@ -77,4 +77,14 @@ std::vector<double> request_series(const nlohmann::json &request);
 Forecast within_request_range(const nlohmann::json &request, Forecast forecast);
 nlohmann::json forecast_answer(const std::string &method, size_t points, const Forecast &forecast);
 
+// A one-method predictor's whole `predict`: the request's series through `method`, kept in
+// the request's range, answered under `name`.
+template <typename Method>
+std::string answer_with(const std::string &request_json, const std::string &name, Method &&method) {
+    const nlohmann::json request = nlohmann::json::parse(request_json);
+    const auto series = request_series(request);
+    return forecast_answer(name, series.size(), within_request_range(request, method(series)))
+        .dump();
+}
+
 }  // namespace sbx::support

@@ -35,13 +35,9 @@ class LinearPredictor final : public sbx::Predictor {
     }
 
     std::string predict(const std::string &request_json) override {
-        const json request = json::parse(request_json);
-        const auto series = sbx::support::request_series(request);
-        return sbx::support::forecast_answer(
-                   "linear", series.size(),
-                   sbx::support::within_request_range(
-                       request, sbx::support::linear_forecast(series, parameters_)))
-            .dump();
+        return sbx::support::answer_with(request_json, "linear", [&](const auto &series) {
+            return sbx::support::linear_forecast(series, parameters_);
+        });
     }
 
   private:
