@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "report.hpp"
 #include "reports/foresight_trends.hpp"
 #include "scoring/statistics.hpp"
 #include "scoring/tracker.hpp"
@@ -16,13 +17,7 @@ json autonomous_report(const AutonomousState &state, const LoopDecisions &decisi
     auto settings = tracker_settings;
     settings.tolerance = decisions.roi_tolerance;
     const auto tracker = tracker_from_iterations(state, settings);
-    json rankings = json::array();
-    for (const auto &ranking : tracker.rankings()) {
-        rankings.push_back({{"module", ranking.module},
-                            {"raroi_total", ranking.raroi_total},
-                            {"roi_delta_total", ranking.roi_delta_total},
-                            {"converged", tracker.converged(ranking.module)}});
-    }
+    const json rankings = rankings_json(tracker);
     json modules = json::object();
     for (const auto &module : decisions.modules) {
         const auto roi = module_series(state, module, &ModuleIteration::roi);
@@ -74,13 +69,7 @@ void print_autonomous_report(const json &report) {
     for (const auto &pending : report["pending"]) {
         std::printf("  not converged: %s\n", pending.get<std::string>().c_str());
     }
-    std::printf("\nmodule rankings (by total RAROI over the iterations)\n");
-    for (const auto &ranking : report["rankings"]) {
-        std::printf("  %-28s raroi %8.3f   roi delta %+8.3f%s\n",
-                    ranking["module"].get<std::string>().c_str(),
-                    ranking["raroi_total"].get<double>(), ranking["roi_delta_total"].get<double>(),
-                    ranking["converged"].get<bool>() ? "   converged" : "");
-    }
+    print_rankings("by total RAROI over the iterations", report["rankings"]);
     std::printf("\nfinal metrics\n");
     for (const auto &[name, module] : report["modules"].items()) {
         if (module["roi"].is_null()) {

@@ -12,6 +12,7 @@
 #include "matrix_command.hpp"
 #include "presets/keyword_profiles.hpp"
 #include "presets/selection.hpp"
+#include "report.hpp"
 #include "reports/roi_history.hpp"
 #include "reports/scenario_recording.hpp"
 #include "run_options.hpp"
@@ -85,14 +86,7 @@ json record_simulation(store::Store &store, int64_t session, const std::filesyst
     reports::save_roi_history(data_dir / "roi_history.json", history);
     tracker.save_flags(data_dir / (simulation.subject + ".flags"));
     // The tracker's view across every recorded cycle, not just this one.
-    json rankings = json::array();
-    for (const auto &ranking : tracker.rankings()) {
-        rankings.push_back({{"module", ranking.module},
-                            {"raroi_total", ranking.raroi_total},
-                            {"roi_delta_total", ranking.roi_delta_total},
-                            {"converged", tracker.converged(ranking.module)}});
-    }
-    return {{"presets", report}, {"rankings", rankings}};
+    return {{"presets", report}, {"rankings", rankings_json(tracker)}};
 }
 
 void print_simulation(const engine::Simulation &simulation, const json &result, bool details) {
@@ -122,13 +116,7 @@ void print_simulation(const engine::Simulation &simulation, const json &result, 
             }
         }
     }
-    std::printf("\nmodule rankings (all recorded cycles, by total RAROI)\n");
-    for (const auto &ranking : result["rankings"]) {
-        std::printf("  %-32s raroi %8.3f   roi delta %+8.3f%s\n",
-                    ranking["module"].get<std::string>().c_str(),
-                    ranking["raroi_total"].get<double>(), ranking["roi_delta_total"].get<double>(),
-                    ranking["converged"].get<bool>() ? "   converged" : "");
-    }
+    print_rankings("all recorded cycles, by total RAROI", result["rankings"]);
 }
 
 int run_simulation_command(CliContext &context, RunOptions &options,

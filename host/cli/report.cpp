@@ -121,4 +121,25 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
     }
 }
 
+json rankings_json(const scoring::Tracker &tracker) {
+    json rankings = json::array();
+    for (const auto &ranking : tracker.rankings()) {
+        rankings.push_back({{"module", ranking.module},
+                            {"raroi_total", ranking.raroi_total},
+                            {"roi_delta_total", ranking.roi_delta_total},
+                            {"converged", tracker.converged(ranking.module)}});
+    }
+    return rankings;
+}
+
+void print_rankings(const std::string &scope, const json &rankings) {
+    std::printf("\nmodule rankings (%s)\n", scope.c_str());
+    for (const auto &ranking : rankings) {
+        std::printf("  %-32s raroi %8.3f   roi delta %+8.3f%s\n",
+                    ranking["module"].get<std::string>().c_str(),
+                    ranking["raroi_total"].get<double>(), ranking["roi_delta_total"].get<double>(),
+                    ranking["converged"].get<bool>() ? "   converged" : "");
+    }
+}
+
 }  // namespace sbx::cli

@@ -1,4 +1,5 @@
-// Printing the results of `run`: a table for people, one JSON object for programs.
+// Printing the results of `run`: a table for people, one JSON object for programs; and the
+// tracker's module rankings the simulations and the autonomous loop end with.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -6,11 +7,17 @@
 #include <vector>
 
 #include "engine/cell_runner.hpp"
+#include "scoring/tracker.hpp"
 
 namespace sbx::cli {
 
 nlohmann::json cells_to_json(const std::vector<engine::CellSummary> &cells);
 void print_cell_table(const std::string &workflow, int runs_per_cell, const std::string &predictor,
                       const std::vector<engine::CellSummary> &cells);
+
+// [{"module", "raroi_total", "roi_delta_total", "converged"}], by total RAROI.
+nlohmann::json rankings_json(const scoring::Tracker &tracker);
+// "module rankings (<scope>)" and one line per module of rankings_json.
+void print_rankings(const std::string &scope, const nlohmann::json &rankings);
 
 }  // namespace sbx::cli
