@@ -74,6 +74,8 @@ CliContext make_context(const GlobalOptions &options) {
     }
     if (!options.log_level.empty()) {
         settings.log_level = options.log_level;
+    } else if (options.quiet) {
+        settings.log_level = "warn";
     }
     settings.json_logs = settings.json_logs || options.json_logs;
     logging::setup(logging::parse_level(settings.log_level, options.log_level.empty()

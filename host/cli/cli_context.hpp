@@ -18,6 +18,10 @@ struct GlobalOptions {
     std::string log_level;
     bool json_logs = false;
     std::string program_path;  // argv[0], to find the plugins built beside the binary
+    // --quiet: warnings and errors only, no progress line.
+    bool quiet = false;
+    // The command was given --json: its stdout is for programs, so no progress line.
+    bool json_output = false;
 };
 
 struct CliContext {
@@ -55,5 +59,10 @@ int run_adapt_presets_command(CliContext &context, const std::vector<std::string
 // `command` is full-autonomous-run or run-complete.
 int run_autonomous_command(CliContext &context, const std::string &command,
                            const std::vector<std::string> &args);
+// help and completions read no settings (Command::needs_settings is false).
+int run_help_command(CliContext &context, const std::string &command,
+                     const std::vector<std::string> &args);
+int run_completions_command(CliContext &context, const std::string &command,
+                            const std::vector<std::string> &args);
 
 }  // namespace sbx::cli

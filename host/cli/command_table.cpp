@@ -19,75 +19,110 @@ const std::vector<Command> &commands() {
          "[--workflow|-w NAME | --all-workflows | --sections] [--runs N] [--seed S]\n"
          "[--preset-file F]... [--preset-count N] [--workers N] [--details] [--json]\n"
          "[--keep-workspaces] [--fail-under ROI] [--recover]",
-         one<run_run_command>},
+         "Runs workflows under presets: each preset once with the workflow on and once off (the "
+         "counterfactual), scores every cell and records it in metrics.db.",
+         "", one<run_run_command>},
         {"run-scenarios", nullptr,
          "[WORKFLOW] [--all-scenarios] [--repetitions N] [--seed S]\n"
          "[--workers N] [--json] [--recover] [--keep-workspaces] [--shrink-runs N]\n"
          "[--fail-on worst-below=X|status=fail|status=weak]...",
-         one<run_run_scenarios_command>},
+         "Runs one workflow across the scenario matrix (normal, high latency, hostile input, ...), "
+         "on and off, and reports each scenario's ROI delta, the worst scenario and the verdict; "
+         "exit 1 when a --fail-on gate trips.",
+         "", one<run_run_scenarios_command>},
         {"simulate-temporal-trajectory", nullptr,
          "[WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n[--json] [--keep-workspaces] "
          "[--recover]",
-         one<run_trajectory_command>},
+         "Runs the workflow through the stages of the temporal trajectory (normal, then ever "
+         "harsher presets) and reports degradation, resilience and stability per stage.",
+         "", one<run_trajectory_command>},
         {"full-autonomous-run", nullptr,
          "[-w NAME]... [--max-iterations N] [--max-minutes M] [--preset-count N]\n"
          "[--preset-file F]... [--runs N] [--seed S] [--workers N] [--roi-cycles N]\n"
          "[--synergy-cycles N] [--roi-threshold X] [--synergy-threshold X]\n"
          "[--entropy-threshold X] [--forecast-log FILE] [--recover] [--json]\n"
          "(iterate until every module and the synergy converge)",
-         run_autonomous_command},
+         "Iterates: generates presets, runs every workflow alone and all together, forecasts ROI, "
+         "entropy and synergy, and stops once every module and the synergy converge.",
+         "", run_autonomous_command},
         {"run-complete", nullptr,
          "PRESET_FILE... [--max-iterations N (default 1)] [full-autonomous-run options]",
+         "full-autonomous-run on the given preset files, one iteration by default.", "",
          run_autonomous_command},
         {"adapt-presets", "find-boundaries",
          "[WORKFLOW] [--axis KEY[:MILD:HARSH[:PRECISION]]]... [--runs N] [--seed S]\n"
          "[--workers N] [--break-below ROI] [--strategy bisect|grid] [--preset-debug] [--json]\n"
          "(the mildest setting of each axis that breaks the workflow)",
-         one<run_adapt_presets_command>},
-        {"workflows", nullptr, "list [--json] | workflows import FILE", one<run_workflows_command>},
+         "Searches each preset axis for the mildest setting that breaks the workflow (its failure "
+         "boundary).",
+         "", one<run_adapt_presets_command>},
+        {"workflows", nullptr, "list [--json] | workflows import FILE",
+         "Lists the workflows of the settings and of metrics.db, or imports a workflow file into "
+         "metrics.db.",
+         "list import", one<run_workflows_command>},
         {"replay", nullptr, "RUN_ID [--print] [--json]      (exit 1 when the outcome differs)",
-         one<run_replay_command>},
+         "Runs a recorded run again with the same inputs, preset and seed, and compares the "
+         "outcome; --print gives a shell script that reproduces it.",
+         "", one<run_replay_command>},
         {"shrink", nullptr,
          "RUN_ID [--max-runs N] [--json]      (the smallest input and fault keys that\n"
          "still fail the same way; exit 1 when the run does not fail again)",
-         one<run_shrink_command>},
+         "Shrinks a failed run to the smallest inputs and fault keys that still fail the same way.",
+         "", one<run_shrink_command>},
         {"purge-stale", "cleanup", "[--json]      (what crashed runs left behind)",
-         run_cleanup_command},
+         "Removes what crashed hosts left behind: processes, namespaces, cgroups, mounts, firewall "
+         "rules, containers, guests and temporary folders.",
+         "", run_cleanup_command},
         {"check-resources", nullptr,
          "[--json]      (lists what purge-stale would remove; exit 1 "
          "when any)",
-         run_cleanup_command},
+         "Lists what purge-stale would remove, without removing anything; exit 1 when something is "
+         "left.",
+         "", run_cleanup_command},
         {"cleanup-stats", nullptr,
          "[--json]      (the cleanup counters plugins reported, from "
          "metrics.db)",
+         "Prints the cleanup counters the executors and injectors reported.", "",
          one<run_cleanup_stats_command>},
         {"install-autopurge", nullptr,
          "[--system] [--unit-dir DIR] [--print]   (purge-stale hourly)",
+         "Installs a systemd timer (user or --system) that runs purge-stale every hour.", "",
          one<run_autopurge_command>},
         {"rank-scenarios", nullptr,
          "RUN... [--json]      (RUN: a data dir, roi_history.json or metrics.db)",
-         run_rank_command},
+         "Ranks the scenarios of several runs by their cumulative ROI.", "", run_rank_command},
         {"rank-synergy", nullptr,
          "RUN... [--metric M] [--json]      (synergy_M of sections and "
          "workflows)",
-         run_rank_command},
+         "Ranks scenarios by the cumulative synergy of a metric.", "", run_rank_command},
         {"rank-scenario-synergy", nullptr,
          "RUN... [--metric M] [--json]      (workflows only; the same as\n"
          "rank-synergy for a roi_history.json, which does not record the subject)",
-         run_rank_command},
+         "Ranks scenarios by the synergy of a metric recorded per workflow.", "", run_rank_command},
         {"reliability", nullptr,
          "[--metric M|all] [--window N] [--json]      (each predictor's error and\n"
          "interval coverage per recorded series; M defaults to roi)",
-         one<run_reliability_command>},
+         "How good each predictor's forecasts were: error, interval coverage and reliability per "
+         "recorded series.",
+         "", one<run_reliability_command>},
         {"plugins", nullptr,
          "list [--json] | plugins inspect ID | plugins verify PATH\n"
          "| plugins call PATH --request FILE [--call NAME] [--plugin-config JSON]\n"
          "| plugins new KIND NAME [DIR]",
-         one<run_plugins_command>},
+         "Lists, inspects, verifies and calls plugins, and scaffolds a new one.",
+         "list inspect verify call new", one<run_plugins_command>},
         {"presets", nullptr,
          "generate [--profiles P...] [--count N] [--severity low|high] [--seed S]\n"
          "[--out FILE] [--canonical]",
-         one<run_presets_command>},
+         "Generates scenario presets from profiles.", "generate", one<run_presets_command>},
+        {"help", nullptr, "[COMMAND] [--man]",
+         "Prints the general help, a command's help (the same as COMMAND --help), or with "
+         "--man the manual page in roff.",
+         "", run_help_command, false},
+        {"completions", nullptr, "bash|zsh",
+         "Prints the shell completion script, e.g. `source <(sandbox-runner completions "
+         "bash)`; the package installs both.",
+         "bash zsh", run_completions_command, false},
     };
     return table;
 }
@@ -101,6 +136,18 @@ const Command *find_command(const std::string &name) {
     return nullptr;
 }
 
+std::string usage_lines(const Command &command, const std::string &indent) {
+    std::string text;
+    for (const char *line = command.usage; *line != '\0';) {
+        const char *end = std::strchr(line, '\n');
+        const std::size_t length =
+            end != nullptr ? static_cast<std::size_t>(end - line) : std::strlen(line);
+        text += (line == command.usage ? "" : indent) + std::string(line, length) + "\n";
+        line += length + (end != nullptr ? 1 : 0);
+    }
+    return text;
+}
+
 std::string commands_usage() {
     std::string text = "commands:\n";
     for (const auto &command : commands()) {
@@ -110,14 +157,9 @@ std::string commands_usage() {
             text += std::string(" (alias ") + command.alias + ")";
         }
         // Continuation lines are indented under the name.
-        for (const char *line = command.usage; *line != '\0';) {
-            const char *end = std::strchr(line, '\n');
-            const std::size_t length =
-                end != nullptr ? static_cast<std::size_t>(end - line) : std::strlen(line);
-            text += (line == command.usage ? " " : "      ") + std::string(line, length) + "\n";
-            line += length + (end != nullptr ? 1 : 0);
-        }
+        text += " " + usage_lines(command, "      ");
     }
+    text += "\nRun `sandbox-runner help COMMAND` for what a command does.\n";
     return text;
 }
 

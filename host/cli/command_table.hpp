@@ -15,8 +15,15 @@ struct Command {
     const char *alias;  // another name for the same command, or nullptr
     // What follows the name in `--help`: options, then "\n"-separated continuation lines.
     const char *usage;
+    // What the command does, in sentences: `help NAME`, `NAME --help` and the man page.
+    const char *about;
+    // The words that may follow the name ("list import"), for the shell completions.
+    const char *subcommands;
     // `name` is the name the user typed (some handlers serve several commands).
     int (*run)(CliContext &context, const std::string &name, const std::vector<std::string> &args);
+    // False for the commands that must work whatever the settings say (help, completions):
+    // they get a context without settings, so a broken settings file cannot hide the help.
+    bool needs_settings = true;
 };
 
 const std::vector<Command> &commands();
@@ -26,5 +33,8 @@ const Command *find_command(const std::string &name);
 
 // The "commands:" part of `--help`.
 std::string commands_usage();
+
+// The command's usage lines, indented by `indent` after the first.
+std::string usage_lines(const Command &command, const std::string &indent);
 
 }  // namespace sbx::cli

@@ -11,16 +11,14 @@
 #include "cli_context.hpp"
 #include "command_table.hpp"
 #include "engine/cell_runner.hpp"
+#include "global_options.hpp"
+#include "help_text.hpp"
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
 
 namespace po = boost::program_options;
 
 namespace {
-
-constexpr const char *kUsageHead =
-    "usage: sandbox-runner [global options] COMMAND [command options]\n"
-    "\n";
 
 // Rationale: the first SIGINT/SIGTERM asks for an orderly stop (runs in flight are
 // stopped, isolated plugins killed after their grace, guests powered off, the session marked
@@ -50,39 +48,39 @@ void on_stop_signal(int signal_number) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    po::options_description global("");
     sbx::cli::GlobalOptions options;
     options.program_path = argc > 0 ? argv[0] : "sandbox-runner";
-    global.add_options()("help,h", "show this help")("config", po::value(&options.config_path),
-                                                     "settings file (default: the embedded one)")(
-        "data-dir", po::value(&options.data_dir), "directory for metrics.db and exports")(
-        "plugin-dir", po::value(&options.plugin_dirs)->composing(),
-        "extra plugin directory (repeatable)")("log-level", po::value(&options.log_level),
-                                               "trace, debug, info, warn, error, critical, off")(
-        "json-logs", po::bool_switch(&options.json_logs), "one JSON object per log line");
-    po::options_description hidden;
-    hidden.add_options()("command", po::value<std::string>())(
-        "args", po::value<std::vector<std::string>>());
-    po::options_description all;
-    all.add(global).add(hidden);
-    po::positional_options_description positional;
-    positional.add("command", 1).add("args", -1);
-
+    const po::options_description global = sbx::cli::global_options(options);
     try {
-        const auto parsed = po::command_line_parser(argc, argv)
-                                .options(all)
-                                .positional(positional)
-                                // No prefix guessing: `--json` must not become `--json-logs`.
-                                .style(po::command_line_style::default_style &
-                                       ~po::command_line_style::allow_guessing)
-                                .allow_unregistered()
-                                .run();
+        // The global options end at the first word that is not one of them: the command.
+        // Everything after it is the command's own, even a word a global option spells
+        // (`run --help` is run's help, not the general one).
+        int command_at = 1;
+        while (command_at < argc && argv[command_at][0] == '-') {
+            const std::string word = argv[command_at];
+            // Long names are looked up without their "--" (and "=value"), short ones whole.
+            const std::string key =
+                word.rfind("--", 0) == 0 ? word.substr(2, word.find('=') - 2) : word.substr(0, 2);
+            const auto *option = global.find_nothrow(key, false);
+            const bool takes_next = option != nullptr && word.find('=') == std::string::npos &&
+                                    option->semantic()->max_tokens() > 0;
+            command_at += takes_next ? 2 : 1;
+        }
         po::variables_map vm;
-        po::store(parsed, vm);
+        po::store(po::command_line_parser(std::min(command_at, argc), argv)
+                      .options(global)
+                      // No prefix guessing: `--json` must not become `--json-logs`.
+                      .style(po::command_line_style::default_style &
+                             ~po::command_line_style::allow_guessing)
+                      .run(),
+                  vm);
         po::notify(vm);
-        if (vm.count("help") || !vm.count("command")) {
-            std::cout << kUsageHead << sbx::cli::commands_usage() << "\nglobal options:\n"
-                      << global;
+        if (vm.count("version")) {
+            std::cout << sbx::cli::version_text();
+            return sbx::kExitOk;
+        }
+        if (vm.count("help") || command_at >= argc) {
+            (vm.count("help") ? std::cout : std::cerr) << sbx::cli::general_help();
             return vm.count("help") ? sbx::kExitOk : sbx::kExitBadInput;
         }
         for (const char *option : {"config", "data-dir", "log-level"}) {
@@ -91,17 +89,29 @@ int main(int argc, char **argv) {
                                       " needs a value; leave the option out for the default");
             }
         }
-        const std::string command = vm["command"].as<std::string>();
-        // Everything after the command name, including its own --options.
-        std::vector<std::string> args =
-            po::collect_unrecognized(parsed.options, po::include_positional);
-        args.erase(args.begin());  // the command itself
+        const std::string command = argv[command_at];
+        const std::vector<std::string> args(argv + command_at + 1, argv + argc);
 
         const sbx::cli::Command *found = sbx::cli::find_command(command);
         if (found == nullptr) {
             std::cerr << "sandbox-runner: unknown command '" << command
                       << "'; run `sandbox-runner --help` for the list\n";
             return sbx::kExitBadInput;
+        }
+        // `COMMAND --help` is that command's help, whatever else the line holds.
+        for (const auto &arg : args) {
+            if (arg == "--help" || arg == "-h") {
+                std::cout << sbx::cli::command_help(*found);
+                return sbx::kExitOk;
+            }
+        }
+        for (const auto &arg : args) {
+            options.json_output = options.json_output || arg == "--json";
+        }
+        if (!found->needs_settings) {
+            sbx::cli::CliContext bare;
+            bare.options = options;
+            return found->run(bare, command, args);
         }
         std::signal(SIGINT, on_stop_signal);
         std::signal(SIGTERM, on_stop_signal);

@@ -15,12 +15,9 @@ namespace sbx::docker {
 
 using nlohmann::json;
 
-std::string docker_state_folder(const std::string &state_dir) {
-    const std::string folder = state_dir + "/docker";
-    std::error_code ignored;
-    std::filesystem::create_directories(folder, ignored);
-    return folder;
-}
+// Only a path: whoever writes there creates it (update_json_file, ScopedFolder), so a
+// reader such as `check-resources` leaves no folder behind.
+std::string docker_state_folder(const std::string &state_dir) { return state_dir + "/docker"; }
 
 std::string active_containers_path(const std::string &state_dir) {
     const char *variable = std::getenv("SANDBOX_ACTIVE_CONTAINERS");
