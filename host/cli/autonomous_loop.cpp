@@ -17,6 +17,7 @@
 #include "plugins/plugin.hpp"
 #include "presets/preset.hpp"
 #include "presets/selection.hpp"
+#include "progress_line.hpp"
 #include "reports/foresight_trends.hpp"
 #include "reports/preset_policy.hpp"
 #include "scoring/convergence.hpp"
@@ -466,13 +467,15 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
         }
         record_plugins_used(store, session, plugins);
         const auto iteration_started = std::chrono::steady_clock::now();
+        ProgressLine progress(context.options);
         const engine::MatrixContext matrix{settings,
                                            context.registry(),
                                            store,
                                            session,
                                            std::filesystem::current_path(),
                                            data_dir / "state",
-                                           resumed};
+                                           resumed,
+                                           progress.observer()};
         const unsigned workers =
             options.workers != 0 ? options.workers : std::max(1u, settings.workers);
         auto record = within_session(store, session, [&] {
@@ -491,6 +494,7 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
             forecast_loop_series(forecaster, state, summary);
             return summary;
         });
+        progress.stop();
         append_lines(options.forecast_log, forecast_log_lines(state, record));
         state.iterations.push_back(record);
         state.in_progress.reset();

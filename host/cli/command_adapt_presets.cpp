@@ -9,10 +9,12 @@
 #include "cli_context.hpp"
 #include "config/setting_values.hpp"
 #include "engine/boundary_search.hpp"
+#include "logging/status_line.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
 #include "presets/boundary_axes.hpp"
 #include "presets/preset.hpp"
+#include "progress_line.hpp"
 #include "reports/preset_policy.hpp"
 #include "session.hpp"
 #include "util/errors.hpp"
@@ -129,13 +131,16 @@ int run_adapt_presets_command(CliContext &context, const std::vector<std::string
         store.begin_session("adapt-presets " + workflow.name, settings.source, options.seed,
                             json{{"axes", options.axes}, {"runs", options.runs}});
     record_plugins_used(store, session, plugins);
+    // --preset-debug prints each probe as it ends: no progress line between them.
+    ProgressLine progress(context.options);
     const engine::MatrixContext matrix{settings,
                                        context.registry(),
                                        store,
                                        session,
                                        std::filesystem::current_path(),
                                        data_dir / "state",
-                                       false};
+                                       false,
+                                       options.debug ? nullptr : progress.observer()};
     const unsigned workers = options.workers > 0 ? static_cast<unsigned>(options.workers)
                                                  : std::max(1u, settings.workers);
     if (!options.json_output) {
@@ -213,6 +218,7 @@ int run_adapt_presets_command(CliContext &context, const std::vector<std::string
                  {"runs", probes * options.runs}});
             summary += (summary.empty() ? "" : "; ") + summary_phrase(axis, result);
             if (!options.json_output) {
+                logging::clear_status();  // the next run draws the progress line again
                 std::printf("  %-20s %s   (%d probe%s, %d runs)\n", axis.key.c_str(),
                             description.c_str(), probes, probes == 1 ? "" : "s",
                             probes * options.runs);

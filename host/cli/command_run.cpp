@@ -13,6 +13,7 @@
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
 #include "presets/selection.hpp"
+#include "progress_line.hpp"
 #include "report.hpp"
 #include "reports/roi_history.hpp"
 #include "reports/scenario_recording.hpp"
@@ -148,16 +149,19 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     for (const auto &preset : presets) {
         plans.push_back({&workflow, preset, {options.runs, options.seed, false}});
     }
+    ProgressLine progress(context.options);
     const engine::MatrixContext matrix{settings,
                                        context.registry(),
                                        store,
                                        session,
                                        std::filesystem::current_path(),
                                        std::filesystem::path(settings.data_dir) / "state",
-                                       options.resumed_session != 0};
+                                       options.resumed_session != 0,
+                                       progress.observer()};
     const auto summaries = within_session(store, session, [&] {
         return engine::MatrixRunner(matrix, plugins, run_workers(options, settings)).run(plans);
     });
+    progress.stop();
 
     // Each cell extends its preset's series in roi_history.json (delta against the
     // previous cell of the same workflow and preset), as metrics.db records it.

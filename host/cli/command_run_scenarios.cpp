@@ -10,6 +10,7 @@
 #include "matrix_command.hpp"
 #include "polyglot_shrinks.hpp"
 #include "presets/scenarios.hpp"
+#include "progress_line.hpp"
 #include "reports/scenario_recording.hpp"
 #include "scoring/forecast_scores.hpp"
 #include "session.hpp"
@@ -173,9 +174,15 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     record_plugins_used(store, session, plugins);
 
     const unsigned workers = effective_workers(options.matrix, settings);
-    const engine::MatrixContext matrix{
-        settings,           context.registry(), store, session, std::filesystem::current_path(),
-        data_dir / "state", resumed.has_value()};
+    ProgressLine progress(context.options);
+    const engine::MatrixContext matrix{settings,
+                                       context.registry(),
+                                       store,
+                                       session,
+                                       std::filesystem::current_path(),
+                                       data_dir / "state",
+                                       resumed.has_value(),
+                                       progress.observer()};
     reports::ScenarioRun run;
     within_session(store, session, [&] {
         const auto summaries = engine::MatrixRunner(matrix, plugins, workers).run(plans);
@@ -195,6 +202,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
                                      scoring::with_adapted_tolerance(tracker_settings, store));
         return 0;
     });
+    progress.stop();
 
     if (options.matrix.json) {
         std::cout << reports::scenario_summary(run).dump(2) << '\n';

@@ -12,6 +12,7 @@
 #include "matrix_command.hpp"
 #include "presets/keyword_profiles.hpp"
 #include "presets/selection.hpp"
+#include "progress_line.hpp"
 #include "report.hpp"
 #include "reports/roi_history.hpp"
 #include "reports/scenario_recording.hpp"
@@ -158,13 +159,15 @@ int run_simulation_command(CliContext &context, RunOptions &options,
                   simulation.subject == "workflows" ? "run --all-workflows" : "run --sections",
                   settings.source, options.seed, recorded_run_options(options));
     record_plugins_used(store, session, plugins);
+    ProgressLine progress(context.options);
     const engine::MatrixContext matrix{settings,
                                        context.registry(),
                                        store,
                                        session,
                                        std::filesystem::current_path(),
                                        data_dir / "state",
-                                       options.resumed_session != 0};
+                                       options.resumed_session != 0,
+                                       progress.observer()};
     const json result = within_session(store, session, [&] {
         engine::MatrixRunner runner(matrix, plugins, run_workers(options, settings));
         const auto outcomes =
@@ -174,6 +177,7 @@ int run_simulation_command(CliContext &context, RunOptions &options,
                                  scoring::with_adapted_tolerance(tracker_settings, store),
                                  forecaster);
     });
+    progress.stop();
     if (options.json) {
         std::cout << json{{"subject", simulation.subject},
                           {"session", session},

@@ -6,6 +6,7 @@
 #include "engine/matrix_runner.hpp"
 #include "matrix_command.hpp"
 #include "presets/scenarios.hpp"
+#include "progress_line.hpp"
 #include "reports/foresight_history.hpp"
 #include "reports/roi_history.hpp"
 #include "reports/scenario_recording.hpp"
@@ -74,9 +75,15 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     for (const auto &stage : stages) {
         plans.push_back({&workflow, stage, {options.repetitions, options.seed, false}});
     }
-    const engine::MatrixContext matrix{
-        settings,           context.registry(), store, session, std::filesystem::current_path(),
-        data_dir / "state", resumed.has_value()};
+    ProgressLine progress(context.options);
+    const engine::MatrixContext matrix{settings,
+                                       context.registry(),
+                                       store,
+                                       session,
+                                       std::filesystem::current_path(),
+                                       data_dir / "state",
+                                       resumed.has_value(),
+                                       progress.observer()};
     const auto metrics = within_session(store, session, [&] {
         const auto cells =
             engine::MatrixRunner(matrix, plugins, effective_workers(options, settings)).run(plans);
@@ -104,6 +111,7 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         reports::save_roi_history(data_dir / "roi_history.json", history);
         return stage_metrics;
     });
+    progress.stop();
 
     if (options.json) {
         nlohmann::json out{{"workflow", workflow.name},

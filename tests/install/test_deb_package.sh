@@ -25,9 +25,16 @@ usr=$work/root/usr
 for file in bin/sandbox-runner lib/sandbox-runner/sbx-demo-kv \
     lib/sandbox-runner/plugins/executors/local.so lib/sandbox-runner/plugins/injectors/disk_corruption_shim.so.1 \
     share/sandbox-runner/sandbox_settings.yaml include/sbx/plugin.h include/sbx/plugin.hpp \
-    share/cmake/SandboxRunnerSDK/SandboxRunnerSDKConfig.cmake share/pkgconfig/sandbox-runner-sdk.pc; do
+    share/cmake/SandboxRunnerSDK/SandboxRunnerSDKConfig.cmake share/pkgconfig/sandbox-runner-sdk.pc \
+    share/man/man1/sandbox-runner.1 share/bash-completion/completions/sandbox-runner \
+    share/zsh/vendor-completions/_sandbox-runner share/doc/sandbox-runner/user-guide.md; do
     [[ -e $usr/$file ]] || fail "the package lacks /usr/$file"
 done
+# The packaged man page and completions are those the packaged binary prints.
+cmp <("$usr/bin/sandbox-runner" help --man) "$usr/share/man/man1/sandbox-runner.1" ||
+    fail "the packaged man page is not the binary's"
+cmp <("$usr/bin/sandbox-runner" completions bash) "$usr/share/bash-completion/completions/sandbox-runner" ||
+    fail "the packaged bash completion is not the binary's"
 grep -q "run: \[/usr/lib/sandbox-runner/sbx-demo-kv, put" "$usr/share/sandbox-runner/sandbox_settings.yaml" ||
     fail "the installed settings do not name the installed demo target"
 

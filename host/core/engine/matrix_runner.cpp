@@ -66,6 +66,9 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
             "runs to go",
             context_.session_id, recovery_->kept_cells(), recovery_->kept_runs(), tasks.size());
     }
+    if (context_.observer != nullptr) {
+        context_.observer->planned(tasks.size());
+    }
     for (const size_t cell : complete) {  // the host died before it recorded the cell
         summaries[cell] = primary_cells.finish(work[cell]);
     }
@@ -81,7 +84,15 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
                 return;
             }
             const auto [cell, repetition] = tasks[index];
+            if (context_.observer != nullptr) {
+                context_.observer->started(work[cell].workflow->name, work[cell].preset.name,
+                                           work[cell].options.counterfactual ? "off" : "on");
+            }
             cells.run_one(work[cell], repetition);
+            if (context_.observer != nullptr) {
+                context_.observer->finished(
+                    work[cell].results[static_cast<size_t>(repetition)].passed);
+            }
             if (remaining[cell].fetch_sub(1) == 1) {
                 summaries[cell] = cells.finish(work[cell]);
             }

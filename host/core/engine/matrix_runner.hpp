@@ -10,6 +10,7 @@
 
 #include "engine/cell_runner.hpp"
 #include "engine/plugin_set.hpp"
+#include "engine/run_observer.hpp"
 #include "engine/session_recovery.hpp"
 
 namespace sbx::engine {
@@ -30,6 +31,8 @@ struct MatrixContext {
     // --recover: `session_id` is an interrupted session; its recorded cells and committed
     // runs are kept, and only the missing repetitions run.
     bool recover = false;
+    // Told of every run (the progress line); nullptr: nobody watches.
+    RunObserver *observer = nullptr;
 };
 
 class MatrixRunner {

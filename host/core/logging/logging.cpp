@@ -2,10 +2,12 @@
 #include "logging/logging.hpp"
 
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/sinks/base_sink.h>
 
 #include <memory>
+#include <mutex>
 
+#include "logging/status_line.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::logging {
@@ -50,6 +52,47 @@ class JsonEscapedMessage final : public spdlog::custom_flag_formatter {
     }
 };
 
+// stderr, sharing the terminal with the status line; the level coloured when
+// stderr_colors() allows (the pattern's %^...%$ range).
+class StderrSink final : public spdlog::sinks::base_sink<std::mutex> {
+  public:
+    StderrSink() : colors_(logging::stderr_colors()) {}
+
+  protected:
+    void sink_it_(const spdlog::details::log_msg &msg) override {
+        spdlog::memory_buf_t formatted;
+        formatter_->format(msg, formatted);
+        std::string_view text(formatted.data(), formatted.size());
+        if (!colors_ || msg.color_range_end <= msg.color_range_start) {
+            write_above_status(text);
+            return;
+        }
+        std::string line(text.substr(0, msg.color_range_start));
+        line += level_color(msg.level);
+        line += text.substr(msg.color_range_start, msg.color_range_end - msg.color_range_start);
+        line += "\033[0m";
+        line += text.substr(msg.color_range_end);
+        write_above_status(line);
+    }
+    void flush_() override {}
+
+  private:
+    static const char *level_color(spdlog::level::level_enum level) {
+        switch (level) {
+            case spdlog::level::warn:
+                return "\033[33m";
+            case spdlog::level::err:
+            case spdlog::level::critical:
+                return "\033[31m";
+            case spdlog::level::info:
+                return "\033[32m";
+            default:
+                return "\033[36m";
+        }
+    }
+    bool colors_;
+};
+
 }  // namespace
 
 spdlog::level::level_enum parse_level(const std::string &text, const std::string &origin) {
@@ -70,8 +113,9 @@ spdlog::level::level_enum parse_level(const std::string &text, const std::string
 }
 
 void setup(spdlog::level::level_enum level, bool json_lines) {
-    auto logger = std::make_shared<spdlog::logger>(
-        "sandbox-runner", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+    // The sink serialises its formatter; write_above_status every write to stderr.
+    auto logger =
+        std::make_shared<spdlog::logger>("sandbox-runner", std::make_shared<StderrSink>());
     auto formatter = std::make_unique<spdlog::pattern_formatter>();
     if (json_lines) {
         formatter->add_flag<JsonEscapedMessage>('*').set_pattern(

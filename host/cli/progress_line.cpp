@@ -1,0 +1,98 @@
+#include "progress_line.hpp"
+
+#include <cstdio>
+
+#include "logging/status_line.hpp"
+
+namespace sbx::cli {
+
+std::string clock_text(std::chrono::seconds duration) {
+    const long long total = duration.count() < 0 ? 0 : duration.count();
+    char text[32];
+    if (total >= 3600) {
+        std::snprintf(text, sizeof(text), "%lld:%02lld:%02lld", total / 3600, total / 60 % 60,
+                      total % 60);
+    } else {
+        std::snprintf(text, sizeof(text), "%lld:%02lld", total / 60, total % 60);
+    }
+    return text;
+}
+
+ProgressLine::ProgressLine(const GlobalOptions &options)
+    : active_(logging::stderr_is_terminal() && !options.quiet && !options.json_output),
+      colors_(logging::stderr_colors()),
+      start_(std::chrono::steady_clock::now()) {
+    if (active_) {
+        ticker_ = std::thread([this] { tick(); });
+    }
+}
+
+ProgressLine::~ProgressLine() {
+    stop();
+}
+
+void ProgressLine::stop() {
+    if (!ticker_.joinable()) {
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> guard(mutex_);
+        stopping_ = true;
+        active_ = false;  // late observer calls draw nothing
+    }
+    wake_.notify_all();
+    ticker_.join();
+    logging::clear_status();
+}
+
+void ProgressLine::planned(std::size_t runs) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    total_ += runs;
+    draw_locked(true);
+}
+
+void ProgressLine::started(const std::string &workflow, const std::string &scenario,
+                           const std::string &flag) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    current_ = workflow + " / " + scenario + " (" + flag + ")";
+    draw_locked();
+}
+
+void ProgressLine::finished(bool passed) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    ++done_;
+    failed_ += passed ? 0 : 1;
+    draw_locked(done_ == total_);  // the last one always shows
+}
+
+void ProgressLine::tick() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_; })) {
+        draw_locked(true);
+    }
+}
+
+void ProgressLine::draw_locked(bool now) {
+    const auto time = std::chrono::steady_clock::now();
+    if (!active_ || total_ == 0 || (!now && time - drawn_ < std::chrono::milliseconds(100))) {
+        return;
+    }
+    drawn_ = time;
+    const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(time - start_);
+    std::string line = "runs " + std::to_string(done_) + "/" + std::to_string(total_) + " (" +
+                       std::to_string(done_ * 100 / total_) + "%)  " + clock_text(elapsed);
+    if (done_ > 0 && done_ < total_) {
+        const auto eta = elapsed * static_cast<long>(total_ - done_) / static_cast<long>(done_);
+        line += "  ETA " + clock_text(eta);
+    }
+    if (failed_ > 0) {
+        const std::string failures = std::to_string(failed_) + " failed";
+        line += "  " + (colors_ ? "\033[31m" + failures + "\033[0m" : failures);
+    }
+    if (!current_.empty() && done_ < total_) {
+        line += "  " + current_;
+    }
+    logging::show_status(line);
+}
+
+}  // namespace sbx::cli
