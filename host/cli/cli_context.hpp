@@ -59,6 +59,9 @@ int run_adapt_presets_command(CliContext &context, const std::vector<std::string
 // `command` is full-autonomous-run or run-complete.
 int run_autonomous_command(CliContext &context, const std::string &command,
                            const std::vector<std::string> &args);
+int run_synergy_metrics_command(CliContext &context, const std::vector<std::string> &args);
+int run_report_command(CliContext &context, const std::vector<std::string> &args);
+int run_dashboard_command(CliContext &context, const std::vector<std::string> &args);
 // help and completions read no settings (Command::needs_settings is false).
 int run_help_command(CliContext &context, const std::string &command,
                      const std::vector<std::string> &args);

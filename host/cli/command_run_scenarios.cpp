@@ -14,6 +14,8 @@
 #include "reports/scenario_recording.hpp"
 #include "scoring/forecast_scores.hpp"
 #include "session.hpp"
+#include "session_reports.hpp"
+#include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "workflow_choice.hpp"
 
@@ -37,6 +39,7 @@ struct Options {
     int shrink_runs = 100;  // the run budget for shrinking each polyglot failure; 0: none
     MatrixOptions matrix;
     Gate gate;
+    std::vector<std::pair<std::string, std::string>> reports;  // --report FORMAT:FILE
 };
 
 constexpr const char *kGateHelp =
@@ -69,13 +72,15 @@ void parse_gate(const std::string &spec, Gate &gate) {
 Options parse(const std::vector<std::string> &args) {
     Options options;
     std::vector<std::string> gates;
+    std::vector<std::string> reports;
     po::options_description description("run-scenarios options");
     description.add_options()("workflow", po::value(&options.workflow), "workflow name or id")(
         "all-scenarios", po::bool_switch(&options.all_scenarios), "add the three extra scenarios")(
         "recover", po::bool_switch(&options.recover), "finish the interrupted matrix")(
         "shrink-runs", po::value(&options.shrink_runs),
         "runs to spend shrinking each polyglot failure (0: none)")(
-        "fail-on", po::value(&gates)->composing(), "exit 1 on a condition");
+        "fail-on", po::value(&gates)->composing(), "exit 1 on a condition")(
+        "report", po::value(&reports)->composing(), "FORMAT:FILE, written as it finishes");
     po::positional_options_description positional;
     positional.add("workflow", 1);
     const auto vm =
@@ -85,6 +90,9 @@ Options parse(const std::vector<std::string> &args) {
     }
     for (const auto &gate : gates) {
         parse_gate(gate, options.gate);
+    }
+    for (const auto &report : reports) {
+        options.reports.push_back(parse_report_target(report, "run-scenarios --report"));
     }
     if (options.shrink_runs < 0 || options.shrink_runs > 100000) {
         throw InputError("run-scenarios: --shrink-runs " + std::to_string(options.shrink_runs) +
@@ -203,6 +211,10 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         return 0;
     });
     progress.stop();
+    // The session is finished and recorded: a report reads it back as `report` would.
+    for (const auto &[format, file] : options.reports) {
+        write_file_atomically(file, render_session_report(data_dir, session, format));
+    }
 
     if (options.matrix.json) {
         std::cout << reports::scenario_summary(run).dump(2) << '\n';

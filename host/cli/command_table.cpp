@@ -25,7 +25,8 @@ const std::vector<Command> &commands() {
         {"run-scenarios", nullptr,
          "[WORKFLOW] [--all-scenarios] [--repetitions N] [--seed S]\n"
          "[--workers N] [--json] [--recover] [--keep-workspaces] [--shrink-runs N]\n"
-         "[--fail-on worst-below=X|status=fail|status=weak]...",
+         "[--fail-on worst-below=X|status=fail|status=weak]...\n"
+         "[--report junit|markdown|html|json:FILE]...",
          "Runs one workflow across the scenario matrix (normal, high latency, hostile input, ...), "
          "on and off, and reports each scenario's ROI delta, the worst scenario and the verdict; "
          "exit 1 when a --fail-on gate trips.",
@@ -115,6 +116,22 @@ const std::vector<Command> &commands() {
          "generate [--profiles P...] [--count N] [--severity low|high] [--seed S]\n"
          "[--out FILE] [--canonical]",
          "Generates scenario presets from profiles.", "generate", one<run_presets_command>},
+        {"synergy-metrics", nullptr, "[--window N] [--plot FILE.svg] [--json]",
+         "Prints the most recent value of each synergy metric with its exponential moving "
+         "average over the last N values (default 5); --plot draws them as a bar chart.",
+         "", one<run_synergy_metrics_command>},
+        {"report", nullptr, "[SESSION] [--format junit|markdown|html|json] [--out FILE]",
+         "Writes the report of a recorded session (default: the latest one with scenario "
+         "scores): JUnit XML for CI systems (one test case per scenario), Markdown for a pull "
+         "request comment or a step summary, a self-contained HTML page with the plots, or "
+         "JSON.",
+         "", one<run_report_command>},
+        {"dashboard", nullptr, "[--port P] [--bind ADDR]",
+         "Serves the dashboard: sessions, the scenario matrix with deltas and the worst "
+         "scenario, ROI and metric trends with forecasts, synergy, failures and cleanup "
+         "counters, updated live; the JSON API (/roi, /metrics/NAME, ...) and the Prometheus "
+         "exposition (/metrics). Binds to 127.0.0.1 and opens metrics.db read-only.",
+         "", one<run_dashboard_command>},
         {"help", nullptr, "[COMMAND] [--man]",
          "Prints the general help, a command's help (the same as COMMAND --help), or with "
          "--man the manual page in roff.",

@@ -90,6 +90,18 @@ Connection::Connection(const std::string &path) : path_(path), db_(nullptr, sqli
     sqlite3_busy_timeout(raw, 5000);
 }
 
+Connection::Connection(const std::string &path, ReadOnly)
+    : path_(path), db_(nullptr, sqlite3_close) {
+    sqlite3 *raw = nullptr;
+    const int rc =
+        sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    db_.reset(raw);
+    if (rc != SQLITE_OK) {
+        fail(raw, "cannot open (read-only)");
+    }
+    sqlite3_busy_timeout(raw, 5000);
+}
+
 void Connection::exec(const std::string &sql) {
     char *error = nullptr;
     if (sqlite3_exec(db_.get(), sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {

@@ -35,7 +35,11 @@ class Statement {
 
 class Connection {
   public:
+    // Read-write, creating the file when missing.
     explicit Connection(const std::string &path);
+    // Read-only: an existing file, never created, never written (the dashboard, reports).
+    struct ReadOnly {};
+    Connection(const std::string &path, ReadOnly);
     [[nodiscard]] sqlite3 *get() const { return db_.get(); }
     void exec(const std::string &sql);
     [[nodiscard]] const std::string &path() const { return path_; }

@@ -1,0 +1,111 @@
+// JUnit XML as Jenkins, GitLab and GitHub's test reporters read it: <testsuites>, one
+// <testsuite> per workflow, one <testcase> per scenario; a failing scenario has <failure>
+// with the reasons and the replay line, a not-applicable one is <skipped>.
+#include <cstdio>
+
+#include "reports/markup_escape.hpp"
+#include "reports/report_formats.hpp"
+
+namespace sbx::reports {
+namespace {
+
+std::string seconds(double value) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.3f", value < 0 ? 0.0 : value);
+    return text;
+}
+
+std::string attribute(const std::string &name, const std::string &value) {
+    return " " + name + "=\"" + escape_markup(value) + "\"";
+}
+
+std::string property(const std::string &name, const std::string &value) {
+    return "      <property" + attribute("name", name) + attribute("value", value) + "/>\n";
+}
+
+std::string failure_text(const ScenarioOutcome &scenario, const std::string &data_dir) {
+    std::string text;
+    for (const auto &reason : scenario.reasons) {
+        text += reason + "\n";
+    }
+    char line[160];
+    std::snprintf(line, sizeof(line), "roi on %.3f, off %.3f, delta %+.3f\n", scenario.roi_on,
+                  scenario.roi_off, scenario.roi_delta);
+    text += line;
+    if (scenario.failed_runs > 0) {
+        text += std::to_string(scenario.failed_runs) + " of " + std::to_string(scenario.runs) +
+                " runs failed";
+        if (!scenario.failed_step.empty()) {
+            text += ", first at step " + scenario.failed_step;
+        }
+        if (!scenario.failed_outcome.empty()) {
+            text += " (" + scenario.failed_outcome + ")";
+        }
+        text += "\n";
+    }
+    if (scenario.replay_run != 0) {
+        text += "replay: " + replay_line(data_dir, scenario.replay_run) + "\n";
+    }
+    if (!scenario.tip.empty()) {
+        text += "tip: " + scenario.tip + "\n";
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string junit_report(const SessionReport &report, const std::string &data_dir) {
+    int tests = 0;
+    int failures = 0;
+    double time = 0;
+    std::string suites;
+    for (const auto &workflow : report.workflows) {
+        int suite_failures = 0;
+        int skipped = 0;
+        double suite_time = 0;
+        std::string cases;
+        for (const auto &scenario : workflow.scenarios) {
+            suite_time += scenario.wall_s;
+            cases += "    <testcase" + attribute("name", scenario.scenario) +
+                     attribute("classname", "sandbox-runner." + workflow.workflow) +
+                     attribute("time", seconds(scenario.wall_s));
+            if (!scenario.not_applicable.empty()) {
+                ++skipped;
+                cases += ">\n      <skipped" +
+                         attribute("message", "not applicable: " + scenario.not_applicable) +
+                         "/>\n    </testcase>\n";
+            } else if (scenario.failed) {
+                ++suite_failures;
+                const std::string message =
+                    scenario.reasons.empty() ? "the scenario failed" : scenario.reasons.front();
+                cases += ">\n      <failure" + attribute("message", message) +
+                         attribute("type", "scenario_failed") + ">" +
+                         escape_markup(failure_text(scenario, data_dir)) +
+                         "</failure>\n    </testcase>\n";
+            } else {
+                cases += "/>\n";
+            }
+        }
+        tests += static_cast<int>(workflow.scenarios.size());
+        failures += suite_failures;
+        time += suite_time;
+        suites += "  <testsuite" + attribute("name", workflow.workflow) +
+                  attribute("tests", std::to_string(workflow.scenarios.size())) +
+                  attribute("failures", std::to_string(suite_failures)) + attribute("errors", "0") +
+                  attribute("skipped", std::to_string(skipped)) +
+                  attribute("time", seconds(suite_time)) +
+                  attribute("timestamp", report.started_at) + ">\n    <properties>\n" +
+                  property("session", std::to_string(report.session)) +
+                  property("verdict", workflow.verdict) +
+                  property("worst_scenario", workflow.worst_scenario) +
+                  property("seed", report.seed ? std::to_string(*report.seed) : "") +
+                  "    </properties>\n" + cases + "  </testsuite>\n";
+    }
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +
+           attribute("name", "sandbox-runner session " + std::to_string(report.session)) +
+           attribute("tests", std::to_string(tests)) +
+           attribute("failures", std::to_string(failures)) + attribute("errors", "0") +
+           attribute("time", seconds(time)) + ">\n" + suites + "</testsuites>\n";
+}
+
+}  // namespace sbx::reports

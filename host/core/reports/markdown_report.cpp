@@ -1,0 +1,86 @@
+// Markdown for a pull-request comment or a CI step summary: a verdict line per workflow, the
+// scenario table with the worst scenario marked, and the failures (reasons, replay line)
+// folded in a <details>. GitHub renders HTML inside Markdown, so text from the database is
+// HTML-escaped, and '|' and '`' are escaped so a name cannot break the table or a code span.
+#include <cstdio>
+
+#include "reports/markup_escape.hpp"
+#include "reports/report_formats.hpp"
+
+namespace sbx::reports {
+namespace {
+
+std::string md(const std::string &text) {
+    std::string out;
+    for (const char c : escape_markup(text)) {
+        if (c == '|' || c == '`' || c == '*' || c == '_' || c == '[' || c == ']' || c == '\\') {
+            out += '\\';
+        }
+        out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+
+std::string number(double value, bool sign) {
+    char text[32];
+    std::snprintf(text, sizeof(text), sign ? "%+.3f" : "%.3f", value);
+    return text;
+}
+
+const char *verdict_mark(const std::string &verdict) {
+    if (verdict == "pass") {
+        return "✅";
+    }
+    return verdict == "fail" ? "❌" : "⚠️";
+}
+
+}  // namespace
+
+std::string markdown_report(const SessionReport &report, const std::string &data_dir) {
+    std::string text = "## sandbox-runner: session " + std::to_string(report.session) + "\n\n";
+    text += "`" + md(report.command) + "` · " + md(report.status) + " · started " +
+            md(report.started_at) + (report.seed ? " · seed " + std::to_string(*report.seed) : "") +
+            "\n\n";
+    if (report.workflows.empty()) {
+        text += "No scenario scores were recorded in this session.\n";
+    }
+    for (const auto &workflow : report.workflows) {
+        text += "### " + std::string(verdict_mark(workflow.verdict)) + " " + md(workflow.workflow) +
+                ": " + md(workflow.verdict) + "\n\n";
+        if (!workflow.worst_scenario.empty()) {
+            text += "Worst scenario: **" + md(workflow.worst_scenario) + "**\n\n";
+        }
+        text +=
+            "| scenario | ROI on | ROI off | Δ ROI | Δ RAROI | result |\n"
+            "| --- | ---: | ---: | ---: | ---: | --- |\n";
+        std::string failures;
+        for (const auto &s : workflow.scenarios) {
+            const std::string result = !s.not_applicable.empty() ? "n/a"
+                                       : s.failed                ? "❌ fail"
+                                                                 : "✅ pass";
+            text += "| " + md(s.scenario) + (s.worst ? " **(worst)**" : "") + " | " +
+                    number(s.roi_on, false) + " | " + number(s.roi_off, false) + " | " +
+                    number(s.roi_delta, true) + " | " + number(s.raroi_delta, true) + " | " +
+                    result + " |\n";
+            if (s.failed) {
+                failures += "- **" + md(s.scenario) + "**: ";
+                std::string reasons;
+                for (const auto &reason : s.reasons) {
+                    reasons += (reasons.empty() ? "" : "; ") + md(reason);
+                }
+                failures += reasons.empty() ? "failed" : reasons;
+                if (s.replay_run != 0) {
+                    failures += " — replay: `" + replay_line(data_dir, s.replay_run) + "`";
+                }
+                failures += "\n";
+            }
+        }
+        if (!failures.empty()) {
+            text += "\n<details><summary>Failures</summary>\n\n" + failures + "\n</details>\n";
+        }
+        text += "\n";
+    }
+    return text;
+}
+
+}  // namespace sbx::reports

@@ -1,0 +1,180 @@
+#include "reports/session_report.hpp"
+
+#include "scoring/scenario_tips.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::reports {
+
+using nlohmann::json;
+
+std::optional<int64_t> latest_scored_session(store::Connection &db) {
+    store::Statement query(db.get(), "SELECT MAX(session_id) FROM scenario_scores");
+    if (!query.step() || query.column_is_null(0)) {
+        return std::nullopt;
+    }
+    return query.column_int(0);
+}
+
+std::string verdict_text(int failing, int passing) {
+    if (failing == 0 && passing == 0) {
+        return "not applicable";
+    }
+    if (failing == 0) {
+        return "pass";
+    }
+    return failing == 1 && passing >= 1 ? "situationally weak" : "fail";
+}
+
+namespace {
+
+void load_session_row(store::Connection &db, SessionReport &report) {
+    store::Statement query(db.get(),
+                           "SELECT command, started_at, COALESCE(finished_at, ''), status, seed, "
+                           "host_version FROM sessions WHERE id = ?");
+    query.bind(1, report.session);
+    if (!query.step()) {
+        throw InputError("session " + std::to_string(report.session) + " is not in " + db.path() +
+                         "; leave SESSION out for the latest one");
+    }
+    report.command = query.column_text(0);
+    report.started_at = query.column_text(1);
+    report.finished_at = query.column_text(2);
+    report.status = query.column_text(3);
+    if (!query.column_is_null(4)) {
+        report.seed = query.column_int(4);
+    }
+    report.host_version = query.column_text(5);
+}
+
+// The on-runs of (workflow, scenario) in the session: counts, wall time, the first failure.
+void load_runs(store::Connection &db, int64_t session, const std::string &workflow,
+               ScenarioOutcome &outcome) {
+    store::Statement counts(db.get(),
+                            "SELECT SUM(r.flag = 'on'), SUM(r.flag = 'on' AND r.passed = 0), "
+                            "COALESCE(SUM(r.wall_s), 0) FROM runs r JOIN presets p ON p.id = "
+                            "r.preset_id WHERE r.session_id = ? AND r.workflow = ? AND p.name = ?");
+    counts.bind(1, session).bind(2, workflow).bind(3, outcome.scenario);
+    if (counts.step()) {
+        outcome.runs = static_cast<int>(counts.column_int(0));
+        outcome.failed_runs = static_cast<int>(counts.column_int(1));
+        outcome.wall_s = counts.column_double(2);
+    }
+    store::Statement first(db.get(),
+                           "SELECT r.id, COALESCE(r.failed_step, ''), COALESCE(r.outcome, '') "
+                           "FROM runs r JOIN presets p ON p.id = r.preset_id WHERE r.session_id "
+                           "= ? AND r.workflow = ? AND p.name = ? AND r.flag = 'on' AND "
+                           "r.passed = 0 ORDER BY r.repetition, r.id LIMIT 1");
+    first.bind(1, session).bind(2, workflow).bind(3, outcome.scenario);
+    if (first.step()) {
+        outcome.replay_run = first.column_int(0);
+        outcome.failed_step = first.column_text(1);
+        outcome.failed_outcome = first.column_text(2);
+    }
+}
+
+}  // namespace
+
+SessionReport load_session_report(store::Connection &db, int64_t session) {
+    SessionReport report;
+    report.session = session;
+    load_session_row(db, report);
+    store::Statement query(db.get(),
+                           "SELECT workflow, scenario, roi_on, roi_off, roi_delta, raroi_on, "
+                           "raroi_off, raroi_delta, failed, worst, COALESCE(details, '{}'), "
+                           "COALESCE(not_applicable, '') FROM scenario_scores WHERE session_id "
+                           "= ? ORDER BY workflow, position");
+    query.bind(1, session);
+    while (query.step()) {
+        const std::string workflow = query.column_text(0);
+        if (report.workflows.empty() || report.workflows.back().workflow != workflow) {
+            report.workflows.push_back({workflow, "", "", {}});
+        }
+        ScenarioOutcome outcome;
+        outcome.scenario = query.column_text(1);
+        outcome.roi_on = query.column_double(2);
+        outcome.roi_off = query.column_double(3);
+        outcome.roi_delta = query.column_double(4);
+        outcome.raroi_on = query.column_double(5);
+        outcome.raroi_off = query.column_double(6);
+        outcome.raroi_delta = query.column_double(7);
+        outcome.failed = query.column_int(8) != 0;
+        outcome.worst = query.column_int(9) != 0;
+        const json details = json::parse(query.column_text(10), nullptr, false);
+        if (details.is_object() && details.contains("reasons") && details["reasons"].is_array()) {
+            for (const auto &reason : details["reasons"]) {
+                if (reason.is_string()) {
+                    outcome.reasons.push_back(reason.get<std::string>());
+                }
+            }
+        }
+        outcome.not_applicable = query.column_text(11);
+        if (outcome.failed) {
+            outcome.tip = scoring::hardening_tip(outcome.scenario);
+        }
+        load_runs(db, session, workflow, outcome);
+        auto &current = report.workflows.back();
+        if (outcome.worst) {
+            current.worst_scenario = outcome.scenario;
+        }
+        current.scenarios.push_back(std::move(outcome));
+    }
+    for (auto &workflow : report.workflows) {
+        int failing = 0;
+        int passing = 0;
+        for (const auto &scenario : workflow.scenarios) {
+            if (scenario.not_applicable.empty()) {
+                (scenario.failed ? failing : passing) += 1;
+            }
+        }
+        workflow.verdict = verdict_text(failing, passing);
+    }
+    return report;
+}
+
+std::string replay_line(const std::string &data_dir, int64_t run) {
+    return "sandbox-runner --data-dir " + data_dir + " replay " + std::to_string(run);
+}
+
+json to_json(const SessionReport &report) {
+    json workflows = json::array();
+    for (const auto &workflow : report.workflows) {
+        json scenarios = json::array();
+        for (const auto &s : workflow.scenarios) {
+            scenarios.push_back(
+                {{"scenario", s.scenario},
+                 {"roi_on", s.roi_on},
+                 {"roi_off", s.roi_off},
+                 {"roi_delta", s.roi_delta},
+                 {"raroi_on", s.raroi_on},
+                 {"raroi_off", s.raroi_off},
+                 {"raroi_delta", s.raroi_delta},
+                 {"failed", s.failed},
+                 {"worst", s.worst},
+                 {"not_applicable", s.not_applicable.empty() ? json() : json(s.not_applicable)},
+                 {"reasons", s.reasons},
+                 {"tip", s.tip.empty() ? json() : json(s.tip)},
+                 {"runs", s.runs},
+                 {"failed_runs", s.failed_runs},
+                 {"wall_s", s.wall_s},
+                 {"replay_run", s.replay_run == 0 ? json() : json(s.replay_run)},
+                 {"failed_step", s.failed_step.empty() ? json() : json(s.failed_step)},
+                 {"failed_outcome", s.failed_outcome.empty() ? json() : json(s.failed_outcome)}});
+        }
+        workflows.push_back(
+            {{"workflow", workflow.workflow},
+             {"verdict", workflow.verdict},
+             {"worst_scenario",
+              workflow.worst_scenario.empty() ? json() : json(workflow.worst_scenario)},
+             {"scenarios", scenarios}});
+    }
+    return {{"session", report.session},
+            {"command", report.command},
+            {"started_at", report.started_at},
+            {"finished_at", report.finished_at.empty() ? json() : json(report.finished_at)},
+            {"status", report.status},
+            {"seed", report.seed ? json(*report.seed) : json()},
+            {"host_version", report.host_version},
+            {"workflows", workflows}};
+}
+
+}  // namespace sbx::reports

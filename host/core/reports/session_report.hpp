@@ -1,0 +1,67 @@
+// What a recorded session holds, read back from metrics.db for the reports (`report`) and
+// the dashboard: the session, each workflow's scenario matrix with deltas, verdict and worst
+// scenario, and each failing scenario's reasons, failed runs and the line that replays one.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/sqlite_handle.hpp"
+
+namespace sbx::reports {
+
+struct ScenarioOutcome {
+    std::string scenario;
+    double roi_on = 0, roi_off = 0, roi_delta = 0;
+    double raroi_on = 0, raroi_off = 0, raroi_delta = 0;
+    bool failed = false;
+    bool worst = false;
+    std::string not_applicable;        // why it proves nothing, or ""
+    std::vector<std::string> reasons;  // why it failed
+    std::string tip;                   // the hardening tip when it failed
+    int runs = 0;                      // on-cell runs
+    int failed_runs = 0;
+    double wall_s = 0;        // the on and off runs' wall time
+    int64_t replay_run = 0;   // the first failed on-run (by repetition), 0: none
+    std::string failed_step;  // that run's failed step and outcome class
+    std::string failed_outcome;
+};
+
+struct WorkflowOutcome {
+    std::string workflow;
+    std::string verdict;  // "pass", "situationally weak", "fail", "not applicable"
+    std::string worst_scenario;
+    std::vector<ScenarioOutcome> scenarios;  // in matrix order
+};
+
+struct SessionReport {
+    int64_t session = 0;
+    std::string command;
+    std::string started_at;
+    std::string finished_at;
+    std::string status;
+    std::optional<int64_t> seed;
+    std::string host_version;
+    std::vector<WorkflowOutcome> workflows;  // by name
+};
+
+// The newest session that recorded scenario scores, or nullopt.
+std::optional<int64_t> latest_scored_session(store::Connection &db);
+
+// Throws InputError naming the session when metrics.db does not hold it.
+SessionReport load_session_report(store::Connection &db, int64_t session);
+
+// The verdict of a workflow whose applicable scenarios failed `failing` times and passed
+// `passing` times (docs/semantics.md "Statuses").
+std::string verdict_text(int failing, int passing);
+
+nlohmann::json to_json(const SessionReport &report);
+
+// "sandbox-runner --data-dir DIR replay RUN": what a user runs to see a failure again.
+std::string replay_line(const std::string &data_dir, int64_t run);
+
+}  // namespace sbx::reports
