@@ -3,12 +3,18 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli_context.hpp"
 #include "option_parsing.hpp"
 #include "ranking/ranking.hpp"
+#include "reports/roi_history.hpp"
+#include "reports/svg_chart.hpp"
+#include "store/store.hpp"
+#include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 
 namespace po = boost::program_options;
@@ -23,7 +29,24 @@ struct Options {
     std::vector<std::string> runs;
     std::string metric = "roi";
     bool json = false;
+    std::string plot;  // rank-scenarios --plot FILE.svg; "" = no chart
 };
+
+// Checked before anything is read: write_file_atomically would create a missing folder, and
+// a typo in it should be exit 2, not a chart written somewhere unexpected.
+void check_plot_file(const std::string &plot) {
+    const std::filesystem::path file(plot);
+    const auto folder = file.parent_path().empty() ? "." : file.parent_path();
+    if (file.filename().empty() || std::filesystem::is_directory(file)) {
+        throw InputError("--plot '" + plot +
+                         "' is not a file name; pass one such as --plot ranking.svg");
+    }
+    if (!std::filesystem::is_directory(folder)) {
+        throw InputError("--plot '" + plot + "': the directory '" + folder.string() +
+                         "' does not exist; create it first or pass a file in an existing "
+                         "directory");
+    }
+}
 
 Options parse(const std::string &which, const std::vector<std::string> &args) {
     Options options;
@@ -32,10 +55,19 @@ Options parse(const std::string &which, const std::vector<std::string> &args) {
         "json", po::bool_switch(&options.json), "print a JSON list");
     if (which != "rank-scenarios") {
         description.add_options()("metric", po::value(&options.metric), "synergy metric");
+    } else {
+        description.add_options()("plot", po::value(&options.plot), "FILE.svg");
     }
     po::positional_options_description positional;
     positional.add("run", -1);
-    parse_options(which, args, description, positional);
+    const auto given = parse_options(which, args, description, positional);
+    if (given.count("plot") != 0) {
+        try {
+            check_plot_file(options.plot);
+        } catch (const InputError &e) {
+            throw InputError(which + ": " + e.what());
+        }
+    }
     return options;
 }
 
@@ -82,13 +114,74 @@ void print_synergy(const ranking::SynergyRanking &ranking, bool as_json) {
     }
 }
 
+// Each scenario's ROI over every source, in argument order (older runs first, as for the
+// ranking), oldest entry first: a roi_history.json's `roi` lists, a metrics.db's on-cells
+// that the ranking counts (by id, the order they finished in).
+std::map<std::string, std::vector<double>> roi_series(const std::vector<ranking::Source> &sources) {
+    std::map<std::string, std::vector<double>> series;
+    for (const auto &source : sources) {
+        if (source.kind == ranking::SourceKind::roi_history) {
+            for (const auto &[scenario, history] :
+                 reports::load_roi_history(source.path).scenarios) {
+                auto &values = series[scenario];
+                values.insert(values.end(), history.roi.begin(), history.roi.end());
+            }
+            continue;
+        }
+        // Opened as the ranking opened it a moment ago (migrated, so the columns exist).
+        store::Store store(source.path);
+        store.locked([&](store::Connection &connection) {
+            store::Statement query(connection.get(),
+                                   "SELECT presets.name, cells.roi FROM cells JOIN presets ON "
+                                   "presets.id = cells.preset_id WHERE cells.flag = 'on' AND "
+                                   "cells.not_applicable IS NULL ORDER BY cells.id");
+            while (query.step()) {
+                series[query.column_text(0)].push_back(query.column_double(1));
+            }
+        });
+    }
+    return series;
+}
+
+// One line per ranked scenario, in ranking order (so the legend reads like the ranking);
+// x is the entry's index in the scenario's series.
+void write_plot(const std::string &plot, const std::vector<ranking::Source> &sources,
+                const std::vector<ranking::ScenarioRank> &rows, bool as_json) {
+    const auto series = roi_series(sources);
+    reports::LineChart chart;
+    chart.title = "ROI history per scenario";
+    chart.x_label = "entry (oldest first)";
+    chart.y_label = "ROI";
+    chart.x_integers = true;
+    chart.y_min = 0;
+    chart.y_max = 1;
+    for (const auto &row : rows) {
+        reports::ChartSeries line{row.scenario, {}, {}, {}, false};
+        const auto found = series.find(row.scenario);
+        if (found != series.end()) {
+            for (size_t i = 0; i < found->second.size(); ++i) {
+                line.points.push_back({static_cast<double>(i), found->second[i]});
+            }
+        }
+        chart.series.push_back(std::move(line));
+    }
+    write_file_atomically(plot, reports::render_line_chart(chart));
+    if (!as_json) {
+        std::cout << "chart written to " << plot << '\n';
+    }
+}
+
 int rank(const std::string &which, const Options &options) {
     if (which == "rank-scenarios") {
-        const auto rows = ranking::rank_scenarios(ranking::resolve_sources(options.runs));
+        const auto sources = ranking::resolve_sources(options.runs);
+        const auto rows = ranking::rank_scenarios(sources);
         if (rows.empty() && !options.json) {
             std::cerr << which << ": no scenario recorded in the RUNs given\n";
         }
         print_scenarios(rows, options.json);
+        if (!options.plot.empty()) {
+            write_plot(options.plot, sources, rows, options.json);
+        }
         return kExitOk;
     }
     const std::string metric = ranking::synergy_metric_name(options.metric);

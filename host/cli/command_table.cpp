@@ -26,14 +26,14 @@ const std::vector<Command> &commands() {
          "[WORKFLOW] [--all-scenarios] [--repetitions N] [--seed S]\n"
          "[--workers N] [--json] [--recover] [--keep-workspaces] [--shrink-runs N]\n"
          "[--fail-on worst-below=X|status=fail|status=weak]...\n"
-         "[--report junit|markdown|html|json:FILE]...",
+         "[--report junit|markdown|html|json:FILE]... [--dashboard-port P] [--metrics-port P]",
          "Runs one workflow across the scenario matrix (normal, high latency, hostile input, ...), "
          "on and off, and reports each scenario's ROI delta, the worst scenario and the verdict; "
          "exit 1 when a --fail-on gate trips.",
          "", one<run_run_scenarios_command>},
         {"simulate-temporal-trajectory", nullptr,
          "[WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n[--json] [--keep-workspaces] "
-         "[--recover]",
+         "[--recover] [--plot FILE.svg]",
          "Runs the workflow through the stages of the temporal trajectory (normal, then ever "
          "harsher presets) and reports degradation, resilience and stability per stage.",
          "", one<run_trajectory_command>},
@@ -90,7 +90,8 @@ const std::vector<Command> &commands() {
          "Installs a systemd timer (user or --system) that runs purge-stale every hour.", "",
          one<run_autopurge_command>},
         {"rank-scenarios", nullptr,
-         "RUN... [--json]      (RUN: a data dir, roi_history.json or metrics.db)",
+         "RUN... [--plot FILE.svg] [--json]      (RUN: a data dir, roi_history.json or\n"
+         "metrics.db; --plot draws each scenario's ROI history)",
          "Ranks the scenarios of several runs by their cumulative ROI.", "", run_rank_command},
         {"rank-synergy", nullptr,
          "RUN... [--metric M] [--json]      (synergy_M of sections and "

@@ -1,6 +1,7 @@
 // `simulate-temporal-trajectory WORKFLOW`: the workflow through five stages of growing
 // hostility; per stage ROI, degradation, resilience and stability, recorded in metrics.db
 // (trajectory_stages), foresight_history.json and roi_history.json.
+#include <filesystem>
 #include <iostream>
 
 #include "engine/matrix_runner.hpp"
@@ -10,8 +11,10 @@
 #include "reports/foresight_history.hpp"
 #include "reports/roi_history.hpp"
 #include "reports/scenario_recording.hpp"
+#include "reports/svg_chart.hpp"
 #include "session.hpp"
 #include "store/matrix_records.hpp"
+#include "util/atomic_file.hpp"
 #include "workflow_choice.hpp"
 
 namespace po = boost::program_options;
@@ -30,21 +33,69 @@ void print_stages(const std::string &workflow, const std::vector<scoring::StageM
     }
 }
 
+// Checked before the stages run: a typo in the folder is exit 2 at once, not after the
+// whole trajectory (write_file_atomically would create the missing folder instead).
+void check_plot_file(const std::string &plot) {
+    const std::filesystem::path file(plot);
+    const auto folder = file.parent_path().empty() ? "." : file.parent_path();
+    if (file.filename().empty() || std::filesystem::is_directory(file)) {
+        throw InputError("simulate-temporal-trajectory: --plot '" + plot +
+                         "' is not a file name; pass one such as --plot trajectory.svg");
+    }
+    if (!std::filesystem::is_directory(folder)) {
+        throw InputError("simulate-temporal-trajectory: --plot '" + plot + "': the directory '" +
+                         folder.string() +
+                         "' does not exist; create it first or pass a file in an existing "
+                         "directory");
+    }
+}
+
+// ROI, degradation and resilience against the stage's index (the stages' order is fixed,
+// normal first), one line each; y spans at least 0..1, where ROI and resilience live.
+std::string trajectory_chart(const std::string &workflow,
+                             const std::vector<scoring::StageMetrics> &stages) {
+    reports::LineChart chart;
+    chart.title = "temporal trajectory of " + workflow;
+    chart.x_label = stages.empty()
+                        ? "stage"
+                        : "stage (0 = " + stages.front().stage + " ... " +
+                              std::to_string(stages.size() - 1) + " = " + stages.back().stage + ")";
+    chart.y_label = "value";
+    chart.x_integers = true;
+    chart.y_min = 0;
+    chart.y_max = 1;
+    chart.series = {{"roi", {}, {}, {}, false},
+                    {"degradation", {}, {}, {}, false},
+                    {"resilience", {}, {}, {}, false}};
+    for (size_t i = 0; i < stages.size(); ++i) {
+        const auto x = static_cast<double>(i);
+        chart.series[0].points.push_back({x, stages[i].roi});
+        chart.series[1].points.push_back({x, stages[i].degradation});
+        chart.series[2].points.push_back({x, stages[i].resilience});
+    }
+    return reports::render_line_chart(chart);
+}
+
 }  // namespace
 
 int run_trajectory_command(CliContext &context, const std::vector<std::string> &args) {
     std::string workflow_name;
     bool recover = false;
+    std::string plot;
     MatrixOptions options;
     po::options_description description("simulate-temporal-trajectory options");
     description.add_options()("workflow", po::value(&workflow_name), "workflow name or id")(
-        "recover", po::bool_switch(&recover), "finish the interrupted trajectory");
+        "recover", po::bool_switch(&recover), "finish the interrupted trajectory")(
+        "plot", po::value(&plot), "write a line chart of the stages to FILE.svg");
     po::positional_options_description positional;
     positional.add("workflow", 1);
     const auto given = parse_matrix_command("simulate-temporal-trajectory", args, description,
                                             positional, options);
     if (recover) {
         refuse_with_recover("simulate-temporal-trajectory", given, {"seed", "repetitions"});
+    }
+    if (given.count("plot") != 0) {
+        check_plot_file(plot);
     }
 
     auto &settings = context.settings;
@@ -131,6 +182,12 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         std::printf("\nrecorded as session %lld in %s; foresight history in %s\n",
                     static_cast<long long>(session), (data_dir / "metrics.db").c_str(),
                     (data_dir / "foresight_history.json").c_str());
+    }
+    if (!plot.empty()) {
+        write_file_atomically(plot, trajectory_chart(workflow.name, metrics));
+        if (!options.json) {
+            std::printf("chart written to %s\n", plot.c_str());
+        }
     }
     return kExitOk;
 }

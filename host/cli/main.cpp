@@ -4,6 +4,7 @@
 
 #include <csignal>
 #include <iostream>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 #include <boost/program_options.hpp>
@@ -13,6 +14,7 @@
 #include "engine/cell_runner.hpp"
 #include "global_options.hpp"
 #include "help_text.hpp"
+#include "live_servers.hpp"
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
 
@@ -90,7 +92,7 @@ int main(int argc, char **argv) {
             }
         }
         const std::string command = argv[command_at];
-        const std::vector<std::string> args(argv + command_at + 1, argv + argc);
+        std::vector<std::string> args(argv + command_at + 1, argv + argc);
 
         const sbx::cli::Command *found = sbx::cli::find_command(command);
         if (found == nullptr) {
@@ -116,6 +118,11 @@ int main(int argc, char **argv) {
         std::signal(SIGINT, on_stop_signal);
         std::signal(SIGTERM, on_stop_signal);
         auto context = sbx::cli::make_context(options);
+        // The dashboard and the exporter of a long command, up before its first run.
+        std::optional<sbx::cli::LiveServers> servers;
+        if (sbx::cli::runs_long(found->name)) {
+            servers.emplace(args, context.settings.data_dir);
+        }
         return found->run(context, command, args);
     } catch (const po::error &e) {
         std::cerr << "sandbox-runner: " << e.what() << "; run `sandbox-runner --help`\n";

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "dashboard/live_counters.hpp"
 #include "logging/status_line.hpp"
 
 namespace sbx::cli {
@@ -20,6 +21,7 @@ std::string clock_text(std::chrono::seconds duration) {
 
 ProgressLine::ProgressLine(const GlobalOptions &options)
     : active_(logging::stderr_is_terminal() && !options.quiet && !options.json_output),
+      feeding_(dashboard::live_enabled()),
       colors_(logging::stderr_colors()),
       start_(std::chrono::steady_clock::now()) {
     if (active_) {
@@ -46,6 +48,9 @@ void ProgressLine::stop() {
 }
 
 void ProgressLine::planned(std::size_t runs) {
+    if (feeding_) {
+        dashboard::live_planned(runs);
+    }
     std::lock_guard<std::mutex> guard(mutex_);
     total_ += runs;
     draw_locked(true);
@@ -55,10 +60,16 @@ void ProgressLine::started(const std::string &workflow, const std::string &scena
                            const std::string &flag) {
     std::lock_guard<std::mutex> guard(mutex_);
     current_ = workflow + " / " + scenario + " (" + flag + ")";
+    if (feeding_) {
+        dashboard::live_started(current_);
+    }
     draw_locked();
 }
 
 void ProgressLine::finished(bool passed) {
+    if (feeding_) {
+        dashboard::live_finished(passed);
+    }
     std::lock_guard<std::mutex> guard(mutex_);
     ++done_;
     failed_ += passed ? 0 : 1;

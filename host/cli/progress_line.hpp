@@ -1,7 +1,8 @@
 // The progress line of a long command on a terminal: runs done of planned, elapsed time and
 // ETA, failures so far, the run in flight. Redrawn on every run and once a second (a slow
 // run still shows time passing); erased when the command ends. Shown only when stderr is a
-// terminal and the command was given neither --json nor --quiet.
+// terminal and the command was given neither --json nor --quiet. It also feeds the live
+// counters the dashboard and the exporter of this process show.
 #pragma once
 
 #include <chrono>
@@ -28,7 +29,7 @@ class ProgressLine final : public engine::RunObserver {
     void stop();
 
     // The observer to hand a matrix: this one, or nullptr when nothing is drawn.
-    engine::RunObserver *observer() { return active_ ? this : nullptr; }
+    engine::RunObserver *observer() { return active_ || feeding_ ? this : nullptr; }
 
     void planned(std::size_t runs) override;
     void started(const std::string &workflow, const std::string &scenario,
@@ -41,7 +42,8 @@ class ProgressLine final : public engine::RunObserver {
     void draw_locked(bool now = false);
     void tick();
 
-    bool active_ = false;
+    bool active_ = false;   // drawing the line
+    bool feeding_ = false;  // feeding the live counters of this process's servers
     bool colors_ = false;
     std::chrono::steady_clock::time_point start_;
     std::chrono::steady_clock::time_point drawn_;

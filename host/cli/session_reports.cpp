@@ -62,7 +62,9 @@ std::string render_session_report(const std::filesystem::path &data_dir,
     if (format == "html") {
         return reports::html_report(report, dir, *db);
     }
-    return reports::to_json(report).dump(2) + "\n";
+    // Replace, never throw: the database holds invalid UTF-8 on purpose (hostile inputs).
+    return reports::to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+           "\n";
 }
 
 }  // namespace sbx::cli

@@ -1,6 +1,9 @@
 // SQLite RAII wrappers.
 #include "store/sqlite_handle.hpp"
 
+#include <cstdio>
+#include <filesystem>
+
 #include "util/errors.hpp"
 
 namespace sbx::store {

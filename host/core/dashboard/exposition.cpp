@@ -1,0 +1,175 @@
+#include "dashboard/exposition.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "dashboard/live_counters.hpp"
+#include "store/read_only_database.hpp"
+
+namespace sbx::dashboard {
+namespace {
+
+struct Family {
+    std::string help;
+    std::string type;                                     // gauge, counter
+    std::vector<std::pair<std::string, double>> samples;  // {labels, value}
+};
+
+std::string number(double value) {
+    if (std::isnan(value)) {
+        return "NaN";
+    }
+    if (std::isinf(value)) {
+        return value > 0 ? "+Inf" : "-Inf";
+    }
+    char text[40];
+    std::snprintf(text, sizeof(text), "%.17g", value);
+    return text;
+}
+
+// Entries of a state file that maps ids to records (active containers, guests' overlays).
+double entries_in(const std::filesystem::path &file) {
+    std::ifstream in(file);
+    const auto parsed = nlohmann::json::parse(in, nullptr, false);
+    return parsed.is_object() ? static_cast<double>(parsed.size()) : 0.0;
+}
+
+using Families = std::map<std::string, Family>;
+
+void add(Families &families, const std::string &name, const std::string &type,
+         const std::string &help, const std::string &labels, double value) {
+    auto &family = families[name];
+    family.type = type;
+    family.help = help;
+    family.samples.emplace_back(labels, value);
+}
+
+void scenario_samples(store::Connection &db, Families &families) {
+    // The newest scored session of each workflow: what the workflow's scores are now.
+    store::Statement query(
+        db.get(),
+        "SELECT s.workflow, s.scenario, s.roi_on, s.roi_off, s.roi_delta, s.raroi_delta, "
+        "s.failed, s.worst FROM scenario_scores s JOIN (SELECT workflow, MAX(session_id) AS "
+        "session FROM scenario_scores GROUP BY workflow) latest ON latest.workflow = s.workflow "
+        "AND latest.session = s.session_id ORDER BY s.workflow, s.position");
+    while (query.step()) {
+        const std::string labels = "workflow=\"" + label_value(query.column_text(0)) +
+                                   "\",scenario=\"" + label_value(query.column_text(1)) + "\"";
+        add(families, "sandbox_runner_scenario_roi", "gauge",
+            "ROI of the newest scenario matrix, with the workflow on and off",
+            labels + ",flag=\"on\"", query.column_double(2));
+        families["sandbox_runner_scenario_roi"].samples.emplace_back(labels + ",flag=\"off\"",
+                                                                     query.column_double(3));
+        add(families, "sandbox_runner_scenario_roi_delta", "gauge",
+            "ROI on minus ROI off of the newest scenario matrix", labels, query.column_double(4));
+        add(families, "sandbox_runner_scenario_raroi_delta", "gauge",
+            "risk-adjusted ROI on minus off of the newest scenario matrix", labels,
+            query.column_double(5));
+        add(families, "sandbox_runner_scenario_failed", "gauge",
+            "1 when the scenario failed in the newest scenario matrix", labels,
+            static_cast<double>(query.column_int(6)));
+        add(families, "sandbox_runner_scenario_worst", "gauge",
+            "1 for the worst scenario of the newest scenario matrix", labels,
+            static_cast<double>(query.column_int(7)));
+    }
+}
+
+void synergy_samples(store::Connection &db, Families &families) {
+    store::Statement query(db.get(),
+                           "SELECT subject, scenario, name, value FROM synergy WHERE session_id "
+                           "= (SELECT MAX(session_id) FROM synergy)");
+    while (query.step()) {
+        add(families, "sandbox_runner_synergy", "gauge",
+            "synergy of the newest simulation: all together minus the sum of each alone",
+            "subject=\"" + label_value(query.column_text(0)) + "\",scenario=\"" +
+                label_value(query.column_text(1)) + "\",name=\"" +
+                label_value(query.column_text(2)) + "\"",
+            query.column_double(3));
+    }
+}
+
+void history_samples(store::Connection &db, Families &families) {
+    store::Statement cleanup(db.get(), "SELECT name, value FROM cleanup_counters ORDER BY name");
+    while (cleanup.step()) {
+        add(families, "sandbox_runner_cleanup_total", "counter",
+            "what executors and injectors report having cleaned up, by counter",
+            "counter=\"" + label_value(cleanup.column_text(0)) + "\"", cleanup.column_double(1));
+    }
+    store::Statement runs(db.get(), "SELECT passed, COUNT(*) FROM runs GROUP BY passed");
+    add(families, "sandbox_runner_runs_total", "counter", "runs recorded, by result",
+        "result=\"passed\"", 0);
+    families["sandbox_runner_runs_total"].samples.emplace_back("result=\"failed\"", 0);
+    while (runs.step()) {
+        families["sandbox_runner_runs_total"].samples[runs.column_int(0) != 0 ? 0 : 1].second =
+            static_cast<double>(runs.column_int(1));
+    }
+    store::Statement sessions(db.get(), "SELECT status, COUNT(*) FROM sessions GROUP BY status");
+    while (sessions.step()) {
+        add(families, "sandbox_runner_sessions", "gauge",
+            "sessions by status; interrupted and crashed ones can be finished with --recover",
+            "status=\"" + label_value(sessions.column_text(0)) + "\"",
+            static_cast<double>(sessions.column_int(1)));
+    }
+    store::Statement recovered(db.get(),
+                               "SELECT COUNT(*) FROM sessions WHERE status IN ('interrupted', "
+                               "'crashed')");
+    if (recovered.step()) {
+        add(families, "sandbox_runner_recoverable_sessions", "gauge",
+            "sessions an interruption or a crash left unfinished (run the command with --recover)",
+            "", static_cast<double>(recovered.column_int(0)));
+    }
+}
+
+}  // namespace
+
+std::string label_value(const std::string &text) {
+    std::string out;
+    for (const char c : text) {
+        if (c == '\\' || c == '"') {
+            out += '\\';
+            out += c;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::string prometheus_exposition(const std::filesystem::path &data_dir) {
+    Families families;
+    const auto state = data_dir / "state";
+    add(families, "sandbox_runner_active_containers", "gauge",
+        "containers the docker executor has running now", "",
+        entries_in(state / "docker" / "active_containers.json"));
+    add(families, "sandbox_runner_active_vms", "gauge", "guests the qemu executor has running now",
+        "", entries_in(state / "qemu" / "active_overlays.json"));
+    const auto live = live_snapshot();
+    add(families, "sandbox_runner_matrix_runs_planned", "gauge",
+        "runs the running command's matrix planned (0 when none runs)", "",
+        static_cast<double>(live.planned));
+    add(families, "sandbox_runner_matrix_runs_done", "gauge",
+        "runs the running command's matrix finished", "", static_cast<double>(live.done));
+    add(families, "sandbox_runner_matrix_runs_failed", "gauge",
+        "runs of the running command's matrix that failed", "", static_cast<double>(live.failed));
+    if (const auto db = store::open_read_only(data_dir / "metrics.db")) {
+        scenario_samples(*db, families);
+        synergy_samples(*db, families);
+        history_samples(*db, families);
+    }
+    std::string text;
+    for (const auto &[name, family] : families) {
+        text +=
+            "# HELP " + name + " " + family.help + "\n# TYPE " + name + " " + family.type + "\n";
+        for (const auto &[labels, value] : family.samples) {
+            text += name + (labels.empty() ? "" : "{" + labels + "}") + " " + number(value) + "\n";
+        }
+    }
+    return text;
+}
+
+}  // namespace sbx::dashboard
