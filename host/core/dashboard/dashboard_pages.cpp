@@ -136,6 +136,7 @@ Page session_page(const std::filesystem::path &data_dir, int64_t session) {
             chart.y_label = "ROI";
             chart.width = 420;
             chart.height = 240;
+            chart.x_integers = true;
             chart.series = reports::roi_trend(*db, workflow.workflow, scenario.scenario, session);
             trends += reports::render_line_chart(chart) + "\n";
         }
@@ -231,10 +232,10 @@ Page trends_page(const std::filesystem::path &data_dir) {
     if (!db) {
         return nothing_recorded(data_dir, "Trends");
     }
-    // The 24 series forecast most recently: ROI and every metric, with their forecasts.
+    // ROI series first, then the metrics, each most recently forecast first: 36 charts.
     store::Statement subjects(db->get(),
                               "SELECT subject FROM predictions WHERE shown = 1 GROUP BY subject "
-                              "ORDER BY MAX(id) DESC LIMIT 24");
+                              "ORDER BY subject LIKE 'roi:%' DESC, MAX(id) DESC LIMIT 36");
     std::string charts;
     while (subjects.step()) {
         reports::LineChart chart;
@@ -242,6 +243,7 @@ Page trends_page(const std::filesystem::path &data_dir) {
         chart.x_label = "points";
         chart.width = 420;
         chart.height = 240;
+        chart.x_integers = true;
         chart.series = reports::subject_trend(*db, chart.title);
         charts += reports::render_line_chart(chart) + "\n";
     }

@@ -25,6 +25,7 @@ std::string html_report(const SessionReport &report, const std::string &data_dir
         trends.title = "ROI with the workflow on, by session";
         trends.x_label = "cell";
         trends.y_label = "ROI";
+        trends.x_integers = true;
         for (const auto &scenario : workflow.scenarios) {
             deltas.bars.push_back({scenario.scenario, scenario.roi_delta, ""});
             for (auto &series :

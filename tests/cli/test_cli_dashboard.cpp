@@ -1,0 +1,365 @@
+// The dashboard and the exporter, end to end: the real binary serving a real metrics.db,
+// pages loaded in a real headless Chromium (content checked in the DOM it built, a
+// screenshot kept), every hostile payload in the database shown as text and never run,
+// live numbers while a matrix runs, and a real Prometheus scraping /metrics and answering
+// a PromQL query.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using sbx::test::run_command;
+
+constexpr const char *kChromium = "/usr/bin/chromium";
+constexpr const char *kPrometheus = "/usr/bin/prometheus";
+
+// A port nobody listens on now.
+int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address));
+    socklen_t length = sizeof(address);
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+// A background process stopped (SIGINT, then SIGKILL) and reaped when the test ends.
+class Background {
+  public:
+    Background(const std::vector<std::string> &argv, const std::string &log,
+               const std::map<std::string, std::string> &env = {})
+        : log_(log), pid_(sbx::test::spawn_background(argv, env, "", log)) {}
+    ~Background() { stop(); }
+    Background(const Background &) = delete;
+    Background &operator=(const Background &) = delete;
+    int stop() {
+        if (pid_ <= 0) {
+            return status_;
+        }
+        ::kill(pid_, SIGINT);
+        for (int i = 0; i < 100 && ::waitpid(pid_, &status_, WNOHANG) == 0; ++i) {
+            ::usleep(50000);
+        }
+        if (::waitpid(pid_, &status_, WNOHANG) == 0) {
+            ::kill(pid_, SIGKILL);
+            ::waitpid(pid_, &status_, 0);
+        }
+        pid_ = -1;
+        return status_;
+    }
+    // Waits for the process to end by itself; its exit code.
+    int wait_exit() {
+        ::waitpid(pid_, &status_, 0);
+        pid_ = -1;
+        return WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_);
+    }
+    std::string log() const {
+        std::ifstream in(log_);
+        return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    }
+
+  private:
+    std::string log_;
+    int pid_;
+    int status_ = 0;
+};
+
+struct Http {
+    int code = 0;
+    std::string body;
+};
+
+Http get(const std::string &url) {
+    const auto result =
+        run_command({"/usr/bin/curl", "-s", "-m", "20", "-w", "\n%{http_code}", url});
+    Http http;
+    const auto split = result.out.rfind('\n');
+    if (result.exit_code == 0 && split != std::string::npos) {
+        http.code = std::stoi(result.out.substr(split + 1));
+        http.body = result.out.substr(0, split);
+    }
+    return http;
+}
+
+class Dashboard : public sbx::test::CliTest {
+  protected:
+    void SetUp() override {
+        CliTest::SetUp();
+        ASSERT_TRUE(fs::exists(kChromium))
+            << "these tests load pages in a real browser: install Debian's chromium "
+               "(tools/install-deps does)";
+        // A target that rejects what looks like markup: hostile_input fails it.
+        write_settings(R"(
+extends: default
+workflows:
+  - name: echo
+    steps:
+      - name: check
+        run: [/bin/sh, -c, 'case "$1" in *"<"*) echo "refused: $1"; exit 1;; esac; echo ok', sh, "{{input.text}}"]
+        inputs:
+          text: {type: string, example: hello}
+)");
+    }
+
+    void record_matrix() {
+        const auto result = runner({"run-scenarios", "echo", "--workers", "2", "--seed", "7"});
+        ASSERT_EQ(result.exit_code, 0) << result.err;
+    }
+
+    // `dashboard --port 0` in the background; its port once it listens.
+    int start_dashboard(std::unique_ptr<Background> &server) {
+        server = std::make_unique<Background>(
+            std::vector<std::string>{SBX_BINARY, "--config", settings_, "--data-dir",
+                                     dir_ + "/data", "dashboard", "--port", "0"},
+            dir_ + "/dashboard.log");
+        std::smatch match;
+        const std::regex listening(R"(http://127\.0\.0\.1:(\d+)/)");
+        EXPECT_TRUE(sbx::test::wait_until([&] {
+            const std::string log = server->log();
+            return std::regex_search(log, match, listening);
+        })) << server->log();
+        const std::string log = server->log();
+        return std::regex_search(log, match, listening) ? std::stoi(match[1]) : 0;
+    }
+
+    // The DOM Chromium built for `url`, in a file.
+    std::string dump_dom(const std::string &url, const std::string &name) {
+        const auto result =
+            run_command({kChromium, "--headless", "--no-sandbox", "--disable-gpu",
+                         "--user-data-dir=" + dir_ + "/chromium", "--dump-dom", url});
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        return write_file(name, result.out);
+    }
+
+    // dom_check.py over a dumped page: nothing injected, the expected texts there.
+    void check_dom(const std::string &dom, const std::vector<std::string> &expected,
+                   const std::string &payloads = "") {
+        std::vector<std::string> argv{"/usr/bin/python3",
+                                      SBX_SOURCE_DIR "/tests/cli/fixtures/dom_check.py", dom};
+        for (const auto &text : expected) {
+            argv.insert(argv.end(), {"--expect", text});
+        }
+        if (!payloads.empty()) {
+            argv.insert(argv.end(), {"--payloads", payloads});
+        }
+        const auto result = run_command(argv);
+        EXPECT_EQ(result.exit_code, 0) << dom << ":\n" << result.out << result.err;
+    }
+
+    void screenshot(const std::string &url, const std::string &name) {
+        fs::create_directories(SBX_ARTIFACT_DIR);
+        const std::string path = std::string(SBX_ARTIFACT_DIR) + "/" + name;
+        fs::remove(path);
+        const auto result =
+            run_command({kChromium, "--headless", "--no-sandbox", "--disable-gpu",
+                         "--hide-scrollbars", "--window-size=1280,1600",
+                         "--user-data-dir=" + dir_ + "/chromium", "--screenshot=" + path, url});
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        ASSERT_TRUE(fs::exists(path)) << result.err;
+        EXPECT_GT(fs::file_size(path), 10000U);  // a page, not a blank
+    }
+
+    std::string one(const std::string &sql) {
+        const auto rows = query(sql);
+        return rows.empty() || rows[0].empty() ? "" : rows[0][0];
+    }
+};
+
+std::vector<std::string> listing(const std::string &dir) {
+    std::vector<std::string> names;
+    for (const auto &entry : fs::recursive_directory_iterator(dir)) {
+        names.push_back(entry.path().string() + " " +
+                        (entry.is_regular_file() ? std::to_string(entry.file_size()) : "dir"));
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+TEST_F(Dashboard, EveryPageShowsItsContentInChromium) {
+    record_matrix();
+    const std::string failed_run =
+        one("SELECT r.id FROM runs r JOIN presets p ON p.id = r.preset_id WHERE p.name = "
+            "'hostile_input' AND r.flag = 'on' AND r.passed = 0 ORDER BY r.id LIMIT 1");
+    ASSERT_FALSE(failed_run.empty()) << "hostile_input should have failed the echo target";
+    const auto before = listing(dir_ + "/data");
+    std::unique_ptr<Background> server;
+    const int port = start_dashboard(server);
+    ASSERT_GT(port, 0);
+    const std::string base = "http://127.0.0.1:" + std::to_string(port);
+
+    check_dom(dump_dom(base + "/", "index.html"), {"Sessions", "run-scenarios echo", "finished"});
+    check_dom(dump_dom(base + "/session/1", "session.html"),
+              {"verdict:", "worst scenario: hostile_input", "hostile_input (worst)",
+               "ROI delta per scenario", "replay: sandbox-runner --data-dir",
+               "normal: ROI and forecast"});
+    check_dom(dump_dom(base + "/run/" + failed_run, "run.html"),
+              {"replay: sandbox-runner --data-dir " + dir_ + "/data replay " + failed_run,
+               "hostile_input (on)", "failed"});
+    check_dom(dump_dom(base + "/trends", "trends.html"), {"roi:echo:normal:on"});
+    check_dom(dump_dom(base + "/failures", "failures.html"), {"echo", "check"});
+    check_dom(dump_dom(base + "/cleanup", "cleanup.html"), {"check-resources"});
+    check_dom(dump_dom(base + "/synergy", "synergy.html"), {"No synergy is recorded yet"});
+    screenshot(base + "/session/1", "dashboard-session.png");
+
+    // The API the pages' numbers come from.
+    const auto roi = json::parse(get(base + "/roi").body);
+    EXPECT_NEAR(roi["workflows"]["echo"]["hostile_input"]["roi_delta"][0].get<double>(),
+                std::stod(one("SELECT roi_delta FROM scenario_scores WHERE scenario = "
+                              "'hostile_input'")),
+                1e-12);
+    const auto metric = json::parse(get(base + "/metrics/roi").body);
+    const auto &series = metric["series"]["roi:echo:normal:on"];
+    ASSERT_TRUE(series.is_object()) << metric.dump();
+    EXPECT_EQ(series["predicted"].size(), series["actual"].size());
+    EXPECT_EQ(series["predicted"].size(), series["points"].size());
+
+    // Nothing but the routes: no file is served, a parameter is a number.
+    for (const char *path : {"/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/session/abc",
+                             "/session/999", "/static/app.js"}) {
+        EXPECT_EQ(get(base + path).code, 404) << path;
+    }
+    const auto headers =
+        run_command({"/usr/bin/curl", "-s", "-D", "-", "-o", "/dev/null", base + "/"});
+    EXPECT_NE(headers.out.find("Content-Security-Policy: default-src 'none'"), std::string::npos)
+        << headers.out;
+    // Read-only: the data dir holds exactly what it held.
+    server->stop();
+    EXPECT_EQ(listing(dir_ + "/data"), before);
+}
+
+TEST_F(Dashboard, NoHostilePayloadRunsAsScript) {
+    record_matrix();
+    const auto seeded = run_command(
+        {"/usr/bin/python3", SBX_SOURCE_DIR "/tests/cli/fixtures/seed_payloads.py", db_path(),
+         SBX_SOURCE_DIR "/plugins/stubs/hostile/payloads.json", dir_ + "/payloads.txt"});
+    ASSERT_EQ(seeded.exit_code, 0) << seeded.err;
+    const std::string session = seeded.out.substr(0, seeded.out.find('\n'));
+    EXPECT_GE(std::stoi(one("SELECT COUNT(*) FROM runs WHERE session_id = " + session)), 600);
+    std::unique_ptr<Background> server;
+    const int port = start_dashboard(server);
+    ASSERT_GT(port, 0);
+    const std::string base = "http://127.0.0.1:" + std::to_string(port);
+    const std::string payloads = dir_ + "/payloads.txt";
+    // Every textual payload shown as text on each page that lists them all; no page with
+    // anything a payload could have made a browser run or load.
+    check_dom(dump_dom(base + "/session/" + session, "xss-session.html"), {}, payloads);
+    check_dom(dump_dom(base + "/cleanup", "xss-cleanup.html"), {}, payloads);
+    check_dom(dump_dom(base + "/synergy", "xss-synergy.html"), {}, payloads);
+    check_dom(dump_dom(base + "/", "xss-index.html"), {});
+    check_dom(dump_dom(base + "/failures", "xss-failures.html"), {});
+    const std::string script_run =
+        one("SELECT id FROM runs WHERE session_id = " + session +
+            " AND CAST(failed_step AS TEXT) = '<script>alert(1)</script>'");
+    ASSERT_FALSE(script_run.empty());
+    check_dom(dump_dom(base + "/run/" + script_run, "xss-run.html"), {"<script>alert(1)</script>"});
+    screenshot(base + "/session/" + session, "dashboard-xss.png");
+    // The JSON API stays JSON, invalid UTF-8 replaced.
+    EXPECT_TRUE(json::accept(get(base + "/roi").body));
+}
+
+TEST_F(Dashboard, ShowsAMatrixLiveAndTheExporterCountsItsRuns) {
+    write_settings(R"(
+extends: default
+workflows:
+  - name: slow
+    steps:
+      - run: [/bin/sh, -c, 'sleep 0.3']
+)");
+    const int dashboard_port = free_port();
+    const int metrics_port = free_port();
+    Background matrix(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run-scenarios", "slow",
+         "--workers", "1", "--dashboard-port", std::to_string(dashboard_port)},
+        dir_ + "/matrix.log", {{"METRICS_PORT", std::to_string(metrics_port)}});
+    const std::string dashboard = "http://127.0.0.1:" + std::to_string(dashboard_port);
+    const std::string exporter = "http://127.0.0.1:" + std::to_string(metrics_port);
+    json progress;
+    ASSERT_TRUE(sbx::test::wait_until([&] {
+        progress = json::parse(get(dashboard + "/api/progress").body, nullptr, false);
+        return progress.is_object() && progress["live"]["done"].get<int>() >= 2;
+    })) << matrix.log();
+    EXPECT_GT(progress["live"]["planned"].get<int>(), progress["live"]["done"].get<int>());
+    EXPECT_EQ(progress["running_sessions"].size(), 1U);
+    const auto page = get(dashboard + "/");
+    EXPECT_NE(page.body.find("http-equiv=\"refresh\""), std::string::npos);
+    EXPECT_NE(page.body.find("live: runs "), std::string::npos);
+    const auto metrics = get(exporter + "/metrics");
+    EXPECT_EQ(metrics.code, 200);
+    std::smatch done;
+    ASSERT_TRUE(std::regex_search(metrics.body, done,
+                                  std::regex(R"(\nsandbox_runner_matrix_runs_done (\d+)\n)")))
+        << metrics.body;
+    EXPECT_GE(std::stoi(done[1]), 2);
+    EXPECT_EQ(get(exporter + "/").code, 404);  // the exporter serves /metrics alone
+    EXPECT_EQ(matrix.wait_exit(), 0) << matrix.log();
+    EXPECT_EQ(get(dashboard + "/").code, 0);  // gone with the command
+}
+
+TEST_F(Dashboard, PrometheusScrapesTheExporterAndAnswersPromQL) {
+    ASSERT_TRUE(fs::exists(kPrometheus))
+        << "this test scrapes with a real Prometheus: install Debian's prometheus "
+           "(tools/install-deps does)";
+    record_matrix();
+    std::unique_ptr<Background> server;
+    const int port = start_dashboard(server);
+    ASSERT_GT(port, 0);
+    const int prometheus_port = free_port();
+    const std::string config = write_file("prometheus.yml", R"(global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: sandbox-runner
+    static_configs:
+      - targets: ['127.0.0.1:)" + std::to_string(port) + R"(']
+)");
+    Background prometheus(
+        {kPrometheus, "--config.file=" + config, "--storage.tsdb.path=" + dir_ + "/tsdb",
+         "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port)},
+        dir_ + "/prometheus.log");
+    const std::string api =
+        "http://127.0.0.1:" + std::to_string(prometheus_port) + "/api/v1/query?query=";
+    json answer;
+    ASSERT_TRUE(sbx::test::wait_until(
+        [&] {
+            answer = json::parse(
+                get(api + "sandbox_runner_scenario_roi_delta%7Bscenario%3D%22hostile_input%22%7D")
+                    .body,
+                nullptr, false);
+            return answer.is_object() && answer["status"] == "success" &&
+                   !answer["data"]["result"].empty();
+        },
+        std::chrono::seconds(90)))
+        << prometheus.log();
+    const auto &sample = answer["data"]["result"][0];
+    EXPECT_EQ(sample["metric"]["workflow"], "echo");
+    EXPECT_DOUBLE_EQ(std::stod(sample["value"][1].get<std::string>()),
+                     std::stod(one("SELECT roi_delta FROM scenario_scores WHERE scenario = "
+                                   "'hostile_input'")));
+    const auto total = json::parse(get(api + "sum(sandbox_runner_runs_total)").body);
+    ASSERT_FALSE(total["data"]["result"].empty()) << total.dump();
+    EXPECT_EQ(std::stod(total["data"]["result"][0]["value"][1].get<std::string>()),
+              std::stod(one("SELECT COUNT(*) FROM runs")));
+    // Prometheus parsed every family: its own view of the target says healthy.
+    const auto targets = json::parse(
+        get("http://127.0.0.1:" + std::to_string(prometheus_port) + "/api/v1/targets").body);
+    EXPECT_EQ(targets["data"]["activeTargets"][0]["health"], "up") << targets.dump();
+}
+
+}  // namespace
