@@ -55,21 +55,53 @@ int main(int argc, char **argv) {
     const po::options_description global = sbx::cli::global_options(options);
     try {
         // The global options end at the first word that is not one of them: the command.
-        // Everything after it is the command's own, even a word a global option spells
-        // (`run --help` is run's help, not the general one).
-        int command_at = 1;
-        while (command_at < argc && argv[command_at][0] == '-') {
-            const std::string word = argv[command_at];
+        // After it, the settings options (--config, --data-dir, --plugin-dir, --log-level,
+        // --json-logs, --quiet) are still taken as global ones, anywhere before a `--`;
+        // --help and --version are the command's own (`run --help` is run's help).
+        const auto global_spelling = [&](const std::string &word, bool after_command) {
             // Long names are looked up without their "--" (and "=value"), short ones whole.
             const std::string key =
                 word.rfind("--", 0) == 0 ? word.substr(2, word.find('=') - 2) : word.substr(0, 2);
-            const auto *option = global.find_nothrow(key, false);
-            const bool takes_next = option != nullptr && word.find('=') == std::string::npos &&
-                                    option->semantic()->max_tokens() > 0;
-            command_at += takes_next ? 2 : 1;
+            const auto *option = word.size() > 1 && word[0] == '-' && word != "--"
+                                     ? global.find_nothrow(key, false)
+                                     : nullptr;
+            if (option != nullptr && after_command &&
+                (option->long_name() == "help" || option->long_name() == "version")) {
+                option = nullptr;
+            }
+            return option;
+        };
+        std::vector<std::string> global_words;
+        int at = 1;
+        for (; at < argc && argv[at][0] == '-'; ++at) {
+            const std::string word = argv[at];
+            const auto *option = global_spelling(word, false);
+            global_words.push_back(word);
+            if (option != nullptr && word.find('=') == std::string::npos &&
+                option->semantic()->max_tokens() > 0 && at + 1 < argc) {
+                global_words.emplace_back(argv[++at]);
+            }
+        }
+        const bool has_command = at < argc;
+        const std::string command = has_command ? argv[at] : "";
+        std::vector<std::string> args;
+        bool literal = false;  // after `--`: the command's words, whatever they spell
+        for (int i = at + 1; i < argc; ++i) {
+            const std::string word = argv[i];
+            literal = literal || word == "--";
+            const auto *option = literal ? nullptr : global_spelling(word, true);
+            if (option == nullptr) {
+                args.push_back(word);
+                continue;
+            }
+            global_words.push_back(word);
+            if (word.find('=') == std::string::npos && option->semantic()->max_tokens() > 0 &&
+                i + 1 < argc) {
+                global_words.emplace_back(argv[++i]);
+            }
         }
         po::variables_map vm;
-        po::store(po::command_line_parser(std::min(command_at, argc), argv)
+        po::store(po::command_line_parser(global_words)
                       .options(global)
                       // No prefix guessing: `--json` must not become `--json-logs`.
                       .style(po::command_line_style::default_style &
@@ -81,7 +113,7 @@ int main(int argc, char **argv) {
             std::cout << sbx::cli::version_text();
             return sbx::kExitOk;
         }
-        if (vm.count("help") || command_at >= argc) {
+        if (vm.count("help") || !has_command) {
             (vm.count("help") ? std::cout : std::cerr) << sbx::cli::general_help();
             return vm.count("help") ? sbx::kExitOk : sbx::kExitBadInput;
         }
@@ -91,8 +123,6 @@ int main(int argc, char **argv) {
                                       " needs a value; leave the option out for the default");
             }
         }
-        const std::string command = argv[command_at];
-        std::vector<std::string> args(argv + command_at + 1, argv + argc);
 
         const sbx::cli::Command *found = sbx::cli::find_command(command);
         if (found == nullptr) {

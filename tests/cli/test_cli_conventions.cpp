@@ -134,7 +134,7 @@ TEST_F(Conventions, BashCompletesCommandsOptionsWordsAndValues) {
         return result.out;
     };
     EXPECT_EQ(complete("sandbox-runner run-sc"), "run-scenarios\n");
-    EXPECT_EQ(complete("sandbox-runner --data-dir d run-scenarios --rep"), "--repetitions\n");
+    EXPECT_EQ(complete("sandbox-runner --data-dir d run-scenarios --repe"), "--repetitions\n");
     EXPECT_EQ(complete("sandbox-runner plugins ''"),
               "--call\n--help\n--json\n--plugin-config\n--request\n-"
               "h\ncall\ninspect\nlist\nnew\nverify\n");
