@@ -218,14 +218,16 @@ int run_adapt_presets_command(CliContext &context, const std::vector<std::string
                  {"runs", probes * options.runs}});
             summary += (summary.empty() ? "" : "; ") + summary_phrase(axis, result);
             if (!options.json_output) {
-                logging::clear_status();  // the next run draws the progress line again
-                std::printf("  %-20s %s   (%d probe%s, %d runs)\n", axis.key.c_str(),
-                            description.c_str(), probes, probes == 1 ? "" : "s",
-                            probes * options.runs);
+                char line[512];
+                std::snprintf(line, sizeof(line), "  %-20s %s   (%d probe%s, %d runs)\n",
+                              axis.key.c_str(), description.c_str(), probes, probes == 1 ? "" : "s",
+                              probes * options.runs);
+                logging::print_above_status(line);
             }
         }
         return 0;
     });
+    progress.stop();
     reports::save_preset_policy(policy_path, policy);
     summary = workflow.name + " " + summary;
     if (options.json_output) {

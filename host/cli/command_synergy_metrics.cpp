@@ -160,7 +160,9 @@ int run_synergy_metrics_command(CliContext &context, const std::vector<std::stri
     }
 
     if (options.json) {
-        std::cout << to_json(summaries, options.window).dump(2) << '\n';
+        std::cout << to_json(summaries, options.window)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
     } else if (summaries.empty()) {
         std::printf(
             "nothing recorded yet: no synergy values in %s; `run --all-workflows` and `run "

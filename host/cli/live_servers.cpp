@@ -85,14 +85,17 @@ LiveServers::LiveServers(std::vector<std::string> &args, const std::string &data
         if (want.option) {
             ports.emplace_back(*want.option, want.option_name);
         } else {
+            // The variables are aliases: the first one set is the port.
             for (const char *variable : want.variables) {
                 if (const auto value = environment(variable)) {
                     ports.emplace_back(*value, variable);
+                    break;
                 }
             }
         }
         for (const auto &[text, origin] : ports) {
-            const int port = parse_port(text, origin);
+            // 0: any free port, printed in the log line that says where it listens.
+            const int port = text == "0" ? 0 : parse_port(text, origin);
             servers_.push_back(std::make_unique<dashboard::WebServer>(data_dir, "127.0.0.1", port,
                                                                       want.routes, origin));
         }

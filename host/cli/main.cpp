@@ -123,6 +123,11 @@ int main(int argc, char **argv) {
                                       " needs a value; leave the option out for the default");
             }
         }
+        for (const auto &dir : options.plugin_dirs) {
+            if (dir.empty()) {
+                throw sbx::InputError("--plugin-dir needs a directory");
+            }
+        }
 
         const sbx::cli::Command *found = sbx::cli::find_command(command);
         if (found == nullptr) {

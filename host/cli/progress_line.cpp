@@ -4,6 +4,7 @@
 
 #include "dashboard/live_counters.hpp"
 #include "logging/status_line.hpp"
+#include "reports/markup_escape.hpp"
 
 namespace sbx::cli {
 
@@ -59,7 +60,8 @@ void ProgressLine::planned(std::size_t runs) {
 void ProgressLine::started(const std::string &workflow, const std::string &scenario,
                            const std::string &flag) {
     std::lock_guard<std::mutex> guard(mutex_);
-    current_ = workflow + " / " + scenario + " (" + flag + ")";
+    // Names are the user's: no escape sequence of theirs reaches the terminal.
+    current_ = reports::sanitize_text(workflow + " / " + scenario + " (" + flag + ")");
     if (feeding_) {
         dashboard::live_started(current_);
     }

@@ -103,6 +103,11 @@ class Dashboard : public sbx::test::CliTest {
   protected:
     void SetUp() override {
         CliTest::SetUp();
+        // Chromium's singleton socket lives in TMPDIR and a socket path has at most 107
+        // bytes: the test's own TMPDIR is too deep, so the browser gets a short one.
+        char pattern[] = "/tmp/sbx-chromium-XXXXXX";
+        ASSERT_NE(::mkdtemp(pattern), nullptr);
+        browser_dir_ = pattern;
         ASSERT_TRUE(fs::exists(kChromium))
             << "these tests load pages in a real browser: install Debian's chromium "
                "(tools/install-deps does)";
@@ -117,6 +122,18 @@ workflows:
         inputs:
           text: {type: string, example: hello}
 )");
+    }
+
+    void TearDown() override {
+        fs::remove_all(browser_dir_);
+        CliTest::TearDown();
+    }
+
+    std::vector<std::string> chromium(const std::vector<std::string> &args) const {
+        std::vector<std::string> argv{kChromium, "--headless", "--no-sandbox", "--disable-gpu",
+                                      "--user-data-dir=" + browser_dir_ + "/profile"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return argv;
     }
 
     void record_matrix() {
@@ -142,9 +159,7 @@ workflows:
 
     // The DOM Chromium built for `url`, in a file.
     std::string dump_dom(const std::string &url, const std::string &name) {
-        const auto result =
-            run_command({kChromium, "--headless", "--no-sandbox", "--disable-gpu",
-                         "--user-data-dir=" + dir_ + "/chromium", "--dump-dom", url});
+        const auto result = run_command(chromium({"--dump-dom", url}), {{"TMPDIR", browser_dir_}});
         EXPECT_EQ(result.exit_code, 0) << result.err;
         return write_file(name, result.out);
     }
@@ -168,14 +183,15 @@ workflows:
         fs::create_directories(SBX_ARTIFACT_DIR);
         const std::string path = std::string(SBX_ARTIFACT_DIR) + "/" + name;
         fs::remove(path);
-        const auto result =
-            run_command({kChromium, "--headless", "--no-sandbox", "--disable-gpu",
-                         "--hide-scrollbars", "--window-size=1280,1600",
-                         "--user-data-dir=" + dir_ + "/chromium", "--screenshot=" + path, url});
+        const auto result = run_command(
+            chromium({"--hide-scrollbars", "--window-size=1280,1600", "--screenshot=" + path, url}),
+            {{"TMPDIR", browser_dir_}});
         EXPECT_EQ(result.exit_code, 0) << result.err;
         ASSERT_TRUE(fs::exists(path)) << result.err;
         EXPECT_GT(fs::file_size(path), 10000U);  // a page, not a blank
     }
+
+    std::string browser_dir_;
 
     std::string one(const std::string &sql) {
         const auto rows = query(sql);
@@ -233,9 +249,16 @@ TEST_F(Dashboard, EveryPageShowsItsContentInChromium) {
 
     // Nothing but the routes: no file is served, a parameter is a number.
     for (const char *path : {"/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/session/abc",
-                             "/session/999", "/static/app.js"}) {
-        EXPECT_EQ(get(base + path).code, 404) << path;
+                             "/session/999", "/static/app.js", "/run/1/../../../etc/passwd"}) {
+        const auto sent = run_command({"/usr/bin/curl", "-s", "--path-as-is", "-o", "/dev/null",
+                                       "-w", "%{http_code}", base + path});
+        EXPECT_EQ(sent.out, "404") << path;
     }
+    // DNS rebinding: a page of another name that resolves here is refused.
+    const auto rebound =
+        run_command({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H",
+                     "Host: attacker.example:" + std::to_string(port), base + "/api/sessions"});
+    EXPECT_EQ(rebound.out, "403");
     const auto headers =
         run_command({"/usr/bin/curl", "-s", "-D", "-", "-o", "/dev/null", base + "/"});
     EXPECT_NE(headers.out.find("Content-Security-Policy: default-src 'none'"), std::string::npos)
@@ -271,8 +294,18 @@ TEST_F(Dashboard, NoHostilePayloadRunsAsScript) {
     ASSERT_FALSE(script_run.empty());
     check_dom(dump_dom(base + "/run/" + script_run, "xss-run.html"), {"<script>alert(1)</script>"});
     screenshot(base + "/session/" + session, "dashboard-xss.png");
-    // The JSON API stays JSON, invalid UTF-8 replaced.
+    // The JSON API stays JSON, invalid UTF-8 replaced; the exposition stays valid UTF-8
+    // (Prometheus refuses a whole scrape over one bad label value).
     EXPECT_TRUE(json::accept(get(base + "/roi").body));
+    const auto exposition = get(base + "/metrics");
+    EXPECT_EQ(exposition.code, 200);
+    EXPECT_NE(exposition.body.find(
+                  "sandbox_runner_cleanup_total{counter=\"<script>alert(1)</script>\"} 1\n"),
+              std::string::npos);
+    const auto valid = run_command({"/usr/bin/python3", "-c",
+                                    "import sys; open(sys.argv[1], 'rb').read().decode('utf-8')",
+                                    write_file("exposition.txt", exposition.body)});
+    EXPECT_EQ(valid.exit_code, 0) << valid.err;
 }
 
 TEST_F(Dashboard, ShowsAMatrixLiveAndTheExporterCountsItsRuns) {

@@ -91,7 +91,7 @@ workflows:
 const std::regex kProgress(R"(\r\x1b\[Kruns (\d+)/(\d+) \(\d+%\)  \d+:\d\d)");
 
 TEST_F(Progress, ATerminalSeesRunsElapsedEtaFailuresAndTheCurrentRun) {
-    const auto result = run_in_pty(command({}, "--log-level=debug"), {"NO_COLOR="});
+    const auto result = run_in_pty(command({}, "--log-level=debug"), {"NO_COLOR=", "TERM=xterm"});
     ASSERT_EQ(result.exit_code, 0) << result.output;
     std::smatch match;
     ASSERT_TRUE(std::regex_search(result.output, match, kProgress)) << result.output;
@@ -123,7 +123,7 @@ TEST_F(Progress, ATerminalSeesRunsElapsedEtaFailuresAndTheCurrentRun) {
 }
 
 TEST_F(Progress, NoColorMeansNoColour) {
-    const auto result = run_in_pty(command({}), {"NO_COLOR=1"});
+    const auto result = run_in_pty(command({}), {"NO_COLOR=1", "TERM=xterm"});
     ASSERT_EQ(result.exit_code, 0) << result.output;
     ASSERT_TRUE(std::regex_search(result.output, kProgress)) << result.output;
     EXPECT_NE(result.output.find(" failed"), std::string::npos);

@@ -398,4 +398,21 @@ TEST(SvgChart, ManySeriesKeepTheLegendInsideTheChart) {
     EXPECT_EQ(tags(svg, "g", "series").size(), 40u);
 }
 
+TEST(SvgChart, RangesOfRoundingAloneAndHugeValuesStayFinite) {
+    // 0.3 and 0.1 + 0.2 differ by rounding only; 1e300 needs 300 digits in fixed notation.
+    for (const auto &points :
+         std::vector<std::vector<ChartPoint>>{{{0, 0.3}, {1, 0.1 + 0.2}},
+                                              {{0, 1e300}, {1, 1e300 * (1 + 2e-16)}},
+                                              {{0, -1e300}, {1, 1e300}},
+                                              {{0, 1e57}, {1, 2e57}}}) {
+        const auto svg = render_line_chart(chart_with({{"s", points, {}, {}, false}}));
+        EXPECT_EQ(xml_errors(svg), "");
+        EXPECT_LT(svg.size(), 100000U);
+    }
+    BarChart bars;
+    bars.title = "huge";
+    bars.bars = {{"a", 1e200, ""}, {"b", -1e200, ""}};
+    EXPECT_EQ(xml_errors(render_bar_chart(bars)), "");
+}
+
 }  // namespace

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dashboard/live_counters.hpp"
+#include "reports/markup_escape.hpp"
 #include "store/read_only_database.hpp"
 
 namespace sbx::dashboard {
@@ -126,8 +127,9 @@ void history_samples(store::Connection &db, Families &families) {
 }  // namespace
 
 std::string label_value(const std::string &text) {
+    // Prometheus refuses a whole scrape over one invalid UTF-8 label value.
     std::string out;
-    for (const char c : text) {
+    for (const char c : reports::sanitize_text(text)) {
         if (c == '\\' || c == '"') {
             out += '\\';
             out += c;

@@ -2,6 +2,8 @@
 
 #include <httplib.h>
 #include <spdlog/spdlog.h>
+#include <algorithm>
+#include <chrono>
 
 #include "dashboard/dashboard_api.hpp"
 #include "dashboard/dashboard_pages.hpp"
@@ -112,7 +114,28 @@ WebServer::WebServer(const std::filesystem::path &data_dir, const std::string &a
         throw InputError(option + ": cannot listen on " + address + ":" + std::to_string(port) +
                          " (in use, or not an address of this machine); choose another port");
     }
+    // A DNS-rebinding page names another host in Host: only names of this address answer.
+    const bool any_address = address == "0.0.0.0" || address == "::";
+    const std::string suffix = ":" + std::to_string(port_);
+    const std::vector<std::string> hosts{address + suffix, "[" + address + "]" + suffix,
+                                         "127.0.0.1" + suffix, "localhost" + suffix,
+                                         "[::1]" + suffix};
+    server.set_pre_routing_handler(
+        [any_address, hosts](const httplib::Request &request, httplib::Response &response) {
+            const std::string host = request.get_header_value("Host");
+            if (any_address || std::find(hosts.begin(), hosts.end(), host) != hosts.end()) {
+                return httplib::Server::HandlerResponse::Unhandled;
+            }
+            response.status = 403;
+            response.set_content("the Host header names neither this address nor localhost\n",
+                                 "text/plain; charset=utf-8");
+            return httplib::Server::HandlerResponse::Handled;
+        });
     thread_ = std::thread([this] { server_->listen_after_bind(); });
+    // stop() does nothing before the server runs: wait, so the destructor can stop it.
+    while (!server_->is_running()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     spdlog::info("{} listening on http://{}:{}/",
                  routes == Routes::dashboard ? "dashboard" : "metrics exporter", address, port_);
 }

@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -96,6 +97,20 @@ void clear_status() {
     if (!state().shown.empty()) {
         write_all(kEraseLine);
         state().shown.clear();
+    }
+}
+
+void print_above_status(std::string_view text) {
+    std::lock_guard<std::mutex> guard(state().mutex);
+    if (!state().shown.empty()) {
+        write_all(kEraseLine);
+    }
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    if (!state().shown.empty()) {
+        std::string frame(kEraseLine);
+        frame += state().shown;
+        write_all(frame);
     }
 }
 

@@ -26,4 +26,8 @@ void clear_status();
 // Writes a finished log line above the status line.
 void write_above_status(std::string_view line);
 
+// Prints `text` on stdout above the status line (the same terminal, most often): the line
+// is erased first and drawn again after, under the lock every redraw takes.
+void print_above_status(std::string_view text);
+
 }  // namespace sbx::logging

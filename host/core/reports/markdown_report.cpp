@@ -2,6 +2,7 @@
 // scenario table with the worst scenario marked, and the failures (reasons, replay line)
 // folded in a <details>. GitHub renders HTML inside Markdown, so text from the database is
 // HTML-escaped, and '|' and '`' are escaped so a name cannot break the table or a code span.
+#include <algorithm>
 #include <cstdio>
 
 #include "reports/markup_escape.hpp"
@@ -10,15 +11,33 @@
 namespace sbx::reports {
 namespace {
 
+// Text in Markdown: HTML-escaped, Markdown's specials backslashed, and every line break
+// or control character a space (a \r would end a table row and start a forged line).
 std::string md(const std::string &text) {
     std::string out;
     for (const char c : escape_markup(text)) {
         if (c == '|' || c == '`' || c == '*' || c == '_' || c == '[' || c == ']' || c == '\\') {
             out += '\\';
         }
-        out += c == '\n' ? ' ' : c;
+        out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
     }
     return out;
+}
+
+// A code span holding `text` as it is (no escape works inside one): fenced by one more
+// backtick than the longest run in it, control characters as spaces.
+std::string code_span(const std::string &text) {
+    std::string clean;
+    size_t run = 0;
+    size_t longest = 0;
+    for (const char c : text) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+        clean += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+    }
+    const std::string fence(longest + 1, '`');
+    const bool pad = !clean.empty() && (clean.front() == '`' || clean.back() == '`');
+    return fence + (pad ? " " : "") + clean + (pad ? " " : "") + fence;
 }
 
 std::string number(double value, bool sign) {
@@ -38,7 +57,7 @@ const char *verdict_mark(const std::string &verdict) {
 
 std::string markdown_report(const SessionReport &report, const std::string &data_dir) {
     std::string text = "## sandbox-runner: session " + std::to_string(report.session) + "\n\n";
-    text += "`" + md(report.command) + "` · " + md(report.status) + " · started " +
+    text += code_span(report.command) + " · " + md(report.status) + " · started " +
             md(report.started_at) + (report.seed ? " · seed " + std::to_string(*report.seed) : "") +
             "\n\n";
     if (report.workflows.empty()) {
@@ -70,7 +89,7 @@ std::string markdown_report(const SessionReport &report, const std::string &data
                 }
                 failures += reasons.empty() ? "failed" : reasons;
                 if (s.replay_run != 0) {
-                    failures += " — replay: `" + replay_line(data_dir, s.replay_run) + "`";
+                    failures += " — replay: " + code_span(replay_line(data_dir, s.replay_run));
                 }
                 failures += "\n";
             }

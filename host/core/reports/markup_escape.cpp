@@ -91,4 +91,33 @@ std::string escape_markup(std::string_view text) {
     return out;
 }
 
+std::string sanitize_text(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte >= 0x80) {
+            const size_t length = utf8_length(text, i);
+            // C1 controls (U+0080..U+009F) are two bytes, 0xC2 0x80..0x9F.
+            const bool c1 =
+                length == 2 && byte == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+            if (length == 0 || c1) {
+                out += kReplacement;
+                i += length == 0 ? 1 : length;
+            } else {
+                out.append(text.substr(i, length));
+                i += length;
+            }
+            continue;
+        }
+        if ((byte < 0x20 && byte != '\t' && byte != '\n') || byte == 0x7F) {
+            out += kReplacement;
+        } else {
+            out += text[i];
+        }
+        ++i;
+    }
+    return out;
+}
+
 }  // namespace sbx::reports

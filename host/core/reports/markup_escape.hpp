@@ -13,4 +13,9 @@ namespace sbx::reports {
 // content and in quoted attribute values.
 std::string escape_markup(std::string_view text);
 
+// `text` with every invalid UTF-8 byte and every control character (C0 but tab and
+// newline, DEL, C1) as U+FFFD: for outputs that are not markup but must stay valid text
+// (Prometheus label values, a terminal's status line).
+std::string sanitize_text(std::string_view text);
+
 }  // namespace sbx::reports

@@ -132,7 +132,17 @@ SessionReport load_session_report(store::Connection &db, int64_t session) {
 }
 
 std::string replay_line(const std::string &data_dir, int64_t run) {
-    return "sandbox-runner --data-dir " + data_dir + " replay " + std::to_string(run);
+    // Quoted for a shell when it holds anything but the plainest path characters.
+    std::string dir = data_dir;
+    if (dir.empty() || dir.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                             "0123456789_./-+,:@%") != std::string::npos) {
+        dir = "'";
+        for (const char c : data_dir) {
+            dir += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        }
+        dir += "'";
+    }
+    return "sandbox-runner --data-dir " + dir + " replay " + std::to_string(run);
 }
 
 json to_json(const SessionReport &report) {

@@ -31,10 +31,14 @@ const char *colour(size_t index) {
 // `decimals` fixed decimals; never "-0.00", so that a value that rounds to zero reads the
 // same whichever side it came from.
 std::string fixed(double value, int decimals) {
-    char text[64];
+    // Fixed notation of 1e300 needs 300 digits; beyond what a chart can mean, scientific.
+    char text[512];
     auto result =
         std::to_chars(text, text + sizeof(text), value, std::chars_format::fixed, decimals);
-    std::string out(text, result.ptr);
+    if (result.ec != std::errc()) {
+        result = std::to_chars(text, text + sizeof(text), value, std::chars_format::scientific, 3);
+    }
+    std::string out(text, result.ec == std::errc() ? result.ptr : text);
     if (out.find_first_not_of("-0.") == std::string::npos && out[0] == '-') {
         out.erase(0, 1);
     }
@@ -95,6 +99,12 @@ double nice_step(double span) {
 // The range widened to the enclosing multiples of a nice step. A single value gets a
 // range around it, so it lands mid-axis instead of on a division by zero.
 Axis nice_axis(Range range, bool integers) {
+    // Values apart by rounding alone (0.3 and 0.1 + 0.2) are one value: a step of 1e-17
+    // would ask for 1e16 ticks.
+    const double magnitude = std::max(std::fabs(range.low), std::fabs(range.high));
+    if (range.high - range.low <= magnitude * 1e-9) {
+        range.high = range.low;
+    }
     if (range.low == range.high) {
         const double pad = range.low == 0 ? 0.5 : std::fabs(range.low) * 0.1;
         range.low -= pad;
@@ -116,8 +126,16 @@ Axis nice_axis(Range range, bool integers) {
     // for the label (the decimals below round away what is left).
     const double first = std::floor(range.low / axis.step);
     const double last = std::ceil(range.high / axis.step);
-    for (double k = first; k <= last; ++k) {
-        axis.ticks.push_back(k * axis.step);
+    if (!(last - first <= 1000) || first + 1 == first) {
+        // Not a span a nice step divides into a few ticks (a double out of integer range).
+        axis.low = range.low;
+        axis.high = range.high;
+        axis.ticks = {range.low, range.high};
+        return axis;
+    }
+    const auto count = static_cast<int>(last - first);
+    for (int k = 0; k <= count; ++k) {
+        axis.ticks.push_back((first + k) * axis.step);
     }
     axis.low = axis.ticks.front();
     axis.high = axis.ticks.back();

@@ -20,6 +20,9 @@ std::unique_ptr<Connection> open_read_only(const std::filesystem::path &path, in
                                std::to_string(latest_schema_version()) +
                                "; use a newer sandbox-runner");
     }
+    if (minimum_version < 0) {
+        minimum_version = latest_schema_version();
+    }
     if (version < minimum_version) {
         throw InputError(path.string() + " has schema version " + std::to_string(version) +
                          "; run `sandbox-runner purge-stale` once to upgrade it");

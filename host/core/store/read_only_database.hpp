@@ -13,8 +13,9 @@ namespace sbx::store {
 
 // The database at `path`, or nullopt when there is no file (nothing recorded yet).
 // Throws EnvironmentError when it cannot be read or has a newer schema than this host
-// knows, InputError when its schema predates what `minimum_version` needs.
+// knows, InputError when its schema predates `minimum_version` (-1: this host's latest,
+// which the readers' queries assume; nothing migrates a database opened read-only).
 std::unique_ptr<Connection> open_read_only(const std::filesystem::path &path,
-                                           int minimum_version = 1);
+                                           int minimum_version = -1);
 
 }  // namespace sbx::store
