@@ -468,14 +468,8 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
         record_plugins_used(store, session, plugins);
         const auto iteration_started = std::chrono::steady_clock::now();
         ProgressLine progress(context.options);
-        const engine::MatrixContext matrix{settings,
-                                           context.registry(),
-                                           store,
-                                           session,
-                                           std::filesystem::current_path(),
-                                           data_dir / "state",
-                                           resumed,
-                                           progress.observer()};
+        const engine::MatrixContext matrix =
+            matrix_context(context, store, session, resumed, progress.observer());
         const unsigned workers =
             options.workers != 0 ? options.workers : std::max(1u, settings.workers);
         auto record = within_session(store, session, [&] {

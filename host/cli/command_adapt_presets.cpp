@@ -133,14 +133,8 @@ int run_adapt_presets_command(CliContext &context, const std::vector<std::string
     record_plugins_used(store, session, plugins);
     // --preset-debug prints each probe as it ends: no progress line between them.
     ProgressLine progress(context.options);
-    const engine::MatrixContext matrix{settings,
-                                       context.registry(),
-                                       store,
-                                       session,
-                                       std::filesystem::current_path(),
-                                       data_dir / "state",
-                                       false,
-                                       options.debug ? nullptr : progress.observer()};
+    const engine::MatrixContext matrix = matrix_context(
+        context, store, session, false, options.debug ? nullptr : progress.observer());
     const unsigned workers = options.workers > 0 ? static_cast<unsigned>(options.workers)
                                                  : std::max(1u, settings.workers);
     if (!options.json_output) {

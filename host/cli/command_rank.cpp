@@ -10,6 +10,7 @@
 
 #include "cli_context.hpp"
 #include "option_parsing.hpp"
+#include "output_file.hpp"
 #include "ranking/ranking.hpp"
 #include "reports/roi_history.hpp"
 #include "reports/svg_chart.hpp"
@@ -32,22 +33,6 @@ struct Options {
     std::string plot;  // rank-scenarios --plot FILE.svg; "" = no chart
 };
 
-// Checked before anything is read: write_file_atomically would create a missing folder, and
-// a typo in it should be exit 2, not a chart written somewhere unexpected.
-void check_plot_file(const std::string &plot) {
-    const std::filesystem::path file(plot);
-    const auto folder = file.parent_path().empty() ? "." : file.parent_path();
-    if (file.filename().empty() || std::filesystem::is_directory(file)) {
-        throw InputError("--plot '" + plot +
-                         "' is not a file name; pass one such as --plot ranking.svg");
-    }
-    if (!std::filesystem::is_directory(folder)) {
-        throw InputError("--plot '" + plot + "': the directory '" + folder.string() +
-                         "' does not exist; create it first or pass a file in an existing "
-                         "directory");
-    }
-}
-
 Options parse(const std::string &which, const std::vector<std::string> &args) {
     Options options;
     po::options_description description(which + " options");
@@ -63,7 +48,7 @@ Options parse(const std::string &which, const std::vector<std::string> &args) {
     const auto given = parse_options(which, args, description, positional);
     if (given.count("plot") != 0) {
         try {
-            check_plot_file(options.plot);
+            check_output_file(options.plot, "--plot", "ranking.svg");
         } catch (const InputError &e) {
             throw InputError(which + ": " + e.what());
         }

@@ -150,14 +150,8 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
         plans.push_back({&workflow, preset, {options.runs, options.seed, false}});
     }
     ProgressLine progress(context.options);
-    const engine::MatrixContext matrix{settings,
-                                       context.registry(),
-                                       store,
-                                       session,
-                                       std::filesystem::current_path(),
-                                       std::filesystem::path(settings.data_dir) / "state",
-                                       options.resumed_session != 0,
-                                       progress.observer()};
+    const engine::MatrixContext matrix =
+        matrix_context(context, store, session, options.resumed_session != 0, progress.observer());
     const auto summaries = within_session(store, session, [&] {
         return engine::MatrixRunner(matrix, plugins, run_workers(options, settings)).run(plans);
     });

@@ -183,14 +183,8 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
 
     const unsigned workers = effective_workers(options.matrix, settings);
     ProgressLine progress(context.options);
-    const engine::MatrixContext matrix{settings,
-                                       context.registry(),
-                                       store,
-                                       session,
-                                       std::filesystem::current_path(),
-                                       data_dir / "state",
-                                       resumed.has_value(),
-                                       progress.observer()};
+    const engine::MatrixContext matrix =
+        matrix_context(context, store, session, resumed.has_value(), progress.observer());
     reports::ScenarioRun run;
     within_session(store, session, [&] {
         const auto summaries = engine::MatrixRunner(matrix, plugins, workers).run(plans);

@@ -160,14 +160,8 @@ int run_simulation_command(CliContext &context, RunOptions &options,
                   settings.source, options.seed, recorded_run_options(options));
     record_plugins_used(store, session, plugins);
     ProgressLine progress(context.options);
-    const engine::MatrixContext matrix{settings,
-                                       context.registry(),
-                                       store,
-                                       session,
-                                       std::filesystem::current_path(),
-                                       data_dir / "state",
-                                       options.resumed_session != 0,
-                                       progress.observer()};
+    const engine::MatrixContext matrix =
+        matrix_context(context, store, session, options.resumed_session != 0, progress.observer());
     const json result = within_session(store, session, [&] {
         engine::MatrixRunner runner(matrix, plugins, run_workers(options, settings));
         const auto outcomes =

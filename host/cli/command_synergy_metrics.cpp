@@ -12,6 +12,7 @@
 
 #include "cli_context.hpp"
 #include "option_parsing.hpp"
+#include "output_file.hpp"
 #include "reports/svg_chart.hpp"
 #include "scoring/statistics.hpp"
 #include "store/read_only_database.hpp"
@@ -31,29 +32,6 @@ struct SynergyOptions {
     bool json = false;
 };
 
-// A --plot FILE is checked before anything is read, so that a typo in its folder is exit 2
-// at once and not a file written somewhere unexpected: write_file_atomically would create
-// the missing folders.
-void check_plot_file(const std::string &plot) {
-    const std::filesystem::path file(plot);
-    if (file.filename().empty()) {
-        throw InputError(std::string(kCommand) + ": --plot '" + plot +
-                         "' names no file; pass a file name such as --plot synergy.svg");
-    }
-    const auto folder = file.parent_path().empty() ? "." : file.parent_path();
-    if (!std::filesystem::is_directory(folder)) {
-        throw InputError(std::string(kCommand) + ": --plot '" + plot + "': the directory '" +
-                         folder.string() +
-                         "' does not exist; create it first or pass a file in an existing "
-                         "directory");
-    }
-    if (std::filesystem::is_directory(file)) {
-        throw InputError(std::string(kCommand) + ": --plot '" + plot +
-                         "' is a directory; pass a file name such as --plot " +
-                         (file / "synergy.svg").string());
-    }
-}
-
 SynergyOptions parse(const std::vector<std::string> &args) {
     SynergyOptions options;
     po::options_description description("synergy-metrics options");
@@ -67,7 +45,7 @@ SynergyOptions parse(const std::vector<std::string> &args) {
                          " is too small; pass 1 or more values to average, e.g. --window 5");
     }
     if (given.count("plot") != 0) {
-        check_plot_file(options.plot);
+        check_output_file(options.plot, std::string(kCommand) + ": --plot", "synergy.svg");
     }
     return options;
 }

@@ -11,16 +11,17 @@
 namespace sbx::cli {
 
 struct Command {
-    const char *name;
-    const char *alias;  // another name for the same command, or nullptr
+    const char *name = nullptr;
+    const char *alias = nullptr;  // another name for the same command, or nullptr
     // What follows the name in `--help`: options, then "\n"-separated continuation lines.
-    const char *usage;
+    const char *usage = nullptr;
     // What the command does, in sentences: `help NAME`, `NAME --help` and the man page.
-    const char *about;
+    const char *about = nullptr;
     // The words that may follow the name ("list import"), for the shell completions.
-    const char *subcommands;
+    const char *subcommands = nullptr;
     // `name` is the name the user typed (some handlers serve several commands).
-    int (*run)(CliContext &context, const std::string &name, const std::vector<std::string> &args);
+    int (*run)(CliContext &context, const std::string &name,
+               const std::vector<std::string> &args) = nullptr;
     // False for the commands that must work whatever the settings say (help, completions):
     // they get a context without settings, so a broken settings file cannot hide the help.
     bool needs_settings = true;

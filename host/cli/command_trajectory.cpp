@@ -6,6 +6,7 @@
 
 #include "engine/matrix_runner.hpp"
 #include "matrix_command.hpp"
+#include "output_file.hpp"
 #include "presets/scenarios.hpp"
 #include "progress_line.hpp"
 #include "reports/foresight_history.hpp"
@@ -30,23 +31,6 @@ void print_stages(const std::string &workflow, const std::vector<scoring::StageM
     for (const auto &stage : stages) {
         std::printf("%-16s %7.3f %+12.3f %11.3f %10.3f\n", stage.stage.c_str(), stage.roi,
                     stage.degradation, stage.resilience, stage.stability);
-    }
-}
-
-// Checked before the stages run: a typo in the folder is exit 2 at once, not after the
-// whole trajectory (write_file_atomically would create the missing folder instead).
-void check_plot_file(const std::string &plot) {
-    const std::filesystem::path file(plot);
-    const auto folder = file.parent_path().empty() ? "." : file.parent_path();
-    if (file.filename().empty() || std::filesystem::is_directory(file)) {
-        throw InputError("simulate-temporal-trajectory: --plot '" + plot +
-                         "' is not a file name; pass one such as --plot trajectory.svg");
-    }
-    if (!std::filesystem::is_directory(folder)) {
-        throw InputError("simulate-temporal-trajectory: --plot '" + plot + "': the directory '" +
-                         folder.string() +
-                         "' does not exist; create it first or pass a file in an existing "
-                         "directory");
     }
 }
 
@@ -95,7 +79,7 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         refuse_with_recover("simulate-temporal-trajectory", given, {"seed", "repetitions"});
     }
     if (given.count("plot") != 0) {
-        check_plot_file(plot);
+        check_output_file(plot, "simulate-temporal-trajectory: --plot", "trajectory.svg");
     }
 
     auto &settings = context.settings;
@@ -127,14 +111,8 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         plans.push_back({&workflow, stage, {options.repetitions, options.seed, false}});
     }
     ProgressLine progress(context.options);
-    const engine::MatrixContext matrix{settings,
-                                       context.registry(),
-                                       store,
-                                       session,
-                                       std::filesystem::current_path(),
-                                       data_dir / "state",
-                                       resumed.has_value(),
-                                       progress.observer()};
+    const engine::MatrixContext matrix =
+        matrix_context(context, store, session, resumed.has_value(), progress.observer());
     const auto metrics = within_session(store, session, [&] {
         const auto cells =
             engine::MatrixRunner(matrix, plugins, effective_workers(options, settings)).run(plans);

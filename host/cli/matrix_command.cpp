@@ -68,4 +68,16 @@ int64_t random_seed() {
     return static_cast<int64_t>(std::random_device{}() & 0x7fffffff);
 }
 
+engine::MatrixContext matrix_context(CliContext &context, store::Store &store, int64_t session,
+                                     bool recover, engine::RunObserver *observer) {
+    return {context.settings,
+            context.registry(),
+            store,
+            session,
+            std::filesystem::current_path(),
+            std::filesystem::path(context.settings.data_dir) / "state",
+            recover,
+            observer};
+}
+
 }  // namespace sbx::cli

@@ -38,6 +38,11 @@ void resolve_plugins_for(engine::PluginSet &plugins,
                          const std::vector<const config::Workflow *> &workflows,
                          const std::vector<presets::Preset> &presets);
 
+// The engine context of a matrix of `session`: the settings' data dir's state folder,
+// the working directory, and `observer` told of every run (nullptr: none).
+engine::MatrixContext matrix_context(CliContext &context, store::Store &store, int64_t session,
+                                     bool recover, engine::RunObserver *observer);
+
 // A random seed for commands run without --seed (recorded with the session).
 int64_t random_seed();
 

@@ -1,5 +1,6 @@
 #include "session_reports.hpp"
 
+#include "output_file.hpp"
 #include "reports/report_formats.hpp"
 #include "reports/session_report.hpp"
 #include "store/read_only_database.hpp"
@@ -25,12 +26,7 @@ std::pair<std::string, std::string> parse_report_target(const std::string &spec,
                          "' needs FORMAT:FILE, e.g. junit:results.xml or markdown:summary.md");
     }
     const std::string file = spec.substr(colon + 1);
-    const auto parent = std::filesystem::path(file).parent_path();
-    std::error_code ec;
-    if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
-        throw InputError(option + " '" + spec + "': the folder " + parent.string() +
-                         " does not exist; create it or write the report elsewhere");
-    }
+    check_output_file(file, option, "report.xml");
     return {checked_report_format(spec.substr(0, colon), option), file};
 }
 

@@ -117,4 +117,71 @@ TEST_F(Reports, BadRequestsAreExitTwoAndCreateNothing) {
     EXPECT_NE(bad_target.err.find("use junit, markdown, html or json"), std::string::npos);
 }
 
+// synergy-metrics (latest and EMA of each synergy metric, as the database says) and the
+// --plot charts of synergy-metrics, simulate-temporal-trajectory and rank-scenarios: valid
+// SVG files naming what they plot; nothing written when nothing is recorded.
+TEST_F(Reports, SynergyMetricsAndPlotsDrawWhatWasRecorded) {
+    write_settings(R"(
+extends: default
+presets: [{SCENARIO_NAME: calm}]
+workflows:
+  - name: a
+    steps: [{run: [/bin/true]}]
+  - name: b
+    steps: [{run: [/bin/sh, -c, 'exit 1']}]
+)");
+    const auto empty = runner({"synergy-metrics", "--plot", dir_ + "/none.svg"});
+    EXPECT_EQ(empty.exit_code, 0) << empty.err;
+    EXPECT_FALSE(fs::exists(dir_ + "/none.svg"));
+    EXPECT_FALSE(fs::exists(dir_ + "/data"));
+    for (int i = 0; i < 3; ++i) {
+        const auto simulation = runner({"run", "--all-workflows", "--seed", std::to_string(i)});
+        ASSERT_EQ(simulation.exit_code, 0) << simulation.err;
+    }
+    const auto metrics =
+        runner({"synergy-metrics", "--window", "2", "--json", "--plot", dir_ + "/synergy.svg"});
+    ASSERT_EQ(metrics.exit_code, 0) << metrics.err;
+    const auto parsed = json::parse(metrics.out);
+    // The newest session's synergy_roi, and the EMA over the last two sessions' values.
+    const auto values = query(
+        "SELECT value FROM synergy WHERE name = 'synergy_roi' ORDER BY "
+        "session_id");
+    ASSERT_EQ(values.size(), 3U);
+    const double latest = std::stod(values[2][0]);
+    const double alpha = 2.0 / 3.0;
+    const double ema = alpha * latest + (1 - alpha) * std::stod(values[1][0]);
+    EXPECT_DOUBLE_EQ(parsed["metrics"]["synergy_roi"]["latest"].get<double>(), latest);
+    EXPECT_NEAR(parsed["metrics"]["synergy_roi"]["ema"].get<double>(), ema, 1e-9);
+    EXPECT_EQ(parsed["metrics"]["synergy_roi"]["points"], 3);
+
+    write_settings(R"(
+extends: default
+workflows:
+  - name: t
+    steps: [{run: [/bin/true]}]
+)");
+    ASSERT_EQ(runner({"simulate-temporal-trajectory", "t", "--seed", "1", "--plot",
+                      dir_ + "/trajectory.svg"})
+                  .exit_code,
+              0);
+    ASSERT_EQ(runner({"rank-scenarios", dir_ + "/data", "--plot", dir_ + "/ranking.svg"}).exit_code,
+              0);
+    for (const auto &[file, names] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+             {"synergy.svg", {"synergy_roi"}},
+             {"trajectory.svg", {"roi", "degradation", "resilience"}},
+             {"ranking.svg", {"calm"}}}) {
+        const auto valid =
+            sbx::test::run_command({"/usr/bin/xmllint", "--noout", dir_ + "/" + file});
+        EXPECT_EQ(valid.exit_code, 0) << file << ": " << valid.err;
+        const std::string svg = slurp(dir_ + "/" + file);
+        EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0U) << file;
+        for (const auto &name : names) {
+            EXPECT_NE(svg.find(name), std::string::npos) << file << " lacks " << name;
+        }
+    }
+    const auto bad = runner({"synergy-metrics", "--plot", dir_ + "/missing/s.svg"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("does not exist"), std::string::npos) << bad.err;
+}
+
 }  // namespace

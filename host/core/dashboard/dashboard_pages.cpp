@@ -66,6 +66,34 @@ Page nothing_recorded(const std::filesystem::path &data_dir, const std::string &
                     "itself while a run goes on.</p>\n");
 }
 
+// <a href="HREF">TEXT</a>, both already markup.
+std::string link(const std::string &href, const std::string &text) {
+    std::string html = "<a href=\"";
+    html += href;
+    html += "\">";
+    html += text;
+    html += "</a>";
+    return html;
+}
+
+// <code>TEXT</code>, TEXT already markup.
+std::string code(const std::string &text) {
+    std::string html = "<code>";
+    html += text;
+    html += "</code>";
+    return html;
+}
+
+// <tr> of the cells, each already markup.
+std::string row(std::initializer_list<std::string> cells) {
+    std::string html = "<tr>";
+    for (const auto &one : cells) {
+        html += one;
+    }
+    html += "</tr>\n";
+    return html;
+}
+
 std::string cell(const std::string &text, bool number = false) {
     return std::string(number ? "<td class=\"num\">" : "<td>") + text + "</td>";
 }
@@ -93,12 +121,11 @@ Page sessions_page(const std::filesystem::path &data_dir) {
     std::string rows;
     while (query.step()) {
         const std::string id = std::to_string(query.column_int(0));
-        rows += "<tr>" + cell("<a href=\"/session/" + id + "\">" + id + "</a>") +
-                cell("<code>" + e(query.column_text(1)) + "</code>") +
-                cell(e(query.column_text(2))) + cell(e(query.column_text(3))) +
-                cell(e(query.column_text(4))) + cell(std::to_string(query.column_int(5)), true) +
-                cell(std::to_string(query.column_int(6)), true) +
-                cell(query.column_int(7) > 0 ? "yes" : "") + "</tr>\n";
+        rows += row({cell(link("/session/" + id, id)), cell(code(e(query.column_text(1)))),
+                     cell(e(query.column_text(2))), cell(e(query.column_text(3))),
+                     cell(e(query.column_text(4))), cell(std::to_string(query.column_int(5)), true),
+                     cell(std::to_string(query.column_int(6)), true),
+                     cell(query.column_int(7) > 0 ? "yes" : "")});
     }
     return page(db.get(), "Sessions",
                 "<table class=\"sessions\">\n<thead><tr><th>session</th><th>command</th><th>"
@@ -156,10 +183,10 @@ Page session_page(const std::filesystem::path &data_dir, int64_t session) {
     std::string rows;
     while (runs.step()) {
         const std::string id = std::to_string(runs.column_int(0));
-        rows += "<tr>" + cell("<a href=\"/run/" + id + "\">" + id + "</a>") +
-                cell(e(runs.column_text(1))) + cell(e(runs.column_text(2))) +
-                cell(e(runs.column_text(3))) + cell(std::to_string(runs.column_int(4)), true) +
-                cell(e(runs.column_text(6))) + cell(e(runs.column_text(7))) + "</tr>\n";
+        rows += row({cell(link("/run/" + id, id)), cell(e(runs.column_text(1))),
+                     cell(e(runs.column_text(2))), cell(e(runs.column_text(3))),
+                     cell(std::to_string(runs.column_int(4)), true), cell(e(runs.column_text(6))),
+                     cell(e(runs.column_text(7)))});
     }
     if (!rows.empty()) {
         body +=
@@ -303,9 +330,9 @@ Page failures_page(const std::filesystem::path &data_dir) {
     std::string rows;
     while (query.step()) {
         const std::string last = std::to_string(query.column_int(4));
-        rows += "<tr>" + cell(e(query.column_text(0))) + cell(e(query.column_text(1))) +
-                cell(e(query.column_text(2))) + cell(std::to_string(query.column_int(3)), true) +
-                cell("<a href=\"/run/" + last + "\">" + last + "</a>") + "</tr>\n";
+        rows += row({cell(e(query.column_text(0))), cell(e(query.column_text(1))),
+                     cell(e(query.column_text(2))), cell(std::to_string(query.column_int(3)), true),
+                     cell(link("/run/" + last, last))});
     }
     return page(db.get(), "Failures",
                 rows.empty() ? "<p>No run has failed.</p>\n"

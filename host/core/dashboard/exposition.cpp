@@ -165,10 +165,11 @@ std::string prometheus_exposition(const std::filesystem::path &data_dir) {
     }
     std::string text;
     for (const auto &[name, family] : families) {
-        text +=
-            "# HELP " + name + " " + family.help + "\n# TYPE " + name + " " + family.type + "\n";
+        text += "# HELP " + name;
+        text += " " + family.help + "\n# TYPE " + name + " " + family.type + "\n";
         for (const auto &[labels, value] : family.samples) {
-            text += name + (labels.empty() ? "" : "{" + labels + "}") + " " + number(value) + "\n";
+            text += name;
+            text += (labels.empty() ? "" : "{" + labels + "}") + " " + number(value) + "\n";
         }
     }
     return text;

@@ -95,19 +95,19 @@ WebServer::WebServer(const std::filesystem::path &data_dir, const std::string &a
         }
     });
     // A failing page is the page's 500 and a log line, never the host's end.
-    server.set_exception_handler(
-        [](const httplib::Request &request, httplib::Response &response, std::exception_ptr error) {
-            std::string what = "unknown error";
-            try {
-                std::rethrow_exception(error);
-            } catch (const std::exception &e) {
-                what = e.what();
-            } catch (...) {
-            }
-            spdlog::warn("dashboard: {} failed: {}", request.path, what);
-            response.status = 500;
-            response.set_content("error: " + what + "\n", "text/plain; charset=utf-8");
-        });
+    server.set_exception_handler([](const httplib::Request &request, httplib::Response &response,
+                                    const std::exception_ptr &error) {
+        std::string what = "unknown error";
+        try {
+            std::rethrow_exception(error);
+        } catch (const std::exception &e) {
+            what = e.what();
+        } catch (...) {
+        }
+        spdlog::warn("dashboard: {} failed: {}", request.path, what);
+        response.status = 500;
+        response.set_content("error: " + what + "\n", "text/plain; charset=utf-8");
+    });
     port_ = port == 0 ? server.bind_to_any_port(address)
                       : (server.bind_to_port(address, port) ? port : -1);
     if (port_ <= 0) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -69,8 +70,8 @@ std::string shorten(const std::string &text, size_t max_characters) {
 
 // The smallest and largest value seen; empty until one is added.
 struct Range {
-    double low = INFINITY;
-    double high = -INFINITY;
+    double low = std::numeric_limits<double>::infinity();
+    double high = -std::numeric_limits<double>::infinity();
     void add(double value) {
         low = std::min(low, value);
         high = std::max(high, value);
@@ -258,9 +259,10 @@ void draw_series(std::ostringstream &out, const PlotArea &area, const Axis &x_ax
         }
         const std::string x = px(area.x(x_axis, point.x));
         const std::string y = px(area.y(y_axis, point.y));
-        points += (points.empty() ? "" : " ") + x + "," + y;
-        markers += "<circle class=\"marker\" cx=\"" + x + "\" cy=\"" + y + "\" r=\"3\" fill=\"" +
-                   colour(index) + "\"/>\n";
+        points += (points.empty() ? "" : " ") + x;
+        points += "," + y;
+        markers += "<circle class=\"marker\" cx=\"" + x;
+        markers += "\" cy=\"" + y + "\" r=\"3\" fill=\"" + colour(index) + "\"/>\n";
     }
     if (!points.empty()) {
         out << "<polyline class=\"line\" points=\"" << points << "\" fill=\"none\" stroke=\""
