@@ -4,6 +4,7 @@
 
 #include "cli_context.hpp"
 #include "option_parsing.hpp"
+#include "output_file.hpp"
 #include "session_reports.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
@@ -42,7 +43,7 @@ int run_report_command(CliContext &context, const std::vector<std::string> &args
         session = value;
     }
     if (!out.empty()) {
-        parse_report_target(format + ":" + out, "report --out");  // checks the folder
+        check_output_file(out, "report --out", "report.md");
     }
     const std::string text = render_session_report(context.settings.data_dir, session, format);
     if (out.empty()) {
