@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/settings.hpp"
+#include "engine/remote_runs.hpp"
 #include "plugins/registry.hpp"
 
 namespace sbx::cli {
@@ -27,6 +28,8 @@ struct GlobalOptions {
 struct CliContext {
     GlobalOptions options;
     config::Settings settings;
+    // `worker`: the runs of the shard this process makes (nullptr: not a worker).
+    const engine::ShardAssignment *shard = nullptr;
     // Scans the plugin directories on first use.
     plugins::Registry &registry();
 
@@ -62,6 +65,9 @@ int run_autonomous_command(CliContext &context, const std::string &command,
 int run_synergy_metrics_command(CliContext &context, const std::vector<std::string> &args);
 int run_report_command(CliContext &context, const std::vector<std::string> &args);
 int run_dashboard_command(CliContext &context, const std::vector<std::string> &args);
+// One array task of a matrix submitted with --on slurm (a context without settings).
+int run_worker_command(CliContext &bare, const std::string &command,
+                       const std::vector<std::string> &args);
 // help and completions read no settings (Command::needs_settings is false).
 int run_help_command(CliContext &context, const std::string &command,
                      const std::vector<std::string> &args);

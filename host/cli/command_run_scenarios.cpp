@@ -7,6 +7,7 @@
 #include "cli_context.hpp"
 #include "engine/limit_preflight.hpp"
 #include "engine/scenario_matrix.hpp"
+#include "cluster_placement.hpp"
 #include "matrix_command.hpp"
 #include "polyglot_shrinks.hpp"
 #include "presets/scenarios.hpp"
@@ -86,7 +87,7 @@ Options parse(const std::vector<std::string> &args) {
     const auto vm =
         parse_matrix_command("run-scenarios", args, description, positional, options.matrix);
     if (options.recover) {
-        refuse_with_recover("run-scenarios", vm, {"seed", "repetitions", "all-scenarios"});
+        refuse_with_recover("run-scenarios", vm, {"seed", "repetitions", "all-scenarios", "on"});
     }
     for (const auto &gate : gates) {
         parse_gate(gate, options.gate);
@@ -148,6 +149,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         // A session recorded before robustness repetitions existed ran them as the others.
         settings.robustness_repetitions = resumed->options.value("robustness_repetitions", 1);
         options.all_scenarios = resumed->options.value("all_scenarios", false);
+        options.matrix.on = resumed->options.value("on", "local");
     } else if (options.matrix.seed < 0) {
         options.matrix.seed = random_seed();
     }
@@ -177,14 +179,17 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
             store.begin_session(command, settings.source, options.matrix.seed,
                                 json{{"repetitions", options.matrix.repetitions},
                                      {"robustness_repetitions", settings.robustness_repetitions},
-                                     {"all_scenarios", options.all_scenarios}});
+                                     {"all_scenarios", options.all_scenarios},
+                                     {"on", checked_placement("run-scenarios", options.matrix.on)}});
     }
     record_plugins_used(store, session, plugins);
 
     const unsigned workers = effective_workers(options.matrix, settings);
     ProgressLine progress(context.options);
-    const engine::MatrixContext matrix =
-        matrix_context(context, store, session, resumed.has_value(), progress.observer());
+    Placement placement(context, checked_placement("run-scenarios", options.matrix.on), store,
+                        session, "run-scenarios", args, options.matrix.seed);
+    const engine::MatrixContext matrix = matrix_context(
+        context, store, session, resumed.has_value(), progress.observer(), placement.remote());
     reports::ScenarioRun run;
     within_session(store, session, [&] {
         const auto summaries = engine::MatrixRunner(matrix, plugins, workers).run(plans);
@@ -204,6 +209,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
                                      scoring::with_adapted_tolerance(tracker_settings, store));
         return 0;
     });
+    placement.finished();
     progress.stop();
     // The session is finished and recorded: a report reads it back as `report` would.
     for (const auto &[format, file] : options.reports) {

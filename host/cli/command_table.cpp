@@ -26,14 +26,15 @@ const std::vector<Command> &commands() {
          "[WORKFLOW] [--all-scenarios] [--repetitions N] [--seed S]\n"
          "[--workers N] [--json] [--recover] [--keep-workspaces] [--shrink-runs N]\n"
          "[--fail-on worst-below=X|status=fail|status=weak]...\n"
-         "[--report junit|markdown|html|json:FILE]... [--dashboard-port P] [--metrics-port P]",
+         "[--report junit|markdown|html|json:FILE]... [--dashboard-port P] [--metrics-port P]\n"
+         "[--on local|slurm]",
          "Runs one workflow across the scenario matrix (normal, high latency, hostile input, ...), "
          "on and off, and reports each scenario's ROI delta, the worst scenario and the verdict; "
          "exit 1 when a --fail-on gate trips.",
          "", one<run_run_scenarios_command>},
         {"simulate-temporal-trajectory", nullptr,
          "[WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n[--json] [--keep-workspaces] "
-         "[--recover] [--plot FILE.svg]",
+         "[--recover] [--plot FILE.svg] [--on local|slurm]",
          "Runs the workflow through the stages of the temporal trajectory (normal, then ever "
          "harsher presets) and reports degradation, resilience and stability per stage.",
          "", one<run_trajectory_command>},
@@ -133,6 +134,11 @@ const std::vector<Command> &commands() {
          "counters, updated live; the JSON API (/roi, /metrics/NAME, ...) and the Prometheus "
          "exposition (/metrics). Binds to 127.0.0.1 and opens metrics.db read-only.",
          "", one<run_dashboard_command>},
+        {"worker", nullptr, "--job DIR --shard K/N [--attempt A]",
+         "Makes shard K of N of a matrix submitted with --on slurm, as one task of its job "
+         "array: the submitting host's command, settings and seed (DIR/job.json), recording "
+         "into DIR/attempt-A/shard-K, which the host merges. Slurm runs it; people rarely do.",
+         "", run_worker_command, false},
         {"help", nullptr, "[COMMAND] [--man]",
          "Prints the general help, a command's help (the same as COMMAND --help), or with "
          "--man the manual page in roff.",

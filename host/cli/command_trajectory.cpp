@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "engine/matrix_runner.hpp"
+#include "cluster_placement.hpp"
 #include "matrix_command.hpp"
 #include "output_file.hpp"
 #include "presets/scenarios.hpp"
@@ -76,7 +77,7 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     const auto given = parse_matrix_command("simulate-temporal-trajectory", args, description,
                                             positional, options);
     if (recover) {
-        refuse_with_recover("simulate-temporal-trajectory", given, {"seed", "repetitions"});
+        refuse_with_recover("simulate-temporal-trajectory", given, {"seed", "repetitions", "on"});
     }
     if (given.count("plot") != 0) {
         check_output_file(plot, "simulate-temporal-trajectory: --plot", "trajectory.svg");
@@ -93,6 +94,7 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         resumed = resume_session(store, command, (data_dir / "metrics.db").string());
         options.seed = resumed->seed.value_or(0);
         options.repetitions = resumed->options.value("repetitions", 1);
+        options.on = resumed->options.value("on", "local");
     } else if (options.seed < 0) {
         options.seed = random_seed();
     }
@@ -102,7 +104,10 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
 
     const int64_t session = resumed ? resumed->id
                                     : store.begin_session(command, settings.source, options.seed,
-                                                          {{"repetitions", options.repetitions}});
+                                                          {{"repetitions", options.repetitions},
+                                                           {"on", checked_placement(
+                                                                      "simulate-temporal-trajectory",
+                                                                      options.on)}});
     record_plugins_used(store, session, plugins);
 
     std::vector<engine::CellPlan> plans;
@@ -111,8 +116,10 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         plans.push_back({&workflow, stage, {options.repetitions, options.seed, false}});
     }
     ProgressLine progress(context.options);
-    const engine::MatrixContext matrix =
-        matrix_context(context, store, session, resumed.has_value(), progress.observer());
+    Placement placement(context, checked_placement("simulate-temporal-trajectory", options.on),
+                        store, session, "simulate-temporal-trajectory", args, options.seed);
+    const engine::MatrixContext matrix = matrix_context(
+        context, store, session, resumed.has_value(), progress.observer(), placement.remote());
     const auto metrics = within_session(store, session, [&] {
         const auto cells =
             engine::MatrixRunner(matrix, plugins, effective_workers(options, settings)).run(plans);
@@ -140,6 +147,7 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         reports::save_roi_history(data_dir / "roi_history.json", history);
         return stage_metrics;
     });
+    placement.finished();
     progress.stop();
 
     if (options.json) {

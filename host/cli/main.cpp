@@ -145,13 +145,13 @@ int main(int argc, char **argv) {
         for (const auto &arg : args) {
             options.json_output = options.json_output || arg == "--json";
         }
+        std::signal(SIGINT, on_stop_signal);
+        std::signal(SIGTERM, on_stop_signal);
         if (!found->needs_settings) {
             sbx::cli::CliContext bare;
             bare.options = options;
             return found->run(bare, command, args);
         }
-        std::signal(SIGINT, on_stop_signal);
-        std::signal(SIGTERM, on_stop_signal);
         auto context = sbx::cli::make_context(options);
         // The dashboard and the exporter of a long command, up before its first run.
         std::optional<sbx::cli::LiveServers> servers;

@@ -5,6 +5,7 @@
 
 #include "config/setting_values.hpp"
 #include "engine/input_generation.hpp"
+#include "cluster_placement.hpp"
 #include "option_parsing.hpp"
 #include "util/errors.hpp"
 
@@ -24,7 +25,8 @@ po::variables_map parse_matrix_command(const std::string &command,
         "workers", po::value(&workers), "runs executed at once (default: settings' workers)")(
         "json", po::bool_switch(&options.json), "print the result as JSON")(
         "keep-workspaces", po::bool_switch(&options.keep_workspaces),
-        "keep each run's workspace directory");
+        "keep each run's workspace directory")(
+        "on", po::value(&options.on), "where the runs are made: local or slurm");
     auto vm = parse_options(command, args, description, positional);
     if (options.repetitions < 1 || options.repetitions > 1000000) {
         throw InputError(command + ": --repetitions " + std::to_string(options.repetitions) +
@@ -39,6 +41,9 @@ po::variables_map parse_matrix_command(const std::string &command,
                          " must be from 1 to " + std::to_string(config::kMaxWorkers));
     }
     options.workers = workers > 0 ? static_cast<unsigned>(workers) : 0;
+    if (vm.count("on")) {
+        options.on = checked_placement(command, options.on);
+    }
     return vm;
 }
 
@@ -69,7 +74,8 @@ int64_t random_seed() {
 }
 
 engine::MatrixContext matrix_context(CliContext &context, store::Store &store, int64_t session,
-                                     bool recover, engine::RunObserver *observer) {
+                                     bool recover, engine::RunObserver *observer,
+                                     engine::RemoteRuns *remote) {
     return {context.settings,
             context.registry(),
             store,
@@ -77,7 +83,9 @@ engine::MatrixContext matrix_context(CliContext &context, store::Store &store, i
             std::filesystem::current_path(),
             std::filesystem::path(context.settings.data_dir) / "state",
             recover,
-            observer};
+            observer,
+            remote,
+            context.shard};
 }
 
 }  // namespace sbx::cli

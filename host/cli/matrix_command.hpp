@@ -18,6 +18,7 @@ struct MatrixOptions {
     unsigned workers = 0;  // 0: not given (the settings' workers)
     bool json = false;
     bool keep_workspaces = false;
+    std::string on;  // --on: "local" or "slurm" (checked), "" when not given
 };
 
 // Parses `args` with `description` (to which the MatrixOptions are added) and the
@@ -40,8 +41,10 @@ void resolve_plugins_for(engine::PluginSet &plugins,
 
 // The engine context of a matrix of `session`: the settings' data dir's state folder,
 // the working directory, and `observer` told of every run (nullptr: none).
+// `remote` (--on slurm) makes the runs elsewhere; a worker's context makes its shard's.
 engine::MatrixContext matrix_context(CliContext &context, store::Store &store, int64_t session,
-                                     bool recover, engine::RunObserver *observer);
+                                     bool recover, engine::RunObserver *observer,
+                                     engine::RemoteRuns *remote = nullptr);
 
 // A random seed for commands run without --seed (recorded with the session).
 int64_t random_seed();

@@ -34,6 +34,7 @@ const std::vector<std::string> &top_level_keys() {
                                                     "json_logs",
                                                     "plugins",
                                                     "plugin_host",
+                                                    "slurm",
                                                     "presets",
                                                     "workflows",
                                                     "targets",
@@ -264,6 +265,8 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
         read_plugin_configs(reader, entry, s);
     } else if (key == "plugin_host") {
         read_plugin_host(reader, entry, s);
+    } else if (key == "slurm") {
+        read_slurm(reader, entry, s);
     } else if (key == "presets") {
         // Replaces the default's list (extends: default), as every list setting does.
         s.presets.clear();

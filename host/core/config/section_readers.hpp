@@ -47,4 +47,7 @@ void read_plugin_configs(const YamlReader &reader, const Field &field, Settings 
 // `plugin_host:` -> isolation mode, call deadline, restarts, on_crash, per-plugin overrides.
 void read_plugin_host(const YamlReader &reader, const Field &field, Settings &settings);
 
+// `slurm:` -> partition, account, time limit, workers per task, shards, extra sbatch options.
+void read_slurm(const YamlReader &reader, const Field &field, Settings &settings);
+
 }  // namespace sbx::config

@@ -123,6 +123,26 @@ struct PluginHostSettings {
     SourceLocation where;
 };
 
+// `slurm:`: how `--on slurm` submits a matrix (docs/scale-out.md).
+struct SlurmSettings {
+    std::string partition;  // "" = the cluster's default
+    std::string account;
+    std::string time_limit;  // sbatch --time of each array task ("" = the partition's)
+    // Runs at once inside each array task: its `--workers` and its `--cpus-per-task`.
+    int workers_per_task = 1;
+    // Array tasks a matrix is split into; 0 = one per CPU the partition has.
+    int shards = 0;
+    // Array tasks at once (sbatch --array=...%N); 0 = no throttle.
+    int max_running = 0;
+    // Times the runs of a lost task (cancelled, timed out, node lost) are submitted again.
+    int resubmits = 2;
+    std::vector<std::string> sbatch_options;  // added to every sbatch, as written
+    // A folder every node sees where job files and per-shard stores go; "" = <data_dir>/slurm.
+    std::string shared_dir;
+    double poll_interval_s = 0.5;
+    SourceLocation where;
+};
+
 inline constexpr int kDefaultRobustnessRepetitions = 13;
 inline constexpr int kMaxRepetitions = 1000000;
 
@@ -180,6 +200,7 @@ struct Settings {
     bool json_logs = false;
     std::map<std::string, PluginConfig> plugins;  // per-plugin configuration by plugin id
     PluginHostSettings plugin_host;
+    SlurmSettings slurm;
     // Inline presets: JSON objects of string keys to scalars (FAILURE_MODES may be a list).
     std::vector<nlohmann::json> presets;
     std::vector<SourceLocation> preset_locations;  // parallel to presets

@@ -6,11 +6,15 @@
 
 #include <atomic>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include <spdlog/spdlog.h>
+
+#include "util/errors.hpp"
 
 namespace sbx::engine {
 
@@ -22,6 +26,9 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
     WorkflowRunner primary_runner(primary_, context_.settings, context_.invocation_dir,
                                   context_.state_dir.string());
     CellRunner primary_cells(primary_, primary_runner, context_.store, context_.session_id);
+    if (context_.remote != nullptr) {
+        context_.remote->catch_up();
+    }
     if (context_.recover && !recovery_) {
         recovery_.emplace(store::session_progress(context_.store, context_.session_id));
     }
@@ -31,6 +38,7 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
     std::vector<CellWork> work(plans.size());
     std::vector<std::pair<size_t, int>> tasks;  // (cell, repetition), in plan order
     std::vector<size_t> complete;               // cells whose every run was kept
+    std::vector<bool> restored(plans.size(), false);
     std::unique_ptr<std::atomic<int>[]> remaining(new std::atomic<int>[plans.size()]);
     for (size_t i = 0; i < plans.size(); ++i) {
         const auto &plan = plans[i];
@@ -46,17 +54,21 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
         remaining[i].store(0);
         if (kept.recorded != nullptr) {
             summaries[i] = primary_cells.restore(work[i], *kept.recorded);
+            restored[i] = true;
             continue;
         }
         int missing = 0;
         for (int repetition = 0; repetition < plan.options.runs; ++repetition) {
-            if (kept.runs.count(repetition) == 0) {
+            const bool wanted = context_.shard == nullptr ||
+                                context_.shard->runs.count({i, repetition}) != 0;
+            if (kept.runs.count(repetition) == 0 && wanted) {
                 tasks.emplace_back(i, repetition);
                 ++missing;
             }
         }
-        remaining[i].store(missing);
-        if (missing == 0) {
+        // A worker never finishes a cell: it holds a share of its runs at most.
+        remaining[i].store(context_.shard != nullptr ? missing + 1 : missing);
+        if (missing == 0 && context_.shard == nullptr) {
             complete.push_back(i);
         }
     }
@@ -68,6 +80,15 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
     }
     if (context_.observer != nullptr) {
         context_.observer->planned(tasks.size());
+    }
+    if (context_.remote != nullptr) {
+        run_remotely(tasks, work, plans);
+        for (size_t i = 0; i < plans.size(); ++i) {
+            if (!restored[i]) {
+                summaries[i] = primary_cells.finish(work[i]);
+            }
+        }
+        return summaries;
     }
     for (const size_t cell : complete) {  // the host died before it recorded the cell
         summaries[cell] = primary_cells.finish(work[cell]);
@@ -135,7 +156,57 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
     if (first_error) {
         std::rethrow_exception(first_error);
     }
+    if (context_.shard != nullptr) {
+        throw ShardFinished("made " + std::to_string(tasks.size()) + " runs of the shard");
+    }
     return summaries;
+}
+
+void MatrixRunner::run_remotely(const std::vector<PlannedRun> &tasks, std::vector<CellWork> &work,
+                                const std::vector<CellPlan> &plans) {
+    const auto missing_runs = [&](const std::vector<PlannedRun> &asked) {
+        SessionRecovery held(store::session_progress(context_.store, context_.session_id));
+        std::map<size_t, std::set<int>> kept;
+        std::vector<PlannedRun> missing;
+        for (const auto &[cell, repetition] : asked) {
+            if (kept.count(cell) == 0) {
+                const auto &plan = plans[cell];
+                auto &reps = kept[cell];
+                for (const auto &entry :
+                     held.take(plan.workflow->name, work[cell].preset_id,
+                               plan.options.counterfactual ? "off" : "on", plan.options.runs)
+                         .runs) {
+                    reps.insert(entry.first);
+                }
+            }
+            if (kept[cell].count(repetition) == 0) {
+                missing.emplace_back(cell, repetition);
+            }
+        }
+        return missing;
+    };
+    context_.remote->run(tasks, context_.observer, missing_runs);
+    // What the session holds now: each cell with a run made elsewhere is filled from it.
+    SessionRecovery merged(store::session_progress(context_.store, context_.session_id));
+    std::set<size_t> cells;
+    for (const auto &task : tasks) {
+        cells.insert(task.first);
+    }
+    size_t missing = 0;
+    for (const size_t cell : cells) {
+        const auto &plan = plans[cell];
+        auto kept = merged.take(plan.workflow->name, work[cell].preset_id,
+                                plan.options.counterfactual ? "off" : "on", plan.options.runs);
+        for (auto &[repetition, result] : kept.runs) {
+            work[cell].results[static_cast<size_t>(repetition)] = std::move(result);
+        }
+        missing += static_cast<size_t>(plan.options.runs) - kept.runs.size();
+    }
+    if (missing > 0) {
+        throw EnvironmentError(std::to_string(missing) + " of " + std::to_string(tasks.size()) +
+                               " runs were never made elsewhere; the session keeps the others, "
+                               "and --recover makes the rest");
+    }
 }
 
 }  // namespace sbx::engine

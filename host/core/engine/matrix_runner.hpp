@@ -10,6 +10,7 @@
 
 #include "engine/cell_runner.hpp"
 #include "engine/plugin_set.hpp"
+#include "engine/remote_runs.hpp"
 #include "engine/run_observer.hpp"
 #include "engine/session_recovery.hpp"
 
@@ -33,6 +34,10 @@ struct MatrixContext {
     bool recover = false;
     // Told of every run (the progress line); nullptr: nobody watches.
     RunObserver *observer = nullptr;
+    // `--on slurm`: the runs are made by these, and merged into `store`; nullptr: here.
+    RemoteRuns *remote = nullptr;
+    // A worker: only these runs are made, then ShardFinished is thrown; nullptr: all.
+    const ShardAssignment *shard = nullptr;
 };
 
 class MatrixRunner {
@@ -48,6 +53,11 @@ class MatrixRunner {
     std::vector<CellSummary> run(const std::vector<CellPlan> &plans);
 
   private:
+    // The remote half of run(): `tasks` made elsewhere, then every cell's slots filled
+    // from what the session now holds.
+    void run_remotely(const std::vector<PlannedRun> &tasks, std::vector<CellWork> &work,
+                      const std::vector<CellPlan> &plans);
+
     const MatrixContext &context_;
     PluginSet &primary_;
     unsigned workers_;

@@ -1,0 +1,101 @@
+// The host side of `--on slurm`: job.json for the workers, and the SlurmRuns of the session.
+#include "cluster_placement.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "util/errors.hpp"
+
+namespace sbx::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Options only the submitting host acts on, with whether each takes a value.
+const std::vector<std::pair<std::string, bool>> &host_only_options() {
+    static const std::vector<std::pair<std::string, bool>> options = {
+        {"--on", true},          {"--recover", false},       {"--report", true},
+        {"--plot", true},        {"--fail-on", true},        {"--shrink-runs", true},
+        {"--json", false},       {"--dashboard-port", true}, {"--metrics-port", true},
+        {"--seed", true},        {"--workers", true}};
+    return options;
+}
+
+}  // namespace
+
+std::string checked_placement(const std::string &command, const std::string &on) {
+    if (on.empty() || on == "local") {
+        return "local";
+    }
+    if (on == "slurm") {
+        return on;
+    }
+    throw InputError(command + ": --on '" + on +
+                     "' is not a place to run; write --on local (this host, the default) or "
+                     "--on slurm (a job array on the Slurm cluster)");
+}
+
+std::vector<std::string> worker_words(const std::string &command,
+                                      const std::vector<std::string> &args, int64_t seed,
+                                      int workers) {
+    std::vector<std::string> words = {command};
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string &word = args[i];
+        if (word == "--") {
+            words.insert(words.end(), args.begin() + static_cast<long>(i), args.end());
+            break;
+        }
+        bool dropped = false;
+        for (const auto &[name, takes_value] : host_only_options()) {
+            if (word == name) {
+                i += takes_value ? 1 : 0;
+                dropped = true;
+                break;
+            }
+            if (takes_value && word.rfind(name + "=", 0) == 0) {
+                dropped = true;
+                break;
+            }
+        }
+        if (!dropped) {
+            words.push_back(word);
+        }
+    }
+    words.insert(words.end(), {"--seed", std::to_string(seed), "--workers",
+                               std::to_string(workers)});
+    return words;
+}
+
+Placement::Placement(CliContext &context, const std::string &on, store::Store &store,
+                     int64_t session, const std::string &command,
+                     const std::vector<std::string> &args, int64_t seed) {
+    if (on != "slurm") {
+        return;
+    }
+    const auto &settings = context.settings;
+    const auto &options = context.options;
+    std::vector<std::string> plugin_dirs;
+    for (const auto &dir : options.plugin_dirs) {
+        plugin_dirs.push_back(fs::absolute(dir).string());
+    }
+    std::error_code error;
+    const fs::path program = fs::read_symlink("/proc/self/exe", error);
+    const nlohmann::json worker = {
+        {"program", error ? options.program_path : program.string()},
+        {"cwd", fs::current_path().string()},
+        {"config", options.config_path.empty() ? "" : fs::absolute(options.config_path).string()},
+        {"plugin_dirs", plugin_dirs},
+        {"log_level", options.log_level},
+        {"json_logs", options.json_logs},
+        {"command", worker_words(command, args, seed, settings.slurm.workers_per_task)}};
+    const fs::path db = fs::path(settings.data_dir) / "metrics.db";
+    slurm_.emplace(settings.slurm, store, session, cluster::job_folder(settings, db, session),
+                   worker);
+}
+
+void Placement::finished() {
+    if (slurm_) {
+        slurm_->remove_folder();
+    }
+}
+
+}  // namespace sbx::cli

@@ -1,0 +1,110 @@
+// `sandbox-runner worker --job DIR --attempt A --shard K/N`: one array task of a matrix
+// submitted with `--on slurm`. It runs the host's command (job.json) with the host's
+// options, its data dir the shard's folder, making only shard K's runs
+// (attempt-A/tasks.json); the submitting host merges what it records.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli_context.hpp"
+#include "command_table.hpp"
+#include "engine/remote_runs.hpp"
+#include "option_parsing.hpp"
+#include "util/atomic_file.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::cli {
+namespace fs = std::filesystem;
+namespace po = boost::program_options;
+using nlohmann::json;
+
+namespace {
+
+json read_json(const fs::path &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw InputError("worker: cannot read " + path.string() +
+                         "; --job must name the job folder the submitting host wrote");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    const json value = json::parse(text.str(), nullptr, false);
+    if (value.is_discarded()) {
+        throw InputError("worker: " + path.string() + " is not JSON");
+    }
+    return value;
+}
+
+// "K/N" -> (K, N) with 0 <= K < N.
+std::pair<int, int> parse_shard(const std::string &text) {
+    const auto slash = text.find('/');
+    try {
+        size_t used_k = 0;
+        size_t used_n = 0;
+        const int k = std::stoi(text.substr(0, slash), &used_k);
+        const int n = std::stoi(text.substr(slash + 1), &used_n);
+        if (slash != std::string::npos && used_k == slash && used_n == text.size() - slash - 1 &&
+            k >= 0 && k < n) {
+            return {k, n};
+        }
+    } catch (const std::exception &) {
+    }
+    throw InputError("worker: --shard '" + text + "' must be K/N with 0 <= K < N, e.g. 3/16");
+}
+
+}  // namespace
+
+int run_worker_command(CliContext &bare, const std::string &, const std::vector<std::string> &args) {
+    std::string job;
+    std::string shard_text;
+    int attempt = 1;
+    po::options_description description("worker options");
+    description.add_options()("job", po::value(&job)->required(), "the job folder")(
+        "attempt", po::value(&attempt), "the attempt (default 1)")(
+        "shard", po::value(&shard_text)->required(), "K/N: this task's shard");
+    parse_options("worker", args, description);
+    const auto [shard, shards] = parse_shard(shard_text);
+    const fs::path folder(job);
+    const json manifest = read_json(folder / "job.json");
+    const fs::path attempt_dir = folder / ("attempt-" + std::to_string(attempt));
+    const json tasks = read_json(attempt_dir / "tasks.json");
+    if (!tasks.is_array() || static_cast<int>(tasks.size()) != shards) {
+        throw InputError("worker: " + (attempt_dir / "tasks.json").string() + " has " +
+                         std::to_string(tasks.size()) + " shards, --shard says " +
+                         std::to_string(shards));
+    }
+    engine::ShardAssignment assignment;
+    for (const auto &run : tasks[static_cast<size_t>(shard)]) {
+        assignment.runs.emplace(run.at(0).get<size_t>(), run.at(1).get<int>());
+    }
+
+    GlobalOptions options = bare.options;
+    options.config_path = manifest.value("config", std::string());
+    options.plugin_dirs = manifest.value("plugin_dirs", std::vector<std::string>());
+    options.log_level = manifest.value("log_level", std::string());
+    options.json_logs = manifest.value("json_logs", false);
+    options.quiet = true;  // no progress line in a task's log
+    const fs::path data_dir = attempt_dir / ("shard-" + std::to_string(shard));
+    options.data_dir = data_dir.string();
+    const auto words = manifest.value("command", std::vector<std::string>());
+    const Command *command = words.empty() ? nullptr : find_command(words[0]);
+    if (command == nullptr) {
+        throw InputError("worker: " + (folder / "job.json").string() + " names no command");
+    }
+    auto context = make_context(options);
+    context.shard = &assignment;
+    try {
+        command->run(context, words[0], std::vector<std::string>(words.begin() + 1, words.end()));
+    } catch (const engine::ShardFinished &finished) {
+        write_file_atomically(data_dir / "done", std::string(finished.what()) + "\n");
+        std::cout << "worker: shard " << shard << "/" << shards << ": " << finished.what() << '\n';
+        return kExitOk;
+    }
+    throw EnvironmentError("worker: the command ended without making its shard's runs");
+}
+
+}  // namespace sbx::cli

@@ -1,0 +1,157 @@
+// The commands' output formats are fixed with -o/--format and -h/-n (no header), so the
+// parsing below does not depend on a site's SQUEUE_FORMAT or on column widths.
+#include "cluster/slurm_commands.hpp"
+
+#include <sstream>
+
+#include "util/command_output.hpp"
+#include "util/errors.hpp"
+
+namespace sbx::cluster {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A busy controller answers in seconds; one that does not answer in a minute is down.
+constexpr auto kCommandDeadline = 60s;
+
+std::vector<std::string> split(const std::string &line, char separator) {
+    std::vector<std::string> parts;
+    std::string part;
+    std::istringstream in(line);
+    while (std::getline(in, part, separator)) {
+        parts.push_back(part);
+    }
+    return parts;
+}
+
+// "123_4" -> 4; "123" or "123_[5-9]" -> -1 (not one task).
+int task_index(const std::string &job_id) {
+    const auto underscore = job_id.find('_');
+    if (underscore == std::string::npos) {
+        return -1;
+    }
+    const std::string index = job_id.substr(underscore + 1);
+    if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos) {
+        return -1;
+    }
+    return std::stoi(index);
+}
+
+std::map<int, std::string> states_of(const std::string &text, char separator) {
+    std::map<int, std::string> states;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        const auto parts = split(line, separator);
+        if (parts.size() < 2) {
+            continue;
+        }
+        const int index = task_index(parts[0]);
+        if (index >= 0) {
+            // sacct says "CANCELLED by 0": the state is the first word.
+            states[index] = parts[1].substr(0, parts[1].find(' '));
+        }
+    }
+    return states;
+}
+
+}  // namespace
+
+bool slurm_installed() {
+    return util::command_output({"sbatch", "--version"}, kCommandDeadline).ok();
+}
+
+std::string submit_array(const config::SlurmSettings &settings, const ArrayRequest &request) {
+    std::vector<std::string> argv = {"sbatch",
+                                     "--parsable",
+                                     "--array=0-" + std::to_string(request.tasks - 1) +
+                                         (settings.max_running > 0
+                                              ? "%" + std::to_string(settings.max_running)
+                                              : ""),
+                                     "--job-name=" + request.job_name,
+                                     "--comment=" + request.comment,
+                                     "--output=" + request.output,
+                                     "--chdir=" + request.working_dir,
+                                     "--cpus-per-task=" + std::to_string(settings.workers_per_task),
+                                     // The host's environment (SANDBOX_*, PATH) as the worker's.
+                                     "--export=ALL"};
+    if (!settings.partition.empty()) {
+        argv.push_back("--partition=" + settings.partition);
+    }
+    if (!settings.account.empty()) {
+        argv.push_back("--account=" + settings.account);
+    }
+    if (!settings.time_limit.empty()) {
+        argv.push_back("--time=" + settings.time_limit);
+    }
+    argv.insert(argv.end(), settings.sbatch_options.begin(), settings.sbatch_options.end());
+    argv.push_back(request.script);
+    argv.insert(argv.end(), request.script_args.begin(), request.script_args.end());
+    const auto result = util::command_output(argv, kCommandDeadline);
+    if (!result.ok()) {
+        throw EnvironmentError("sbatch refused the array " + request.job_name + " (" +
+                               result.failure() +
+                               "); check the slurm: settings (partition, account, time_limit, "
+                               "sbatch_options) against `sinfo`");
+    }
+    // --parsable: "<id>" or "<id>;<cluster>".
+    std::string id = result.out.substr(0, result.out.find_first_of(";\n"));
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
+        throw EnvironmentError("sbatch printed no job id for " + request.job_name + ": '" +
+                               result.out + "'");
+    }
+    return id;
+}
+
+std::map<int, std::string> active_tasks(const std::string &job_id) {
+    const auto result = util::command_output(
+        {"squeue", "-h", "-r", "-j", job_id, "--states=PENDING,RUNNING,CONFIGURING,COMPLETING,"
+                                             "SUSPENDED,REQUEUED,RESIZING,SIGNALING,STAGE_OUT",
+         "-o", "%i|%T"},
+        kCommandDeadline);
+    if (!result.ok()) {
+        // "Invalid job id specified": the controller forgot the job; nothing is active.
+        if (result.err.find("Invalid job id") != std::string::npos) {
+            return {};
+        }
+        throw EnvironmentError("squeue did not answer about job " + job_id + " (" +
+                               result.failure() + ")");
+    }
+    return states_of(result.out, '|');
+}
+
+std::map<int, std::string> ended_tasks(const std::string &job_id) {
+    const auto accounted = util::command_output(
+        {"sacct", "-n", "-P", "-X", "-j", job_id, "-o", "JobID,State"}, kCommandDeadline);
+    if (accounted.ok()) {
+        return states_of(accounted.out, '|');
+    }
+    const auto remembered = util::command_output(
+        {"squeue", "-h", "-r", "-j", job_id, "--states=all", "-o", "%i|%T"}, kCommandDeadline);
+    return remembered.ok() ? states_of(remembered.out, '|') : std::map<int, std::string>{};
+}
+
+void cancel_job(const std::string &job_id) {
+    (void)util::command_output({"scancel", job_id}, kCommandDeadline);
+}
+
+std::vector<ProjectJob> project_jobs() {
+    const auto result = util::command_output(
+        {"squeue", "-h", "--me", "-o", "%i|%j|%T|%k"}, kCommandDeadline);
+    std::vector<ProjectJob> jobs;
+    if (!result.ok()) {
+        return jobs;
+    }
+    std::istringstream in(result.out);
+    for (std::string line; std::getline(in, line);) {
+        auto parts = split(line, '|');
+        if (parts.size() < 4 || parts[1].rfind(kJobNamePrefix, 0) != 0 ||
+            parts[3].rfind(kJobCommentPrefix, 0) != 0) {
+            continue;
+        }
+        jobs.push_back({parts[0], parts[1], parts[2], parts[3]});
+    }
+    return jobs;
+}
+
+}  // namespace sbx::cluster

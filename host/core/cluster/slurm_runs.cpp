@@ -1,0 +1,256 @@
+// The array's life: submit, poll squeue, merge, resubmit what is missing.
+#include "cluster/slurm_runs.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "cluster/shard_merge.hpp"
+#include "cluster/slurm_commands.hpp"
+#include "engine/cell_runner.hpp"
+#include "plugins/plugin.hpp"
+#include "util/atomic_file.hpp"
+#include "util/command_output.hpp"
+#include "util/errors.hpp"
+#include "util/process_identity.hpp"
+
+namespace sbx::cluster {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string read_text(const fs::path &path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string shell_quoted(const std::string &word) {
+    std::string quoted = "'";
+    for (const char c : word) {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+// The CPUs of the partition (sinfo's total of "allocated/idle/other/total"), 1 when
+// sinfo does not say.
+int partition_cpus(const std::string &partition) {
+    std::vector<std::string> argv = {"sinfo", "-h", "-o", "%C"};
+    if (!partition.empty()) {
+        argv.insert(argv.begin() + 1, "--partition=" + partition);
+    }
+    const auto result = util::command_output(argv, std::chrono::seconds(60));
+    int total = 0;
+    std::istringstream in(result.out);
+    for (std::string line; std::getline(in, line);) {
+        const auto slash = line.rfind('/');
+        if (slash != std::string::npos) {
+            try {
+                total += std::stoi(line.substr(slash + 1));
+            } catch (const std::exception &) {
+            }
+        }
+    }
+    return std::max(1, total);
+}
+
+std::string last_line(const std::string &text) {
+    std::string trimmed = text;
+    while (!trimmed.empty() && trimmed.back() == '\n') {
+        trimmed.pop_back();
+    }
+    const auto newline = trimmed.rfind('\n');
+    return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
+}
+
+}  // namespace
+
+fs::path job_folder(const config::Settings &settings, const fs::path &db_path, int64_t session) {
+    const fs::path root = settings.slurm.shared_dir.empty()
+                              ? fs::path(settings.data_dir) / "slurm"
+                              : fs::path(settings.slurm.shared_dir);
+    // FNV-1a of the store's path: two data dirs sharing one shared_dir never collide.
+    uint64_t hash = 1469598103934665603ULL;
+    for (const char c : fs::absolute(db_path).lexically_normal().string()) {
+        hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    }
+    char tag[17];
+    std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(hash));
+    return fs::absolute(root) / ("s" + std::to_string(session) + "-" + std::string(tag, 8));
+}
+
+SlurmRuns::SlurmRuns(const config::SlurmSettings &settings, store::Store &store, int64_t session,
+                     fs::path folder, const json &worker)
+    : settings_(settings), store_(store), session_(session), folder_(std::move(folder)) {
+    std::error_code error;
+    fs::create_directories(folder_, error);
+    if (error) {
+        throw EnvironmentError("cannot create the Slurm job folder " + folder_.string() + ": " +
+                               error.message() + "; set slurm.shared_dir to a folder every node sees");
+    }
+    if (!fs::exists(folder_ / "job.json")) {
+        write_file_atomically(folder_ / "job.json", worker.dump(2) + "\n");
+    }
+}
+
+int SlurmRuns::next_attempt() const {
+    int attempt = 1;
+    while (fs::exists(attempt_folder(attempt))) {
+        ++attempt;
+    }
+    return attempt;
+}
+
+fs::path SlurmRuns::attempt_folder(int attempt) const {
+    return folder_ / ("attempt-" + std::to_string(attempt));
+}
+
+void SlurmRuns::catch_up() {
+    for (int attempt = 1; fs::exists(attempt_folder(attempt)); ++attempt) {
+        const std::string job_id = read_text(attempt_folder(attempt) / "job_id");
+        if (!job_id.empty() && !active_tasks(job_id).empty()) {
+            spdlog::info("waiting for Slurm job {} of the interrupted session to end", job_id);
+            wait_for(job_id, attempt, nullptr);
+        }
+        const int merged = merge_attempt(attempt, nullptr);
+        if (merged > 0) {
+            spdlog::info("merged {} runs that Slurm job {} made meanwhile", merged, job_id);
+        }
+    }
+}
+
+std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun> &runs) {
+    const int wanted = settings_.shards > 0
+                           ? settings_.shards
+                           : std::max(1, partition_cpus(settings_.partition) /
+                                             settings_.workers_per_task);
+    const int shards = std::max(1, std::min<int>(wanted, static_cast<int>(runs.size())));
+    // Interleaved: each shard gets a share of every cell, so shards take equal time.
+    json tasks = json::array();
+    for (int k = 0; k < shards; ++k) {
+        tasks.push_back(json::array());
+    }
+    for (size_t i = 0; i < runs.size(); ++i) {
+        tasks[i % static_cast<size_t>(shards)].push_back({runs[i].first, runs[i].second});
+    }
+    const fs::path attempt_dir = attempt_folder(attempt);
+    fs::create_directories(attempt_dir);
+    write_file_atomically(attempt_dir / "tasks.json", tasks.dump() + "\n");
+    const json worker = json::parse(read_text(folder_ / "job.json"));
+    const fs::path script = folder_ / "worker.sh";
+    if (!fs::exists(script)) {
+        write_file_atomically(
+            script, "#!/bin/sh\n# One shard of a sandbox-runner matrix (written by the host).\n"
+                    "exec " + shell_quoted(worker.value("program", std::string())) +
+                        " worker --job " + shell_quoted(folder_.string()) +
+                        " --attempt \"$1\" --shard \"$SLURM_ARRAY_TASK_ID/$2\"\n");
+        fs::permissions(script, fs::perms::owner_all, fs::perm_options::add);
+    }
+    ArrayRequest request;
+    request.job_name = std::string(kJobNamePrefix) + std::to_string(session_) + "-" +
+                       std::to_string(attempt);
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    request.comment = std::string(kJobCommentPrefix) + host + " " + own_identity();
+    request.script = script.string();
+    request.script_args = {std::to_string(attempt), std::to_string(shards)};
+    request.output = (attempt_dir / "task-%a.log").string();
+    request.working_dir = worker.value("cwd", std::string("/"));
+    request.tasks = shards;
+    const std::string job_id = submit_array(settings_, request);
+    write_file_atomically(attempt_dir / "job_id", job_id);
+    spdlog::info("submitted {} runs as Slurm job {} ({} array tasks)", runs.size(), job_id,
+                 shards);
+    return job_id;
+}
+
+void SlurmRuns::wait_for(const std::string &job_id, int attempt, engine::RunObserver *observer) {
+    const auto poll = std::chrono::duration<double>(settings_.poll_interval_s);
+    while (!active_tasks(job_id).empty()) {
+        if (plugins::cancel_requested()) {
+            cancel_job(job_id);
+            // The tasks stop within Slurm's KillWait; what they committed is kept.
+            for (int i = 0; i < 600 && !active_tasks(job_id).empty(); ++i) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            }
+            const int merged = merge_attempt(attempt, observer);
+            throw engine::Cancelled("cancelled Slurm job " + job_id + "; " +
+                                    std::to_string(merged) +
+                                    " finished runs are recorded, and --recover makes the rest");
+        }
+        std::this_thread::sleep_for(poll);
+    }
+}
+
+int SlurmRuns::merge_attempt(int attempt, engine::RunObserver *observer) {
+    int merged = 0;
+    const fs::path attempt_dir = attempt_folder(attempt);
+    std::error_code error;
+    for (int shard = 0; fs::exists(attempt_dir / ("shard-" + std::to_string(shard)), error);
+         ++shard) {
+        const auto count = merge_shard(
+            store_, session_, attempt_dir / ("shard-" + std::to_string(shard)) / "metrics.db");
+        merged += count.merged;
+        if (observer != nullptr) {
+            for (int i = 0; i < count.merged; ++i) {
+                observer->finished(i < count.passed);
+            }
+        }
+    }
+    return merged;
+}
+
+std::string SlurmRuns::lost_tasks(const std::string &job_id, int attempt) const {
+    std::string text;
+    for (const auto &[task, state] : ended_tasks(job_id)) {
+        if (state == "COMPLETED") {
+            continue;
+        }
+        const std::string log = read_text(attempt_folder(attempt) /
+                                          ("task-" + std::to_string(task) + ".log"));
+        text += "\n  task " + std::to_string(task) + " " + state;
+        if (!log.empty()) {
+            text += ": " + last_line(log);
+        }
+    }
+    return text;
+}
+
+void SlurmRuns::run(const std::vector<engine::PlannedRun> &runs, engine::RunObserver *observer,
+                    const MissingRuns &missing) {
+    std::vector<engine::PlannedRun> pending = runs;
+    for (int round = 0; !pending.empty(); ++round) {
+        const int attempt = next_attempt();
+        const std::string job_id = submit(attempt, pending);
+        wait_for(job_id, attempt, observer);
+        merge_attempt(attempt, observer);
+        pending = missing(pending);
+        if (pending.empty()) {
+            break;
+        }
+        const std::string lost = lost_tasks(job_id, attempt);
+        if (round >= settings_.resubmits) {
+            spdlog::error("Slurm job {} left {} runs undone after {} resubmissions:{}", job_id,
+                          pending.size(), settings_.resubmits, lost);
+            return;
+        }
+        spdlog::warn("Slurm job {} left {} runs undone; submitting them again ({} of {}):{}",
+                     job_id, pending.size(), round + 1, settings_.resubmits, lost);
+    }
+}
+
+void SlurmRuns::remove_folder() {
+    std::error_code ignored;
+    fs::remove_all(folder_, ignored);
+    fs::remove(folder_.parent_path(), ignored);  // only when no other job folder is left
+}
+
+}  // namespace sbx::cluster
