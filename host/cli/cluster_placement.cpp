@@ -13,10 +13,10 @@ namespace {
 // Options only the submitting host acts on, with whether each takes a value.
 const std::vector<std::pair<std::string, bool>> &host_only_options() {
     static const std::vector<std::pair<std::string, bool>> options = {
-        {"--on", true},          {"--recover", false},       {"--report", true},
-        {"--plot", true},        {"--fail-on", true},        {"--shrink-runs", true},
-        {"--json", false},       {"--dashboard-port", true}, {"--metrics-port", true},
-        {"--seed", true},        {"--workers", true}};
+        {"--on", true},    {"--recover", false},       {"--report", true},
+        {"--plot", true},  {"--fail-on", true},        {"--shrink-runs", true},
+        {"--json", false}, {"--dashboard-port", true}, {"--metrics-port", true},
+        {"--seed", true},  {"--workers", true}};
     return options;
 }
 
@@ -60,8 +60,8 @@ std::vector<std::string> worker_words(const std::string &command,
             words.push_back(word);
         }
     }
-    words.insert(words.end(), {"--seed", std::to_string(seed), "--workers",
-                               std::to_string(workers)});
+    words.insert(words.end(),
+                 {"--seed", std::to_string(seed), "--workers", std::to_string(workers)});
     return words;
 }
 

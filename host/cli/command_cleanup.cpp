@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "cli_context.hpp"
+#include "cluster/stale_jobs.hpp"
 #include "engine/stale_resources.hpp"
 #include "store/cleanup_counters.hpp"
 #include "util/errors.hpp"
@@ -89,8 +90,10 @@ int run_cleanup_command(CliContext &context, const std::string &command,
             spdlog::warn("{}: cleanup counters will not be kept: {}", command, e.what());
         }
     }
-    const auto report =
-        engine::sweep_stale(context.registry(), context.settings, state_dir, dry_run);
+    auto report = engine::sweep_stale(context.registry(), context.settings, state_dir, dry_run);
+    for (auto &job : cluster::sweep_stale_jobs(dry_run)) {
+        report.items.push_back({"slurm", std::move(job)});
+    }
     std::map<std::string, double> totals;
     if (store) {
         store::add_cleanup_counters(*store, report.counters);

@@ -5,9 +5,9 @@
 #include <thread>
 
 #include "cli_context.hpp"
+#include "cluster_placement.hpp"
 #include "engine/limit_preflight.hpp"
 #include "engine/scenario_matrix.hpp"
-#include "cluster_placement.hpp"
 #include "matrix_command.hpp"
 #include "polyglot_shrinks.hpp"
 #include "presets/scenarios.hpp"
@@ -175,12 +175,12 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     if (resumed) {
         session = resumed->id;
     } else {
-        session =
-            store.begin_session(command, settings.source, options.matrix.seed,
-                                json{{"repetitions", options.matrix.repetitions},
-                                     {"robustness_repetitions", settings.robustness_repetitions},
-                                     {"all_scenarios", options.all_scenarios},
-                                     {"on", checked_placement("run-scenarios", options.matrix.on)}});
+        session = store.begin_session(
+            command, settings.source, options.matrix.seed,
+            json{{"repetitions", options.matrix.repetitions},
+                 {"robustness_repetitions", settings.robustness_repetitions},
+                 {"all_scenarios", options.all_scenarios},
+                 {"on", checked_placement("run-scenarios", options.matrix.on)}});
     }
     record_plugins_used(store, session, plugins);
 

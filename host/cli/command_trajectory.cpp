@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "engine/matrix_runner.hpp"
 #include "cluster_placement.hpp"
+#include "engine/matrix_runner.hpp"
 #include "matrix_command.hpp"
 #include "output_file.hpp"
 #include "presets/scenarios.hpp"
@@ -102,12 +102,12 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow}, stages);
 
-    const int64_t session = resumed ? resumed->id
-                                    : store.begin_session(command, settings.source, options.seed,
-                                                          {{"repetitions", options.repetitions},
-                                                           {"on", checked_placement(
-                                                                      "simulate-temporal-trajectory",
-                                                                      options.on)}});
+    const int64_t session =
+        resumed ? resumed->id
+                : store.begin_session(
+                      command, settings.source, options.seed,
+                      {{"repetitions", options.repetitions},
+                       {"on", checked_placement("simulate-temporal-trajectory", options.on)}});
     record_plugins_used(store, session, plugins);
 
     std::vector<engine::CellPlan> plans;

@@ -58,7 +58,8 @@ std::pair<int, int> parse_shard(const std::string &text) {
 
 }  // namespace
 
-int run_worker_command(CliContext &bare, const std::string &, const std::vector<std::string> &args) {
+int run_worker_command(CliContext &bare, const std::string &,
+                       const std::vector<std::string> &args) {
     std::string job;
     std::string shard_text;
     int attempt = 1;

@@ -3,9 +3,9 @@
 
 #include <random>
 
+#include "cluster_placement.hpp"
 #include "config/setting_values.hpp"
 #include "engine/input_generation.hpp"
-#include "cluster_placement.hpp"
 #include "option_parsing.hpp"
 #include "util/errors.hpp"
 
@@ -25,8 +25,8 @@ po::variables_map parse_matrix_command(const std::string &command,
         "workers", po::value(&workers), "runs executed at once (default: settings' workers)")(
         "json", po::bool_switch(&options.json), "print the result as JSON")(
         "keep-workspaces", po::bool_switch(&options.keep_workspaces),
-        "keep each run's workspace directory")(
-        "on", po::value(&options.on), "where the runs are made: local or slurm");
+        "keep each run's workspace directory")("on", po::value(&options.on),
+                                               "where the runs are made: local or slurm");
     auto vm = parse_options(command, args, description, positional);
     if (options.repetitions < 1 || options.repetitions > 1000000) {
         throw InputError(command + ": --repetitions " + std::to_string(options.repetitions) +

@@ -190,13 +190,25 @@ std::set<std::string> ExecutorParityTest::result_keys() {
     return keys;
 }
 
+std::string ExecutorParityTest::steps_of(const std::string &scenario) {
+    std::string text = "the runs of " + scenario + " under the second executor:";
+    for (const auto &row : query("SELECT r.id, r.flag, s.result FROM runs r JOIN presets p ON "
+                                 "p.id = r.preset_id JOIN steps s ON s.run_id = r.id WHERE "
+                                 "p.name = '" +
+                                 scenario + "' ORDER BY r.id")) {
+        text += "\n  run " + row[0] + " (" + row[1] + "): " + row[2];
+    }
+    return text;
+}
+
 void ExecutorParityTest::expect_same_verdicts(const json &local, const json &other) {
     ASSERT_EQ(local["order"], other["order"]);
     for (const auto &name : local["order"]) {
         SCOPED_TRACE(name.get<std::string>());
         const auto &l = local["scenarios"][name.get<std::string>()];
         const auto &o = other["scenarios"][name.get<std::string>()];
-        EXPECT_DOUBLE_EQ(l["roi"].get<double>(), o["roi"].get<double>());
+        EXPECT_DOUBLE_EQ(l["roi"].get<double>(), o["roi"].get<double>())
+            << steps_of(name.get<std::string>());
         EXPECT_DOUBLE_EQ(l["roi_delta"].get<double>(), o["roi_delta"].get<double>());
         EXPECT_EQ(l["passed"], o["passed"]);
     }

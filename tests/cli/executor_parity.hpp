@@ -22,8 +22,11 @@ class ExecutorParityTest : public CliTest {
     nlohmann::json scenarios(const std::string &executor_line);
     // The keys of every step result stored in the database.
     std::set<std::string> result_keys();
-    // Same order, ROI, ROI delta, passed flags and worst scenario.
-    static void expect_same_verdicts(const nlohmann::json &local, const nlohmann::json &other);
+    // Same order, ROI, ROI delta, passed flags and worst scenario; a difference shows the
+    // second executor's step results of the scenario (the data dir holds its runs).
+    void expect_same_verdicts(const nlohmann::json &local, const nlohmann::json &other);
+    // Each run of `scenario` in the database, with its step result, for failure messages.
+    std::string steps_of(const std::string &scenario);
     // Every field of the ABI's result ("The result" in docs/abi.md) is among `keys`.
     static void expect_abi_result_keys(const std::set<std::string> &keys, const char *executor);
 

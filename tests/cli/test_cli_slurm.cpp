@@ -55,13 +55,11 @@ class SlurmCli : public CliTest {
 
     // The jobs in squeue whose job folder is in this test's directory.
     std::string our_jobs() {
-        const auto listed =
-            run_command({"/usr/bin/env", "squeue", "-h", "-r", "-o", "%i %j %Z"});
+        const auto listed = run_command({"/usr/bin/env", "squeue", "-h", "-r", "-o", "%i %j %Z"});
         std::istringstream in(listed.out);
         std::string ours;
         for (std::string line; std::getline(in, line);) {
-            if (line.find(" sbx-") != std::string::npos &&
-                line.find(dir_) != std::string::npos) {
+            if (line.find(" sbx-") != std::string::npos && line.find(dir_) != std::string::npos) {
                 ours += line + "\n";
             }
         }
@@ -114,9 +112,8 @@ TEST_F(SlurmCli, AMatrixOverSlurmEqualsTheSameMatrixMadeHere) {
                      "run-scenarios", "7", "--repetitions", "2", "--seed", "3", "--json"},
                     {}, dir_);
     ASSERT_EQ(local.exit_code, 0) << local.err;
-    const auto slurm =
-        runner({"run-scenarios", "7", "--repetitions", "2", "--seed", "3", "--json", "--on",
-                "slurm"});
+    const auto slurm = runner(
+        {"run-scenarios", "7", "--repetitions", "2", "--seed", "3", "--json", "--on", "slurm"});
     ASSERT_EQ(slurm.exit_code, 0) << slurm.err;
     const json l = json::parse(local.out);
     const json s = json::parse(slurm.out);
@@ -176,6 +173,32 @@ TEST_F(SlurmCli, SigintCancelsTheArrayAndRecoverFinishesTheMatrix) {
     expect_each_run_once(2 + 2 + 4 * 13 + 2);
     EXPECT_GE(std::stoll(query("SELECT count(*) FROM runs")[0][0]), kept);
     EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "finished");
+}
+
+// A SIGKILLed submitter leaves its array running: check-resources names it, purge-stale
+// cancels it, and --recover merges what the array made meanwhile and makes the rest.
+TEST_F(SlurmCli, ADeadSubmittersArrayIsFoundPurgedAndRecovered) {
+    write_settings(settings_with_sleep("0.5"));
+    const int pid = spawn_background(host({"run-scenarios", "7", "--seed", "3", "--on", "slurm"}),
+                                     {{"TMPDIR", dir_}}, dir_, dir_ + "/host.log");
+    const std::string job = running_array();
+    ASSERT_NE(job, "") << "no task of the array ran within 60 s";
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+
+    const auto listed = runner({"check-resources"});
+    EXPECT_EQ(listed.exit_code, 1) << listed.out << listed.err;
+    EXPECT_NE(listed.out.find("left slurm: slurm job " + job), std::string::npos) << listed.out;
+    const auto purged = runner({"purge-stale"});
+    EXPECT_EQ(purged.exit_code, 0) << purged.err;
+    EXPECT_NE(purged.out.find("removed slurm: slurm job " + job), std::string::npos) << purged.out;
+    EXPECT_TRUE(wait_until([&] { return our_jobs().empty(); }, std::chrono::seconds(30)))
+        << our_jobs();
+
+    const auto recovered = runner({"run-scenarios", "--recover"});
+    ASSERT_EQ(recovered.exit_code, 0) << recovered.err;
+    expect_each_run_once(2 + 2 + 4 * 13 + 2);
 }
 
 }  // namespace

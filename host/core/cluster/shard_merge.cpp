@@ -63,7 +63,8 @@ MergeCount copy_runs(Connection &connection, int64_t session) {
         "INSERT INTO main.steps(run_id, position, name, status, passed, exit_code, signal, wall_s, "
         "cpu_user_s, cpu_sys_s, max_rss_kb, stdout_bytes, stderr_bytes, result, outcome) SELECT ?, "
         "position, name, status, passed, exit_code, signal, wall_s, cpu_user_s, cpu_sys_s, "
-        "max_rss_kb, stdout_bytes, stderr_bytes, result, outcome FROM shard.steps WHERE run_id = ?");
+        "max_rss_kb, stdout_bytes, stderr_bytes, result, outcome FROM shard.steps WHERE run_id = "
+        "?");
     Statement copy_metrics(connection.get(),
                            "INSERT INTO main.metrics(run_id, name, value) SELECT ?, name, value "
                            "FROM shard.metrics WHERE run_id = ?");
@@ -105,7 +106,8 @@ MergeCount copy_runs(Connection &connection, int64_t session) {
 
 }  // namespace
 
-MergeCount merge_shard(store::Store &store, int64_t session, const std::filesystem::path &shard_db) {
+MergeCount merge_shard(store::Store &store, int64_t session,
+                       const std::filesystem::path &shard_db) {
     std::error_code error;
     if (!std::filesystem::exists(shard_db, error)) {
         return {};

@@ -62,19 +62,15 @@ bool slurm_installed() {
 }
 
 std::string submit_array(const config::SlurmSettings &settings, const ArrayRequest &request) {
-    std::vector<std::string> argv = {"sbatch",
-                                     "--parsable",
-                                     "--array=0-" + std::to_string(request.tasks - 1) +
-                                         (settings.max_running > 0
-                                              ? "%" + std::to_string(settings.max_running)
-                                              : ""),
-                                     "--job-name=" + request.job_name,
-                                     "--comment=" + request.comment,
-                                     "--output=" + request.output,
-                                     "--chdir=" + request.working_dir,
-                                     "--cpus-per-task=" + std::to_string(settings.workers_per_task),
-                                     // The host's environment (SANDBOX_*, PATH) as the worker's.
-                                     "--export=ALL"};
+    std::vector<std::string> argv = {
+        "sbatch", "--parsable",
+        "--array=0-" + std::to_string(request.tasks - 1) +
+            (settings.max_running > 0 ? "%" + std::to_string(settings.max_running) : ""),
+        "--job-name=" + request.job_name, "--comment=" + request.comment,
+        "--output=" + request.output, "--chdir=" + request.working_dir,
+        "--cpus-per-task=" + std::to_string(settings.workers_per_task),
+        // The host's environment (SANDBOX_*, PATH) as the worker's.
+        "--export=ALL"};
     if (!settings.partition.empty()) {
         argv.push_back("--partition=" + settings.partition);
     }
@@ -104,11 +100,11 @@ std::string submit_array(const config::SlurmSettings &settings, const ArrayReque
 }
 
 std::map<int, std::string> active_tasks(const std::string &job_id) {
-    const auto result = util::command_output(
-        {"squeue", "-h", "-r", "-j", job_id, "--states=PENDING,RUNNING,CONFIGURING,COMPLETING,"
-                                             "SUSPENDED,REQUEUED,RESIZING,SIGNALING,STAGE_OUT",
-         "-o", "%i|%T"},
-        kCommandDeadline);
+    const auto result = util::command_output({"squeue", "-h", "-r", "-j", job_id,
+                                              "--states=PENDING,RUNNING,CONFIGURING,COMPLETING,"
+                                              "SUSPENDED,REQUEUED,RESIZING,SIGNALING,STAGE_OUT",
+                                              "-o", "%i|%T"},
+                                             kCommandDeadline);
     if (!result.ok()) {
         // "Invalid job id specified": the controller forgot the job; nothing is active.
         if (result.err.find("Invalid job id") != std::string::npos) {
@@ -136,8 +132,8 @@ void cancel_job(const std::string &job_id) {
 }
 
 std::vector<ProjectJob> project_jobs() {
-    const auto result = util::command_output(
-        {"squeue", "-h", "--me", "-o", "%i|%j|%T|%k"}, kCommandDeadline);
+    const auto result = util::command_output({"squeue", "-h", "--me", "-o", "%i|%j|%T|%k"},
+                                             std::chrono::seconds(15));
     std::vector<ProjectJob> jobs;
     if (!result.ok()) {
         return jobs;

@@ -20,11 +20,11 @@ inline constexpr const char kJobNamePrefix[] = "sbx-";
 struct ArrayRequest {
     std::string job_name;
     std::string comment;
-    std::string script;       // the batch script's path
+    std::string script;                    // the batch script's path
     std::vector<std::string> script_args;  // sbatch passes them to the script
-    std::string output;       // sbatch --output pattern (%a: the array index)
-    std::string working_dir;  // sbatch --chdir
-    int tasks = 1;            // --array=0-(tasks-1)
+    std::string output;                    // sbatch --output pattern (%a: the array index)
+    std::string working_dir;               // sbatch --chdir
+    int tasks = 1;                         // --array=0-(tasks-1)
 };
 
 // Submits the array; returns its job id. Throws EnvironmentError naming sbatch and what it

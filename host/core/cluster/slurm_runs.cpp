@@ -74,9 +74,8 @@ std::string last_line(const std::string &text) {
 }  // namespace
 
 fs::path job_folder(const config::Settings &settings, const fs::path &db_path, int64_t session) {
-    const fs::path root = settings.slurm.shared_dir.empty()
-                              ? fs::path(settings.data_dir) / "slurm"
-                              : fs::path(settings.slurm.shared_dir);
+    const fs::path root = settings.slurm.shared_dir.empty() ? fs::path(settings.data_dir) / "slurm"
+                                                            : fs::path(settings.slurm.shared_dir);
     // FNV-1a of the store's path: two data dirs sharing one shared_dir never collide.
     uint64_t hash = 1469598103934665603ULL;
     for (const char c : fs::absolute(db_path).lexically_normal().string()) {
@@ -94,7 +93,8 @@ SlurmRuns::SlurmRuns(const config::SlurmSettings &settings, store::Store &store,
     fs::create_directories(folder_, error);
     if (error) {
         throw EnvironmentError("cannot create the Slurm job folder " + folder_.string() + ": " +
-                               error.message() + "; set slurm.shared_dir to a folder every node sees");
+                               error.message() +
+                               "; set slurm.shared_dir to a folder every node sees");
     }
     if (!fs::exists(folder_ / "job.json")) {
         write_file_atomically(folder_ / "job.json", worker.dump(2) + "\n");
@@ -128,10 +128,10 @@ void SlurmRuns::catch_up() {
 }
 
 std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun> &runs) {
-    const int wanted = settings_.shards > 0
-                           ? settings_.shards
-                           : std::max(1, partition_cpus(settings_.partition) /
-                                             settings_.workers_per_task);
+    const int wanted =
+        settings_.shards > 0
+            ? settings_.shards
+            : std::max(1, partition_cpus(settings_.partition) / settings_.workers_per_task);
     const int shards = std::max(1, std::min<int>(wanted, static_cast<int>(runs.size())));
     // Interleaved: each shard gets a share of every cell, so shards take equal time.
     json tasks = json::array();
@@ -148,15 +148,17 @@ std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun>
     const fs::path script = folder_ / "worker.sh";
     if (!fs::exists(script)) {
         write_file_atomically(
-            script, "#!/bin/sh\n# One shard of a sandbox-runner matrix (written by the host).\n"
-                    "exec " + shell_quoted(worker.value("program", std::string())) +
-                        " worker --job " + shell_quoted(folder_.string()) +
-                        " --attempt \"$1\" --shard \"$SLURM_ARRAY_TASK_ID/$2\"\n");
+            script,
+            "#!/bin/sh\n# One shard of a sandbox-runner matrix (written by the host).\n"
+            "exec " +
+                shell_quoted(worker.value("program", std::string())) + " worker --job " +
+                shell_quoted(folder_.string()) +
+                " --attempt \"$1\" --shard \"$SLURM_ARRAY_TASK_ID/$2\"\n");
         fs::permissions(script, fs::perms::owner_all, fs::perm_options::add);
     }
     ArrayRequest request;
-    request.job_name = std::string(kJobNamePrefix) + std::to_string(session_) + "-" +
-                       std::to_string(attempt);
+    request.job_name =
+        std::string(kJobNamePrefix) + std::to_string(session_) + "-" + std::to_string(attempt);
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
     request.comment = std::string(kJobCommentPrefix) + host + " " + own_identity();
@@ -167,8 +169,7 @@ std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun>
     request.tasks = shards;
     const std::string job_id = submit_array(settings_, request);
     write_file_atomically(attempt_dir / "job_id", job_id);
-    spdlog::info("submitted {} runs as Slurm job {} ({} array tasks)", runs.size(), job_id,
-                 shards);
+    spdlog::info("submitted {} runs as Slurm job {} ({} array tasks)", runs.size(), job_id, shards);
     return job_id;
 }
 
@@ -214,8 +215,8 @@ std::string SlurmRuns::lost_tasks(const std::string &job_id, int attempt) const 
         if (state == "COMPLETED") {
             continue;
         }
-        const std::string log = read_text(attempt_folder(attempt) /
-                                          ("task-" + std::to_string(task) + ".log"));
+        const std::string log =
+            read_text(attempt_folder(attempt) / ("task-" + std::to_string(task) + ".log"));
         text += "\n  task " + std::to_string(task) + " " + state;
         if (!log.empty()) {
             text += ": " + last_line(log);

@@ -59,12 +59,11 @@ void read_slurm(const YamlReader &reader, const Field &field, Settings &settings
     auto &out = settings.slurm;
     out.where = reader.where(field);
     const std::string example = "slurm: {partition: batch, time_limit: \"30:00\"}";
-    for (const auto &entry :
-         reader.fields(field,
-                       {"partition", "account", "time_limit", "workers_per_task", "shards",
-                        "max_running", "resubmits", "sbatch_options", "shared_dir",
-                        "poll_interval_s"},
-                       "slurm", example)) {
+    for (const auto &entry : reader.fields(
+             field,
+             {"partition", "account", "time_limit", "workers_per_task", "shards", "max_running",
+              "resubmits", "sbatch_options", "shared_dir", "poll_interval_s"},
+             "slurm", example)) {
         if (entry.key == "partition") {
             out.partition = reader.text(entry, "partition: batch");
         } else if (entry.key == "account") {
@@ -77,8 +76,8 @@ void read_slurm(const YamlReader &reader, const Field &field, Settings &settings
                             "write minutes (30), \"M:S\", \"H:M:S\", \"D-H:M:S\" or unlimited");
             }
         } else if (entry.key == "workers_per_task") {
-            out.workers_per_task =
-                read_bounded(reader, entry, 1, static_cast<int>(kMaxWorkers), "workers_per_task: 4");
+            out.workers_per_task = read_bounded(reader, entry, 1, static_cast<int>(kMaxWorkers),
+                                                "workers_per_task: 4");
         } else if (entry.key == "shards") {
             out.shards = read_bounded(reader, entry, 0, 100000, "shards: 16 (0: one per CPU)");
         } else if (entry.key == "max_running") {

@@ -59,8 +59,8 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
         }
         int missing = 0;
         for (int repetition = 0; repetition < plan.options.runs; ++repetition) {
-            const bool wanted = context_.shard == nullptr ||
-                                context_.shard->runs.count({i, repetition}) != 0;
+            const bool wanted =
+                context_.shard == nullptr || context_.shard->runs.count({i, repetition}) != 0;
             if (kept.runs.count(repetition) == 0 && wanted) {
                 tasks.emplace_back(i, repetition);
                 ++missing;

@@ -56,9 +56,9 @@ std::string CommandOutput::failure() const {
     while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) {
         said.pop_back();
     }
-    const std::string how = timed_out            ? "no answer before the deadline"
-                            : exit_code >= 0     ? "exit " + std::to_string(exit_code)
-                                                 : "ended by a signal";
+    const std::string how = timed_out        ? "no answer before the deadline"
+                            : exit_code >= 0 ? "exit " + std::to_string(exit_code)
+                                             : "ended by a signal";
     return said.empty() ? how : how + ": " + said;
 }
 
