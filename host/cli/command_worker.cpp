@@ -32,7 +32,7 @@ json read_json(const fs::path &path) {
     }
     std::ostringstream text;
     text << in.rdbuf();
-    const json value = json::parse(text.str(), nullptr, false);
+    json value = json::parse(text.str(), nullptr, false);
     if (value.is_discarded()) {
         throw InputError("worker: " + path.string() + " is not JSON");
     }

@@ -100,11 +100,12 @@ std::string submit_array(const config::SlurmSettings &settings, const ArrayReque
 }
 
 std::map<int, std::string> active_tasks(const std::string &job_id) {
-    const auto result = util::command_output({"squeue", "-h", "-r", "-j", job_id,
-                                              "--states=PENDING,RUNNING,CONFIGURING,COMPLETING,"
-                                              "SUSPENDED,REQUEUED,RESIZING,SIGNALING,STAGE_OUT",
-                                              "-o", "%i|%T"},
-                                             kCommandDeadline);
+    // Every state in which a task may still commit runs.
+    const std::string states =
+        "--states=PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED,REQUEUED,RESIZING,"
+        "SIGNALING,STAGE_OUT";
+    const auto result = util::command_output(
+        {"squeue", "-h", "-r", "-j", job_id, states, "-o", "%i|%T"}, kCommandDeadline);
     if (!result.ok()) {
         // "Invalid job id specified": the controller forgot the job; nothing is active.
         if (result.err.find("Invalid job id") != std::string::npos) {

@@ -167,7 +167,7 @@ std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun>
     request.output = (attempt_dir / "task-%a.log").string();
     request.working_dir = worker.value("cwd", std::string("/"));
     request.tasks = shards;
-    const std::string job_id = submit_array(settings_, request);
+    std::string job_id = submit_array(settings_, request);
     write_file_atomically(attempt_dir / "job_id", job_id);
     spdlog::info("submitted {} runs as Slurm job {} ({} array tasks)", runs.size(), job_id, shards);
     return job_id;

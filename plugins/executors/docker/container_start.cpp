@@ -88,7 +88,11 @@ std::unique_ptr<Container> start_container(StartContext &context, ContainerPlan 
                         " times in a row (SANDBOX_POOL_FAIL_THRESHOLD); last error: " + e.what() +
                         "; counters in " + failures);
             }
-            const bool last = number >= context.config.start_attempts || !e.transient();
+            // A call the engine did not answer in time is tried again too: an engine slowed
+            // by a busy machine answers the next one, and the container of the late call
+            // is removed with its Container (a run must not fail for the sandbox's sake).
+            const bool retried = e.transient() || e.failure() == EngineFailure::timeout;
+            const bool last = number >= context.config.start_attempts || !retried;
             if (last) {
                 throw StartFailed(e.what(), number);
             }
