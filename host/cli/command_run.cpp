@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli_context.hpp"
+#include "cluster_placement.hpp"
 #include "config/setting_values.hpp"
 #include "engine/limit_preflight.hpp"
 #include "engine/matrix_runner.hpp"
@@ -46,10 +47,11 @@ RunOptions parse(const std::vector<std::string> &args) {
         "keep each run's workspace directory")(
         "fail-under", po::value(&options.fail_under),
         "exit 1 when any preset's ROI is below this value (a CI gate)")(
-        "recover", po::bool_switch(&options.recover), "finish the interrupted run");
+        "recover", po::bool_switch(&options.recover), "finish the interrupted run")(
+        "on", po::value(&options.on), "where the runs are made: local or slurm");
     const auto vm = parse_options("run", args, description);
     if (options.recover) {
-        refuse_with_recover("run", vm, {"seed", "runs", "preset-file", "preset-count"});
+        refuse_with_recover("run", vm, {"seed", "runs", "preset-file", "preset-count", "on"});
     }
     if (vm.count("seed") && options.seed < 0) {
         throw InputError("run: --seed " + std::to_string(options.seed) +
@@ -74,6 +76,14 @@ RunOptions parse(const std::vector<std::string> &args) {
                          std::to_string(config::kMaxWorkers));
     }
     options.workers = static_cast<unsigned>(std::max(workers, 0));
+    if (vm.count("on")) {
+        options.on = checked_placement("run", options.on);
+    }
+    if (options.on == "slurm" && (options.all_workflows || options.sections)) {
+        throw InputError(
+            "run: --on slurm makes one workflow's matrix (run WORKFLOW); --all-workflows and "
+            "--sections run on this host: leave --on out");
+    }
     if (static_cast<int>(options.all_workflows) + static_cast<int>(options.sections) +
             static_cast<int>(!options.workflow.empty()) >
         1) {
@@ -95,6 +105,7 @@ void recover_options(const config::Settings &settings, const std::string &comman
     options.runs = resumed.options.value("runs", 1);
     options.preset_count = resumed.options.value("preset_count", 3);
     options.preset_files = resumed.options.value("preset_files", std::vector<std::string>());
+    options.on = resumed.options.value("on", "local");
 }
 
 }  // namespace
@@ -150,11 +161,15 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
         plans.push_back({&workflow, preset, {options.runs, options.seed, false}});
     }
     ProgressLine progress(context.options);
+    Placement placement(context, checked_placement("run", options.on), store, session, "run", args,
+                        options.seed);
     const engine::MatrixContext matrix =
-        matrix_context(context, store, session, options.resumed_session != 0, progress.observer());
+        matrix_context(context, store, session, options.resumed_session != 0, progress.observer(),
+                       placement.remote());
     const auto summaries = within_session(store, session, [&] {
         return engine::MatrixRunner(matrix, plugins, run_workers(options, settings)).run(plans);
     });
+    placement.finished();
     progress.stop();
 
     // Each cell extends its preset's series in roi_history.json (delta against the

@@ -18,7 +18,7 @@ const std::vector<Command> &commands() {
         {"run", nullptr,
          "[--workflow|-w NAME | --all-workflows | --sections] [--runs N] [--seed S]\n"
          "[--preset-file F]... [--preset-count N] [--workers N] [--details] [--json]\n"
-         "[--keep-workspaces] [--fail-under ROI] [--recover]",
+         "[--keep-workspaces] [--fail-under ROI] [--recover] [--on local|slurm]",
          "Runs workflows under presets: each preset once with the workflow on and once off (the "
          "counterfactual), scores every cell and records it in metrics.db.",
          "", one<run_run_command>},

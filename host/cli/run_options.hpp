@@ -26,6 +26,7 @@ struct RunOptions {
     bool sections = false;
     double fail_under = -1;  // exit 1 when a cell's ROI is below this
     bool recover = false;
+    std::string on;               // --on: "" (local) or "slurm"
     int64_t resumed_session = 0;  // --recover: the interrupted session this run finishes
 };
 
@@ -37,8 +38,10 @@ inline nlohmann::json recorded_run_options(const RunOptions &options) {
     for (const auto &file : options.preset_files) {
         files.push_back(std::filesystem::absolute(file).lexically_normal().string());
     }
-    return {
-        {"runs", options.runs}, {"preset_count", options.preset_count}, {"preset_files", files}};
+    return {{"runs", options.runs},
+            {"preset_count", options.preset_count},
+            {"preset_files", files},
+            {"on", options.on.empty() ? "local" : options.on}};
 }
 
 // The workers to use: --workers, else the settings' workers.

@@ -136,6 +136,34 @@ TEST_F(SlurmCli, AMatrixOverSlurmEqualsTheSameMatrixMadeHere) {
         << "the job folder is left after the matrix ended";
 }
 
+// `run` with generated presets: the worker draws the same presets from the same seed.
+TEST_F(SlurmCli, RunOverSlurmEqualsRunHere) {
+    write_settings(settings_with_sleep("0"));
+    const auto local =
+        run_command({SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/local", "run", "-w",
+                     "7", "--runs", "3", "--seed", "5", "--json"},
+                    {}, dir_);
+    ASSERT_EQ(local.exit_code, 0) << local.err;
+    const auto slurm =
+        runner({"run", "-w", "7", "--runs", "3", "--seed", "5", "--json", "--on", "slurm"});
+    ASSERT_EQ(slurm.exit_code, 0) << slurm.err;
+    const json l = json::parse(local.out)["cells"];
+    const json s = json::parse(slurm.out)["cells"];
+    ASSERT_EQ(l.size(), s.size());
+    for (size_t i = 0; i < l.size(); ++i) {
+        SCOPED_TRACE(l[i]["preset"].get<std::string>());
+        EXPECT_EQ(l[i]["preset"], s[i]["preset"]);
+        EXPECT_EQ(l[i]["flag"], s[i]["flag"]);
+        EXPECT_EQ(l[i]["passed"], s[i]["passed"]);
+        EXPECT_DOUBLE_EQ(l[i]["roi"].get<double>(), s[i]["roi"].get<double>());
+    }
+    expect_each_run_once(static_cast<int64_t>(l.size()) * 3);
+    const auto refused = runner({"run", "--all-workflows", "--on", "slurm"});
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find("--on slurm makes one workflow's matrix"), std::string::npos)
+        << refused.err;
+}
+
 TEST_F(SlurmCli, ACancelledTaskHasItsRunsMadeAgainEachOnce) {
     write_settings(settings_with_sleep("0.2"));
     const int pid = spawn_background(host({"run-scenarios", "7", "--seed", "3", "--on", "slurm"}),

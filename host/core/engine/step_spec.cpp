@@ -62,15 +62,26 @@ json with_workflow_fields(json spec, const config::Workflow &workflow) {
     return spec;
 }
 
-// True when the preset shapes or needs the network (latency, loss, bandwidth, upstream
-// faults): an executor that isolates the network by default (docker: none) gives such
-// runs one.
-bool needs_network(const presets::Preset &preset) {
-    static const char *const keys[] = {
-        "NETWORK_LATENCY_MS", "NETWORK_JITTER_MS", "PACKET_LOSS",   "PACKET_DUPLICATION",
-        "BANDWIDTH_LIMIT",    "MIN_BANDWIDTH",     "MAX_BANDWIDTH", "API_LATENCY_MS",
-        "UPSTREAM_FAILURES",  "UPSTREAM_REQUESTS"};
-    for (const char *key : keys) {
+// True when the preset shapes the network (latency, loss, bandwidth) or faults an upstream
+// of the workflow: an executor that isolates the network by default (docker: none) gives
+// such runs one. The upstream faults (fault_proxy's keys) act only on a workflow with
+// upstreams or services; for any other the run is the same as without them, and so is
+// its container (a pooled one is reused as for every other scenario).
+bool needs_network(const presets::Preset &preset, const config::Workflow &workflow) {
+    static const char *const shaping[] = {
+        "NETWORK_LATENCY_MS", "NETWORK_JITTER_MS", "PACKET_LOSS",  "PACKET_DUPLICATION",
+        "BANDWIDTH_LIMIT",    "MIN_BANDWIDTH",     "MAX_BANDWIDTH"};
+    static const char *const upstream_faults[] = {"API_LATENCY_MS", "UPSTREAM_FAILURES",
+                                                  "UPSTREAM_REQUESTS"};
+    for (const char *key : shaping) {
+        if (preset.body.contains(key)) {
+            return true;
+        }
+    }
+    if (workflow.upstreams.empty() && workflow.services.empty()) {
+        return false;
+    }
+    for (const char *key : upstream_faults) {
         if (preset.body.contains(key)) {
             return true;
         }
@@ -169,7 +180,7 @@ json WorkflowRunner::build_spec(const config::Step &step, const config::Workflow
               {"limits", limit_fields},
               // Where executors, like injectors, record what a crashed host would leave behind.
               {"state_dir", state_dir_},
-              {"needs_network", needs_network(preset)}};
+              {"needs_network", needs_network(preset, workflow)}};
     // The container executors' choice of image: CONTAINER_IMAGE, else by OS_TYPE.
     for (const auto &[key, field] :
          {std::pair<const char *, const char *>{"CONTAINER_IMAGE", "image"},

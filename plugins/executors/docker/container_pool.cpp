@@ -19,6 +19,21 @@ std::atomic<std::size_t> &alive_in_process() {
     return alive;
 }
 
+// Takes one of the `cap` places for a pooled container, or says there is none. Taken
+// before the container is created: workers that start containers at once (a
+// concurrency_spike's copies, each with a pool of its own) cannot all pass a check made
+// before any of them counted its container.
+bool reserve_place(std::size_t cap) {
+    auto &alive = alive_in_process();
+    std::size_t now = alive.load();
+    while (now < cap) {
+        if (alive.compare_exchange_weak(now, now + 1)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 double seconds_between(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double>(to - from).count();
 }
@@ -157,7 +172,7 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
         warm->busy = true;
         return warm.get();
     }
-    if (alive_in_process() >= config_.max_containers) {
+    if (!reserve_place(config_.max_containers)) {
         tally_.add(kLimitReached);
         // Make room with this pool's oldest idle container, if it has one.
         const auto idle =
@@ -165,20 +180,32 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
         if (idle == warm_.end()) {
             return nullptr;
         }
-        discard(idle->get());
+        discard(idle->get());  // gives its place back
+        if (!reserve_place(config_.max_containers)) {
+            return nullptr;  // another worker took the place meanwhile
+        }
     }
+    // The place is ours until the container is in warm_ (then discard gives it back).
     auto warm = std::make_unique<WarmContainer>();
-    warm->io = std::make_unique<ScopedFolder>(docker_state_folder(context.state_dir) + "/io");
-    plan.create_body["HostConfig"]["Binds"].push_back(warm->io->path() + ":" + kIoMount + ":ro");
-    warm->container = start_container(context, plan);
+    try {
+        warm->io = std::make_unique<ScopedFolder>(docker_state_folder(context.state_dir) + "/io");
+        plan.create_body["HostConfig"]["Binds"].push_back(warm->io->path() + ":" + kIoMount +
+                                                          ":ro");
+        warm->container = start_container(context, plan);
+        const auto state =
+            context.api.inspect_container(warm->container->id()).value("State", nlohmann::json());
+        warm->usage = CgroupUsage::of_process(state.value("Pid", 0L));
+    } catch (const EngineError &e) {
+        --alive_in_process();
+        throw StartFailed(e.what(), 1);
+    } catch (...) {
+        --alive_in_process();
+        throw;
+    }
     warm->key = plan.pool_key;
-    const auto state =
-        context.api.inspect_container(warm->container->id()).value("State", nlohmann::json());
-    warm->usage = CgroupUsage::of_process(state.value("Pid", 0L));
     warm->last_used = Clock::now();
     warm->busy = true;
     ++creations_;
-    ++alive_in_process();
     warm_.push_back(std::move(warm));
     start_reaper();
     return warm_.back().get();
