@@ -44,6 +44,13 @@ std::unique_ptr<Container> attempt(StartContext &context, ContainerPlan &plan) {
     try {
         id = context.api.create_container(name, plan.create_body);
     } catch (const EngineError &e) {
+        if (e.failure() == EngineFailure::timeout) {
+            try {  // the engine may have made it after all: its name is ours alone
+                context.api.remove_container(name);
+            } catch (const EngineError &) {
+            }
+            throw;
+        }
         if (!plan.create_body["HostConfig"].contains("StorageOpt") || !about_storage_opt(e)) {
             throw;
         }
@@ -82,15 +89,17 @@ std::unique_ptr<Container> start_container(StartContext &context, ContainerPlan 
             }
             const FailureCount count = record_start_failure(failures, image, e.what());
             if (count.consecutive == context.config.fail_threshold) {
-                host::log(
-                    SBX_LOG_WARN,
-                    "image " + image + " failed to start " + std::to_string(count.consecutive) +
-                        " times in a row (SANDBOX_POOL_FAIL_THRESHOLD); last error: " + e.what() +
-                        "; counters in " + failures);
+                std::string warning = "image " + image;
+                warning += " failed to start " + std::to_string(count.consecutive);
+                warning += " times in a row (SANDBOX_POOL_FAIL_THRESHOLD); last error: ";
+                warning += e.what();
+                warning += "; counters in " + failures;
+                host::log(SBX_LOG_WARN, warning);
             }
             // A call the engine did not answer in time is tried again too: an engine slowed
-            // by a busy machine answers the next one, and the container of the late call
-            // is removed with its Container (a run must not fail for the sandbox's sake).
+            // by a busy machine answers the next one (a run must not fail for the sandbox's
+            // sake). A late start's container goes with its Container; a late create's is
+            // removed by name in attempt(), and purge-stale finds one created later still.
             const bool retried = e.transient() || e.failure() == EngineFailure::timeout;
             const bool last = number >= context.config.start_attempts || !retried;
             if (last) {
