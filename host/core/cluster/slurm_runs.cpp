@@ -192,6 +192,7 @@ void SlurmRuns::wait_for(const std::string &job_id, int attempt, engine::RunObse
 }
 
 int SlurmRuns::merge_attempt(int attempt, engine::RunObserver *observer) {
+    const auto started = std::chrono::steady_clock::now();
     int merged = 0;
     const fs::path attempt_dir = attempt_folder(attempt);
     std::error_code error;
@@ -205,6 +206,12 @@ int SlurmRuns::merge_attempt(int attempt, engine::RunObserver *observer) {
                 observer->finished(i < count.passed);
             }
         }
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (merged > 0) {
+        spdlog::info("merged {} runs of attempt {} in {:.3f} s ({:.0f} runs/s)", merged, attempt,
+                     seconds, merged / std::max(seconds, 1e-9));
     }
     return merged;
 }
