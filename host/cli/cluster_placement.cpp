@@ -66,7 +66,7 @@ std::vector<std::string> worker_words(const std::string &command,
 }
 
 Placement::Placement(CliContext &context, const std::string &on, store::Store &store,
-                     int64_t session, const std::string &command,
+                     int64_t session, bool recover, const std::string &command,
                      const std::vector<std::string> &args, int64_t seed) {
     if (on != "slurm") {
         return;
@@ -89,12 +89,13 @@ Placement::Placement(CliContext &context, const std::string &on, store::Store &s
         {"command", worker_words(command, args, seed, settings.slurm.workers_per_task)}};
     const fs::path db = fs::path(settings.data_dir) / "metrics.db";
     slurm_.emplace(settings.slurm, store, session, cluster::job_folder(settings, db, session),
-                   worker);
+                   worker, recover);
+    own_root_ = settings.slurm.shared_dir.empty();
 }
 
 void Placement::finished() {
     if (slurm_) {
-        slurm_->remove_folder();
+        slurm_->remove_folder(own_root_);
     }
 }
 

@@ -24,7 +24,8 @@ class Placement {
     // as given, `seed` the seed it runs with; a worker runs the same command with the same
     // seed (see worker_words). Nothing is submitted yet.
     Placement(CliContext &context, const std::string &on, store::Store &store, int64_t session,
-              const std::string &command, const std::vector<std::string> &args, int64_t seed);
+              bool recover, const std::string &command, const std::vector<std::string> &args,
+              int64_t seed);
 
     // What MatrixContext::remote takes: nullptr for local.
     engine::RemoteRuns *remote() { return slurm_ ? &*slurm_ : nullptr; }
@@ -33,6 +34,7 @@ class Placement {
 
   private:
     std::optional<cluster::SlurmRuns> slurm_;
+    bool own_root_ = false;  // the job folder is under <data_dir>/slurm, not a shared_dir
 };
 
 // The words a worker runs: `command`, then `args` without what only the submitting host

@@ -120,6 +120,12 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     const config::Workflow *chosen = options.all_workflows || sections
                                          ? nullptr
                                          : &choose_workflow(context, "run", options.workflow);
+    if (options.on == "slurm" && sections) {
+        throw InputError(
+            "run: --on slurm makes one workflow's matrix (run WORKFLOW); these "
+            "settings list targets:, which means section simulations, and they run "
+            "on this host: name a workflow or leave --on out");
+    }
     if (options.recover) {
         recover_options(settings,
                         options.all_workflows ? "run --all-workflows"
@@ -161,8 +167,8 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
         plans.push_back({&workflow, preset, {options.runs, options.seed, false}});
     }
     ProgressLine progress(context.options);
-    Placement placement(context, checked_placement("run", options.on), store, session, "run", args,
-                        options.seed);
+    Placement placement(context, checked_placement("run", options.on), store, session,
+                        options.resumed_session != 0, "run", args, options.seed);
     const engine::MatrixContext matrix =
         matrix_context(context, store, session, options.resumed_session != 0, progress.observer(),
                        placement.remote());

@@ -187,7 +187,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     const unsigned workers = effective_workers(options.matrix, settings);
     ProgressLine progress(context.options);
     Placement placement(context, checked_placement("run-scenarios", options.matrix.on), store,
-                        session, "run-scenarios", args, options.matrix.seed);
+                        session, resumed.has_value(), "run-scenarios", args, options.matrix.seed);
     const engine::MatrixContext matrix = matrix_context(
         context, store, session, resumed.has_value(), progress.observer(), placement.remote());
     reports::ScenarioRun run;

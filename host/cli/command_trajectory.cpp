@@ -117,7 +117,8 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     }
     ProgressLine progress(context.options);
     Placement placement(context, checked_placement("simulate-temporal-trajectory", options.on),
-                        store, session, "simulate-temporal-trajectory", args, options.seed);
+                        store, session, resumed.has_value(), "simulate-temporal-trajectory", args,
+                        options.seed);
     const engine::MatrixContext matrix = matrix_context(
         context, store, session, resumed.has_value(), progress.observer(), placement.remote());
     const auto metrics = within_session(store, session, [&] {

@@ -71,6 +71,18 @@ std::string last_line(const std::string &text) {
     return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
 }
 
+// scancel of the array unless released (job_id cleared) when the wait ended normally.
+struct ArrayGuard {
+    std::string job_id;
+    ~ArrayGuard() {
+        if (!job_id.empty()) {
+            cancel_job(job_id);
+        }
+    }
+    ArrayGuard(const ArrayGuard &) = delete;
+    ArrayGuard &operator=(const ArrayGuard &) = delete;
+};
+
 }  // namespace
 
 fs::path job_folder(const config::Settings &settings, const fs::path &db_path, int64_t session) {
@@ -87,9 +99,14 @@ fs::path job_folder(const config::Settings &settings, const fs::path &db_path, i
 }
 
 SlurmRuns::SlurmRuns(const config::SlurmSettings &settings, store::Store &store, int64_t session,
-                     fs::path folder, const json &worker)
+                     fs::path folder, const json &worker, bool recover)
     : settings_(settings), store_(store), session_(session), folder_(std::move(folder)) {
     std::error_code error;
+    if (!recover) {
+        // A folder of an earlier session that had this id (its metrics.db since replaced)
+        // must not lend this one its command, seed or shard stores.
+        fs::remove_all(folder_, error);
+    }
     fs::create_directories(folder_, error);
     if (error) {
         throw EnvironmentError("cannot create the Slurm job folder " + folder_.string() + ": " +
@@ -173,9 +190,26 @@ std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun>
     return job_id;
 }
 
+bool SlurmRuns::still_active(const std::string &job_id) {
+    // A busy controller times a query out now and then ("Socket timed out"): a few misses
+    // in a row are waited out, more mean the controller is gone.
+    constexpr int kMissesAllowed = 5;
+    for (int misses = 0;; ++misses) {
+        try {
+            return !active_tasks(job_id).empty();
+        } catch (const EnvironmentError &e) {
+            if (misses + 1 >= kMissesAllowed || plugins::cancel_requested()) {
+                throw;
+            }
+            spdlog::warn("{}; asking again", e.what());
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+        }
+    }
+}
+
 void SlurmRuns::wait_for(const std::string &job_id, int attempt, engine::RunObserver *observer) {
     const auto poll = std::chrono::duration<double>(settings_.poll_interval_s);
-    while (!active_tasks(job_id).empty()) {
+    while (still_active(job_id)) {
         if (plugins::cancel_requested()) {
             cancel_job(job_id);
             // The tasks stop within Slurm's KillWait; what they committed is kept.
@@ -195,9 +229,8 @@ int SlurmRuns::merge_attempt(int attempt, engine::RunObserver *observer) {
     const auto started = std::chrono::steady_clock::now();
     int merged = 0;
     const fs::path attempt_dir = attempt_folder(attempt);
-    std::error_code error;
-    for (int shard = 0; fs::exists(attempt_dir / ("shard-" + std::to_string(shard)), error);
-         ++shard) {
+    for (int shard = 0; shard < shard_count(attempt); ++shard) {
+        // A task that never started (cancelled while pending) has no folder: skipped.
         const auto count = merge_shard(
             store_, session_, attempt_dir / ("shard-" + std::to_string(shard)) / "metrics.db");
         merged += count.merged;
@@ -216,10 +249,21 @@ int SlurmRuns::merge_attempt(int attempt, engine::RunObserver *observer) {
     return merged;
 }
 
+int SlurmRuns::shard_count(int attempt) const {
+    const json tasks =
+        json::parse(read_text(attempt_folder(attempt) / "tasks.json"), nullptr, false);
+    return tasks.is_array() ? static_cast<int>(tasks.size()) : 0;
+}
+
 std::string SlurmRuns::lost_tasks(const std::string &job_id, int attempt) const {
     std::string text;
-    for (const auto &[task, state] : ended_tasks(job_id)) {
-        if (state == "COMPLETED") {
+    const auto ended = ended_tasks(job_id);
+    for (int task = 0; task < shard_count(attempt); ++task) {
+        const auto found = ended.find(task);
+        // A task cancelled while pending is forgotten by Slurm at once.
+        const std::string state = found == ended.end() ? "(no record)" : found->second;
+        const fs::path done = attempt_folder(attempt) / ("shard-" + std::to_string(task)) / "done";
+        if (state == "COMPLETED" || (found == ended.end() && fs::exists(done))) {
             continue;
         }
         const std::string log =
@@ -236,9 +280,18 @@ void SlurmRuns::run(const std::vector<engine::PlannedRun> &runs, engine::RunObse
                     const MissingRuns &missing) {
     std::vector<engine::PlannedRun> pending = runs;
     for (int round = 0; !pending.empty(); ++round) {
+        if (plugins::cancel_requested()) {
+            throw engine::Cancelled("stopped before submitting the " +
+                                    std::to_string(pending.size()) +
+                                    " runs still missing; --recover makes them");
+        }
         const int attempt = next_attempt();
         const std::string job_id = submit(attempt, pending);
+        // Whatever ends this wait early (an error, a controller gone) takes the array with it:
+        // no task may outlive the host that would merge it, unwatched.
+        ArrayGuard guard{job_id};
         wait_for(job_id, attempt, observer);
+        guard.job_id.clear();
         merge_attempt(attempt, observer);
         pending = missing(pending);
         if (pending.empty()) {
@@ -255,10 +308,12 @@ void SlurmRuns::run(const std::vector<engine::PlannedRun> &runs, engine::RunObse
     }
 }
 
-void SlurmRuns::remove_folder() {
+void SlurmRuns::remove_folder(bool with_empty_parent) {
     std::error_code ignored;
     fs::remove_all(folder_, ignored);
-    fs::remove(folder_.parent_path(), ignored);  // only when no other job folder is left
+    if (with_empty_parent) {
+        fs::remove(folder_.parent_path(), ignored);  // only when no other job folder is left
+    }
 }
 
 }  // namespace sbx::cluster

@@ -33,21 +33,28 @@ class SlurmRuns : public engine::RemoteRuns {
   public:
     // `worker` is job.json's content (written when the folder has none yet): the program,
     // the working folder, the global options and the command words a worker runs.
+    // `recover`: the folder of the interrupted session is kept; otherwise whatever is there
+    // is an earlier session's and goes.
     SlurmRuns(const config::SlurmSettings &settings, store::Store &store, int64_t session,
-              std::filesystem::path folder, const nlohmann::json &worker);
+              std::filesystem::path folder, const nlohmann::json &worker, bool recover);
 
     void catch_up() override;
     void run(const std::vector<engine::PlannedRun> &runs, engine::RunObserver *observer,
              const MissingRuns &missing) override;
 
-    // The matrix ended: the job folder goes.
-    void remove_folder();
+    // The matrix ended: the job folder goes, and with `with_empty_parent` the folder
+    // holding it when no other job folder is left (never a configured shared_dir).
+    void remove_folder(bool with_empty_parent);
 
   private:
     int next_attempt() const;
     std::filesystem::path attempt_folder(int attempt) const;
     // Submits `runs` as attempt `attempt`; returns the job id.
     std::string submit(int attempt, const std::vector<engine::PlannedRun> &runs);
+    // Whether a task of `job_id` is pending or running; a few failed queries are retried.
+    bool still_active(const std::string &job_id);
+    // The shards of `attempt` (its tasks.json).
+    int shard_count(int attempt) const;
     // Until no task of `job_id` is pending or running. On SIGINT: scancel, merge, Cancelled.
     void wait_for(const std::string &job_id, int attempt, engine::RunObserver *observer);
     // Merges every shard store of `attempt`; returns the runs added.

@@ -86,9 +86,16 @@ CommandOutput command_output(const std::vector<std::string> &argv,
     ::posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     ::posix_spawn_file_actions_adddup2(&actions, out.write_end, 1);
     ::posix_spawn_file_actions_adddup2(&actions, err.write_end, 2);
+    // A process group of its own: a Ctrl-C at the terminal is the host's to handle (it may
+    // still need this very command, scancel say), not a signal that kills the command.
+    posix_spawnattr_t attributes;
+    ::posix_spawnattr_init(&attributes);
+    ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    ::posix_spawnattr_setpgroup(&attributes, 0);
     pid_t pid = -1;
     const int spawn_error =
-        ::posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, pointers.data(), environ);
+        ::posix_spawnp(&pid, argv[0].c_str(), &actions, &attributes, pointers.data(), environ);
+    ::posix_spawnattr_destroy(&attributes);
     ::posix_spawn_file_actions_destroy(&actions);
     out.close_write();
     err.close_write();
@@ -125,9 +132,10 @@ CommandOutput command_output(const std::vector<std::string> &argv,
         }
     }
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    pid_t reaped = -1;
+    while ((reaped = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
     }
-    if (!result.timed_out && WIFEXITED(status)) {
+    if (reaped == pid && !result.timed_out && WIFEXITED(status)) {
         result.exit_code = WEXITSTATUS(status);
     }
     return result;

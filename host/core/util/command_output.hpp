@@ -1,4 +1,4 @@
-// Running a short external command (sbatch, squeue, scancel, docker rm) and reading what
+// Running a short external command (sbatch, squeue, scancel) and reading what
 // it printed, with a deadline: a scheduler that does not answer must not hang the host.
 #pragma once
 
@@ -22,8 +22,8 @@ struct CommandOutput {
     [[nodiscard]] std::string failure() const;
 };
 
-// Runs `argv` (argv[0] looked up in PATH), stdin from /dev/null, until it exits or
-// `deadline` passes (then SIGKILL). stdout and stderr are read as they come, so a chatty
+// Runs `argv` (argv[0] looked up in PATH), stdin from /dev/null, in a process group of
+// its own, until it exits or `deadline` passes (then SIGKILL). stdout and stderr are read as they come, so a chatty
 // command cannot block on a full pipe.
 CommandOutput command_output(const std::vector<std::string> &argv,
                              std::chrono::milliseconds deadline);
