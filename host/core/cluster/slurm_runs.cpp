@@ -40,26 +40,31 @@ std::string shell_quoted(const std::string &word) {
     return quoted + "'";
 }
 
-// The CPUs of the partition (sinfo's total of "allocated/idle/other/total"), 1 when
-// sinfo does not say.
+// The CPUs of the partition (sinfo's "allocated/idle/other/total"), the default one
+// (marked '*') when none is named; 1 when sinfo does not say.
 int partition_cpus(const std::string &partition) {
-    std::vector<std::string> argv = {"sinfo", "-h", "-o", "%C"};
+    std::vector<std::string> argv = {"sinfo", "-h", "-o", "%P %C"};
     if (!partition.empty()) {
         argv.insert(argv.begin() + 1, "--partition=" + partition);
     }
     const auto result = util::command_output(argv, std::chrono::seconds(60));
-    int total = 0;
     std::istringstream in(result.out);
     for (std::string line; std::getline(in, line);) {
+        const auto space = line.find(' ');
         const auto slash = line.rfind('/');
-        if (slash != std::string::npos) {
+        if (space == std::string::npos || slash == std::string::npos) {
+            continue;
+        }
+        const bool chosen = !partition.empty() || line[space - 1] == '*';
+        if (chosen) {
             try {
-                total += std::stoi(line.substr(slash + 1));
+                return std::max(1, std::stoi(line.substr(slash + 1)));
             } catch (const std::exception &) {
+                return 1;
             }
         }
     }
-    return std::max(1, total);
+    return 1;
 }
 
 std::string last_line(const std::string &text) {
