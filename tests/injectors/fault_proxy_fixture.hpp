@@ -97,6 +97,11 @@ class TestUpstream {
         const std::lock_guard<std::mutex> lock(mutex_);
         return std::chrono::duration<double>(last_byte_ - first_byte_).count();
     }
+    // When the sink read its last byte so far.
+    [[nodiscard]] std::chrono::steady_clock::time_point last_byte() const {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        return last_byte_;
+    }
 
   private:
     void accept_loop() {
