@@ -17,6 +17,14 @@
 #include "util/errors.hpp"
 
 namespace sbx::engine {
+namespace {
+
+// The flag a plan's runs and cell are recorded under.
+const char *flag_of(const CellPlan &plan) {
+    return plan.options.counterfactual ? "off" : "on";
+}
+
+}  // namespace
 
 MatrixRunner::MatrixRunner(const MatrixContext &context, PluginSet &primary, unsigned workers)
     : context_(context), primary_(primary), workers_(workers == 0 ? 1 : workers) {}
@@ -45,8 +53,8 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
         work[i] = primary_cells.prepare(*plan.workflow, plan.preset, plan.options);
         RecoveredCell kept;
         if (recovery_) {
-            kept = recovery_->take(plan.workflow->name, work[i].preset_id,
-                                   plan.options.counterfactual ? "off" : "on", plan.options.runs);
+            kept = recovery_->take(plan.workflow->name, work[i].preset_id, flag_of(plan),
+                                   plan.options.runs);
             for (auto &[repetition, result] : kept.runs) {
                 work[i].results[static_cast<size_t>(repetition)] = std::move(result);
             }
@@ -172,10 +180,9 @@ void MatrixRunner::run_remotely(const std::vector<PlannedRun> &tasks, std::vecto
             if (kept.count(cell) == 0) {
                 const auto &plan = plans[cell];
                 auto &reps = kept[cell];
-                for (const auto &entry :
-                     held.take(plan.workflow->name, work[cell].preset_id,
-                               plan.options.counterfactual ? "off" : "on", plan.options.runs)
-                         .runs) {
+                for (const auto &entry : held.take(plan.workflow->name, work[cell].preset_id,
+                                                   flag_of(plan), plan.options.runs)
+                                             .runs) {
                     reps.insert(entry.first);
                 }
             }
@@ -195,8 +202,8 @@ void MatrixRunner::run_remotely(const std::vector<PlannedRun> &tasks, std::vecto
     size_t missing = 0;
     for (const size_t cell : cells) {
         const auto &plan = plans[cell];
-        auto kept = merged.take(plan.workflow->name, work[cell].preset_id,
-                                plan.options.counterfactual ? "off" : "on", plan.options.runs);
+        auto kept = merged.take(plan.workflow->name, work[cell].preset_id, flag_of(plan),
+                                plan.options.runs);
         for (auto &[repetition, result] : kept.runs) {
             work[cell].results[static_cast<size_t>(repetition)] = std::move(result);
         }
