@@ -81,6 +81,11 @@ ExecutorConfig parse_config(const std::string &config_json) {
         } else if (key == "call_timeout_ms") {
             config.call_timeout_ms =
                 std::max<std::uint64_t>(100, support::read_count(value, where));
+        } else if (key == "start_timeout_ms") {
+            config.start_timeout_ms =
+                std::max<std::uint64_t>(1000, support::read_count(value, where));
+        } else if (key == "parallel_starts") {
+            config.parallel_starts = support::read_count(value, where);
         } else if (key == "network_mode") {
             config.network_mode = support::read_c_string(value, where);
         } else if (key == "pool") {

@@ -20,7 +20,9 @@ inline constexpr const char kConfigSchema[] = R"json({
     "workspace_root": {"type": "string", "default": "", "description": "Folder for workspaces of specs that name none. Empty: the per-user folder ($TMPDIR/sandbox-runner-<uid>, else $XDG_RUNTIME_DIR/sandbox-runner, else /tmp/sandbox-runner-<uid>)."},
     "output_bytes": {"type": "integer", "minimum": 1, "default": 1048576, "description": "Bytes of stdout and of stderr kept per run, each."},
     "default_timeout_ms": {"type": "integer", "minimum": 0, "default": 0, "description": "Wall-clock limit for specs without limits.timeout_ms; 0: none."},
-    "call_timeout_ms": {"type": "integer", "minimum": 100, "default": 15000, "description": "Deadline of every Engine API call that does not wait for the target (create, start, inspect, logs, remove)."},
+    "call_timeout_ms": {"type": "integer", "minimum": 100, "default": 15000, "description": "Deadline of every Engine API call that does not wait for the target and does not make a container (inspect, logs, exec, kill, remove)."},
+    "start_timeout_ms": {"type": "integer", "minimum": 1000, "default": 120000, "description": "Deadline of the calls that make a container (create, start): the engine's real work, slow on a busy machine."},
+    "parallel_starts": {"type": "integer", "minimum": 0, "default": 0, "description": "Most containers one host process creates and starts at once; the others wait their turn. 0: the machine's hardware threads."},
     "network_mode": {"type": "string", "default": "host", "description": "Docker network for runs that need networking (a preset with network keys, a workflow with upstreams). Others get none."},
     "pool": {"type": "boolean", "default": true, "description": "Reuse warm containers through exec for runs that share image, limits, user, network and workspace."},
     "keepalive_argv": {"type": "array", "items": {"type": "string"}, "default": ["sleep", "2147483647"], "description": "What a pooled container runs while it waits for execs."},
@@ -45,6 +47,8 @@ struct ExecutorConfig {
     std::uint64_t output_bytes = 1048576;
     std::uint64_t default_timeout_ms = 0;
     std::uint64_t call_timeout_ms = 15000;
+    std::uint64_t start_timeout_ms = 120000;
+    std::uint64_t parallel_starts = 0;  // 0: the machine's hardware threads
     std::string network_mode = "host";
     bool pool = true;
     std::vector<std::string> keepalive_argv = {"sleep", "2147483647"};

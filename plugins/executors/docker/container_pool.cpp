@@ -131,8 +131,9 @@ void ContainerPool::start_reaper() {
     if (reaper_.joinable() || config_.cleanup_interval_s <= 0) {
         return;
     }
-    reaper_api_ = std::make_unique<EngineApi>(EngineEndpoint::from_environment(),
-                                              std::chrono::milliseconds(config_.call_timeout_ms));
+    const std::chrono::milliseconds deadline(config_.call_timeout_ms);
+    reaper_api_ =  // the reaper removes, never makes, containers
+        std::make_unique<EngineApi>(EngineEndpoint::from_environment(), deadline, deadline);
     reaper_ = std::thread([this] { reaper_loop(); });
 }
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <thread>
 
+#include "start_gate.hpp"
 #include "state_files.hpp"
 
 namespace sbx::docker {
@@ -39,6 +40,12 @@ void backoff(std::chrono::milliseconds delay) {
 }
 
 std::unique_ptr<Container> attempt(StartContext &context, ContainerPlan &plan) {
+    // Held from create to started: the engine makes a few containers at a time, quickly.
+    const auto pass = StartGate::process_wide().enter(
+        parallel_starts_capacity(context.config.parallel_starts), [] { return host::cancelled(); });
+    if (!pass) {
+        throw Error(SBX_CANCELLED, "cancelled while waiting for a turn to start a container");
+    }
     const std::string name = next_container_name();
     std::string id;
     try {

@@ -36,7 +36,8 @@ class DockerExecutor final : public Executor {
     explicit DockerExecutor(const std::string &config_json)
         : config_(with_helpers(parse_config(config_json))),
           api_(EngineEndpoint::from_environment(),
-               std::chrono::milliseconds(config_.call_timeout_ms)),
+               std::chrono::milliseconds(config_.call_timeout_ms),
+               std::chrono::milliseconds(config_.start_timeout_ms)),
           owner_(Owner::current(config_.pool_label)),
           pool_(config_, tally_) {}
 

@@ -11,8 +11,9 @@ namespace {
 constexpr std::chrono::milliseconds kLongest{24LL * 3600 * 1000};
 }  // namespace
 
-EngineApi::EngineApi(EngineEndpoint endpoint, std::chrono::milliseconds call_timeout)
-    : client_(std::move(endpoint)), call_timeout_(call_timeout) {}
+EngineApi::EngineApi(EngineEndpoint endpoint, std::chrono::milliseconds call_timeout,
+                     std::chrono::milliseconds start_timeout)
+    : client_(std::move(endpoint)), call_timeout_(call_timeout), start_timeout_(start_timeout) {}
 
 std::chrono::milliseconds EngineApi::unbounded(
     std::optional<std::chrono::milliseconds> limit) const {
@@ -25,12 +26,12 @@ void EngineApi::ping() {
 
 std::string EngineApi::create_container(const std::string &name, const json &config) {
     const auto response = client_.call("POST", "/containers/create?name=" + url_encode(name),
-                                       config.dump(), call_timeout_);
+                                       config.dump(), start_timeout_);
     return json::parse(response.body).at("Id").get<std::string>();
 }
 
 void EngineApi::start_container(const std::string &id) {
-    client_.call("POST", "/containers/" + id + "/start", "", call_timeout_);
+    client_.call("POST", "/containers/" + id + "/start", "", start_timeout_);
 }
 
 long EngineApi::wait_container(const std::string &id,

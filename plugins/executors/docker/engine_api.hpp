@@ -22,8 +22,10 @@ struct EngineExit {
 
 class EngineApi {
   public:
-    // `call_timeout`: the deadline of every call that does not wait for the target.
-    EngineApi(EngineEndpoint endpoint, std::chrono::milliseconds call_timeout);
+    // `call_timeout`: the deadline of every call that neither waits for the target nor makes
+    // a container; `start_timeout`: that of create and start, the engine's real work.
+    EngineApi(EngineEndpoint endpoint, std::chrono::milliseconds call_timeout,
+              std::chrono::milliseconds start_timeout);
 
     void ping();
     // Returns the new container's id. `config` is the create body (Image, Cmd, HostConfig...).
@@ -55,6 +57,7 @@ class EngineApi {
     std::chrono::milliseconds unbounded(std::optional<std::chrono::milliseconds> limit) const;
     EngineClient client_;
     std::chrono::milliseconds call_timeout_;
+    std::chrono::milliseconds start_timeout_;
 };
 
 }  // namespace sbx::docker
