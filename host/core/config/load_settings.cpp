@@ -46,7 +46,8 @@ const std::vector<std::string> &top_level_keys() {
                                                     "vm_executor",
                                                     "vm_os_types",
                                                     "allow_limit_downgrades",
-                                                    "robustness_repetitions"};
+                                                    "robustness_repetitions",
+                                                    "sandbox_fault_reruns"};
     return values;
 }
 
@@ -174,6 +175,26 @@ void read_keyword_profiles(const YamlReader &reader, const Field &field, Setting
     }
 }
 
+// A whole-number setting's bounds, and the value its error message suggests.
+struct WholeRange {
+    int low;
+    int high;
+    int usual;
+};
+
+// The entry's value within `range`; anything else fails naming the key's line, with `hint`.
+int whole_number_within(const YamlReader &reader, const Field &entry, const WholeRange &range,
+                        const std::string &hint) {
+    const int64_t value = reader.integer(entry, entry.key + ": " + std::to_string(range.usual));
+    if (value < range.low || value > range.high) {
+        reader.fail(reader.where(entry),
+                    entry.key + " must be a whole number from " + std::to_string(range.low) +
+                        " to " + std::to_string(range.high),
+                    hint);
+    }
+    return static_cast<int>(value);
+}
+
 void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
     const std::string &key = entry.key;
     if (key == "extends") {
@@ -243,15 +264,15 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
     } else if (key == "allow_limit_downgrades") {
         s.allow_limit_downgrades = reader.boolean(entry);
     } else if (key == "robustness_repetitions") {
-        const int64_t value = reader.integer(entry, "robustness_repetitions: 13");
-        if (value < 1 || value > kMaxRepetitions) {
-            reader.fail(reader.where(entry),
-                        "robustness_repetitions must be a whole number from 1 to " +
-                            std::to_string(kMaxRepetitions),
-                        "write robustness_repetitions: 13 (1 runs robustness scenarios as "
-                        "often as the others)");
-        }
-        s.robustness_repetitions = static_cast<int>(value);
+        s.robustness_repetitions =
+            whole_number_within(reader, entry, {1, kMaxRepetitions, kDefaultRobustnessRepetitions},
+                                "write robustness_repetitions: 13 (1 runs robustness scenarios "
+                                "as often as the others)");
+    } else if (key == "sandbox_fault_reruns") {
+        constexpr int kMostReruns = 10;
+        s.sandbox_fault_reruns = whole_number_within(
+            reader, entry, {0, kMostReruns, 2},
+            "write sandbox_fault_reruns: 2 (0 records a run the sandbox failed as it ended)");
     } else if (key == "json_logs") {
         s.json_logs = reader.boolean(entry);
     } else if (key == "log_level") {

@@ -196,6 +196,10 @@ struct Settings {
     // at least this many times, so that one pass tries every hostile category (the hostile
     // stub's first 13 sets) and every misuse kind (7); 1 turns it off.
     int robustness_repetitions = kDefaultRobustnessRepetitions;
+    // A run whose executor said the sandbox failed (`sandbox_fault: true` in a result: an
+    // engine that did not answer, a guest that did not boot) is run again up to this many
+    // times: a failure must be the program's, never the sandbox's.
+    int sandbox_fault_reruns = 2;
     std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
     bool json_logs = false;
     std::map<std::string, PluginConfig> plugins;  // per-plugin configuration by plugin id

@@ -66,6 +66,31 @@ size_t concurrency_level(const presets::Preset &preset) {
     return std::clamp<size_t>(level, 1, kMaxCopies);
 }
 
+// The error of the first copy whose executor result says the sandbox failed
+// (`sandbox_fault: true`); "" when none does.
+std::string sandbox_fault_of(const std::vector<StepOutcome> &copies) {
+    for (const auto &copy : copies) {
+        const auto fault = copy.result.find("sandbox_fault");
+        if (fault != copy.result.end() && *fault == true) {
+            const auto error = copy.result.find("error");
+            return error != copy.result.end() && error->is_string() && !error->empty()
+                       ? error->get<std::string>()
+                       : "the executor gave no error";
+        }
+    }
+    return "";
+}
+
+// A sandbox that failed is often one under a passing strain (a busy engine): a moment's
+// pause, longer on each rerun, unless the host is cancelling.
+void wait_before_rerun(int reruns) {
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(500) * (1 << reruns);
+    while (std::chrono::steady_clock::now() < until && !plugins::cancel_requested()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
 // Executes `spec_text` on `executor`; an executor's refusal of this one run (a hostile
 // input made an impossible spec, say) becomes an XX result, so the matrix goes on.
 StepOutcome execute(plugins::Instance &executor, const std::string &spec_text,
@@ -311,6 +336,34 @@ WorkflowRunner::StepExecution WorkflowRunner::execute_step(
 RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
                                const json &inputs, bool counterfactual, const RunSeeds &seeds,
                                const SharedServices &shared) {
+    for (int reruns = 0;; ++reruns) {
+        RunOutcome outcome = run_once(workflow, preset, inputs, counterfactual, seeds, shared);
+        if (reruns > 0) {
+            outcome.host_metrics["sandbox_reruns"] = reruns;
+        }
+        const std::string subject = "a run of " + workflow.name + " under " + preset.name +
+                                    (counterfactual ? " (off)" : " (on)");
+        if (outcome.sandbox_fault.empty()) {
+            return outcome;
+        }
+        if (reruns >= settings_.sandbox_fault_reruns) {
+            spdlog::warn(
+                "{}: the sandbox failed again after {} rerun(s) ({}); the run is "
+                "recorded as failed, but the failure is the sandbox's, not the "
+                "program's: see the executor's diagnostics, or raise "
+                "sandbox_fault_reruns",
+                subject, reruns, outcome.sandbox_fault);
+            return outcome;
+        }
+        spdlog::info("{}: the sandbox failed ({}); running it again ({} of {})", subject,
+                     outcome.sandbox_fault, reruns + 1, settings_.sandbox_fault_reruns);
+        wait_before_rerun(reruns);
+    }
+}
+
+RunOutcome WorkflowRunner::run_once(const config::Workflow &workflow, const presets::Preset &preset,
+                                    const json &inputs, bool counterfactual, const RunSeeds &seeds,
+                                    const SharedServices &shared) {
     const auto limits = presets::resolve_limits(preset);
     const auto started = std::chrono::steady_clock::now();
     const auto workspace = workspaces_.lease();
@@ -335,6 +388,9 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
                          seeds.command, down.empty() ? services.failure() : down, outcome);
         if (down.empty()) {
             services.fail_if_died(step.name, execution.copies, states.alive);
+        }
+        if (outcome.sandbox_fault.empty()) {
+            outcome.sandbox_fault = sandbox_fault_of(execution.copies);
         }
         config::Expectation expect = step.expect;
         if (expect.stdout_contains) {

@@ -42,6 +42,10 @@ struct RunOutcome {
     // The `cleanup` reports of every copy's executor result, merged (store/cleanup_counters).
     std::map<std::string, double> cleanup_counters;
     std::string failed_step;
+    // Set when an executor said it could not run the target for reasons of its own (a result
+    // with `sandbox_fault: true`, such as an engine that did not answer): that error. The
+    // host reruns such a run (`sandbox_fault_reruns`); set here, the last try still had one.
+    std::string sandbox_fault;
     double wall_s = 0;
     std::vector<StepOutcome> steps;
     std::vector<std::string> active_injectors;
@@ -70,7 +74,9 @@ class WorkflowRunner {
     WorkflowRunner(PluginSet &plugins, const config::Settings &settings,
                    std::filesystem::path invocation_dir, std::string state_dir);
 
-    // Runs every step in one fresh workspace, stopping at the first failed step.
+    // Runs every step in one fresh workspace, stopping at the first failed step. A run in
+    // which the sandbox failed (see RunOutcome::sandbox_fault) is run again from the start,
+    // up to `sandbox_fault_reruns` times; host_metrics["sandbox_reruns"] counts them.
     // `counterfactual` replaces each step's command by a no-op through the same executor
     // (and starts no service). The workflow's services run around the run (service_scope:
     // run), or are the cell's `shared` ones.
@@ -88,6 +94,10 @@ class WorkflowRunner {
                                            const std::filesystem::path &workspace);
 
   private:
+    // One try of run().
+    RunOutcome run_once(const config::Workflow &workflow, const presets::Preset &preset,
+                        const nlohmann::json &inputs, bool counterfactual, const RunSeeds &seeds,
+                        const SharedServices &shared);
     // One step's copies as the executor ended them, and how the injectors made its faults
     // (null when no injector reported).
     struct StepExecution {

@@ -1,4 +1,5 @@
-// Classification mirrors support/classify.cpp (local, qemu) so a workflow scores the same under both.
+// Classification mirrors support/classify.cpp (local, qemu) so a workflow scores the same under
+// both.
 #include "result.hpp"
 
 #include <signal.h>
@@ -81,6 +82,7 @@ bool put_helper_failure(json &result, long exit_code, const std::string &stderr_
         if (at != std::string::npos && (at == 0 || stderr_text[at - 1] == '\n')) {
             result["status"] = "XX";
             result["error"] = "docker: " + stderr_text.substr(at, stderr_text.find('\n', at) - at);
+            result["sandbox_fault"] = true;
             return true;
         }
     }
@@ -90,6 +92,7 @@ bool put_helper_failure(json &result, long exit_code, const std::string &stderr_
 void put_docker_error(json &result, const std::string &message, int attempts) {
     result["status"] = "XX";
     result["error"] = "docker: " + message;
+    result["sandbox_fault"] = true;  // the host runs it again: the target never ran
     result["diagnostics"] = {{"docker_error", message}, {"attempts", attempts}};
 }
 

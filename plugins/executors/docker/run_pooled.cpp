@@ -153,6 +153,7 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
             out.kept().rfind("OCI runtime exec failed", 0) == 0) {
             result["status"] = "XX";
             result["error"] = "docker: " + out.kept();
+            result["sandbox_fault"] = true;
             lease.healthy = false;
         }
         // docker-run-init could not clean up after the run: the container is not reusable.

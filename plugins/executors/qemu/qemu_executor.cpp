@@ -87,6 +87,7 @@ class QemuExecutor final : public Executor {
         const GuestPlan plan = plan_guest(config_, raw.value("vm_settings", json()), os_type);
         if (const std::string missing = missing_guest_files(plan, config_); !missing.empty()) {
             put_vm_error(result, missing, 0);
+            result.erase("sandbox_fault");  // the setup's: no rerun would find the files
             return finish(result);
         }
         const std::string state_dir =
@@ -112,6 +113,7 @@ class QemuExecutor final : public Executor {
             write_job(guest_->share(), id, spec, workspace.path());
         } catch (const std::exception &e) {
             result["error"] = std::string("cannot hand the run to the guest: ") + e.what();
+            result["sandbox_fault"] = true;
             return finish(result);
         }
         // The agent enforces the run's own limit; this only catches a guest that stopped. A

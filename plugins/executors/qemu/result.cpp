@@ -59,6 +59,7 @@ void put_report(json &result, const AgentReport &report, const support::RunSpec 
 void put_vm_error(json &result, const std::string &message, std::uint64_t attempts) {
     result["status"] = "XX";
     result["error"] = "qemu: " + message;
+    result["sandbox_fault"] = true;  // the guest failed, not (as far as it can tell) the target
     result["diagnostics"] = {{"vm_error", message}, {"attempts", attempts}};
 }
 
