@@ -58,6 +58,9 @@ TEST_F(SandboxFaults, ARunTheSandboxFailedIsRunAgainAndPasses) {
         query("SELECT value FROM metrics WHERE name = 'sandbox_reruns' AND run_id IS NOT NULL"),
         (std::vector<std::vector<std::string>>{{"2.0"}}))
         << "the reruns are the run's metric";
+    EXPECT_EQ(query("SELECT value FROM cleanup_counters WHERE name = 'cleanup_failures'"),
+              (std::vector<std::vector<std::string>>{{"2.0"}}))
+        << "what the discarded tries cleaned up is kept";
     EXPECT_NE(result.err.find("the sandbox failed (faulty_sandbox: the engine did not answer "
                               "(call 1)); running it again (1 of 2)"),
               std::string::npos)

@@ -18,6 +18,7 @@ TEST_P(DockerErrors, MissingImageIsAClearXXWithoutRetries) {
     const std::string error = result["diagnostics"]["docker_error"];
     EXPECT_NE(error.find("No such image"), std::string::npos) << error;
     EXPECT_EQ(result["diagnostics"]["attempts"], 1) << "a refusal is not retried";
+    EXPECT_FALSE(result.contains("sandbox_fault")) << "nor run again by the host: " << result;
     const json failures =
         json::parse(std::ifstream(state_dir_ + "/docker/pool_failures.json"), nullptr, false);
     EXPECT_EQ(failures["sbx-no-such-image:missing"]["consecutive"], 1) << failures.dump();
@@ -34,6 +35,7 @@ TEST_P(DockerErrors, DeadDaemonIsRetriedThenAClearXX) {
     const std::string error = result["diagnostics"]["docker_error"];
     EXPECT_NE(error.find("cannot reach the Docker engine"), std::string::npos) << error;
     EXPECT_EQ(result["diagnostics"]["attempts"], 3);
+    EXPECT_EQ(result.value("sandbox_fault", false), true) << "the host runs it again";
     const json failures =
         json::parse(std::ifstream(state_dir_ + "/docker/pool_failures.json"), nullptr, false);
     EXPECT_EQ(failures[kImage]["consecutive"], 3) << failures.dump();

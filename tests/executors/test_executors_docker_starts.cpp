@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -43,6 +44,32 @@ TEST(DockerStartGate, NeverMoreThanItsCapacityInFlightAndEveryoneGetsThrough) {
     EXPECT_EQ(gate.in_flight(), 0U) << "every pass was given back";
 }
 
+TEST(DockerStartGate, TurnsGoInArrivalOrder) {
+    StartGate gate;
+    auto held = gate.enter(1, [] { return false; });
+    ASSERT_TRUE(held.has_value());
+    std::mutex order_mutex;
+    std::vector<int> order;
+    std::vector<std::thread> threads;
+    threads.reserve(4);
+    for (int i = 0; i < 4; ++i) {
+        threads.emplace_back([&, i] {
+            const auto pass = gate.enter(1, [] { return false; });
+            const std::lock_guard lock(order_mutex);
+            order.push_back(i);
+        });
+        // The next one comes only once this one waits in line.
+        while (gate.waiting() != static_cast<size_t>(i) + 1) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+    held.reset();
+    for (auto &thread : threads) {
+        thread.join();
+    }
+    EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3}));
+}
+
 TEST(DockerStartGate, AWaiterLeavesEmptyHandedWhenCancelled) {
     StartGate gate;
     const auto held = gate.enter(1, [] { return false; });
@@ -56,6 +83,7 @@ TEST(DockerStartGate, AWaiterLeavesEmptyHandedWhenCancelled) {
     canceller.join();
     EXPECT_FALSE(waited.has_value());
     EXPECT_EQ(gate.in_flight(), 1U);
+    EXPECT_EQ(gate.waiting(), 0U) << "a cancelled waiter leaves the line";
 }
 
 TEST(DockerStartGate, ZeroMeansTheMachinesHardwareThreads) {

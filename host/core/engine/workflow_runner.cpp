@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "engine/cell_runner.hpp"
 #include "engine/injection_scope.hpp"
 #include "engine/run_outcome_class.hpp"
 #include "engine/run_seed.hpp"
@@ -66,12 +67,29 @@ size_t concurrency_level(const presets::Preset &preset) {
     return std::clamp<size_t>(level, 1, kMaxCopies);
 }
 
-// The error of the first copy whose executor result says the sandbox failed
-// (`sandbox_fault: true`); "" when none does.
+// Whether the executor says the sandbox, not the target, failed this copy: an XX result
+// with `sandbox_fault: true`.
+bool is_sandbox_fault(const json &result) {
+    const auto fault = result.find("sandbox_fault");
+    const auto status = result.find("status");
+    return fault != result.end() && *fault == true && status != result.end() && *status == "XX";
+}
+
+// Whether a copy of the step ended in a status of the target's own (RE, SG, TO, OOM): the
+// run's verdict may rest on it, whatever the sandbox did to other copies, and a rerun could
+// make a flaky failure disappear.
+bool program_failed(const std::vector<StepOutcome> &copies) {
+    return std::any_of(copies.begin(), copies.end(), [](const StepOutcome &copy) {
+        const auto status = copy.result.find("status");
+        return status != copy.result.end() && *status != "OK" && *status != "XX";
+    });
+}
+
+// The error of the first copy whose executor result says the sandbox failed; "" when none
+// does.
 std::string sandbox_fault_of(const std::vector<StepOutcome> &copies) {
     for (const auto &copy : copies) {
-        const auto fault = copy.result.find("sandbox_fault");
-        if (fault != copy.result.end() && *fault == true) {
+        if (is_sandbox_fault(copy.result)) {
             const auto error = copy.result.find("error");
             return error != copy.result.end() && error->is_string() && !error->empty()
                        ? error->get<std::string>()
@@ -336,10 +354,18 @@ WorkflowRunner::StepExecution WorkflowRunner::execute_step(
 RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::Preset &preset,
                                const json &inputs, bool counterfactual, const RunSeeds &seeds,
                                const SharedServices &shared) {
+    // What executors cleaned up during discarded tries: their reports are deltas, reported
+    // once, so they must reach the store with the try that is kept.
+    store::CleanupCounters discarded_cleanup;
     for (int reruns = 0;; ++reruns) {
         RunOutcome outcome = run_once(workflow, preset, inputs, counterfactual, seeds, shared);
         if (reruns > 0) {
             outcome.host_metrics["sandbox_reruns"] = reruns;
+            store::CleanupCounters kept = discarded_cleanup;
+            for (const auto &[name, value] : outcome.cleanup_counters) {
+                store::add_counter(kept, name, value);
+            }
+            outcome.cleanup_counters = std::move(kept);
         }
         const std::string subject = "a run of " + workflow.name + " under " + preset.name +
                                     (counterfactual ? " (off)" : " (on)");
@@ -355,9 +381,20 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
                 subject, reruns, outcome.sandbox_fault);
             return outcome;
         }
+        // A run the sandbox failed is not a result: interrupted before its rerun, it is not
+        // recorded (--recover makes it), as a run stopped midway is not.
+        const auto stop_if_cancelled = [&] {
+            if (plugins::cancel_requested()) {
+                throw Cancelled("interrupted before " + subject +
+                                " was run again; every completed run is recorded");
+            }
+        };
+        stop_if_cancelled();
         spdlog::info("{}: the sandbox failed ({}); running it again ({} of {})", subject,
                      outcome.sandbox_fault, reruns + 1, settings_.sandbox_fault_reruns);
+        discarded_cleanup = std::move(outcome.cleanup_counters);
         wait_before_rerun(reruns);
+        stop_if_cancelled();
     }
 }
 
@@ -389,7 +426,7 @@ RunOutcome WorkflowRunner::run_once(const config::Workflow &workflow, const pres
         if (down.empty()) {
             services.fail_if_died(step.name, execution.copies, states.alive);
         }
-        if (outcome.sandbox_fault.empty()) {
+        if (outcome.sandbox_fault.empty() && !program_failed(execution.copies)) {
             outcome.sandbox_fault = sandbox_fault_of(execution.copies);
         }
         config::Expectation expect = step.expect;

@@ -198,7 +198,10 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
         warm->usage = CgroupUsage::of_process(state.value("Pid", 0L));
     } catch (const EngineError &e) {
         --alive_in_process();
-        throw StartFailed(e.what(), 1);
+        if (e.failure() == EngineFailure::cancelled) {
+            throw Error(SBX_CANCELLED, "cancelled while a pooled container started");
+        }
+        throw StartFailed(e.what(), 1, true);
     } catch (...) {
         --alive_in_process();
         throw;

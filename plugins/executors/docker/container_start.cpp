@@ -110,7 +110,7 @@ std::unique_ptr<Container> start_container(StartContext &context, ContainerPlan 
             const bool retried = e.transient() || e.failure() == EngineFailure::timeout;
             const bool last = number >= context.config.start_attempts || !retried;
             if (last) {
-                throw StartFailed(e.what(), number);
+                throw StartFailed(e.what(), number, retried);
             }
             host::log(SBX_LOG_INFO, "container start for image " + image + " failed (attempt " +
                                         std::to_string(number) + "): " + e.what() +

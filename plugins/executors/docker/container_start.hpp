@@ -16,14 +16,18 @@
 namespace sbx::docker {
 
 // The last attempt failed; what() is the engine's message (diagnostics.docker_error).
+// `transient`: a failure that may pass (unreachable, 5xx, no answer in time), a sandbox
+// fault; otherwise a refusal (no such image, a bad limit) that a rerun would meet again.
 class StartFailed : public std::runtime_error {
   public:
-    StartFailed(const std::string &message, int attempts)
-        : std::runtime_error(message), attempts_(attempts) {}
+    StartFailed(const std::string &message, int attempts, bool transient)
+        : std::runtime_error(message), attempts_(attempts), transient_(transient) {}
     [[nodiscard]] int attempts() const { return attempts_; }
+    [[nodiscard]] bool transient() const { return transient_; }
 
   private:
     int attempts_;
+    bool transient_;
 };
 
 struct StartContext {

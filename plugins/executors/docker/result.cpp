@@ -80,20 +80,31 @@ bool put_helper_failure(json &result, long exit_code, const std::string &stderr_
     for (const char *prefix : {"sbx-docker-run-init: ", "sbx-docker-netns-exec: "}) {
         size_t at = stderr_text.rfind(prefix);
         if (at != std::string::npos && (at == 0 || stderr_text[at - 1] == '\n')) {
+            const std::string line = stderr_text.substr(at, stderr_text.find('\n', at) - at);
             result["status"] = "XX";
-            result["error"] = "docker: " + stderr_text.substr(at, stderr_text.find('\n', at) - at);
-            result["sandbox_fault"] = true;
+            result["error"] = "docker: " + line;
+            // A process the run started that would not die is the target's doing; every
+            // other failure of a helper is the sandbox's.
+            if (line.find("could not be killed") == std::string::npos) {
+                result["sandbox_fault"] = true;
+            }
             return true;
         }
     }
     return false;
 }
 
-void put_docker_error(json &result, const std::string &message, int attempts) {
+void put_docker_error(json &result, const std::string &message, int attempts, bool sandbox_fault) {
     result["status"] = "XX";
     result["error"] = "docker: " + message;
-    result["sandbox_fault"] = true;  // the host runs it again: the target never ran
+    if (sandbox_fault) {
+        result["sandbox_fault"] = true;  // the host runs it again
+    }
     result["diagnostics"] = {{"docker_error", message}, {"attempts", attempts}};
+}
+
+void note_docker_error(json &result, const std::string &message) {
+    result["diagnostics"]["docker_error"] = message;
 }
 
 }  // namespace sbx::docker

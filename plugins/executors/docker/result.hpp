@@ -37,6 +37,10 @@ void put_usage(nlohmann::json &result, const std::string &source, const CgroupFi
 // not the target. Returns whether it did.
 bool put_helper_failure(nlohmann::json &result, long exit_code, const std::string &stderr_text);
 // XX with the engine's message in `error` and diagnostics.docker_error.
-void put_docker_error(nlohmann::json &result, const std::string &message, int attempts);
+void put_docker_error(nlohmann::json &result, const std::string &message, int attempts,
+                      bool sandbox_fault);
+// The target's ending stands; an engine call after it failed (a kill after the timeout, an
+// inspect), which diagnostics.docker_error keeps.
+void note_docker_error(nlohmann::json &result, const std::string &message);
 
 }  // namespace sbx::docker

@@ -75,57 +75,78 @@ json run_once(StartContext &context, const RunSpec &spec, const Owner &owner) {
         container = start_container(context, plan);
     } catch (const StartFailed &e) {
         result["enforcement"] = plan.enforcement;
-        put_docker_error(result, e.what(), e.attempts());
+        put_docker_error(result, e.what(), e.attempts(), e.transient());
         result["wall_s"] = seconds_since(started);
         return result;
     }
     result["enforcement"] = plan.enforcement;
     result["container"] = container->name();
+    // The target's clock starts once its container runs: waiting for a turn to start one,
+    // and the engine's own start-up, are not the target's time.
+    const Clock::time_point target_started = Clock::now();
 
     Ending ending;
     ending.cpu_time_limited = spec.limits.cpu_time_s > 0;
     std::optional<std::chrono::milliseconds> limit;
     if (spec.limits.timeout_ms > 0) {
-        limit = std::chrono::milliseconds(spec.limits.timeout_ms) -
-                std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+        limit = std::chrono::milliseconds(spec.limits.timeout_ms);
     }
-    try {
-        try {
-            ending.exit_code = context.api.wait_container(container->id(), limit);
-        } catch (const EngineError &e) {
-            if (e.failure() != EngineFailure::timeout || !limit) {
-                throw;
-            }
-            ending.timed_out = true;
-            context.tally.add(kForceKills);
-            context.api.kill_container(container->id());
+    const auto cancelled_or = [&](const EngineError &e) {
+        if (e.failure() == EngineFailure::cancelled) {
+            throw Error(SBX_CANCELLED, "run cancelled by the host; its container is removed");
         }
-        ending.wall_s = seconds_since(started);
-        if (!ending.timed_out) {
+    };
+    try {
+        ending.exit_code = context.api.wait_container(container->id(), limit);
+    } catch (const EngineError &e) {
+        cancelled_or(e);
+        if (e.failure() != EngineFailure::timeout || !limit) {
+            // The engine lost the container: how the target ended is unknown.
+            put_docker_error(result, e.what(), 1, true);
+            result["wall_s"] = seconds_since(target_started);
+            return result;
+        }
+        ending.timed_out = true;
+        context.tally.add(kForceKills);
+        try {
+            context.api.kill_container(container->id());
+        } catch (const EngineError &kill_error) {
+            cancelled_or(kill_error);
+            note_docker_error(result, kill_error.what());  // it hung: that stands
+        }
+    }
+    ending.wall_s = seconds_since(target_started);
+    if (!ending.timed_out) {
+        try {
             const json state =
                 context.api.inspect_container(container->id()).value("State", json());
             ending.oom_killed = state.value("OOMKilled", false);
             ending.exit_code = state.value("ExitCode", ending.exit_code);
+        } catch (const EngineError &e) {
+            cancelled_or(e);
+            note_docker_error(result, e.what());  // the exit code from the wait stands
         }
-        const CgroupUsage usage = parent ? CgroupUsage::at_path(parent->path()) : CgroupUsage();
-        CappedOutput out(spec.limits.output_bytes);
-        CappedOutput err(spec.limits.output_bytes);
-        StreamDemux demux(out, err);
-        context.api.read_logs(container->id(), demux);
-        put_ending(result, ending);
-        put_usage(result, usage.source(), usage.read());
-        put_output(result, "stdout", out, spec.limits.output_bytes);
-        put_output(result, "stderr", err, spec.limits.output_bytes);
-        // A helper could not run the target as asked (the netns helper could not enter its
-        // namespace, say): the executor failed.
-        put_helper_failure(result, ending.exit_code, err.kept());
-    } catch (const EngineError &e) {
-        if (e.failure() == EngineFailure::cancelled) {
-            throw Error(SBX_CANCELLED, "run cancelled by the host; its container is removed");
-        }
-        put_docker_error(result, e.what(), 1);
-        result["wall_s"] = seconds_since(started);
     }
+    const CgroupUsage usage = parent ? CgroupUsage::at_path(parent->path()) : CgroupUsage();
+    CappedOutput out(spec.limits.output_bytes);
+    CappedOutput err(spec.limits.output_bytes);
+    StreamDemux demux(out, err);
+    try {
+        context.api.read_logs(container->id(), demux);
+    } catch (const EngineError &e) {
+        cancelled_or(e);
+        // Without its output the step cannot be judged: the sandbox failed this run.
+        put_docker_error(result, std::string("reading the target's output: ") + e.what(), 1, true);
+        result["wall_s"] = ending.wall_s;
+        return result;
+    }
+    put_ending(result, ending);
+    put_usage(result, usage.source(), usage.read());
+    put_output(result, "stdout", out, spec.limits.output_bytes);
+    put_output(result, "stderr", err, spec.limits.output_bytes);
+    // A helper could not run the target as asked (the netns helper could not enter its
+    // namespace, say): the executor failed.
+    put_helper_failure(result, ending.exit_code, err.kept());
     return result;
 }
 

@@ -76,7 +76,7 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
         warm = pool.acquire(context, plan);
     } catch (const StartFailed &e) {
         result["enforcement"] = plan.enforcement;
-        put_docker_error(result, e.what(), e.attempts());
+        put_docker_error(result, e.what(), e.attempts(), e.transient());
         result["wall_s"] = seconds_since(started);
         return result;
     }
@@ -166,7 +166,7 @@ json run_pooled(StartContext &context, ContainerPool &pool, const RunSpec &spec,
         if (e.failure() == EngineFailure::cancelled) {
             throw Error(SBX_CANCELLED, "run cancelled by the host; its container is removed");
         }
-        put_docker_error(result, e.what(), 1);
+        put_docker_error(result, e.what(), 1, true);
         result["wall_s"] = seconds_since(started);
         return result;
     }

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -30,11 +31,14 @@ class StartGate {
         StartGate *gate_;
     };
 
-    // Waits until fewer than `capacity` passes are out, then takes one. Returns nothing when
-    // `cancelled()` turns true while waiting (polled every few milliseconds).
+    // Waits its turn (first come, first served) until fewer than `capacity` passes are out,
+    // then takes one. Returns nothing when `cancelled()` turns true while waiting (polled
+    // every few milliseconds).
     std::optional<Pass> enter(std::size_t capacity, const std::function<bool()> &cancelled);
     // Passes out now.
     [[nodiscard]] std::size_t in_flight() const;
+    // Callers waiting for a turn now.
+    [[nodiscard]] std::size_t waiting() const;
 
     // The gate every instance of the executor in this process shares: the engine is one.
     static StartGate &process_wide();
@@ -45,6 +49,8 @@ class StartGate {
     mutable std::mutex mutex_;
     std::condition_variable freed_;
     std::size_t in_flight_ = 0;
+    std::uint64_t next_ticket_ = 0;
+    std::deque<std::uint64_t> waiting_;  // tickets in arrival order
 };
 
 // The `parallel_starts` setting as a capacity: 0 means the machine's hardware threads.
