@@ -2,7 +2,13 @@
 #include "cluster_placement.hpp"
 
 #include <nlohmann/json.hpp>
+#include <sbx/random.hpp>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+#include "cluster/slurm_commands.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::cli {
@@ -22,11 +28,30 @@ const std::vector<std::pair<std::string, bool>> &host_only_options() {
 
 }  // namespace
 
+std::string settings_digest(const std::string &config_path) {
+    if (config_path.empty()) {
+        return "";
+    }
+    std::ifstream in(config_path, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    char digest[17];
+    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(fnv1a64(text)));
+    return digest;
+}
+
 std::string checked_placement(const std::string &command, const std::string &on) {
     if (on.empty() || on == "local") {
         return "local";
     }
     if (on == "slurm") {
+        // Asked before the session begins: a missing Slurm leaves no session behind.
+        if (!cluster::slurm_installed()) {
+            throw EnvironmentError(command +
+                                   ": --on slurm needs Slurm's client commands, and sbatch "
+                                   "does not run here; install them (Debian: slurm-client, "
+                                   "configured for your cluster), or leave --on out to run "
+                                   "on this host");
+        }
         return on;
     }
     throw InputError(command + ": --on '" + on +
@@ -83,6 +108,7 @@ Placement::Placement(CliContext &context, const std::string &on, store::Store &s
         {"program", error ? options.program_path : program.string()},
         {"cwd", fs::current_path().string()},
         {"config", options.config_path.empty() ? "" : fs::absolute(options.config_path).string()},
+        {"config_digest", settings_digest(options.config_path)},
         {"plugin_dirs", plugin_dirs},
         {"log_level", options.log_level},
         {"json_logs", options.json_logs},

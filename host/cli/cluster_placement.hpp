@@ -14,6 +14,11 @@
 
 namespace sbx::cli {
 
+// The digest of the settings file at `config_path` as it is now ("" for the embedded
+// settings): job.json keeps the submitting host's, and a worker reading other settings
+// refuses to run.
+std::string settings_digest(const std::string &config_path);
+
 // "local" or "slurm" from --on ("" = local); anything else is an InputError naming
 // `command`.
 std::string checked_placement(const std::string &command, const std::string &on);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_context.hpp"
+#include "cluster_placement.hpp"
 #include "command_table.hpp"
 #include "engine/remote_runs.hpp"
 #include "option_parsing.hpp"
@@ -82,9 +83,17 @@ int run_worker_command(CliContext &bare, const std::string &,
     for (const auto &run : tasks[static_cast<size_t>(shard)]) {
         assignment.runs.emplace(run.at(0).get<size_t>(), run.at(1).get<int>());
     }
+    // The host's plan, which this worker's must equal (absent: not checked).
+    std::ifstream(attempt_dir / "plan_digest") >> assignment.plan_digest;
 
     GlobalOptions options = bare.options;
     options.config_path = manifest.value("config", std::string());
+    if (const std::string kept = manifest.value("config_digest", std::string());
+        !kept.empty() && kept != settings_digest(options.config_path)) {
+        throw InputError("worker: the settings file " + options.config_path +
+                         " changed since the matrix was submitted; put it back, or submit the "
+                         "matrix again");
+    }
     options.plugin_dirs = manifest.value("plugin_dirs", std::vector<std::string>());
     options.log_level = manifest.value("log_level", std::string());
     options.json_logs = manifest.value("json_logs", false);

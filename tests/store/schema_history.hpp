@@ -33,4 +33,11 @@ inline void drop_forecast_pair_columns(store::Connection &connection) {
         "ALTER TABLE predictions DROP COLUMN chosen; ALTER TABLE predictions DROP COLUMN shown;");
 }
 
+// Undoes migration 9 (runs found by their place in one lookup).
+inline void restore_runs_by_session_index(store::Connection &connection) {
+    connection.exec(
+        "DROP INDEX runs_by_place; CREATE INDEX runs_by_session ON runs(session_id, workflow, "
+        "preset_id, flag);");
+}
+
 }  // namespace sbx::test

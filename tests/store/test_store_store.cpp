@@ -83,6 +83,7 @@ TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
         sbx::test::drop_session_owner_columns(made.connection());
         sbx::test::drop_cell_share_column(made.connection());
         sbx::test::drop_forecast_pair_columns(made.connection());
+        sbx::test::restore_runs_by_session_index(made.connection());
         made.connection().exec("PRAGMA user_version = 4");
     }
     Store store(db());
@@ -95,12 +96,36 @@ TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
     EXPECT_EQ(cell.column_text(0), "no input slot");
 }
 
+// The merge of Slurm shards asks for every run whether the session holds it already: one
+// index search, also in a database made before the index (version 8), not a scan of the
+// cell's runs.
+TEST_F(StoreTest, ARunIsFoundByItsPlaceInOneIndexSearchAfterMigratingFromVersion8) {
+    {
+        Store made(db());
+        sbx::test::restore_runs_by_session_index(made.connection());
+        made.connection().exec("PRAGMA user_version = 8");
+    }
+    Store store(db());
+    EXPECT_EQ(store.schema_version(), sbx::store::latest_schema_version());
+    sbx::store::Statement plan(store.connection().get(),
+                               "EXPLAIN QUERY PLAN SELECT 1 FROM runs WHERE session_id = 1 AND "
+                               "workflow = 'w' AND preset_id = 1 AND flag = 'on' AND "
+                               "repetition = 5");
+    ASSERT_TRUE(plan.step());
+    EXPECT_EQ(plan.column_text(3),
+              "SEARCH runs USING COVERING INDEX runs_by_place (session_id=? AND workflow=? AND "
+              "preset_id=? AND flag=? AND repetition=?)");
+    EXPECT_EQ(count(store, "sqlite_master WHERE name = 'runs_by_session'"), 0)
+        << "the shorter index goes: the longer one serves its queries";
+}
+
 TEST_F(StoreTest, AVersion7DatabaseKeepsItsForecastsAsShownAndUnpaired) {
     {
         Store made(db());
         const auto session = made.begin_session("run demo", "test.yaml", 7);
         made.record_prediction({session, "roi:demo:normal:on", "ema", 0.5, {}, {}, 1, "", true});
         sbx::test::drop_forecast_pair_columns(made.connection());
+        sbx::test::restore_runs_by_session_index(made.connection());
         made.connection().exec("PRAGMA user_version = 7");
     }
     Store store(db());

@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include <spdlog/spdlog.h>
+
 #include "util/command_output.hpp"
 #include "util/errors.hpp"
 
@@ -137,6 +139,15 @@ std::vector<ProjectJob> project_jobs() {
                                              std::chrono::seconds(15));
     std::vector<ProjectJob> jobs;
     if (!result.ok()) {
+        // No Slurm here (squeue not installed, or no cluster configured) is normal; a
+        // configured controller that does not answer is said, or a clean check-resources
+        // would hide the jobs it could not look for.
+        if (result.timed_out || result.err.find("controller") != std::string::npos) {
+            spdlog::warn(
+                "squeue did not answer ({}): Slurm jobs of dead hosts were not looked "
+                "for; check the controller with `scontrol ping`",
+                result.failure());
+        }
         return jobs;
     }
     std::istringstream in(result.out);

@@ -166,6 +166,7 @@ std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun>
     const fs::path attempt_dir = attempt_folder(attempt);
     fs::create_directories(attempt_dir);
     write_file_atomically(attempt_dir / "tasks.json", tasks.dump() + "\n");
+    write_file_atomically(attempt_dir / "plan_digest", plan_digest_ + "\n");
     const json worker = json::parse(read_text(folder_ / "job.json"));
     const fs::path script = folder_ / "worker.sh";
     if (!fs::exists(script)) {

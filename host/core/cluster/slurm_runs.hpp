@@ -39,6 +39,7 @@ class SlurmRuns : public engine::RemoteRuns {
               std::filesystem::path folder, const nlohmann::json &worker, bool recover);
 
     void catch_up() override;
+    void plan(const std::string &digest) override { plan_digest_ = digest; }
     void run(const std::vector<engine::PlannedRun> &runs, engine::RunObserver *observer,
              const MissingRuns &missing) override;
 
@@ -66,6 +67,7 @@ class SlurmRuns : public engine::RemoteRuns {
     store::Store &store_;
     int64_t session_;
     std::filesystem::path folder_;
+    std::string plan_digest_;  // written beside each attempt's tasks.json
 };
 
 }  // namespace sbx::cluster

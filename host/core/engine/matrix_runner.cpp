@@ -5,6 +5,7 @@
 #include "engine/matrix_runner.hpp"
 
 #include <atomic>
+#include <cstdio>
 #include <exception>
 #include <map>
 #include <memory>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include <spdlog/spdlog.h>
+#include <sbx/random.hpp>
 
 #include "util/errors.hpp"
 
@@ -22,6 +24,22 @@ namespace {
 // The flag a plan's runs and cell are recorded under.
 const char *flag_of(const CellPlan &plan) {
     return plan.options.counterfactual ? "off" : "on";
+}
+
+// What a worker must plan exactly as the submitting host did, in plan order: each cell's
+// workflow, preset, flag, number of runs and inputs. Hex of a 64-bit FNV-1a/SplitMix64 chain.
+std::string plan_digest(const std::vector<CellPlan> &plans, const std::vector<CellWork> &work) {
+    uint64_t digest = fnv1a64("");
+    for (size_t i = 0; i < plans.size(); ++i) {
+        const auto &plan = plans[i];
+        const std::string cell = plan.workflow->name + '\n' + plan.preset.body.dump() + '\n' +
+                                 flag_of(plan) + '\n' + std::to_string(plan.options.runs) + '\n' +
+                                 work[i].input_sets.dump();
+        digest = splitmix64(digest ^ fnv1a64(cell));
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(digest));
+    return text;
 }
 
 }  // namespace
@@ -86,10 +104,20 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
             "runs to go",
             context_.session_id, recovery_->kept_cells(), recovery_->kept_runs(), tasks.size());
     }
+    if (context_.shard != nullptr && !context_.shard->plan_digest.empty()) {
+        if (const std::string own = plan_digest(plans, work); own != context_.shard->plan_digest) {
+            throw InputError(
+                "this worker plans a different matrix than the submitting host did (plan " + own +
+                ", the host's " + context_.shard->plan_digest +
+                "): the settings, a preset file or a stub plugin changed since the matrix was "
+                "submitted; put them back, or submit the matrix again");
+        }
+    }
     if (context_.observer != nullptr) {
         context_.observer->planned(tasks.size());
     }
     if (context_.remote != nullptr) {
+        context_.remote->plan(plan_digest(plans, work));
         run_remotely(tasks, work, plans);
         for (size_t i = 0; i < plans.size(); ++i) {
             if (!restored[i]) {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,9 @@ class RemoteRuns {
     // Before the matrix looks at what its session holds: what finished elsewhere while
     // nobody was merging (the submitting host died) is merged first.
     virtual void catch_up() = 0;
+    // Before run(): the digest of the matrix as planned here, which each worker's own
+    // plan must equal (ShardAssignment::plan_digest).
+    virtual void plan(const std::string &digest) = 0;
     // Which of the given runs the session does not hold yet.
     using MissingRuns = std::function<std::vector<PlannedRun>(const std::vector<PlannedRun> &)>;
     // `runs` in plan order; `observer` (may be null) hears of each run merged; `missing`
@@ -39,6 +43,9 @@ class RemoteRuns {
 // instead of finishing its cells (the submitting host finishes them).
 struct ShardAssignment {
     std::set<PlannedRun> runs;
+    // The submitting host's plan digest: a worker planning anything else (the settings
+    // changed since submission) refuses to run. "" skips the check.
+    std::string plan_digest;
 };
 
 class ShardFinished : public std::runtime_error {

@@ -187,6 +187,15 @@ const std::vector<const char *> &migrations() {
         ALTER TABLE predictions ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;
         CREATE INDEX predictions_by_subject ON predictions(subject, points);
         )sql",
+        // 9: a run found by its place (session, workflow, preset, flag, repetition) in one
+        // index lookup. Merging Slurm shards asks that for every run; runs_by_session
+        // stopped at the flag, so each ask scanned the cell's runs (quadratic in a cell's
+        // repetitions). The longer index serves every query of the shorter one.
+        R"sql(
+        CREATE INDEX IF NOT EXISTS runs_by_place
+            ON runs(session_id, workflow, preset_id, flag, repetition);
+        DROP INDEX IF EXISTS runs_by_session;
+        )sql",
     };
     return steps;
 }

@@ -1,0 +1,111 @@
+// `worker` refuses to make a shard of a matrix other than the one the submitting host
+// planned: a settings file edited since submission, or a plan that differs (a preset file,
+// a stub plugin), would record runs under the wrong names. The job folder is written here
+// as the host writes it, so no Slurm daemon is needed. And --on slurm without Slurm's
+// commands refuses before it records anything.
+#include <sbx/random.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "cli_fixture.hpp"
+
+namespace sbx::test {
+namespace {
+
+using json = nlohmann::json;
+
+class WorkerCommand : public CliTest {
+  protected:
+    void SetUp() override {
+        CliTest::SetUp();
+        write_settings(R"(
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: w
+    steps: [{run: [/bin/true]}]
+)");
+        job_ = dir_ + "/job";
+        std::filesystem::create_directories(job_ + "/attempt-1");
+        std::ofstream(job_ + "/attempt-1/tasks.json") << "[[[0,0]]]\n";
+    }
+    void write_job(const std::string &config_digest) {
+        const json job = {{"program", SBX_BINARY},
+                          {"cwd", dir_},
+                          {"config", settings_},
+                          {"config_digest", config_digest},
+                          {"plugin_dirs", json::array()},
+                          {"log_level", "info"},
+                          {"json_logs", false},
+                          {"command", {"run", "--runs", "1", "--seed", "1", "--workers", "1"}}};
+        std::ofstream(job_ + "/job.json") << job.dump();
+    }
+    void write_plan(const std::string &digest) {
+        std::ofstream(job_ + "/attempt-1/plan_digest") << digest << "\n";
+    }
+    std::string settings_digest() const {
+        std::ifstream in(settings_, std::ios::binary);
+        const std::string text{std::istreambuf_iterator<char>(in),
+                               std::istreambuf_iterator<char>()};
+        char digest[17];
+        std::snprintf(digest, sizeof digest, "%016llx",
+                      static_cast<unsigned long long>(fnv1a64(text)));
+        return digest;
+    }
+    CommandResult worker() {
+        return run_command({SBX_BINARY, "worker", "--job", job_, "--shard", "0/1"}, {}, dir_);
+    }
+    std::string done() const { return job_ + "/attempt-1/shard-0/done"; }
+    std::string job_;
+};
+
+TEST_F(WorkerCommand, SettingsEditedSinceSubmissionAreRefused) {
+    write_job("0000000000000000");
+    const auto result = worker();
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find("worker: the settings file " + settings_ +
+                              " changed since the matrix was submitted"),
+              std::string::npos)
+        << result.err;
+    EXPECT_FALSE(std::filesystem::exists(done()));
+}
+
+TEST_F(WorkerCommand, AnotherPlanIsRefusedAndTheHostsOwnIsMade) {
+    write_job(settings_digest());
+    write_plan("0123456789abcdef");
+    const auto refused = worker();
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    const std::string marker = "plans a different matrix than the submitting host did (plan ";
+    const auto at = refused.err.find(marker);
+    ASSERT_NE(at, std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("the host's 0123456789abcdef"), std::string::npos) << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(done()));
+
+    // The same plan as the worker's own: the shard's one run is made and recorded.
+    write_plan(refused.err.substr(at + marker.size(), 16));
+    const auto made = worker();
+    EXPECT_EQ(made.exit_code, 0) << made.err;
+    EXPECT_TRUE(std::filesystem::exists(done())) << made.out << made.err;
+}
+
+// Without Slurm's commands, --on slurm says what to install before anything is recorded.
+TEST_F(WorkerCommand, OnSlurmWithoutSbatchSaysWhatToInstallAndBeginsNoSession) {
+    std::filesystem::create_directories(dir_ + "/empty");
+    const auto result = run_command({SBX_BINARY, "--config", settings_, "--data-dir",
+                                     dir_ + "/data", "run-scenarios", "w", "--on", "slurm"},
+                                    {{"PATH", dir_ + "/empty"}}, dir_);
+    EXPECT_EQ(result.exit_code, 3) << result.err;
+    EXPECT_NE(result.err.find("run-scenarios: --on slurm needs Slurm's client commands, and "
+                              "sbatch does not run here"),
+              std::string::npos)
+        << result.err;
+    if (std::filesystem::exists(dir_ + "/data/metrics.db")) {
+        EXPECT_EQ(query("SELECT count(*) FROM sessions")[0][0], "0");
+    }
+}
+
+}  // namespace
+}  // namespace sbx::test
