@@ -49,6 +49,7 @@ workflows:
       - name: api
         run: [python3, -m, http.server, "{{port}}", --bind, 127.0.0.1]
         ready: {http: /}
+        ready_timeout_ms: 60000  # python on a machine busy with other tests
     steps:
       - run: [/bin/sh, -c, 'curl -sS -f --max-time 5 -o /dev/null -w "%{time_total}" "http://$SANDBOX_UPSTREAM_API/"']
 )");
@@ -99,6 +100,7 @@ workflows:
                    starts +
                    R"(; exec python3 -m http.server "$SANDBOX_SERVICE_PORT" --bind 127.0.0.1']
         ready: {http: /}
+        ready_timeout_ms: 60000  # python on a machine busy with other tests
     steps:
       - run: [/bin/sh, -c, 'curl -sS -f --max-time 5 -o /dev/null "http://$SANDBOX_UPSTREAM_API/"']
 )");
