@@ -412,6 +412,7 @@ RunOutcome WorkflowRunner::run_once(const config::Workflow &workflow, const pres
     const bool robustness = !counterfactual && is_robustness_preset(preset);
     RunOutcome outcome;
     RunServices services(workflow, counterfactual, shared, services_dir());
+    bool target_ended_itself = false;  // some copy's step ended RE, SG, TO or OOM
     for (size_t index = 0; index < workflow.steps.size() && states.any_alive(); ++index) {
         const auto &step = workflow.steps[index];
         std::vector<std::string> notes;
@@ -426,7 +427,8 @@ RunOutcome WorkflowRunner::run_once(const config::Workflow &workflow, const pres
         if (down.empty()) {
             services.fail_if_died(step.name, execution.copies, states.alive);
         }
-        if (outcome.sandbox_fault.empty() && !program_failed(execution.copies)) {
+        target_ended_itself = target_ended_itself || program_failed(execution.copies);
+        if (outcome.sandbox_fault.empty()) {
             outcome.sandbox_fault = sandbox_fault_of(execution.copies);
         }
         config::Expectation expect = step.expect;
@@ -446,6 +448,9 @@ RunOutcome WorkflowRunner::run_once(const config::Workflow &workflow, const pres
     }
     services.record_into(outcome);
     finish(outcome, states, started);
+    if (target_ended_itself) {
+        outcome.sandbox_fault.clear();  // a verdict of the target's own stands: no rerun
+    }
     return outcome;
 }
 
