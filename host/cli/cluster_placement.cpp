@@ -2,14 +2,13 @@
 #include "cluster_placement.hpp"
 
 #include <nlohmann/json.hpp>
-#include <sbx/random.hpp>
 
-#include <cstdio>
 #include <fstream>
 #include <iterator>
 
 #include "cluster/slurm_commands.hpp"
 #include "util/errors.hpp"
+#include "util/hex_digest.hpp"
 
 namespace sbx::cli {
 namespace fs = std::filesystem;
@@ -34,9 +33,7 @@ std::string settings_digest(const std::string &config_path) {
     }
     std::ifstream in(config_path, std::ios::binary);
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    char digest[17];
-    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(fnv1a64(text)));
-    return digest;
+    return util::fnv1a_hex(text);
 }
 
 std::string checked_placement(const std::string &command, const std::string &on) {

@@ -17,6 +17,7 @@
 #include "util/atomic_file.hpp"
 #include "util/command_output.hpp"
 #include "util/errors.hpp"
+#include "util/hex_digest.hpp"
 #include "util/process_identity.hpp"
 
 namespace sbx::cluster {
@@ -93,14 +94,10 @@ struct ArrayGuard {
 fs::path job_folder(const config::Settings &settings, const fs::path &db_path, int64_t session) {
     const fs::path root = settings.slurm.shared_dir.empty() ? fs::path(settings.data_dir) / "slurm"
                                                             : fs::path(settings.slurm.shared_dir);
-    // FNV-1a of the store's path: two data dirs sharing one shared_dir never collide.
-    uint64_t hash = 1469598103934665603ULL;
-    for (const char c : fs::absolute(db_path).lexically_normal().string()) {
-        hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-    }
-    char tag[17];
-    std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(hash));
-    return fs::absolute(root) / ("s" + std::to_string(session) + "-" + std::string(tag, 8));
+    // A digest of the store's path: two data dirs sharing one shared_dir never collide.
+    const std::string tag =
+        util::fnv1a_hex(fs::absolute(db_path).lexically_normal().string()).substr(0, 8);
+    return fs::absolute(root) / ("s" + std::to_string(session) + "-" + tag);
 }
 
 SlurmRuns::SlurmRuns(const config::SlurmSettings &settings, store::Store &store, int64_t session,

@@ -2,13 +2,12 @@
 #include "engine/input_generation.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
-#include <sbx/random.hpp>
 #include "config/profile_names.hpp"
 #include "store/stub_cache.hpp"
 #include "util/errors.hpp"
+#include "util/hex_digest.hpp"
 
 namespace sbx::engine {
 
@@ -29,9 +28,7 @@ std::string trimmed(const std::string &text) {
 
 // The stub cache's key text: FNV-1a as 16 hex digits.
 std::string stable_hash(const std::string &text) {
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(text)));
-    return hex;
+    return util::fnv1a_hex(text);
 }
 
 std::string joined(const std::vector<std::string> &ids) {

@@ -5,7 +5,6 @@
 #include "engine/matrix_runner.hpp"
 
 #include <atomic>
-#include <cstdio>
 #include <exception>
 #include <map>
 #include <memory>
@@ -17,6 +16,7 @@
 #include <sbx/random.hpp>
 
 #include "util/errors.hpp"
+#include "util/hex_digest.hpp"
 
 namespace sbx::engine {
 namespace {
@@ -37,9 +37,7 @@ std::string plan_digest(const std::vector<CellPlan> &plans, const std::vector<Ce
                                  work[i].input_sets.dump();
         digest = splitmix64(digest ^ fnv1a64(cell));
     }
-    char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(digest));
-    return text;
+    return util::hex16(digest);
 }
 
 }  // namespace
