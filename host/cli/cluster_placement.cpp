@@ -41,8 +41,10 @@ std::string checked_placement(const std::string &command, const std::string &on)
         return "local";
     }
     if (on == "slurm") {
-        // Asked before the session begins: a missing Slurm leaves no session behind.
-        if (!cluster::slurm_installed()) {
+        // Asked before the session begins: a missing Slurm leaves no session behind. Once
+        // per process: a command checks its placement at parsing, session and submission.
+        static const bool installed = cluster::slurm_installed();
+        if (!installed) {
             throw EnvironmentError(command +
                                    ": --on slurm needs Slurm's client commands, and sbatch "
                                    "does not run here; install them (Debian: slurm-client, "
