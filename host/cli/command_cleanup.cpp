@@ -2,6 +2,7 @@
 // plugins' cleanup counters to metrics.db; `check-resources` lists what is left (exit 1 when
 // anything is) with the counters; `cleanup-stats` prints the counters alone.
 #include <spdlog/spdlog.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <memory>
 
 #include "cli_context.hpp"
+#include "cluster/node_state.hpp"
 #include "cluster/stale_jobs.hpp"
 #include "engine/stale_resources.hpp"
 #include "store/cleanup_counters.hpp"
@@ -79,7 +81,7 @@ int run_cleanup_command(CliContext &context, const std::string &command,
                         const std::vector<std::string> &args) {
     const bool as_json = parse_json_flag(command, args);
     const bool dry_run = command == "check-resources";
-    const auto state_dir = std::filesystem::path(context.settings.data_dir) / "state";
+    const auto state_dir = context.settings.state_folder();
     // Opened (created when new) before the sweep, so the counters of what it removes have a
     // place to go; a store that cannot be opened costs the counters, never the cleanup.
     std::unique_ptr<store::Store> store;
@@ -91,6 +93,27 @@ int run_cleanup_command(CliContext &context, const std::string &command,
         }
     }
     auto report = engine::sweep_stale(context.registry(), context.settings, state_dir, dry_run);
+    // Run on a Slurm node: what tasks killed on it left, recorded in its folder under the
+    // Slurm root (cluster/node_state.hpp).
+    const auto node_state = cluster::node_state_folder(cluster::slurm_root(context.settings));
+    std::error_code absent;
+    if (node_state != state_dir && std::filesystem::is_directory(node_state, absent)) {
+        auto node = engine::sweep_stale(context.registry(), context.settings, node_state, dry_run);
+        for (auto &item : node.items) {
+            // Workspaces and services are the machine's, found by both sweeps: once.
+            const bool listed = std::any_of(
+                report.items.begin(), report.items.end(), [&](const engine::Leftover &seen) {
+                    return seen.kind == item.kind && seen.what == item.what;
+                });
+            if (!listed) {
+                report.items.push_back(std::move(item));
+            }
+        }
+        report.errors.insert(report.errors.end(), node.errors.begin(), node.errors.end());
+        for (const auto &[name, value] : node.counters) {
+            report.counters[name] += value;
+        }
+    }
     for (auto &job : cluster::sweep_stale_jobs(dry_run)) {
         report.items.push_back({"slurm", std::move(job)});
     }

@@ -85,7 +85,7 @@ int run_replay_command(CliContext &context, const std::vector<std::string> &args
                             json{{"run", original.id}});
     record_plugins_used(store, session, plugins);
     engine::WorkflowRunner runner(plugins, settings, std::filesystem::current_path(),
-                                  (std::filesystem::path(settings.data_dir) / "state").string());
+                                  settings.state_folder().string());
     engine::CellRunner cells(plugins, runner, store, session);
     // A cell of one slot at the run's own repetition: the same fault seed as the original.
     auto work = rerun_work(store, workflow, preset, original, original.inputs, "replay");

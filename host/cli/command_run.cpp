@@ -150,9 +150,8 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     resolve_plugins_for(plugins, {&workflow}, presets);
     // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
     engine::refuse_limit_downgrades(
-        engine::probe_limit_downgrades(
-            plugins, workflow, presets,
-            (std::filesystem::path(settings.data_dir) / "state").string()),
+        engine::probe_limit_downgrades(plugins, workflow, presets,
+                                       settings.state_folder().string()),
         settings.allow_limit_downgrades);
     store::Store store(std::filesystem::path(settings.data_dir) / "metrics.db");
     const int64_t session = options.resumed_session != 0

@@ -165,7 +165,8 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
                         scenarios);
     // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
     engine::refuse_limit_downgrades(
-        engine::probe_limit_downgrades(plugins, workflow, scenarios, (data_dir / "state").string()),
+        engine::probe_limit_downgrades(plugins, workflow, scenarios,
+                                       settings.state_folder().string()),
         settings.allow_limit_downgrades);
 
     const auto plans =

@@ -11,12 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_context.hpp"
+#include "cluster/node_state.hpp"
 #include "cluster_placement.hpp"
 #include "command_table.hpp"
 #include "engine/remote_runs.hpp"
 #include "option_parsing.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "worker_node.hpp"
 
 namespace sbx::cli {
 namespace fs = std::filesystem;
@@ -105,7 +107,11 @@ int run_worker_command(CliContext &bare, const std::string &,
     if (command == nullptr) {
         throw InputError("worker: " + (folder / "job.json").string() + " names no command");
     }
-    auto context = make_context(options);
+    auto context = make_context(options);  // logging set up: the drop below is said
+    drop_unusable_tmpdir();
+    // The job folder's parent is the Slurm root (a worker's settings may not name it).
+    context.settings.state_dir = cluster::node_state_folder(folder.parent_path()).string();
+    sweep_node_leftovers(context);
     context.shard = &assignment;
     try {
         command->run(context, words[0], std::vector<std::string>(words.begin() + 1, words.end()));

@@ -81,7 +81,7 @@ engine::MatrixContext matrix_context(CliContext &context, store::Store &store, i
             store,
             session,
             std::filesystem::current_path(),
-            std::filesystem::path(context.settings.data_dir) / "state",
+            context.settings.state_folder(),
             recover,
             observer,
             remote,

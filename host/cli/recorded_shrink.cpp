@@ -62,7 +62,7 @@ RecordedShrink shrink_recorded_run(CliContext &context, store::Store &store,
                             json{{"run", original.id}, {"max_runs", max_runs}});
     record_plugins_used(store, shrunk.session, plugins);
     engine::WorkflowRunner runner(plugins, settings, std::filesystem::current_path(),
-                                  (std::filesystem::path(settings.data_dir) / "state").string());
+                                  settings.state_folder().string());
     engine::CellRunner cells(plugins, runner, store, shrunk.session);
     std::map<std::string, int64_t> failing_runs;  // candidate key -> its run's id
     const auto fails = [&](const json &inputs, const json &body) {

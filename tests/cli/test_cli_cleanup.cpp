@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -79,6 +80,25 @@ TEST_F(StaleResources, AKilledHostsLeftoversAreListedThenPurged) {
     std::error_code ec;
     EXPECT_TRUE(std::filesystem::is_empty(dir_ + "/data/state/cpu_spike", ec) || ec)
         << "burner records left";
+}
+
+// A TMPDIR on a filesystem that two machines share holds the other machine's workspaces
+// too: their owners' pids mean nothing here, so they are not this machine's to remove. An
+// owner of this machine (or a record without a machine, as older versions wrote) is judged.
+TEST_F(StaleResources, AnotherMachinesWorkspaceInASharedTmpdirIsLeftAlone) {
+    const auto folder = std::filesystem::path(sbx::test::state_folder_in(tmp_));
+    std::filesystem::create_directories(folder);
+    std::filesystem::permissions(folder, std::filesystem::perms::owner_all);
+    const auto plant = [&](const std::string &name, const std::string &owner) {
+        std::filesystem::create_directories(folder / name);
+        std::ofstream(folder / (name + ".owner")) << owner << "\n";
+    };
+    plant("run-elsewhere", "999999999 1 some-other-machine");
+    plant("run-dead-here", "999999999 1");
+    const auto purged = cleanup("purge-stale");
+    EXPECT_EQ(purged.exit_code, 0) << purged.out << purged.err;
+    EXPECT_TRUE(std::filesystem::exists(folder / "run-elsewhere")) << purged.out;
+    EXPECT_FALSE(std::filesystem::exists(folder / "run-dead-here")) << purged.out;
 }
 
 TEST_F(StaleResources, UnknownArgumentIsBadInput) {

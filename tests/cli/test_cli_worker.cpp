@@ -3,6 +3,9 @@
 // a stub plugin), would record runs under the wrong names. The job folder is written here
 // as the host writes it, so no Slurm daemon is needed. And --on slurm without Slurm's
 // commands refuses before it records anything.
+#include <unistd.h>
+
+#include <sbx/process_identity.hpp>
 #include <sbx/random.hpp>
 
 #include <cstdio>
@@ -89,6 +92,59 @@ TEST_F(WorkerCommand, AnotherPlanIsRefusedAndTheHostsOwnIsMade) {
     const auto made = worker();
     EXPECT_EQ(made.exit_code, 0) << made.err;
     EXPECT_TRUE(std::filesystem::exists(done())) << made.out << made.err;
+}
+
+// A node cannot write the TMPDIR the submitting host exported (a login node's scratch): the
+// worker drops it and makes its shard with the node's default, saying so.
+TEST_F(WorkerCommand, ATmpdirTheNodeCannotWriteIsDroppedAndTheShardMade) {
+    write_job(settings_digest());
+    const auto made = run_command({SBX_BINARY, "worker", "--job", job_, "--shard", "0/1"},
+                                  {{"TMPDIR", "/proc/sbx-no-such-folder"}}, dir_);
+    EXPECT_EQ(made.exit_code, 0) << made.err;
+    EXPECT_TRUE(std::filesystem::exists(done())) << made.err;
+    EXPECT_NE(made.err.find("TMPDIR=/proc/sbx-no-such-folder is not a folder node "),
+              std::string::npos)
+        << made.err;
+}
+
+// What a task killed on this node left (a state record whose owner is dead) is swept by
+// the next task on the node before it runs; a live owner's record stays.
+TEST_F(WorkerCommand, WhatAKilledTaskLeftOnItsNodeIsSweptBeforeTheShard) {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    const auto state = std::filesystem::path(dir_) / "nodes" / host / "state" / "disk_corruption";
+    std::filesystem::create_directories(state);
+    std::ofstream(state / "1-1.report") << "host 999999999 1\npid 3 examined 10 flipped 1\n";
+    std::ofstream(state / "2-1.report")
+        << "host " << ::getpid() << " " << process_start_time(::getpid()) << "\n";
+    write_job(settings_digest());
+    const auto made = worker();
+    EXPECT_EQ(made.exit_code, 0) << made.err;
+    EXPECT_FALSE(std::filesystem::exists(state / "1-1.report")) << made.err;
+    EXPECT_TRUE(std::filesystem::exists(state / "2-1.report")) << "a live owner's record stays";
+    EXPECT_NE(made.err.find(std::string("removed what a killed task left on node ") + host +
+                            ": disk_corruption"),
+              std::string::npos)
+        << made.err;
+}
+
+// purge-stale run on a node sweeps the node's folder under the Slurm root too (here the
+// default root, <data_dir>/slurm); check-resources lists what is there first.
+TEST_F(WorkerCommand, PurgeStaleOnANodeSweepsItsFolderUnderTheSlurmRoot) {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    const auto state = std::filesystem::path(dir_) / "data" / "slurm" / "nodes" / host / "state" /
+                       "disk_corruption";
+    std::filesystem::create_directories(state);
+    std::ofstream(state / "1-1.report") << "host 999999999 1\n";
+    const auto listed = runner({"check-resources"});
+    EXPECT_EQ(listed.exit_code, 1) << listed.out << listed.err;
+    EXPECT_NE(listed.out.find("left disk_corruption: "), std::string::npos) << listed.out;
+    EXPECT_TRUE(std::filesystem::exists(state / "1-1.report"));
+    const auto purged = runner({"purge-stale"});
+    EXPECT_EQ(purged.exit_code, 0) << purged.err;
+    EXPECT_NE(purged.out.find("removed disk_corruption: "), std::string::npos) << purged.out;
+    EXPECT_FALSE(std::filesystem::exists(state / "1-1.report"));
 }
 
 // Without Slurm's commands, --on slurm says what to install before anything is recorded.

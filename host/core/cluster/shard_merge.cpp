@@ -3,6 +3,7 @@
 // between the two.
 #include "cluster/shard_merge.hpp"
 
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "store/cleanup_counters.hpp"
@@ -42,6 +43,13 @@ int64_t main_preset_id(Connection &connection, const std::string &name, const st
     insert.bind(1, name).bind(2, body);
     insert.run();
     return sqlite3_last_insert_rowid(connection.get());
+}
+
+bool has_run_tables(Connection &connection) {
+    Statement tables(connection.get(),
+                     "SELECT count(*) FROM shard.sqlite_master WHERE type = 'table' AND name IN "
+                     "('runs', 'steps', 'metrics', 'presets')");
+    return tables.step() && tables.column_int(0) == 4;
 }
 
 MergeCount copy_runs(Connection &connection, int64_t session) {
@@ -115,6 +123,15 @@ MergeCount merge_shard(store::Store &store, int64_t session,
     try {
         return store.locked([&](Connection &connection) {
             Attached attached(connection, shard_db);
+            if (!has_run_tables(connection)) {
+                // A task that died between creating its store and making its tables:
+                // nothing recorded, so its runs are missing and are made again.
+                spdlog::warn(
+                    "the shard store {} has no runs table (its task ended before "
+                    "recording anything); its runs count as missing",
+                    shard_db.string());
+                return MergeCount{};
+            }
             store::Transaction transaction(connection);
             const MergeCount count = copy_runs(connection, session);
             transaction.commit();

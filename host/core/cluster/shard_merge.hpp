@@ -19,8 +19,9 @@ struct MergeCount {
 };
 
 // Adds the runs of `shard_db` (with their steps, metrics and cleanup reports) to
-// `session` in `store`, in one transaction. A shard store that does not exist yet merges
-// nothing. Throws EnvironmentError naming the file when it cannot be read.
+// `session` in `store`, in one transaction. A shard store that does not exist yet, or
+// holds no tables yet, merges nothing. Throws EnvironmentError naming the file when it
+// cannot be read.
 MergeCount merge_shard(store::Store &store, int64_t session, const std::filesystem::path &shard_db);
 
 }  // namespace sbx::cluster

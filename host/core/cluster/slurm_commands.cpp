@@ -72,7 +72,10 @@ std::string submit_array(const config::SlurmSettings &settings, const ArrayReque
         "--output=" + request.output, "--chdir=" + request.working_dir,
         "--cpus-per-task=" + std::to_string(settings.workers_per_task),
         // The host's environment (SANDBOX_*, PATH) as the worker's.
-        "--export=ALL"};
+        "--export=ALL",
+        // A task whose node failed is not requeued by Slurm, which would make its whole
+        // shard again: the host submits only the runs the task did not record.
+        "--no-requeue"};
     if (!settings.partition.empty()) {
         argv.push_back("--partition=" + settings.partition);
     }
@@ -81,6 +84,10 @@ std::string submit_array(const config::SlurmSettings &settings, const ArrayReque
     }
     if (!settings.time_limit.empty()) {
         argv.push_back("--time=" + settings.time_limit);
+        // SIGTERM a minute before the limit (the script execs the worker, so B: reaches
+        // it): the worker stops between runs and cleans up, instead of being killed
+        // KillWait seconds after the limit with its sandboxes in place.
+        argv.push_back("--signal=B:TERM@60");
     }
     argv.insert(argv.end(), settings.sbatch_options.begin(), settings.sbatch_options.end());
     argv.push_back(request.script);

@@ -10,6 +10,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cluster/node_state.hpp"
 #include "cluster/shard_merge.hpp"
 #include "cluster/slurm_commands.hpp"
 #include "engine/cell_runner.hpp"
@@ -92,12 +93,10 @@ struct ArrayGuard {
 }  // namespace
 
 fs::path job_folder(const config::Settings &settings, const fs::path &db_path, int64_t session) {
-    const fs::path root = settings.slurm.shared_dir.empty() ? fs::path(settings.data_dir) / "slurm"
-                                                            : fs::path(settings.slurm.shared_dir);
     // A digest of the store's path: two data dirs sharing one shared_dir never collide.
     const std::string tag =
         util::fnv1a_hex(fs::absolute(db_path).lexically_normal().string()).substr(0, 8);
-    return fs::absolute(root) / ("s" + std::to_string(session) + "-" + tag);
+    return slurm_root(settings) / ("s" + std::to_string(session) + "-" + tag);
 }
 
 SlurmRuns::SlurmRuns(const config::SlurmSettings &settings, store::Store &store, int64_t session,

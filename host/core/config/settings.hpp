@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -151,6 +152,10 @@ struct Settings {
     std::vector<std::string> plugin_dirs;  // searched in order; as written (relative paths stay)
     std::vector<SourceLocation> plugin_dir_locations;  // parallel to plugin_dirs
     std::string data_dir = "sandbox_data";
+    // Where plugins record what a crash would leave behind, for purge-stale; "" =
+    // <data_dir>/state. Not a settings-file key: a Slurm worker points it at its node's
+    // folder, since those records are only good on the machine that wrote them.
+    std::string state_dir;
     std::string executor = "local";
     SourceLocation executor_where;
     // A preset that sets VM_SETTINGS, or an OS_TYPE listed in vm_os_types, runs on
@@ -217,6 +222,11 @@ struct Settings {
 
     // The workflow with this name, or else with this numeric id; nullptr when none.
     const Workflow *find_workflow(const std::string &name_or_id) const;
+    // state_dir, or <data_dir>/state.
+    std::filesystem::path state_folder() const {
+        return state_dir.empty() ? std::filesystem::path(data_dir) / "state"
+                                 : std::filesystem::path(state_dir);
+    }
 };
 
 }  // namespace sbx::config

@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "store/cleanup_counters.hpp"
+#include "store/journal_mode.hpp"
 #include "store/migrations.hpp"
 #include "store/session_owner.hpp"
 #include "util/errors.hpp"
@@ -59,10 +60,11 @@ std::string utc_now() {
 }
 
 Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_path)) {
-    // WAL: readers (dashboards, tests) never block the writer. synchronous=NORMAL: a
-    // commit survives a crash or SIGKILL of the host (not a power cut), at a fraction of
-    // the cost of FULL — the right trade for per-run commits.
-    connection_.exec("PRAGMA journal_mode=WAL");
+    // WAL where the filesystem is local (journal_mode.hpp says why not elsewhere).
+    // synchronous=NORMAL: a commit survives a crash or SIGKILL of the host (not a power
+    // cut), at a fraction of the cost of FULL — the right trade for per-run commits.
+    const auto folder = std::filesystem::absolute(db_path).parent_path();
+    connection_.exec(std::string("PRAGMA journal_mode=") + journal_mode_for(folder));
     connection_.exec("PRAGMA synchronous=NORMAL");
     connection_.exec("PRAGMA foreign_keys=ON");
     migrate(connection_);

@@ -8,10 +8,11 @@
 
 namespace sbx {
 
-// "<pid> <start time>" of this process, as written into owner records.
+// "<pid> <start time> <machine>" of this process, as written into owner records.
 std::string own_identity();
 
-// True when `identity` ("<pid> <start time>") names a process that is still running.
+// True when `identity` ("<pid> <start time>", optionally "<machine>") names a process
+// that is still running, or one of another machine (which this one cannot judge).
 bool identity_alive(const std::string &identity);
 
 }  // namespace sbx

@@ -1,0 +1,48 @@
+#include "worker_node.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include <spdlog/spdlog.h>
+
+#include "cluster/node_state.hpp"
+#include "engine/stale_resources.hpp"
+
+namespace sbx::cli {
+
+using cluster::node_name;
+
+void drop_unusable_tmpdir() {
+    const char *tmpdir = std::getenv("TMPDIR");
+    if (tmpdir == nullptr || tmpdir[0] == '\0') {
+        return;
+    }
+    std::error_code error;
+    if (std::filesystem::is_directory(tmpdir, error) && ::access(tmpdir, W_OK | X_OK) == 0) {
+        return;
+    }
+    spdlog::warn(
+        "worker: TMPDIR={} is not a folder node {} can write (the submitting host's); "
+        "using the node's default instead",
+        tmpdir, node_name());
+    ::unsetenv("TMPDIR");
+}
+
+void sweep_node_leftovers(CliContext &context) {
+    const auto folder = context.settings.state_folder();
+    std::error_code error;
+    if (!std::filesystem::is_directory(folder, error)) {
+        return;  // the node's first task: nothing can be left
+    }
+    const auto report = engine::sweep_stale(context.registry(), context.settings, folder, false);
+    for (const auto &item : report.items) {
+        spdlog::info("worker: removed what a killed task left on node {}: {} {}", node_name(),
+                     item.kind, item.what);
+    }
+    for (const auto &sweep_error : report.errors) {
+        spdlog::warn("worker: sweeping node {}'s leftovers failed: {}", node_name(), sweep_error);
+    }
+}
+
+}  // namespace sbx::cli
