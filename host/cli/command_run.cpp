@@ -149,10 +149,13 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow}, presets);
     // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
-    engine::refuse_limit_downgrades(
-        engine::probe_limit_downgrades(plugins, workflow, presets,
-                                       settings.state_folder().string()),
-        settings.allow_limit_downgrades);
+    // Under --on slurm the nodes run the targets, and each task judges its own node.
+    if (options.on != "slurm") {
+        engine::refuse_limit_downgrades(
+            engine::probe_limit_downgrades(plugins, workflow, presets,
+                                           settings.state_folder().string()),
+            settings.allow_limit_downgrades);
+    }
     store::Store store(std::filesystem::path(settings.data_dir) / "metrics.db");
     const int64_t session = options.resumed_session != 0
                                 ? options.resumed_session

@@ -164,10 +164,13 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     resolve_plugins_for(plugins, {&workflow, baseline != nullptr ? baseline : &workflow},
                         scenarios);
     // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
-    engine::refuse_limit_downgrades(
-        engine::probe_limit_downgrades(plugins, workflow, scenarios,
-                                       settings.state_folder().string()),
-        settings.allow_limit_downgrades);
+    // Under --on slurm the nodes run the targets, and each task judges its own node.
+    if (options.matrix.on != "slurm") {
+        engine::refuse_limit_downgrades(
+            engine::probe_limit_downgrades(plugins, workflow, scenarios,
+                                           settings.state_folder().string()),
+            settings.allow_limit_downgrades);
+    }
 
     const auto plans =
         engine::scenario_cell_plans(workflow, baseline, scenarios, options.matrix.repetitions,

@@ -12,6 +12,7 @@
 
 #include "cli_context.hpp"
 #include "cluster/node_state.hpp"
+#include "cluster/slurm_runs.hpp"
 #include "cluster_placement.hpp"
 #include "command_table.hpp"
 #include "engine/remote_runs.hpp"
@@ -59,6 +60,37 @@ std::pair<int, int> parse_shard(const std::string &text) {
     throw InputError("worker: --shard '" + text + "' must be K/N with 0 <= K < N, e.g. 3/16");
 }
 
+// Runs the host's command (job.json) as this shard: its runs only, recorded in `data_dir`.
+// Ends with engine::ShardFinished when they are made.
+void make_shard(const GlobalOptions &global, const json &manifest, const fs::path &folder,
+                const fs::path &data_dir, engine::ShardAssignment &assignment) {
+    GlobalOptions options = global;
+    options.config_path = manifest.value("config", std::string());
+    if (const std::string kept = manifest.value("config_digest", std::string());
+        !kept.empty() && kept != settings_digest(options.config_path)) {
+        throw InputError("worker: the settings file " + options.config_path +
+                         " changed since the matrix was submitted; put it back, or submit the "
+                         "matrix again");
+    }
+    options.plugin_dirs = manifest.value("plugin_dirs", std::vector<std::string>());
+    options.log_level = manifest.value("log_level", std::string());
+    options.json_logs = manifest.value("json_logs", false);
+    options.quiet = true;  // no progress line in a task's log
+    options.data_dir = data_dir.string();
+    const auto words = manifest.value("command", std::vector<std::string>());
+    const Command *command = words.empty() ? nullptr : find_command(words[0]);
+    if (command == nullptr) {
+        throw InputError("worker: " + (folder / "job.json").string() + " names no command");
+    }
+    auto context = make_context(options);  // logging set up: the drop below is said
+    drop_unusable_tmpdir();
+    // The job folder's parent is the Slurm root (a worker's settings may not name it).
+    context.settings.state_dir = cluster::node_state_folder(folder.parent_path()).string();
+    sweep_node_leftovers(context);
+    context.shard = &assignment;
+    command->run(context, words[0], std::vector<std::string>(words.begin() + 1, words.end()));
+}
+
 }  // namespace
 
 int run_worker_command(CliContext &bare, const std::string &,
@@ -88,33 +120,18 @@ int run_worker_command(CliContext &bare, const std::string &,
     // The host's plan, which this worker's must equal (absent: not checked).
     std::ifstream(attempt_dir / "plan_digest") >> assignment.plan_digest;
 
-    GlobalOptions options = bare.options;
-    options.config_path = manifest.value("config", std::string());
-    if (const std::string kept = manifest.value("config_digest", std::string());
-        !kept.empty() && kept != settings_digest(options.config_path)) {
-        throw InputError("worker: the settings file " + options.config_path +
-                         " changed since the matrix was submitted; put it back, or submit the "
-                         "matrix again");
-    }
-    options.plugin_dirs = manifest.value("plugin_dirs", std::vector<std::string>());
-    options.log_level = manifest.value("log_level", std::string());
-    options.json_logs = manifest.value("json_logs", false);
-    options.quiet = true;  // no progress line in a task's log
     const fs::path data_dir = attempt_dir / ("shard-" + std::to_string(shard));
-    options.data_dir = data_dir.string();
-    const auto words = manifest.value("command", std::vector<std::string>());
-    const Command *command = words.empty() ? nullptr : find_command(words[0]);
-    if (command == nullptr) {
-        throw InputError("worker: " + (folder / "job.json").string() + " names no command");
-    }
-    auto context = make_context(options);  // logging set up: the drop below is said
-    drop_unusable_tmpdir();
-    // The job folder's parent is the Slurm root (a worker's settings may not name it).
-    context.settings.state_dir = cluster::node_state_folder(folder.parent_path()).string();
-    sweep_node_leftovers(context);
-    context.shard = &assignment;
     try {
-        command->run(context, words[0], std::vector<std::string>(words.begin() + 1, words.end()));
+        make_shard(bare.options, manifest, folder, data_dir, assignment);
+    } catch (const InputError &refusal) {
+        // A refusal (a settings file edited, a plan other than the host's, a limit this
+        // node cannot hold) would repeat on every resubmission: the host reads it here
+        // and stops instead.
+        std::error_code ignored;
+        fs::create_directories(data_dir, ignored);
+        write_file_atomically(data_dir / cluster::kRefusedFile,
+                              "node " + cluster::node_name() + ": " + refusal.what() + "\n");
+        throw;
     } catch (const engine::ShardFinished &finished) {
         write_file_atomically(data_dir / "done", std::string(finished.what()) + "\n");
         std::cout << "worker: shard " << shard << "/" << shards << ": " << finished.what() << '\n';

@@ -4,6 +4,7 @@
 // the array and leaves nothing in squeue, and --recover finishes the matrix.
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -134,6 +135,36 @@ TEST_F(SlurmCli, AMatrixOverSlurmEqualsTheSameMatrixMadeHere) {
     expect_each_run_once(2 * 2 + 2 * 2 + 4 * 13 + 2 * 2);
     EXPECT_FALSE(std::filesystem::exists(dir_ + "/data/slurm"))
         << "the job folder is left after the matrix ended";
+}
+
+// A node that cannot hold a scenario's limit refuses its shard; the host, which does not
+// run the targets, leaves that judgement to the nodes, and stops at the refusal instead of
+// submitting the refused runs again. Here every node refuses: the executor holds no limit.
+TEST_F(SlurmCli, ANodeThatCannotHoldALimitRefusesAndIsNotSubmittedAgain) {
+    write_settings(std::string("plugin_dirs: [") + SBX_FIXTURE_PLUGIN_DIR + R"(]
+executor: downgrading
+slurm: {shards: 2, poll_interval_s: 0.2}
+presets: [{SCENARIO_NAME: tight, MEMORY_LIMIT: 64m}]
+workflows:
+  - name: w
+    steps: [{run: [/bin/true]}]
+)");
+    const auto here = runner({"run", "-w", "w", "--runs", "2", "--seed", "1"});
+    EXPECT_EQ(here.exit_code, 2) << "the host judges itself when it runs the targets";
+    EXPECT_NE(here.err.find("scenario tight: memory on executor downgrading"), std::string::npos)
+        << here.err;
+
+    const auto slurm = runner({"run", "-w", "w", "--runs", "2", "--seed", "1", "--on", "slurm"});
+    EXPECT_EQ(slurm.exit_code, 2) << slurm.err;
+    EXPECT_NE(slurm.err.find("workers refused their shards"), std::string::npos) << slurm.err;
+    char node[256] = {};
+    ::gethostname(node, sizeof node - 1);
+    EXPECT_NE(slurm.err.find(std::string(", node ") + node +
+                             ": a scenario asks for limits that cannot be enforced"),
+              std::string::npos)
+        << slurm.err;
+    EXPECT_EQ(slurm.err.find("submitting them again"), std::string::npos)
+        << "a refusal repeats; it was submitted again: " << slurm.err;
 }
 
 // `run` with generated presets: the worker draws the same presets from the same seed.

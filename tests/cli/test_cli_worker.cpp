@@ -74,6 +74,12 @@ TEST_F(WorkerCommand, SettingsEditedSinceSubmissionAreRefused) {
               std::string::npos)
         << result.err;
     EXPECT_FALSE(std::filesystem::exists(done()));
+    // What the host reads to stop instead of submitting a refused shard again.
+    std::ifstream refused(job_ + "/attempt-1/shard-0/refused");
+    const std::string said{std::istreambuf_iterator<char>(refused),
+                           std::istreambuf_iterator<char>()};
+    EXPECT_EQ(said.rfind("node ", 0), 0U) << said;
+    EXPECT_NE(said.find(": worker: the settings file "), std::string::npos) << said;
 }
 
 TEST_F(WorkerCommand, AnotherPlanIsRefusedAndTheHostsOwnIsMade) {

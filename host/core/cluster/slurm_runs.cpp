@@ -257,6 +257,21 @@ int SlurmRuns::shard_count(int attempt) const {
     return tasks.is_array() ? static_cast<int>(tasks.size()) : 0;
 }
 
+std::string SlurmRuns::refusals(int attempt) const {
+    std::string text;
+    for (int task = 0; task < shard_count(attempt); ++task) {
+        const std::string said =
+            read_text(attempt_folder(attempt) / ("shard-" + std::to_string(task)) / kRefusedFile);
+        if (!said.empty()) {
+            text += "\n  task " + std::to_string(task) + ", " + said;
+            while (!text.empty() && text.back() == '\n') {
+                text.pop_back();
+            }
+        }
+    }
+    return text;
+}
+
 std::string SlurmRuns::lost_tasks(const std::string &job_id, int attempt) const {
     std::string text;
     const auto ended = ended_tasks(job_id);
@@ -298,6 +313,13 @@ void SlurmRuns::run(const std::vector<engine::PlannedRun> &runs, engine::RunObse
         pending = missing(pending);
         if (pending.empty()) {
             break;
+        }
+        if (const std::string refused = refusals(attempt); !refused.empty()) {
+            std::string message = "Slurm job " + job_id + ": workers refused their shards, ";
+            message += std::to_string(pending.size());
+            message += " runs are not made (the session keeps the others):";
+            message += refused;
+            throw InputError(message);
         }
         const std::string lost = lost_tasks(job_id, attempt);
         if (round >= settings_.resubmits) {

@@ -10,7 +10,8 @@
 //   worker.sh                  the array's batch script
 //   attempt-A/tasks.json       each shard's runs: [[[cell, repetition], ...], ...]
 //   attempt-A/job_id           the array's Slurm job id
-//   attempt-A/shard-K/         shard K's data dir (its metrics.db)
+//   attempt-A/shard-K/         shard K's data dir (its metrics.db; `done` when made,
+//                              `refused` with the worker's reason when it would not)
 //   attempt-A/task-K.log       its output
 // It stays while the session may be recovered, and goes when the matrix ends.
 #pragma once
@@ -24,6 +25,10 @@
 #include "store/store.hpp"
 
 namespace sbx::cluster {
+
+// Written into a shard's data dir by a worker that refused its shard (exit 2): "node N:
+// <why>". A refusal repeats on resubmission, so the host stops and says it instead.
+inline constexpr const char kRefusedFile[] = "refused";
 
 // The job folder of `session` of the store at `db_path`.
 std::filesystem::path job_folder(const config::Settings &settings,
@@ -60,6 +65,9 @@ class SlurmRuns : public engine::RemoteRuns {
     void wait_for(const std::string &job_id, int attempt, engine::RunObserver *observer);
     // Merges every shard store of `attempt`; returns the runs added.
     int merge_attempt(int attempt, engine::RunObserver *observer);
+    // What the workers of `attempt` that refused their shard said, a line each; "" when
+    // none refused.
+    std::string refusals(int attempt) const;
     // "task 3 CANCELLED: <last line of its log>" for each task that did not complete.
     std::string lost_tasks(const std::string &job_id, int attempt) const;
 
