@@ -100,7 +100,7 @@ int run_cleanup_command(CliContext &context, const std::string &command,
     if (node_state != state_dir && std::filesystem::is_directory(node_state, absent)) {
         auto node = engine::sweep_stale(context.registry(), context.settings, node_state, dry_run);
         for (auto &item : node.items) {
-            // Workspaces and services are the machine's, found by both sweeps: once.
+            // Workspaces (the per-user folder's) are found by both sweeps: listed once.
             const bool listed = std::any_of(
                 report.items.begin(), report.items.end(), [&](const engine::Leftover &seen) {
                     return seen.kind == item.kind && seen.what == item.what;
@@ -109,7 +109,12 @@ int run_cleanup_command(CliContext &context, const std::string &command,
                 report.items.push_back(std::move(item));
             }
         }
-        report.errors.insert(report.errors.end(), node.errors.begin(), node.errors.end());
+        for (auto &error : node.errors) {
+            if (std::find(report.errors.begin(), report.errors.end(), error) ==
+                report.errors.end()) {
+                report.errors.push_back(std::move(error));
+            }
+        }
         for (const auto &[name, value] : node.counters) {
             report.counters[name] += value;
         }

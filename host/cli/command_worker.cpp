@@ -104,7 +104,8 @@ int run_worker_command(CliContext &bare, const std::string &,
         "shard", po::value(&shard_text)->required(), "K/N: this task's shard");
     parse_options("worker", args, description);
     const auto [shard, shards] = parse_shard(shard_text);
-    const fs::path folder(job);
+    // Absolute and without a trailing '/': its parent is the Slurm root.
+    const fs::path folder = fs::weakly_canonical(fs::absolute(job));
     const json manifest = read_json(folder / "job.json");
     const fs::path attempt_dir = folder / ("attempt-" + std::to_string(attempt));
     const json tasks = read_json(attempt_dir / "tasks.json");
@@ -121,16 +122,21 @@ int run_worker_command(CliContext &bare, const std::string &,
     std::ifstream(attempt_dir / "plan_digest") >> assignment.plan_digest;
 
     const fs::path data_dir = attempt_dir / ("shard-" + std::to_string(shard));
+    std::error_code ignored;
+    fs::remove(data_dir / cluster::kRefusedFile, ignored);  // a requeued task's earlier one
     try {
         make_shard(bare.options, manifest, folder, data_dir, assignment);
     } catch (const InputError &refusal) {
         // A refusal (a settings file edited, a plan other than the host's, a limit this
-        // node cannot hold) would repeat on every resubmission: the host reads it here
-        // and stops instead.
-        std::error_code ignored;
-        fs::create_directories(data_dir, ignored);
-        write_file_atomically(data_dir / cluster::kRefusedFile,
-                              "node " + cluster::node_name() + ": " + refusal.what() + "\n");
+        // node cannot hold, a plugin it lacks): the host reads it here, leaves the node
+        // out of later attempts, and stops when every task refused.
+        try {
+            fs::create_directories(data_dir);
+            write_file_atomically(data_dir / cluster::kRefusedFile,
+                                  "node " + cluster::node_name() + ": " + refusal.what() + "\n");
+        } catch (const std::exception &e) {  // the refusal is what the log must say
+            std::cerr << "sandbox-runner: worker: cannot record the refusal: " << e.what() << '\n';
+        }
         throw;
     } catch (const engine::ShardFinished &finished) {
         write_file_atomically(data_dir / "done", std::string(finished.what()) + "\n");

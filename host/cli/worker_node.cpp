@@ -8,6 +8,7 @@
 
 #include "cluster/node_state.hpp"
 #include "engine/stale_resources.hpp"
+#include "store/cleanup_counters.hpp"
 
 namespace sbx::cli {
 
@@ -37,8 +38,13 @@ void sweep_node_leftovers(CliContext &context) {
     }
     const auto report = engine::sweep_stale(context.registry(), context.settings, folder, false);
     for (const auto &item : report.items) {
-        spdlog::info("worker: removed what a killed task left on node {}: {} {}", node_name(),
+        spdlog::warn("worker: removed what a killed task left on node {}: {} {}", node_name(),
                      item.kind, item.what);
+    }
+    if (!report.counters.empty()) {
+        // Into the shard's store, whose counters the host merges with its runs.
+        store::Store store(std::filesystem::path(context.settings.data_dir) / "metrics.db");
+        store::add_cleanup_counters(store, report.counters);
     }
     for (const auto &sweep_error : report.errors) {
         spdlog::warn("worker: sweeping node {}'s leftovers failed: {}", node_name(), sweep_error);

@@ -138,8 +138,9 @@ TEST_F(SlurmCli, AMatrixOverSlurmEqualsTheSameMatrixMadeHere) {
 }
 
 // A node that cannot hold a scenario's limit refuses its shard; the host, which does not
-// run the targets, leaves that judgement to the nodes, and stops at the refusal instead of
-// submitting the refused runs again. Here every node refuses: the executor holds no limit.
+// run the targets, leaves that judgement to the nodes. When every task refused, the next
+// attempt would too: the host stops instead of submitting the runs again. Here every node
+// refuses: the executor holds no limit.
 TEST_F(SlurmCli, ANodeThatCannotHoldALimitRefusesAndIsNotSubmittedAgain) {
     write_settings(std::string("plugin_dirs: [") + SBX_FIXTURE_PLUGIN_DIR + R"(]
 executor: downgrading
@@ -156,7 +157,7 @@ workflows:
 
     const auto slurm = runner({"run", "-w", "w", "--runs", "2", "--seed", "1", "--on", "slurm"});
     EXPECT_EQ(slurm.exit_code, 2) << slurm.err;
-    EXPECT_NE(slurm.err.find("workers refused their shards"), std::string::npos) << slurm.err;
+    EXPECT_NE(slurm.err.find("every task refused its shard"), std::string::npos) << slurm.err;
     char node[256] = {};
     ::gethostname(node, sizeof node - 1);
     EXPECT_NE(slurm.err.find(std::string(", node ") + node +

@@ -118,7 +118,8 @@ TEST_F(WorkerCommand, ATmpdirTheNodeCannotWriteIsDroppedAndTheShardMade) {
 TEST_F(WorkerCommand, WhatAKilledTaskLeftOnItsNodeIsSweptBeforeTheShard) {
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
-    const auto state = std::filesystem::path(dir_) / "nodes" / host / "state" / "disk_corruption";
+    const auto state = std::filesystem::path(dir_) / ("nodes-" + std::to_string(::geteuid())) /
+                       host / "state" / "disk_corruption";
     std::filesystem::create_directories(state);
     std::ofstream(state / "1-1.report") << "host 999999999 1\npid 3 examined 10 flipped 1\n";
     std::ofstream(state / "2-1.report")
@@ -139,7 +140,8 @@ TEST_F(WorkerCommand, WhatAKilledTaskLeftOnItsNodeIsSweptBeforeTheShard) {
 TEST_F(WorkerCommand, PurgeStaleOnANodeSweepsItsFolderUnderTheSlurmRoot) {
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
-    const auto state = std::filesystem::path(dir_) / "data" / "slurm" / "nodes" / host / "state" /
+    const auto state = std::filesystem::path(dir_) / "data" / "slurm" /
+                       ("nodes-" + std::to_string(::geteuid())) / host / "state" /
                        "disk_corruption";
     std::filesystem::create_directories(state);
     std::ofstream(state / "1-1.report") << "host 999999999 1\n";

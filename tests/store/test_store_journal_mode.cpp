@@ -47,12 +47,21 @@ TEST(JournalMode, ALaterMountOnTheSamePointHidesTheEarlierOne) {
     EXPECT_EQ(mount_type("/data/metrics.db", table), "nfs");
 }
 
-TEST(JournalMode, ThisMachinesTempFolderIsLocalAndKeepsWal) {
-    // The suite's TMPDIR is a local folder on every machine the tests run on (CI, the
-    // kernel matrix guest's tmpfs): a regression to "network" would cost every store WAL.
-    const auto folder = std::filesystem::temp_directory_path();
-    EXPECT_EQ(sbx::store::network_filesystem(folder), "") << folder;
-    EXPECT_STREQ(sbx::store::journal_mode_for(folder), "WAL");
+TEST(JournalMode, ATmpfsIsLocalAndKeepsWal) {
+    // /dev/shm is a tmpfs on every Linux machine, whatever holds the build tree.
+    EXPECT_EQ(sbx::store::network_filesystem("/dev/shm"), "");
+    EXPECT_STREQ(sbx::store::journal_mode_for("/dev/shm"), "WAL");
+}
+
+TEST(JournalMode, NetworkTypesAreKnownAndLocalFuseOnesAreNotTakenForThem) {
+    for (const char *type : {"nfs", "nfs4", "9p", "cifs", "lustre", "gpfs", "beegfs", "ceph",
+                             "virtiofs", "fuse.sshfs", "fuse.s3fs"}) {
+        EXPECT_TRUE(sbx::store::network_type(type)) << type;
+    }
+    for (const char *type : {"ext4", "xfs", "btrfs", "tmpfs", "overlay", "zfs",
+                             "fuse.fuse-overlayfs", "fuse.lxcfs", ""}) {
+        EXPECT_FALSE(sbx::store::network_type(type)) << type;
+    }
 }
 
 }  // namespace

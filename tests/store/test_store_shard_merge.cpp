@@ -8,6 +8,7 @@
 
 #include "cluster/shard_merge.hpp"
 #include "command.hpp"
+#include "store/cleanup_counters.hpp"
 #include "store/store.hpp"
 
 namespace {
@@ -56,7 +57,42 @@ TEST_F(ShardMerge, EachRunCountsOnceHoweverOftenItsShardIsMerged) {
     EXPECT_EQ(runs(host), 3);
 }
 
-TEST_F(ShardMerge, AStoreWithoutTablesMergesNothingAndAMissingOneToo) {
+// A run's cleanup counters count every copy of a concurrency spike and every try a sandbox
+// fault discarded, more than its stored step results show: the worker's totals are merged,
+// each once, however often the shard is merged and however it grew in between.
+TEST_F(ShardMerge, TheWorkersCleanupCountersAreMergedOnceEach) {
+    const auto record = [&](int repetition, double failures) {
+        Store shard(path("shard/metrics.db"));
+        sbx::store::RunRecord run;
+        run.session_id = 1;
+        run.workflow = "w";
+        run.preset_id = shard.preset_id("spike", {{"SCENARIO_NAME", "spike"}});
+        run.repetition = repetition;
+        run.passed = true;
+        run.cleanup_counters = {{"cleanup_failures", failures},
+                                {"cleanup_duration_seconds_cleanup", 0.5 * failures}};
+        shard.record_run(run);
+    };
+    {
+        Store shard(path("shard/metrics.db"));
+        shard.begin_session("worker", "s.yaml", 1);
+    }
+    record(0, 2);
+    Store host(path("host/metrics.db"));
+    const auto session = host.begin_session("run-scenarios w", "s.yaml", 1);
+    const auto counters = [&] { return sbx::store::read_cleanup_counters(host); };
+    sbx::cluster::merge_shard(host, session, path("shard/metrics.db"));
+    EXPECT_EQ(counters()["cleanup_failures"].value, 2);
+    sbx::cluster::merge_shard(host, session, path("shard/metrics.db"));
+    EXPECT_EQ(counters()["cleanup_failures"].value, 2) << "merged twice, counted once";
+    record(1, 3);
+    sbx::cluster::merge_shard(host, session, path("shard/metrics.db"));
+    EXPECT_EQ(counters()["cleanup_failures"].value, 5);
+    EXPECT_EQ(counters()["cleanup_duration_seconds_cleanup"].value, 1.5) << "a gauge: the latest";
+    EXPECT_EQ(runs(host), 2);
+}
+
+TEST_F(ShardMerge, AStoreWithoutTablesAnUnreadableOneAndAMissingOneMergeNothing) {
     std::filesystem::create_directories(path("dead"));
     std::ofstream(path("dead/metrics.db")).close();  // the file SQLite creates, still empty
     Store host(path("host/metrics.db"));
@@ -65,6 +101,8 @@ TEST_F(ShardMerge, AStoreWithoutTablesMergesNothingAndAMissingOneToo) {
     EXPECT_EQ(count.merged, 0);
     EXPECT_EQ(count.skipped, 0);
     EXPECT_EQ(sbx::cluster::merge_shard(host, session, path("never/metrics.db")).merged, 0);
+    std::ofstream(path("dead/garbage.db")) << "not a database, as a lost node may leave one";
+    EXPECT_EQ(sbx::cluster::merge_shard(host, session, path("dead/garbage.db")).merged, 0);
     EXPECT_EQ(runs(host), 0);
 }
 

@@ -17,7 +17,7 @@ std::string node_name() {
 }
 
 std::filesystem::path node_state_folder(const std::filesystem::path &root) {
-    return root / "nodes" / node_name() / "state";
+    return root / ("nodes-" + std::to_string(::geteuid())) / node_name() / "state";
 }
 
 }  // namespace sbx::cluster

@@ -4,6 +4,8 @@
 #include "cluster/shard_merge.hpp"
 
 #include <spdlog/spdlog.h>
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "store/cleanup_counters.hpp"
@@ -48,8 +50,40 @@ int64_t main_preset_id(Connection &connection, const std::string &name, const st
 bool has_run_tables(Connection &connection) {
     Statement tables(connection.get(),
                      "SELECT count(*) FROM shard.sqlite_master WHERE type = 'table' AND name IN "
-                     "('runs', 'steps', 'metrics', 'presets')");
-    return tables.step() && tables.column_int(0) == 4;
+                     "('runs', 'steps', 'metrics', 'presets', 'cleanup_counters')");
+    return tables.step() && tables.column_int(0) == 5;
+}
+
+// The worker's cleanup counters that no earlier merge of this shard took: its own totals
+// (every copy of a concurrency spike, every try a sandbox fault discarded, its sweep at
+// start: more than the stored step results say) less what the shard's merged_counters
+// table says was taken, which this merge then brings up to date. A gauge (a duration) is
+// taken as it stands.
+store::CleanupCounters new_cleanup_counters(Connection &connection) {
+    connection.exec(
+        "CREATE TABLE IF NOT EXISTS shard.merged_counters(name TEXT PRIMARY KEY, value REAL "
+        "NOT NULL)");
+    Statement totals(connection.get(),
+                     "SELECT c.name, c.value, coalesce(m.value, 0) FROM shard.cleanup_counters c "
+                     "LEFT JOIN shard.merged_counters m ON m.name = c.name");
+    store::CleanupCounters fresh;
+    while (totals.step()) {
+        const std::string name = totals.column_text(0);
+        const double total = totals.column_double(1);
+        const double taken = totals.column_double(2);
+        if (store::is_gauge_counter(name)) {
+            if (total != taken) {
+                store::add_counter(fresh, name, total);
+            }
+        } else if (total > taken) {
+            store::add_counter(fresh, name, total - taken);
+        }
+    }
+    Statement remember(connection.get(),
+                       "INSERT OR REPLACE INTO shard.merged_counters(name, value) SELECT name, "
+                       "value FROM shard.cleanup_counters");
+    remember.run();
+    return fresh;
 }
 
 MergeCount copy_runs(Connection &connection, int64_t session) {
@@ -76,9 +110,6 @@ MergeCount copy_runs(Connection &connection, int64_t session) {
     Statement copy_metrics(connection.get(),
                            "INSERT INTO main.metrics(run_id, name, value) SELECT ?, name, value "
                            "FROM shard.metrics WHERE run_id = ?");
-    Statement step_results(connection.get(), "SELECT result FROM shard.steps WHERE run_id = ?");
-    store::CleanupCounters cleanup;
-    std::vector<std::string> ignored;
     while (runs.step()) {
         const int64_t shard_run = runs.column_int(0);
         const int64_t preset = main_preset_id(connection, runs.column_text(2), runs.column_text(3));
@@ -96,19 +127,10 @@ MergeCount copy_runs(Connection &connection, int64_t session) {
         const int64_t run_id = sqlite3_last_insert_rowid(connection.get());
         copy_steps.bind(1, run_id).bind(2, shard_run).run();
         copy_metrics.bind(1, run_id).bind(2, shard_run).run();
-        // The run's cleanup reports, counted as the worker counted them with the run.
-        step_results.reset();
-        step_results.bind(1, shard_run);
-        while (step_results.step()) {
-            const auto result = nlohmann::json::parse(step_results.column_text(0), nullptr, false);
-            if (result.is_object() && result.contains("cleanup")) {
-                store::add_reported_counters(result["cleanup"], cleanup, ignored);
-            }
-        }
         ++count.merged;
         count.passed += runs.column_int(6) != 0 ? 1 : 0;
     }
-    store::write_cleanup_counters(connection, cleanup);
+    store::write_cleanup_counters(connection, new_cleanup_counters(connection));
     return count;
 }
 
@@ -122,14 +144,22 @@ MergeCount merge_shard(store::Store &store, int64_t session,
     }
     try {
         return store.locked([&](Connection &connection) {
-            Attached attached(connection, shard_db);
-            if (!has_run_tables(connection)) {
-                // A task that died between creating its store and making its tables:
-                // nothing recorded, so its runs are missing and are made again.
-                spdlog::warn(
-                    "the shard store {} has no runs table (its task ended before "
-                    "recording anything); its runs count as missing",
-                    shard_db.string());
+            // A task that died between creating its store and making its tables, or a store
+            // a lost node left unreadable: nothing to take, so its runs count as missing and
+            // are made again. Attaching or reading it is where a store that is not one fails.
+            std::optional<Attached> attached;
+            std::string unusable;
+            try {
+                attached.emplace(connection, shard_db);
+                if (!has_run_tables(connection)) {
+                    unusable = "it has no runs table (its task ended before recording anything)";
+                }
+            } catch (const std::exception &e) {
+                unusable = std::string("it cannot be read: ") + e.what();
+            }
+            if (!unusable.empty()) {
+                spdlog::warn("the shard store {} merges nothing: {}; its runs count as missing",
+                             shard_db.string(), unusable);
                 return MergeCount{};
             }
             store::Transaction transaction(connection);

@@ -18,10 +18,10 @@ struct MergeCount {
     int passed = 0;   // of the merged, those that passed
 };
 
-// Adds the runs of `shard_db` (with their steps, metrics and cleanup reports) to
-// `session` in `store`, in one transaction. A shard store that does not exist yet, or
-// holds no tables yet, merges nothing. Throws EnvironmentError naming the file when it
-// cannot be read.
+// Adds the runs of `shard_db` (with their steps and metrics) to `session` in `store`, and
+// the worker's cleanup counters that no earlier merge took, in one transaction. A shard store that
+// does not exist yet, or holds no tables yet, merges nothing. Throws EnvironmentError naming the
+// file when it cannot be read.
 MergeCount merge_shard(store::Store &store, int64_t session, const std::filesystem::path &shard_db);
 
 }  // namespace sbx::cluster

@@ -57,6 +57,45 @@ std::map<int, std::string> states_of(const std::string &text, char separator) {
     return states;
 }
 
+// A Slurm time limit in seconds (minutes, M:S, H:M:S, D-H, D-H:M, D-H:M:S); -1 for
+// unlimited or what does not read as one.
+long long limit_seconds(const std::string &text) {
+    const auto dash = text.find('-');
+    long long days = 0;
+    std::string clock = text;
+    try {
+        if (dash != std::string::npos) {
+            days = std::stoll(text.substr(0, dash));
+            clock = text.substr(dash + 1);
+        }
+        const auto parts = split(clock, ':');
+        std::vector<long long> values;
+        values.reserve(parts.size());
+        for (const auto &part : parts) {
+            values.push_back(std::stoll(part));
+        }
+        if (values.empty() || values.size() > 3) {
+            return -1;
+        }
+        long long seconds = 0;
+        if (dash != std::string::npos) {  // H, H:M, H:M:S
+            const long long factors[] = {3600, 60, 1};
+            for (size_t i = 0; i < values.size(); ++i) {
+                seconds += values[i] * factors[i];
+            }
+        } else if (values.size() == 1) {  // minutes
+            seconds = values[0] * 60;
+        } else if (values.size() == 2) {  // M:S
+            seconds = values[0] * 60 + values[1];
+        } else {  // H:M:S
+            seconds = values[0] * 3600 + values[1] * 60 + values[2];
+        }
+        return days * 86400 + seconds;
+    } catch (const std::exception &) {
+        return -1;  // "unlimited", "infinite"
+    }
+}
+
 }  // namespace
 
 bool slurm_installed() {
@@ -82,12 +121,23 @@ std::string submit_array(const config::SlurmSettings &settings, const ArrayReque
     if (!settings.account.empty()) {
         argv.push_back("--account=" + settings.account);
     }
+    if (!request.exclude_nodes.empty()) {
+        std::string nodes;
+        for (const auto &node : request.exclude_nodes) {
+            nodes += (nodes.empty() ? "" : ",") + node;
+        }
+        argv.push_back("--exclude=" + nodes);
+    }
     if (!settings.time_limit.empty()) {
         argv.push_back("--time=" + settings.time_limit);
         // SIGTERM a minute before the limit (the script execs the worker, so B: reaches
         // it): the worker stops between runs and cleans up, instead of being killed
-        // KillWait seconds after the limit with its sandboxes in place.
-        argv.push_back("--signal=B:TERM@60");
+        // KillWait seconds after the limit with its sandboxes in place. Not for limits
+        // under ten minutes: Slurm may send it up to a minute early, which would stop a
+        // short task as it starts, on every resubmission.
+        if (limit_seconds(settings.time_limit) >= 600) {
+            argv.push_back("--signal=B:TERM@60");
+        }
     }
     argv.insert(argv.end(), settings.sbatch_options.begin(), settings.sbatch_options.end());
     argv.push_back(request.script);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct ArrayRequest {
     std::string output;                    // sbatch --output pattern (%a: the array index)
     std::string working_dir;               // sbatch --chdir
     int tasks = 1;                         // --array=0-(tasks-1)
+    std::set<std::string> exclude_nodes;   // --exclude: nodes that refused a shard
 };
 
 // Submits the array; returns its job id. Throws EnvironmentError naming sbatch and what it

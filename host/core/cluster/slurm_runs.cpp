@@ -10,6 +10,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <sbx/process_identity.hpp>
 #include "cluster/node_state.hpp"
 #include "cluster/shard_merge.hpp"
 #include "cluster/slurm_commands.hpp"
@@ -180,15 +181,19 @@ std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun>
         std::string(kJobNamePrefix) + std::to_string(session_) + "-" + std::to_string(attempt);
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
-    request.comment = std::string(kJobCommentPrefix) + host + " " + own_identity();
+    // The host is named once: own_identity() would add it again.
+    request.comment =
+        std::string(kJobCommentPrefix) + host + " " + ProcessIdentity::current().text();
     request.script = script.string();
     request.script_args = {std::to_string(attempt), std::to_string(shards)};
     request.output = (attempt_dir / "task-%a.log").string();
     request.working_dir = worker.value("cwd", std::string("/"));
     request.tasks = shards;
+    request.exclude_nodes = refusing_nodes_;
     std::string job_id = submit_array(settings_, request);
     write_file_atomically(attempt_dir / "job_id", job_id);
-    spdlog::info("submitted {} runs as Slurm job {} ({} array tasks)", runs.size(), job_id, shards);
+    spdlog::info("submitted {} runs as Slurm job {} ({} array tasks, job folder {})", runs.size(),
+                 job_id, shards, folder_.string());
     return job_id;
 }
 
@@ -257,19 +262,26 @@ int SlurmRuns::shard_count(int attempt) const {
     return tasks.is_array() ? static_cast<int>(tasks.size()) : 0;
 }
 
-std::string SlurmRuns::refusals(int attempt) const {
-    std::string text;
+std::vector<Refusal> SlurmRuns::refusals(int attempt) const {
+    std::vector<Refusal> found;
     for (int task = 0; task < shard_count(attempt); ++task) {
-        const std::string said =
+        std::string said =
             read_text(attempt_folder(attempt) / ("shard-" + std::to_string(task)) / kRefusedFile);
-        if (!said.empty()) {
-            text += "\n  task " + std::to_string(task) + ", " + said;
-            while (!text.empty() && text.back() == '\n') {
-                text.pop_back();
-            }
+        while (!said.empty() && said.back() == '\n') {
+            said.pop_back();
         }
+        if (said.empty()) {
+            continue;
+        }
+        // "node N: why"
+        Refusal refusal{task, "", said};
+        if (said.rfind("node ", 0) == 0) {
+            const auto colon = said.find(": ");
+            refusal.node = said.substr(5, colon == std::string::npos ? 0 : colon - 5);
+        }
+        found.push_back(std::move(refusal));
     }
-    return text;
+    return found;
 }
 
 std::string SlurmRuns::lost_tasks(const std::string &job_id, int attempt) const {
@@ -314,12 +326,28 @@ void SlurmRuns::run(const std::vector<engine::PlannedRun> &runs, engine::RunObse
         if (pending.empty()) {
             break;
         }
-        if (const std::string refused = refusals(attempt); !refused.empty()) {
-            std::string message = "Slurm job " + job_id + ": workers refused their shards, ";
+        const auto refused = refusals(attempt);
+        std::string refused_text;
+        for (const auto &refusal : refused) {
+            refused_text += "\n  task " + std::to_string(refusal.task) + ", " + refusal.said;
+            if (!refusal.node.empty()) {
+                refusing_nodes_.insert(refusal.node);
+            }
+        }
+        if (!refused.empty() && static_cast<int>(refused.size()) == shard_count(attempt)) {
+            // Every task refused: the next attempt would too (the settings, the plan, or
+            // every node the partition offers).
+            std::string message = "Slurm job " + job_id + ": every task refused its shard, so ";
             message += std::to_string(pending.size());
             message += " runs are not made (the session keeps the others):";
-            message += refused;
+            message += refused_text;
             throw InputError(message);
+        }
+        if (!refused.empty()) {
+            spdlog::warn(
+                "Slurm job {}: {} tasks refused their shards; their nodes are left out of "
+                "the next attempt:{}",
+                job_id, refused.size(), refused_text);
         }
         const std::string lost = lost_tasks(job_id, attempt);
         if (round >= settings_.resubmits) {

@@ -18,7 +18,9 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "config/settings.hpp"
 #include "engine/remote_runs.hpp"
@@ -27,8 +29,15 @@
 namespace sbx::cluster {
 
 // Written into a shard's data dir by a worker that refused its shard (exit 2): "node N:
-// <why>". A refusal repeats on resubmission, so the host stops and says it instead.
+// <why>". The host leaves that node out of later attempts, and stops when every task of an
+// attempt refused (a refusal of every node repeats on resubmission).
 inline constexpr const char kRefusedFile[] = "refused";
+
+struct Refusal {
+    int task = 0;
+    std::string node;  // "" when the worker did not say
+    std::string said;  // "node N: why"
+};
 
 // The job folder of `session` of the store at `db_path`.
 std::filesystem::path job_folder(const config::Settings &settings,
@@ -65,9 +74,8 @@ class SlurmRuns : public engine::RemoteRuns {
     void wait_for(const std::string &job_id, int attempt, engine::RunObserver *observer);
     // Merges every shard store of `attempt`; returns the runs added.
     int merge_attempt(int attempt, engine::RunObserver *observer);
-    // What the workers of `attempt` that refused their shard said, a line each; "" when
-    // none refused.
-    std::string refusals(int attempt) const;
+    // The tasks of `attempt` whose worker refused its shard.
+    std::vector<Refusal> refusals(int attempt) const;
     // "task 3 CANCELLED: <last line of its log>" for each task that did not complete.
     std::string lost_tasks(const std::string &job_id, int attempt) const;
 
@@ -76,6 +84,9 @@ class SlurmRuns : public engine::RemoteRuns {
     int64_t session_;
     std::filesystem::path folder_;
     std::string plan_digest_;  // written beside each attempt's tasks.json
+    // Nodes whose worker refused a shard (a limit it cannot hold, a plugin it lacks): later
+    // attempts go elsewhere (sbatch --exclude).
+    std::set<std::string> refusing_nodes_;
 };
 
 }  // namespace sbx::cluster

@@ -3,6 +3,7 @@
 // reports the f_type of the server's filesystem (ext4 for a QEMU guest's share).
 #include "store/journal_mode.hpp"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <sstream>
@@ -69,6 +70,15 @@ std::string mount_type(const std::string &path, std::istream &mounts) {
     return best_type;
 }
 
+bool network_type(const std::string &type) {
+    // sshfs, s3fs, gcsfuse: user space, most often remote; but not the local ones that
+    // stand in for a kernel filesystem (a rootless container's overlay root, lxcfs).
+    if (type.rfind("fuse.", 0) == 0) {
+        return type != "fuse.fuse-overlayfs" && type != "fuse.lxcfs";
+    }
+    return std::find(kNetworkTypes.begin(), kNetworkTypes.end(), type) != kNetworkTypes.end();
+}
+
 std::string network_filesystem(const std::filesystem::path &folder) {
     std::error_code error;
     const auto path = std::filesystem::weakly_canonical(std::filesystem::absolute(folder), error);
@@ -77,15 +87,7 @@ std::string network_filesystem(const std::filesystem::path &folder) {
     }
     std::ifstream mounts("/proc/self/mountinfo");
     std::string type = mount_type(path.string(), mounts);
-    if (type.rfind("fuse.", 0) == 0) {
-        return type;  // sshfs, s3fs, gcsfuse: user space, most often remote
-    }
-    for (const auto network : kNetworkTypes) {
-        if (type == network) {
-            return type;
-        }
-    }
-    return "";
+    return network_type(type) ? type : "";
 }
 
 const char *journal_mode_for(const std::filesystem::path &folder) {

@@ -21,6 +21,10 @@ std::string network_filesystem(const std::filesystem::path &folder);
 // /proc/self/mountinfo's format ("ext4", "nfs4", "9p", "fuse.sshfs"); "" when none does.
 std::string mount_type(const std::string &path, std::istream &mountinfo);
 
+// Whether a mount type is a network filesystem's, or a user-space one's that is most often
+// remote (fuse.sshfs; not fuse.fuse-overlayfs or fuse.lxcfs, which are local).
+bool network_type(const std::string &type);
+
 // "WAL" for a local filesystem, "DELETE" for a network one.
 const char *journal_mode_for(const std::filesystem::path &folder);
 

@@ -5,6 +5,8 @@
 #include <ctime>
 #include <exception>
 
+#include <spdlog/spdlog.h>
+
 #include "store/cleanup_counters.hpp"
 #include "store/journal_mode.hpp"
 #include "store/migrations.hpp"
@@ -62,10 +64,20 @@ std::string utc_now() {
 Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_path)) {
     // WAL where the filesystem is local (journal_mode.hpp says why not elsewhere).
     // synchronous=NORMAL: a commit survives a crash or SIGKILL of the host (not a power
-    // cut), at a fraction of the cost of FULL — the right trade for per-run commits.
-    const auto folder = std::filesystem::absolute(db_path).parent_path();
-    connection_.exec(std::string("PRAGMA journal_mode=") + journal_mode_for(folder));
-    connection_.exec("PRAGMA synchronous=NORMAL");
+    // cut), at a fraction of the cost of FULL — the right trade for per-run commits. A
+    // rollback journal needs FULL for the same (with NORMAL, a power cut can corrupt it),
+    // and that is the lost-node case of a Slurm worker's shard store.
+    const char *mode = journal_mode_for(std::filesystem::absolute(db_path).parent_path());
+    const bool wal = std::string(mode) == "WAL";
+    try {
+        connection_.exec(std::string("PRAGMA journal_mode=") + mode);
+    } catch (const std::exception &e) {
+        // Leaving WAL needs the file to itself: another process has it open. The mode
+        // stays as it was, which works as well as it did.
+        spdlog::warn("{}: journal mode {} not set ({}); keeping the current one", db_path.string(),
+                     mode, e.what());
+    }
+    connection_.exec(wal ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=FULL");
     connection_.exec("PRAGMA foreign_keys=ON");
     migrate(connection_);
     mark_crashed_sessions(connection_);
