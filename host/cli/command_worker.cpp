@@ -132,8 +132,9 @@ int run_worker_command(CliContext &bare, const std::string &,
         // out of later attempts, and stops when every task refused.
         try {
             fs::create_directories(data_dir);
-            write_file_atomically(data_dir / cluster::kRefusedFile,
-                                  "node " + cluster::node_name() + ": " + refusal.what() + "\n");
+            write_file_atomically(
+                data_dir / cluster::kRefusedFile,
+                "node " + cluster::slurm_node_name() + ": " + refusal.what() + "\n");
         } catch (const std::exception &e) {  // the refusal is what the log must say
             std::cerr << "sandbox-runner: worker: cannot record the refusal: " << e.what() << '\n';
         }

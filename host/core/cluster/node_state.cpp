@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
 namespace sbx::cluster {
 
 std::filesystem::path slurm_root(const config::Settings &settings) {
@@ -14,6 +16,11 @@ std::string node_name() {
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
     return host[0] != '\0' ? host : "unknown-node";
+}
+
+std::string slurm_node_name() {
+    const char *name = std::getenv("SLURMD_NODENAME");
+    return name != nullptr && name[0] != '\0' ? name : node_name();
 }
 
 std::filesystem::path node_state_folder(const std::filesystem::path &root) {

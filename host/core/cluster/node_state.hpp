@@ -19,6 +19,10 @@ std::filesystem::path slurm_root(const config::Settings &settings);
 // This machine's name (its hostname; Slurm's node name is most often the same).
 std::string node_name();
 
+// The node as Slurm names it inside a job (SLURMD_NODENAME, which sbatch --exclude takes;
+// it may differ from the hostname), else node_name().
+std::string slurm_node_name();
+
 // <root>/nodes-<uid>/<this node>/state for the caller's effective uid.
 std::filesystem::path node_state_folder(const std::filesystem::path &root);
 
