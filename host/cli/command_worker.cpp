@@ -17,6 +17,7 @@
 #include "command_table.hpp"
 #include "engine/remote_runs.hpp"
 #include "option_parsing.hpp"
+#include "plugins/plugin.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "worker_node.hpp"
@@ -130,13 +131,18 @@ int run_worker_command(CliContext &bare, const std::string &,
         // A refusal (a settings file edited, a plan other than the host's, a limit this
         // node cannot hold, a plugin it lacks): the host reads it here, leaves the node
         // out of later attempts, and stops when every task refused.
-        try {
-            fs::create_directories(data_dir);
-            write_file_atomically(
-                data_dir / cluster::kRefusedFile,
-                "node " + cluster::slurm_node_name() + ": " + refusal.what() + "\n");
-        } catch (const std::exception &e) {  // the refusal is what the log must say
-            std::cerr << "sandbox-runner: worker: cannot record the refusal: " << e.what() << '\n';
+        // Not when Slurm stopped the task (scancel, the time limit): what failed then
+        // (a plugin call cut short) says nothing about the node.
+        if (!plugins::cancel_requested()) {
+            try {
+                fs::create_directories(data_dir);
+                write_file_atomically(
+                    data_dir / cluster::kRefusedFile,
+                    "node " + cluster::slurm_node_name() + ": " + refusal.what() + "\n");
+            } catch (const std::exception &e) {  // the refusal is what the log must say
+                std::cerr << "sandbox-runner: worker: cannot record the refusal: " << e.what()
+                          << '\n';
+            }
         }
         throw;
     } catch (const engine::ShardFinished &finished) {

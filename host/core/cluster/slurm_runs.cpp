@@ -70,6 +70,25 @@ int partition_cpus(const std::string &partition) {
     return 1;
 }
 
+// The nodes of the partition (the default one when none is named); empty when sinfo does
+// not say.
+std::set<std::string> partition_nodes(const std::string &partition) {
+    std::vector<std::string> argv = {"sinfo", "-h", "-N", "-o", "%N %P"};
+    if (!partition.empty()) {
+        argv.insert(argv.begin() + 1, "--partition=" + partition);
+    }
+    const auto result = util::command_output(argv, std::chrono::seconds(60));
+    std::set<std::string> nodes;
+    std::istringstream in(result.out);
+    for (std::string line; std::getline(in, line);) {
+        const auto space = line.find(' ');
+        if (space != std::string::npos && (!partition.empty() || line.back() == '*')) {
+            nodes.insert(line.substr(0, space));
+        }
+    }
+    return nodes;
+}
+
 std::string last_line(const std::string &text) {
     std::string trimmed = text;
     while (!trimmed.empty() && trimmed.back() == '\n') {
@@ -189,7 +208,17 @@ std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun>
     request.output = (attempt_dir / "task-%a.log").string();
     request.working_dir = worker.value("cwd", std::string("/"));
     request.tasks = shards;
-    request.exclude_nodes = refusing_nodes_;
+    // Never every node of the partition: sbatch would refuse the array outright, and a
+    // refusal that repeats everywhere ends the matrix by the every-task rule instead.
+    if (!refusing_nodes_.empty()) {
+        const auto nodes = partition_nodes(settings_.partition);
+        const bool all = !nodes.empty() &&
+                         std::all_of(nodes.begin(), nodes.end(),
+                                     [&](const auto &n) { return refusing_nodes_.count(n) > 0; });
+        if (!all) {
+            request.exclude_nodes = refusing_nodes_;
+        }
+    }
     std::string job_id = submit_array(settings_, request);
     write_file_atomically(attempt_dir / "job_id", job_id);
     spdlog::info("submitted {} runs as Slurm job {} ({} array tasks, job folder {})", runs.size(),
