@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "util/process_identity.hpp"
+
 namespace sbx::cluster {
 
 std::filesystem::path slurm_root(const config::Settings &settings) {
@@ -13,9 +15,7 @@ std::filesystem::path slurm_root(const config::Settings &settings) {
 }
 
 std::string node_name() {
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    return host[0] != '\0' ? host : "unknown-node";
+    return machine_name();
 }
 
 std::string slurm_node_name() {

@@ -12,15 +12,12 @@
 #include <sbx/process_identity.hpp>
 
 namespace sbx {
-namespace {
 
 std::string machine_name() {
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
-    return host;
+    return host[0] != '\0' ? host : "unknown-machine";
 }
-
-}  // namespace
 
 std::string own_identity() {
     return ProcessIdentity::current().text() + " " + machine_name();

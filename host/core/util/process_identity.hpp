@@ -8,6 +8,9 @@
 
 namespace sbx {
 
+// This machine's name (its hostname), as owner records and Slurm node folders carry it.
+std::string machine_name();
+
 // "<pid> <start time> <machine>" of this process, as written into owner records.
 std::string own_identity();
 
