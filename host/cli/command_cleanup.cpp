@@ -2,7 +2,6 @@
 // plugins' cleanup counters to metrics.db; `check-resources` lists what is left (exit 1 when
 // anything is) with the counters; `cleanup-stats` prints the counters alone.
 #include <spdlog/spdlog.h>
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -92,33 +91,15 @@ int run_cleanup_command(CliContext &context, const std::string &command,
             spdlog::warn("{}: cleanup counters will not be kept: {}", command, e.what());
         }
     }
-    auto report = engine::sweep_stale(context.registry(), context.settings, state_dir, dry_run);
-    // Run on a Slurm node: what tasks killed on it left, recorded in its folder under the
-    // Slurm root (cluster/node_state.hpp).
+    // Run on a Slurm node: also what tasks killed on it left, recorded in its folder under
+    // the Slurm root (cluster/node_state.hpp).
+    std::vector<std::filesystem::path> state_dirs = {state_dir};
     const auto node_state = cluster::node_state_folder(cluster::slurm_root(context.settings));
     std::error_code absent;
     if (node_state != state_dir && std::filesystem::is_directory(node_state, absent)) {
-        auto node = engine::sweep_stale(context.registry(), context.settings, node_state, dry_run);
-        for (auto &item : node.items) {
-            // Workspaces (the per-user folder's) are found by both sweeps: listed once.
-            const bool listed = std::any_of(
-                report.items.begin(), report.items.end(), [&](const engine::Leftover &seen) {
-                    return seen.kind == item.kind && seen.what == item.what;
-                });
-            if (!listed) {
-                report.items.push_back(std::move(item));
-            }
-        }
-        for (auto &error : node.errors) {
-            if (std::find(report.errors.begin(), report.errors.end(), error) ==
-                report.errors.end()) {
-                report.errors.push_back(std::move(error));
-            }
-        }
-        for (const auto &[name, value] : node.counters) {
-            report.counters[name] += value;
-        }
+        state_dirs.push_back(node_state);
     }
+    auto report = engine::sweep_stale(context.registry(), context.settings, state_dirs, dry_run);
     for (auto &job : cluster::sweep_stale_jobs(dry_run)) {
         report.items.push_back({"slurm", std::move(job)});
     }

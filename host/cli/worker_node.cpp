@@ -36,7 +36,7 @@ void sweep_node_leftovers(CliContext &context) {
     if (!std::filesystem::is_directory(folder, error)) {
         return;  // the node's first task: nothing can be left
     }
-    const auto report = engine::sweep_stale(context.registry(), context.settings, folder, false);
+    const auto report = engine::sweep_stale(context.registry(), context.settings, {folder}, false);
     for (const auto &item : report.items) {
         spdlog::warn("worker: removed what a killed task left on node {}: {} {}", node_name(),
                      item.kind, item.what);

@@ -3,10 +3,9 @@
 // between the two.
 #include "cluster/shard_merge.hpp"
 
-#include <spdlog/spdlog.h>
 #include <optional>
 
-#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include "store/cleanup_counters.hpp"
 #include "util/errors.hpp"

@@ -43,50 +43,49 @@ std::string shell_quoted(const std::string &word) {
     return quoted + "'";
 }
 
-// The CPUs of the partition (sinfo's "allocated/idle/other/total"), the default one
-// (marked '*') when none is named; 1 when sinfo does not say.
-int partition_cpus(const std::string &partition) {
-    std::vector<std::string> argv = {"sinfo", "-h", "-o", "%P %C"};
+// sinfo's `field` (a format such as "%C") for each row of the partition, the default one
+// (marked '*') when none is named; one row per node with `per_node`. Empty when sinfo does
+// not answer.
+std::vector<std::string> partition_rows(const std::string &partition, const std::string &field,
+                                        bool per_node) {
+    std::vector<std::string> argv = {"sinfo", "-h", "-o", "%P " + field};
+    if (per_node) {
+        argv.insert(argv.begin() + 1, "-N");
+    }
     if (!partition.empty()) {
         argv.insert(argv.begin() + 1, "--partition=" + partition);
     }
     const auto result = util::command_output(argv, std::chrono::seconds(60));
+    std::vector<std::string> rows;
     std::istringstream in(result.out);
     for (std::string line; std::getline(in, line);) {
         const auto space = line.find(' ');
-        const auto slash = line.rfind('/');
-        if (space == std::string::npos || slash == std::string::npos) {
-            continue;
-        }
-        const bool chosen = !partition.empty() || line[space - 1] == '*';
-        if (chosen) {
-            try {
-                return std::max(1, std::stoi(line.substr(slash + 1)));
-            } catch (const std::exception &) {
-                return 1;
-            }
+        if (space != std::string::npos && space > 0 &&
+            (!partition.empty() || line[space - 1] == '*')) {
+            rows.push_back(line.substr(space + 1));
         }
     }
-    return 1;
+    return rows;
 }
 
-// The nodes of the partition (the default one when none is named); empty when sinfo does
-// not say.
+// The CPUs of the partition (sinfo's "allocated/idle/other/total"); 1 when sinfo does not
+// say.
+int partition_cpus(const std::string &partition) {
+    const auto rows = partition_rows(partition, "%C", false);
+    if (rows.empty()) {
+        return 1;
+    }
+    try {
+        return std::max(1, std::stoi(rows.front().substr(rows.front().rfind('/') + 1)));
+    } catch (const std::exception &) {
+        return 1;
+    }
+}
+
+// The nodes of the partition; empty when sinfo does not say.
 std::set<std::string> partition_nodes(const std::string &partition) {
-    std::vector<std::string> argv = {"sinfo", "-h", "-N", "-o", "%N %P"};
-    if (!partition.empty()) {
-        argv.insert(argv.begin() + 1, "--partition=" + partition);
-    }
-    const auto result = util::command_output(argv, std::chrono::seconds(60));
-    std::set<std::string> nodes;
-    std::istringstream in(result.out);
-    for (std::string line; std::getline(in, line);) {
-        const auto space = line.find(' ');
-        if (space != std::string::npos && (!partition.empty() || line.back() == '*')) {
-            nodes.insert(line.substr(0, space));
-        }
-    }
-    return nodes;
+    const auto rows = partition_rows(partition, "%N", true);
+    return {rows.begin(), rows.end()};
 }
 
 std::string last_line(const std::string &text) {

@@ -11,13 +11,11 @@
 namespace sbx::engine {
 
 SweepReport sweep_stale(const plugins::Registry &registry, const config::Settings &settings,
-                        const std::filesystem::path &state_dir, bool dry_run) {
+                        const std::vector<std::filesystem::path> &state_dirs, bool dry_run) {
     SweepReport report;
     // First, though listed last: a refused per-user folder (InputError) stops the command
     // before any plugin has removed anything.
     auto workspaces = sweep_workspaces(dry_run);
-    const std::string request =
-        nlohmann::json{{"state_dir", state_dir.string()}, {"dry_run", dry_run}}.dump();
     for (const auto &plugin : registry.plugins()) {
         if (plugin->kind() != SBX_KIND_INJECTOR && plugin->kind() != SBX_KIND_EXECUTOR) {
             continue;
@@ -28,19 +26,22 @@ SweepReport sweep_stale(const plugins::Registry &registry, const config::Setting
                 plugin->create(section != settings.plugins.end() ? section->second.value
                                                                  : nlohmann::json::object(),
                                {});
-            const auto answer = nlohmann::json::parse(instance->sweep(request));
-            for (const auto &item : answer.value("removed", nlohmann::json::array())) {
-                if (item.is_string()) {
-                    report.items.push_back({plugin->id(), item.get<std::string>()});
+            for (const auto &state_dir : state_dirs) {
+                const auto answer = nlohmann::json::parse(instance->sweep(nlohmann::json{
+                    {"state_dir", state_dir.string()}, {"dry_run", dry_run}}.dump()));
+                for (const auto &item : answer.value("removed", nlohmann::json::array())) {
+                    if (item.is_string()) {
+                        report.items.push_back({plugin->id(), item.get<std::string>()});
+                    }
                 }
-            }
-            const auto counters = answer.find("counters");
-            if (!dry_run && counters != answer.end()) {
-                std::vector<std::string> ignored;
-                store::add_reported_counters(*counters, report.counters, ignored);
-                for (const auto &why : ignored) {
-                    spdlog::warn("plugin '{}': sweep response field counters: ignored {}",
-                                 plugin->id(), why);
+                const auto counters = answer.find("counters");
+                if (!dry_run && counters != answer.end()) {
+                    std::vector<std::string> ignored;
+                    store::add_reported_counters(*counters, report.counters, ignored);
+                    for (const auto &why : ignored) {
+                        spdlog::warn("plugin '{}': sweep response field counters: ignored {}",
+                                     plugin->id(), why);
+                    }
                 }
             }
         } catch (const std::exception &e) {
@@ -48,8 +49,10 @@ SweepReport sweep_stale(const plugins::Registry &registry, const config::Setting
             report.errors.push_back(plugin->id() + ": " + e.what());
         }
     }
-    for (auto &service : sweep_services(state_dir, dry_run)) {
-        report.items.push_back({"service", std::move(service)});
+    for (const auto &state_dir : state_dirs) {
+        for (auto &service : sweep_services(state_dir, dry_run)) {
+            report.items.push_back({"service", std::move(service)});
+        }
     }
     for (auto &workspace : workspaces) {
         report.items.push_back({"workspace", std::move(workspace)});

@@ -26,9 +26,10 @@ struct SweepReport {
     std::map<std::string, double> counters;
 };
 
-// Sweeps with every injector and executor plugin in `registry` (configured with its `plugins:`
-// section when the settings have one) and the stale workspaces. `dry_run` lists without removing.
+// Sweeps each of `state_dirs` with every injector and executor plugin in `registry`
+// (configured with its `plugins:` section when the settings have one) and its services,
+// and the stale workspaces once. `dry_run` lists without removing.
 SweepReport sweep_stale(const plugins::Registry &registry, const config::Settings &settings,
-                        const std::filesystem::path &state_dir, bool dry_run);
+                        const std::vector<std::filesystem::path> &state_dirs, bool dry_run);
 
 }  // namespace sbx::engine
