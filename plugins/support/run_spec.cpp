@@ -109,6 +109,34 @@ void check_workspace_path(const std::string &path, const std::string &where) {
     }
 }
 
+namespace {
+
+// The spec's `show`: absolute paths, "PATH:rw" for writable ones. A path that does not exist
+// is left out, not refused: a step may name a file it has yet to make.
+std::vector<BindPath> read_shown_paths(const nlohmann::json &show, const std::string &where) {
+    if (!show.is_array()) {
+        invalid(where, "must be an array of absolute paths, e.g. [\"/srv/app\", \"/var/log/app:rw\"]");
+    }
+    std::vector<std::string> present;
+    for (std::size_t i = 0; i < show.size(); ++i) {
+        const std::string entry = read_c_string(show[i], where + "[" + std::to_string(i) + "]");
+        const std::string path =
+            entry.size() > 3 && entry.compare(entry.size() - 3, 3, ":rw") == 0
+                ? entry.substr(0, entry.size() - 3)
+                : entry;
+        struct stat info {};
+        if (path.empty() || path.front() != '/') {
+            invalid(where, "'" + entry + "' is not an absolute path");
+        }
+        if (::stat(path.c_str(), &info) == 0 && path != "/") {
+            present.push_back(entry);
+        }
+    }
+    return read_binds(present, where);
+}
+
+}  // namespace
+
 nlohmann::json parse_spec_object(const std::string &spec_json) {
     nlohmann::json spec;
     try {
@@ -207,6 +235,9 @@ RunSpec read_run_spec(const nlohmann::json &spec, const RunSpecDefaults &default
         if (!result.binds.empty() && result.filesystem != FilesystemMode::kMinimal) {
             invalid("run spec: binds", "only apply to filesystem: minimal");
         }
+    }
+    if (spec.contains("show") && !spec["show"].is_null()) {
+        result.show = read_shown_paths(spec["show"], "run spec: show");
     }
     return result;
 }

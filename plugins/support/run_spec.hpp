@@ -58,6 +58,10 @@ struct RunSpec : CommandSpec {
     FilesystemMode filesystem = FilesystemMode::kReadonly;
     // The host paths a `minimal` target sees (the spec's `binds`, from the workflow).
     std::vector<BindPath> binds;
+    // The host paths the step needs at their own place whatever the view (the spec's `show`:
+    // the settings folder, the working directory, an injector's preload shim or report file),
+    // read-only unless written "PATH:rw". Those that do not exist are left out.
+    std::vector<BindPath> show;
 };
 
 // `spec_json` as a JSON object; SBX_INVALID when it is not JSON or not an object.

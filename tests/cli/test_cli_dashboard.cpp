@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,6 +106,7 @@ class Dashboard : public sbx::test::CliTest {
         CliTest::SetUp();
         // Chromium's singleton socket lives in TMPDIR and a socket path has at most 107
         // bytes: the test's own TMPDIR is too deep, so the browser gets a short one.
+        ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);  // see reap_strays
         char pattern[] = "/tmp/sbx-chromium-XXXXXX";
         ASSERT_NE(::mkdtemp(pattern), nullptr);
         browser_dir_ = pattern;
@@ -125,12 +127,36 @@ workflows:
     }
 
     void TearDown() override {
+        reap_strays();
         fs::remove_all(browser_dir_);
         CliTest::TearDown();
     }
 
+    // Chromium's helpers (its crash handler, zygotes) may outlive the browser and write into
+    // their folders after the test ended. The test process is their subreaper (SetUp): what
+    // is still there now is killed and reaped before the folders go.
+    static void reap_strays() {
+        for (;;) {
+            std::vector<pid_t> children;
+            for (const auto &task : fs::directory_iterator("/proc/self/task")) {
+                std::ifstream listed(task.path() / "children");
+                for (pid_t pid = 0; listed >> pid;) {
+                    children.push_back(pid);
+                }
+            }
+            if (children.empty()) {
+                return;
+            }
+            for (const pid_t pid : children) {
+                ::kill(pid, SIGKILL);
+                ::waitpid(pid, nullptr, 0);
+            }
+        }
+    }
+
     std::vector<std::string> chromium(const std::vector<std::string> &args) const {
         std::vector<std::string> argv{kChromium, "--headless", "--no-sandbox", "--disable-gpu",
+                                      "--disable-crash-reporter", "--no-first-run",
                                       "--user-data-dir=" + browser_dir_ + "/profile"};
         argv.insert(argv.end(), args.begin(), args.end());
         return argv;

@@ -70,7 +70,7 @@ class QemuCli : public sbx::test::ExecutorParityTest {
                     fs::exists(std::string(SBX_QEMU_GUEST_DIR) + "/guest.json"))
             << "no guest initrd.img and guest.json in " SBX_QEMU_GUEST_DIR
                "; install linux-image-amd64, busybox-static and kmod (tools/install-deps), "
-               "then reconfigure and rebuild (the build runs tools/build-guest-initramfs)";
+               "then build again (tools/build: every build runs tools/build-guest-initramfs)";
         tmp_ = dir_ + "/tmp";
         fs::create_directories(tmp_);
     }

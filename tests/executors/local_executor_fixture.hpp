@@ -29,6 +29,11 @@ inline std::string helper() {
     return SBX_TEST_TARGET_PATH;
 }
 
+// helper() as a shell word: the build may live on a path with a space.
+inline std::string shell_helper() {
+    return std::string("'") + SBX_TEST_TARGET_PATH + "'";
+}
+
 inline std::shared_ptr<plugins::Plugin> local_plugin() {
     static const std::shared_ptr<plugins::Plugin> plugin =
         plugins::load_plugin(local_executor_path());

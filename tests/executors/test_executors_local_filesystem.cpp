@@ -23,15 +23,18 @@ class HostTmpFile {
     std::string path_;
 };
 
-// Where the test runs (a folder outside the workspace and /tmp that the target may not touch).
+// A folder of the host outside the workspace and /tmp that the target may not touch: where
+// the test runs, or /var/tmp when that is under /tmp (a checkout there).
 fs::path writable_host_folder() {
-    return fs::current_path();
+    const std::string here = fs::current_path().string();
+    return here.rfind("/tmp/", 0) == 0 || here.rfind("/dev/shm/", 0) == 0 ? fs::path("/var/tmp")
+                                                                          : fs::path(here);
 }
 
 TEST_F(LocalExecutorTest, ReadonlyViewStopsWritesOutsideWorkspaceAndTmp) {
     const std::string token = unique_token("escape");
     const fs::path outside = writable_host_folder() / token;
-    const std::string script = "echo x > " + outside.string() + " 2>/dev/null || echo refused; " +
+    const std::string script = "echo x > '" + outside.string() + "' 2>/dev/null || echo refused; " +
                                "echo x > /usr/" + token + " 2>/dev/null || echo refused-usr; " +
                                "echo x > in-workspace && echo workspace-ok; " +
                                "echo x > /tmp/t && echo tmp-ok; echo x > /dev/shm/s && echo shm-ok";
@@ -85,6 +88,60 @@ TEST_F(LocalExecutorTest, MinimalViewShowsOnlyItsBinds) {
     EXPECT_NE(out.find("usr\n"), std::string::npos) << out;
     EXPECT_NE(out.find("proc\n"), std::string::npos) << out;
     EXPECT_NE(out.find("\nro\n"), std::string::npos) << out;
+}
+
+// A project folder in the host's real /tmp (where quick trials, CI runners and build trees
+// live), removed when the test ends.
+class HostTmpProject {
+  public:
+    explicit HostTmpProject(const std::string &token) : root_("/tmp/" + token) {
+        fs::create_directories(root_ / "data");
+        std::ofstream(root_ / "lib.sh") << "greeting=hello\n";
+        std::ofstream(root_ / "app.sh") << ". \"$(dirname \"$0\")/lib.sh\"\n"
+                                           "echo \"$greeting $(cat \"$1\")\"\n";
+        std::ofstream(root_ / "data" / "name.txt") << "world\n";
+    }
+    ~HostTmpProject() { fs::remove_all(root_); }
+    HostTmpProject(const HostTmpProject &) = delete;
+    HostTmpProject &operator=(const HostTmpProject &) = delete;
+    [[nodiscard]] std::string path(const std::string &inside) const {
+        return (root_ / inside).string();
+    }
+
+  private:
+    fs::path root_;
+};
+
+TEST_F(LocalExecutorTest, ReadonlyViewShowsWhatTheStepNamesUnderTmpAndNothingElseThere) {
+    const HostTmpProject project(unique_token("project"));
+    const HostTmpFile unrelated(unique_token("unrelated"));
+    // The script sources its sibling, reads a data file named in argv, cannot write to its
+    // folder, and does not see the rest of the host's /tmp.
+    const std::string script = project.path("app.sh");
+    const std::string check = "test -e " + unrelated.path() + " && echo sees-unrelated; echo x > " +
+                              project.path("new") + " 2>/dev/null || echo read-only";
+    const json result = run({{"argv", {"/bin/sh", script, project.path("data/name.txt")}}});
+    ASSERT_EQ(result["status"], "OK") << result.dump(2);
+    EXPECT_EQ(result["stdout"], "hello world\n") << result.dump(2);
+    const json probe = run({{"argv", {"/bin/sh", "-c", check, project.path("app.sh")}}});
+    ASSERT_EQ(probe["status"], "OK") << probe.dump(2);
+    EXPECT_EQ(probe["stdout"], "read-only\n") << probe.dump(2);
+    EXPECT_FALSE(fs::exists(project.path("new")));
+}
+
+TEST_F(LocalExecutorTest, ShownPathsMarkedWritableTakeWritesAndOthersStayReadOnly) {
+    const HostTmpProject project(unique_token("shown"));
+    const std::string log = project.path("data/log.txt");
+    std::ofstream(log) << "";
+    const std::string script = "echo line >> " + log + " && echo appended; echo x > " +
+                               project.path("lib.sh") + " 2>/dev/null || echo lib-read-only";
+    const json result = run({{"argv", {"/bin/sh", "-c", script}},
+                             {"show", {log + ":rw", project.path("lib.sh"), "/tmp/absent-path"}}});
+    ASSERT_EQ(result["status"], "OK") << result.dump(2);
+    EXPECT_EQ(result["stdout"], "appended\nlib-read-only\n") << result.dump(2);
+    std::ifstream written(log);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(written), {}), "line\n");
+    EXPECT_EQ(run_status({{"argv", {"/bin/true"}}, {"show", {"relative/path"}}}), SBX_INVALID);
 }
 
 TEST_F(LocalExecutorTest, BindsWithoutMinimalAreRefused) {

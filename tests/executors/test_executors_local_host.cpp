@@ -150,7 +150,7 @@ TEST_F(LocalExecutorTest, WithoutSysAdminRunsInAUserNamespace) {
             if (!drop_sys_admin()) {
                 std::exit(3);
             }
-            const std::string script = helper() + " daemonize pid " + token +
+            const std::string script = shell_helper() + " daemonize pid " + token +
                                        "; touch /usr/sbx-escape-" + token +
                                        " 2>/dev/null; "
                                        "id -u; echo > x && echo workspace-writable";
@@ -182,7 +182,7 @@ TEST_F(LocalExecutorTest, WithoutAnyNamespaceFallsBackToProcessGroup) {
                 std::exit(3);
             }
             const std::string script =
-                helper() + " busy " + token + " & " + helper() + " busy " + token;
+                shell_helper() + " busy " + token + " & " + shell_helper() + " busy " + token;
             const json result = run({{"argv", {"sh", "-c", script}},
                                      {"limits", {{"timeout_ms", 300}}},
                                      {"filesystem", "host"}});

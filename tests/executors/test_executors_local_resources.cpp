@@ -63,8 +63,12 @@ TEST_F(LocalExecutorTest, DiskLimitIsATmpfsWorkspaceOfThatSize) {
     const std::string before = host_mountinfo();
     const json result = run({{"argv",
                               {"sh", "-c",
-                               "grep -c \" $PWD \" /proc/self/mountinfo; exec " + helper() +
-                                   " write big.bin " + std::to_string(5 * kMiB)}},
+                               // mountinfo writes a space in a path as \040
+                               "awk -v d=\"$PWD\" '{gsub(/\\\\040/, \" \", $5)} $5 == d {n++} "
+                               "END {print n + 0}' /proc/self/mountinfo; "
+                               "exec \"$0\" write big.bin " +
+                                   std::to_string(5 * kMiB),
+                               helper()}},
                              {"limits", {{"disk_bytes", 4 * kMiB}}}});
     EXPECT_EQ(result["status"], "RE") << result.dump(2);
     EXPECT_EQ(result["enforcement"]["disk"], "tmpfs");

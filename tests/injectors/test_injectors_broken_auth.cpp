@@ -105,7 +105,7 @@ TEST_F(ResourceInjectorTest, BrokenAuthRestoresFilesChangedInPlace) {
     const auto injector =
         broken_auth_plugin()->create({{"files", {host_file.string(), "token.txt", "absent"}}});
     json spec = checking_spec("token.txt");
-    spec["argv"][2] = spec["argv"][2].get<std::string>() + "; cat " + host_file.string();
+    spec["argv"][2] = spec["argv"][2].get<std::string>() + "; cat '" + host_file.string() + "'";
     spec["workspace"] = workspace_;
     spec["filesystem"] = "host";  // the host file lives in this test's /tmp folder
     const InjectedRun run = run_injected(*injector, broken_auth_preset(), spec);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,30 @@ bool needs_network(const presets::Preset &preset, const config::Workflow &workfl
         }
     }
     return false;
+}
+
+// The folders a step may name paths in that a sandbox must not hide from it: the settings
+// file's, the working directory and the plugin folders (an injector's preload shim sits
+// beside its plugin). The executor shows those a `readonly` view would hide (under /tmp),
+// and adds the program, absolute arguments and preload shims itself.
+json shown_places(const config::Settings &settings, const std::filesystem::path &invocation_dir) {
+    std::vector<std::filesystem::path> places{invocation_dir};
+    std::error_code error;
+    if (std::filesystem::is_regular_file(settings.source, error)) {
+        places.push_back(std::filesystem::absolute(settings.source, error).parent_path());
+    }
+    for (const std::string &folder : settings.plugin_dirs) {
+        places.push_back(invocation_dir / folder);  // an absolute folder stays as it is
+    }
+    json show = json::array();
+    for (const auto &place : places) {
+        const std::string path = place.lexically_normal().string();
+        if (std::filesystem::is_directory(path, error) && path != "/" &&
+            std::find(show.begin(), show.end(), path) == show.end()) {
+            show.push_back(path);
+        }
+    }
+    return show;
 }
 
 bool is_list_slot(const config::Step &step, const std::string &name) {
@@ -193,6 +218,10 @@ json WorkflowRunner::build_spec(const config::Step &step, const config::Workflow
     if (const auto vm = preset.body.find("VM_SETTINGS"); vm != preset.body.end()) {
         spec["vm_settings"] =
             vm->is_string() ? json::parse(vm->get<std::string>(), nullptr, false) : *vm;
+    }
+    // `minimal` shows the workflow's binds and nothing else of the host.
+    if (!counterfactual && workflow.filesystem != "minimal") {
+        spec["show"] = shown_places(settings_, invocation_dir_);
     }
     raw.add_to(spec);
     return with_workflow_fields(std::move(spec), workflow);

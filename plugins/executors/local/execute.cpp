@@ -21,6 +21,7 @@
 #include "enforcement.hpp"
 #include "output_capture.hpp"
 #include "rlimits.hpp"
+#include "shown_paths.hpp"
 #include "spawn.hpp"
 #include "supervise.hpp"
 #include "support/blank_result.hpp"
@@ -212,9 +213,7 @@ nlohmann::json execute(const support::RunSpec &spec, const ExecutorConfig &confi
         spawn_request(program, argv, envp, workspace, stdio, cgroups.get(), limits, disk);
     request.netns_fd = netns.get();
     request.filesystem = spec.filesystem;
-    if (program.path.rfind(workspace.path() + "/", 0) != 0) {  // the workspace is shown anyway
-        request.program_folder = hidden_program_folder(program.path);
-    }
+    request.shown = shown_paths(spec, program.path, environment, workspace.path());
     for (const support::BindPath &bind : spec.binds) {
         request.bind_paths.push_back(bind.path.c_str());
         request.bind_writable.push_back(bind.writable ? 1 : 0);

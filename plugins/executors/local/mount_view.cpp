@@ -4,10 +4,13 @@
 // --proc, but on the copy of the host's mounts the namespace already is, which costs no
 // pivot_root and keeps every program and library where the target expects it):
 //   1. every mount private, so that nothing propagates back to the host;
-//   2. a writable clone of the workspace taken (open_tree) before anything turns read-only;
+//   2. a writable clone of the workspace, and clones of the shown paths (read-only unless
+//      marked), taken (open_tree) before anything turns read-only;
 //   3. every mount read-only, recursively (mount_setattr changes only this namespace's copies);
 //   4. new tmpfs mounts on /tmp and /dev/shm: writable, empty, the run's own;
-//   5. the workspace clone attached at its path (made inside the new /tmp when it lived there);
+//   5. the shown paths attached at their own place (what the step names under /tmp: a
+//      script, its program's folder, a preload shim), then the workspace clone (made inside
+//      the new /tmp when it lived there);
 //   6. a /proc that shows the run's PID namespace, not the host's processes.
 //
 // minimal (as bubblewrap's --tmpfs / with --ro-bind for each path, --dev and --proc):
@@ -64,6 +67,9 @@ bool make_path(const char *path) {
 // clone is of a file.
 bool make_mount_point(int tree, const char *path) {
     struct stat info {};
+    if (::stat(path, &info) == 0) {
+        return true;  // there already (and maybe on a read-only mount, where nothing is made)
+    }
     if (::fstat(tree, &info) != 0) {
         return false;
     }
@@ -154,26 +160,35 @@ void close_all(const int *fds, std::size_t count) {
 }
 
 bool build_readonly(const MountView &view, int &failed_step) {
-    // [0] the workspace, [1] the program's folder (when /tmp or /dev/shm would hide it).
-    int trees[2] = {clone_workspace(view), -1};
+    // [0] the workspace, [1..] the shown paths, all taken before anything turns read-only.
+    int trees[1 + support::kMaxBinds];
+    const std::size_t count = 1 + view.shown_count;
+    for (std::size_t i = 0; i < count; ++i) {
+        trees[i] = -1;
+    }
+    trees[0] = clone_workspace(view);
     bool built = trees[0] >= 0;
-    if (built && view.program_folder != nullptr) {
-        trees[1] = clone_tree(view.program_folder, false);
-        built = trees[1] >= 0;
+    for (std::size_t i = 0; built && i < view.shown_count; ++i) {
+        trees[1 + i] = clone_tree(view.shown_paths[i], view.shown_writable[i] != 0);
+        built = trees[1 + i] >= 0;
     }
     mount_attr read_only{};
     read_only.attr_set = MOUNT_ATTR_RDONLY;
     built = built &&
             ::mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &read_only, sizeof(read_only)) == 0 &&
-            mount_private_tmpfs("/tmp") && mount_private_tmpfs("/dev/shm") &&
-            (trees[1] < 0 || attach(trees[1], view.program_folder));
+            mount_private_tmpfs("/tmp") && mount_private_tmpfs("/dev/shm");
+    for (std::size_t i = 0; built && i < view.shown_count; ++i) {
+        built = make_mount_point(trees[1 + i], view.shown_paths[i]) &&
+                ::move_mount(trees[1 + i], "", AT_FDCWD, view.shown_paths[i],
+                             MOVE_MOUNT_F_EMPTY_PATH) == 0;
+    }
     if (!built) {
         failed_step = kFilesystemView;
     } else if (!attach(trees[0], view.workdir)) {
         built = false;
         failed_step = kMountWorkspace;
     }
-    close_all(trees, 2);
+    close_all(trees, count);
     return built;
 }
 
@@ -239,15 +254,6 @@ bool build_minimal(const MountView &view, int &failed_step) {
 }
 
 }  // namespace
-
-std::string hidden_program_folder(const std::string &program) {
-    for (const char *hidden : {"/tmp/", "/dev/shm/"}) {
-        if (program.rfind(hidden, 0) == 0) {
-            return program.substr(0, program.find_last_of('/'));
-        }
-    }
-    return "";
-}
 
 bool needs_mount_namespace(const MountView &view) {
     return view.mode != support::FilesystemMode::kHost || view.workspace_mount_fd >= 0;

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
 
 #include "support/filesystem_mode.hpp"
 
@@ -18,9 +17,12 @@ struct MountView {
     const char *workdir = nullptr;  // the workspace folder (absolute)
     // A detached tmpfs (fsmount) to attach over workdir, or -1 to keep the folder.
     int workspace_mount_fd = -1;
-    // `readonly`: the folder of the target's program when the private /tmp or /dev/shm would
-    // hide it (a program built under /tmp), shown read-only at its place; else null.
-    const char *program_folder = nullptr;
+    // `readonly`: host paths attached at their own place once /tmp and /dev/shm are private
+    // (what the step needs there, or needs writable: shown_paths.hpp), parents first, at
+    // most kMaxBinds; read-only unless marked.
+    const char *const *shown_paths = nullptr;
+    const char *shown_writable = nullptr;  // 1: writable, 0: read-only
+    std::size_t shown_count = 0;
     // Mount a /proc of the run's PID namespace (only where the init is its PID 1).
     bool fresh_proc = false;
     // `minimal`: the host paths shown (at most kMaxBinds), read-only unless marked.
@@ -28,10 +30,6 @@ struct MountView {
     const char *bind_writable = nullptr;  // 1: writable (":rw"), 0: read-only
     std::size_t bind_count = 0;
 };
-
-// The folder of `program` when it lies under /tmp or /dev/shm, which `readonly` replaces
-// with empty ones; "" otherwise.
-std::string hidden_program_folder(const std::string &program);
 
 // True when the view needs a mount namespace of the run's own.
 bool needs_mount_namespace(const MountView &view);

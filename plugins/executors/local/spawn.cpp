@@ -176,13 +176,25 @@ SpawnOutcome spawn_target(const SpawnRequest &request) {
     view.workdir = request.workdir;
     view.workspace_mount_fd = request.workspace_mount_fd;
     view.fresh_proc = request.filesystem != support::FilesystemMode::kHost;
-    if (request.filesystem == support::FilesystemMode::kReadonly &&
-        !request.program_folder.empty()) {
-        view.program_folder = request.program_folder.c_str();
+    std::vector<const char *> shown_paths;
+    std::vector<char> shown_writable;
+    for (const support::BindPath &path : request.shown) {
+        shown_paths.push_back(path.path.c_str());
+        shown_writable.push_back(path.writable ? 1 : 0);
     }
-    view.bind_paths = request.bind_paths.data();
-    view.bind_writable = request.bind_writable.data();
-    view.bind_count = request.bind_paths.size();
+    std::vector<const char *> bind_paths = request.bind_paths;
+    std::vector<char> bind_writable = request.bind_writable;
+    if (request.filesystem == support::FilesystemMode::kMinimal) {
+        bind_paths.insert(bind_paths.end(), shown_paths.begin(), shown_paths.end());
+        bind_writable.insert(bind_writable.end(), shown_writable.begin(), shown_writable.end());
+    } else if (request.filesystem == support::FilesystemMode::kReadonly) {
+        view.shown_paths = shown_paths.data();
+        view.shown_writable = shown_writable.data();
+        view.shown_count = shown_paths.size();
+    }
+    view.bind_paths = bind_paths.data();
+    view.bind_writable = bind_writable.data();
+    view.bind_count = bind_paths.size();
 
     int pidfd = -1;
     int error = 0;

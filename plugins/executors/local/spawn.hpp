@@ -39,8 +39,9 @@ struct SpawnRequest {
     // What the target sees of the filesystem (mount_view.hpp), and for `minimal` the host
     // paths it sees (parallel arrays).
     support::FilesystemMode filesystem = support::FilesystemMode::kHost;
-    // `readonly`: the program's folder when the private /tmp would hide it, or "".
-    std::string program_folder;
+    // The host paths shown at their own place (shown_paths.hpp): attached after the private
+    // /tmp under `readonly`, beside the binds under `minimal`.
+    std::vector<support::BindPath> shown;
     std::vector<const char *> bind_paths;
     std::vector<char> bind_writable;
     std::vector<int> cgroup_procs_fds;  // cgroup.procs files the target writes "0" into

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include <sbx/process_identity.hpp>
+#include "preload_copy.hpp"
 #include "support/preset_activation.hpp"
 #include "support/run_seed.hpp"
 
@@ -142,11 +144,9 @@ class DiskCorruption final : public Injector {
         seed_ = config.value("seed", std::uint64_t{0});
         const std::string shim = config.value("shim", std::string());
         shim_ = shim.empty() ? plugin_folder() / kShimName : fs::absolute(shim);
-        if (shim_.string().find_first_of(": ") != std::string::npos) {
-            // LD_PRELOAD separates paths with colons and spaces.
-            throw Error(SBX_INVALID, "shim: '" + shim_.string() +
-                                         "' holds a colon or space, which LD_PRELOAD cannot "
-                                         "carry; move the shim");
+        std::error_code missing;
+        if (fs::exists(shim_, missing)) {  // else prepare says it is missing
+            preload_ = std::make_unique<PreloadCopy>(shim_);
         }
     }
 
@@ -172,7 +172,8 @@ class DiskCorruption final : public Injector {
                                                       : default_rate_;
         const std::uint64_t seed = support::run_seed(spec, seed_);
         const std::string preload = env.value("LD_PRELOAD", std::string());
-        env["LD_PRELOAD"] = shim_.string() + (preload.empty() ? "" : ":" + preload);
+        const std::string shim = preload_ ? preload_->path().string() : shim_.string();
+        env["LD_PRELOAD"] = shim + (preload.empty() ? "" : ":" + preload);
         env[kRateKey] = rate_text(rate);
         env["SANDBOX_CORRUPTION_SEED"] = std::to_string(seed);
         const std::string workspace = spec.value("workspace", std::string());
@@ -183,15 +184,19 @@ class DiskCorruption final : public Injector {
         const fs::path report = make_report(request.value("state_dir", std::string()));
         if (!report.empty()) {
             env["SANDBOX_CORRUPTION_REPORT"] = report.string();
+            // The shim appends its counts there from inside the sandbox, whose view of the
+            // host is read-only (and whose /tmp is its own).
+            spec["show"].push_back(report.string() + ":rw");
         }
+        spec["show"].push_back(shim);
         host::log(SBX_LOG_DEBUG, "run " + run_id + ": flipping written bytes at rate " +
                                      rate_text(rate) + " (seed " + std::to_string(seed) +
-                                     ") through LD_PRELOAD=" + shim_.string());
+                                     ") through LD_PRELOAD=" + shim);
         const json state{{"run_id", run_id}, {"rate", rate}, {"report", report.string()}};
         return json{{"active", true},
                     {"spec", spec},
                     {"state", state},
-                    {"disk_corruption", {{"rate", rate}, {"seed", seed}, {"shim", shim_.string()}}}}
+                    {"disk_corruption", {{"rate", rate}, {"seed", seed}, {"shim", shim}}}}
             .dump();
     }
 
@@ -217,6 +222,9 @@ class DiskCorruption final : public Injector {
         json removed = json::array();
         const std::string state_dir = request.value("state_dir", std::string());
         const bool dry_run = request.value("dry_run", false);
+        for (const std::string &copy : sweep_preload_copies(dry_run)) {
+            removed.push_back(copy);
+        }
         if (state_dir.empty()) {
             return json{{"removed", removed}}.dump();
         }
@@ -263,6 +271,7 @@ class DiskCorruption final : public Injector {
     double default_rate_ = 0.01;
     std::uint64_t seed_ = 0;
     fs::path shim_;
+    std::unique_ptr<PreloadCopy> preload_;  // what LD_PRELOAD names; null: shim_ is missing
 };
 
 }  // namespace
