@@ -127,7 +127,7 @@ TEST_F(Conventions, BashCompletesCommandsOptionsWordsAndValues) {
     const auto complete = [&](const std::string &words) {
         const auto result =
             run_command({"/bin/bash", "-c",
-                         "source " + file + "; COMP_WORDS=(" + words +
+                         "source '" + file + "'; COMP_WORDS=(" + words +
                              "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _sandbox_runner; "
                              "printf '%s\\n' \"${COMPREPLY[@]}\" | sort"});
         EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -156,7 +156,7 @@ TEST_F(Conventions, ZshCompletesCommandsAndOptions) {
                          "compadd() { [[ $1 == -- ]] && shift; print -rl -- \"$@\"; }; "
                          "_describe() { print -rl -- ${(P)4%%:*}; }; _files() { print files; }; "
                          "words=(" +
-                             words + "); CURRENT=${#words}; source " + file + " | sort"});
+                             words + "); CURRENT=${#words}; source '" + file + "' | sort"});
         EXPECT_EQ(result.exit_code, 0) << "zsh (Debian zsh) is needed: " << result.err;
         return result.out;
     };

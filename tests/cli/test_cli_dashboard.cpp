@@ -42,6 +42,12 @@ int free_port() {
     return ntohs(address.sin_port);
 }
 
+// `path` as the replay lines print it: in single quotes when it holds a space (a checkout
+// under "/tmp/a b").
+std::string shell_word(const std::string &path) {
+    return path.find(' ') == std::string::npos ? path : "'" + path + "'";
+}
+
 // A background process stopped (SIGINT, then SIGKILL) and reaped when the test ends.
 class Background {
   public:
@@ -253,7 +259,8 @@ TEST_F(Dashboard, EveryPageShowsItsContentInChromium) {
                "ROI delta per scenario", "replay: sandbox-runner --data-dir",
                "normal: ROI and forecast"});
     check_dom(dump_dom(base + "/run/" + failed_run, "run.html"),
-              {"replay: sandbox-runner --data-dir " + dir_ + "/data replay " + failed_run,
+              {"replay: sandbox-runner --data-dir " + shell_word(dir_ + "/data") + " replay " +
+                   failed_run,
                "hostile_input (on)", "failed"});
     check_dom(dump_dom(base + "/trends", "trends.html"), {"roi:echo:normal:on"});
     check_dom(dump_dom(base + "/failures", "failures.html"), {"echo", "check"});

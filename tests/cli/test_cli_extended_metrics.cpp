@@ -33,9 +33,9 @@ workflows:
     filesystem: host
     steps:
       - name: attempt
-        run: [/bin/sh, -c, 'n=$(($(cat )" +
-                   counter + R"( 2>/dev/null || echo 0) + 1)); echo $n > )" + counter +
-                   R"(; echo "attempt $n"; [ $n -gt 2 ]']
+        run: [/bin/sh, -c, 'n=$(($(cat ")" +
+                   counter + R"(" 2>/dev/null || echo 0) + 1)); echo $n > ")" + counter +
+                   R"("; echo "attempt $n"; [ $n -gt 2 ]']
 )");
     const std::string data = dir_ + "/data";
     const auto result = sbx::test::run_command({SBX_BINARY, "--config", settings_, "--data-dir",

@@ -34,9 +34,9 @@ workflows:
     filesystem: host
     steps:
       - name: count
-        run: [/bin/sh, -c, 'cd )" +
+        run: [/bin/sh, -c, 'cd ")" +
             dir_ +
-            R"( && n=$(cat counter 2>/dev/null || echo 0) && echo $((n + 1)) > counter && test $((n % 4)) -lt $(cat passes)']
+            R"(" && n=$(cat counter 2>/dev/null || echo 0) && echo $((n + 1)) > counter && test $((n % 4)) -lt $(cat passes)']
 )");
     }
 

@@ -96,9 +96,9 @@ workflows:
     service_scope: cell
     services:
       - name: api
-        run: [/bin/sh, -c, 'echo started >> )" +
+        run: [/bin/sh, -c, 'echo started >> ")" +
                    starts +
-                   R"(; exec python3 -m http.server "$SANDBOX_SERVICE_PORT" --bind 127.0.0.1']
+                   R"("; exec python3 -m http.server "$SANDBOX_SERVICE_PORT" --bind 127.0.0.1']
         ready: {http: /}
         ready_timeout_ms: 60000  # python on a machine busy with other tests
     steps:

@@ -22,8 +22,8 @@ constexpr const char kToken[] = "s3cr3t-Token_42";
 json checking_spec(const std::string &token_file) {
     return {{"argv",
              {"sh", "-c",
-              std::string("[ \"$API_TOKEN\" = '") + kToken + "' ] && [ \"$(cat " + token_file +
-                  ")\" = 'file-token-7' ] && echo authenticated"}},
+              std::string("[ \"$API_TOKEN\" = '") + kToken + "' ] && [ \"$(cat '" + token_file +
+                  "')\" = 'file-token-7' ] && echo authenticated"}},
             {"env", {{"API_TOKEN", kToken}, {"PLAIN_SETTING", "value-1"}}}};
 }
 

@@ -45,7 +45,7 @@ done
 examples=$prefix/share/sandbox-runner-sdk/examples
 for example in last_value_predictor step_count_collector; do
     [[ -f $examples/$example/CMakeLists.txt ]] || fail "example $example is not installed"
-    echo "add_subdirectory($examples/$example example_$example)" >>"$work/src/CMakeLists.txt"
+    echo "add_subdirectory(\"$examples/$example\" example_$example)" >>"$work/src/CMakeLists.txt"
 done
 
 # find_package(SandboxRunnerSDK): the prefix is all CMake is told about.
@@ -58,8 +58,9 @@ cmake --build "$work/cmake-build" -j2 >"$work/build.log" 2>&1 || fail "build: $(
 
 # pkg-config and a plain compiler command.
 export PKG_CONFIG_PATH=$prefix/share/pkgconfig
-read -r -a cflags <<<"$(pkg-config --cflags sandbox-runner-sdk)"
-read -r -a libs <<<"$(pkg-config --libs sandbox-runner-sdk)"
+# Parsed as a shell (or make) would parse them: pkg-config writes a space in a path as "\ ".
+eval "cflags=($(pkg-config --cflags sandbox-runner-sdk))"
+eval "libs=($(pkg-config --libs sandbox-runner-sdk))"
 [[ $(pkg-config --modversion sandbox-runner-sdk) =~ ^1\.[0-9]+$ ]] || fail "pkg-config version"
 for kind in "${kinds[@]}"; do
     (cd "$work" && "${launcher[@]}" "$cxx" -std=c++17 -O2 -shared -fPIC -Wall -Werror \

@@ -38,7 +38,10 @@ std::string needed_place(const std::string &word) {
     if (word.size() < 2 || word.front() != '/') {
         return "";
     }
-    const std::string path = std::filesystem::path(word).lexically_normal().string();
+    std::string path = std::filesystem::path(word).lexically_normal().string();
+    while (path.size() > 1 && path.back() == '/') {
+        path.pop_back();  // "/tmp/" is /tmp itself
+    }
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0 || is_hidden_root(path)) {
         return "";
@@ -103,8 +106,12 @@ std::vector<BindPath> shown_paths(const support::RunSpec &spec, const std::strin
     if (spec.filesystem == support::FilesystemMode::kMinimal) {
         candidates = spec.show;
     } else if (spec.filesystem == support::FilesystemMode::kReadonly) {
-        for (const BindPath &entry : spec.show) {
-            if (entry.writable || is_hidden(entry.path)) {
+        for (BindPath entry : spec.show) {
+            entry.path = std::filesystem::path(entry.path).lexically_normal().string();
+            while (entry.path.size() > 1 && entry.path.back() == '/') {
+                entry.path.pop_back();
+            }
+            if (!is_hidden_root(entry.path) && (entry.writable || is_hidden(entry.path))) {
                 candidates.push_back(entry);
             }
         }
@@ -115,10 +122,27 @@ std::vector<BindPath> shown_paths(const support::RunSpec &spec, const std::strin
             words.push_back(entry);
         }
         for (const std::string &word : words) {
-            const std::string place = needed_place(word);
-            if (!place.empty() && is_hidden(place)) {
-                candidates.push_back(BindPath{place, false});
+            // An option's value too: --input=/tmp/x/data.json.
+            const std::size_t equals = word.find('=');
+            for (const std::string &named :
+                 {word, equals == std::string::npos ? std::string() : word.substr(equals + 1)}) {
+                const std::string place = needed_place(named);
+                if (!place.empty() && is_hidden(place)) {
+                    candidates.push_back(BindPath{place, false});
+                }
             }
+        }
+    }
+    // A path through a symbolic link (a `build` link to a build tree elsewhere in /tmp) works
+    // only when where the link leads is shown too.
+    const std::size_t named = candidates.size();
+    for (std::size_t i = 0; i < named; ++i) {
+        std::error_code error;
+        const std::string real = std::filesystem::canonical(candidates[i].path, error).string();
+        if (!error && real != candidates[i].path &&
+            (candidates[i].writable || is_hidden(real) ||
+             spec.filesystem == support::FilesystemMode::kMinimal)) {
+            candidates.push_back(BindPath{real, candidates[i].writable});
         }
     }
     std::vector<BindPath> shown = without_overlaps(std::move(candidates), workspace);

@@ -16,10 +16,12 @@ namespace sbx::local {
 
 // The paths to attach in the run's view, parents before what lies inside them, none inside
 // the workspace (shown anyway) and none twice:
-//   readonly: the spec's `show` entries, the program, every absolute argument and LD_PRELOAD
-//             entry that exists, each where the private /tmp or /dev/shm hides it, or
+//   readonly: the spec's `show` entries, the program, every absolute argument (or option
+//             value after '=') and LD_PRELOAD entry that exists, each where the private
+//             /tmp or /dev/shm hides it, or
 //             anywhere when writable. A file is shown with its folder (a script's modules
 //             sit beside it), unless that folder is /tmp or /dev/shm itself;
+//             Where a path leads through a symbolic link, where it leads is shown too;
 //   minimal:  the spec's `show` entries (its binds are attached already);
 //   host:     none.
 // `environment` is the target's, as NAME=VALUE. Throws sbx::Error(SBX_INVALID) when more

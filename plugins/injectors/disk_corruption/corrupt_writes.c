@@ -76,6 +76,29 @@ static void resolve(void) {
     }
 }
 
+// Appends "pid P examined E flipped F" for what was counted since the last line, opening
+// and closing the file each time: a descriptor kept open could be closed or reused by the
+// program, and the report would land in one of its files. `always`: a line even when
+// nothing was counted (at load), so the report names every process the shim reached.
+static void report_counts(int always) {
+    const unsigned long long examined = atomic_exchange(&bytes_examined, 0);
+    const unsigned long long flipped = atomic_exchange(&bytes_flipped, 0);
+    if (report_path == NULL || (examined == 0 && !always)) {
+        return;
+    }
+    const int fd = open(report_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0) {
+        return;
+    }
+    char line[128];
+    const int length = snprintf(line, sizeof(line), "pid %ld examined %llu flipped %llu\n",
+                                (long)getpid(), examined, flipped);
+    if (length > 0) {
+        (void)real_write(fd, line, (size_t)length);
+    }
+    close(fd);
+}
+
 __attribute__((constructor)) static void corrupt_writes_init(void) {
     resolve();
     const char *rate = getenv("SANDBOX_CORRUPTION_RATE");
@@ -104,38 +127,17 @@ __attribute__((constructor)) static void corrupt_writes_init(void) {
     while (root_length > 1 && root[root_length - 1] == '/') {
         root[--root_length] = '\0';
     }
-}
-
-// Appends "pid P examined E flipped F" for what was counted since the last line, opening
-// and closing the file each time: a descriptor kept open could be closed or reused by the
-// program, and the report would land in one of its files.
-static void report_counts(void) {
-    const unsigned long long examined = atomic_exchange(&bytes_examined, 0);
-    const unsigned long long flipped = atomic_exchange(&bytes_flipped, 0);
-    if (report_path == NULL || examined == 0) {
-        return;
-    }
-    const int fd = open(report_path, O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd < 0) {
-        return;
-    }
-    char line[128];
-    const int length = snprintf(line, sizeof(line), "pid %ld examined %llu flipped %llu\n",
-                                (long)getpid(), examined, flipped);
-    if (length > 0) {
-        (void)real_write(fd, line, (size_t)length);
-    }
-    close(fd);
+    report_counts(1);  // this process loaded the shim, whatever it writes or how it ends
 }
 
 __attribute__((destructor)) static void corrupt_writes_fini(void) {
-    report_counts();
+    report_counts(0);
 }
 
 static void tally(unsigned long long examined, unsigned long long flipped) {
     atomic_fetch_add(&bytes_flipped, flipped);
     if (atomic_fetch_add(&bytes_examined, examined) + examined >= 65536) {
-        report_counts();
+        report_counts(0);
     }
 }
 

@@ -207,6 +207,14 @@ class DiskCorruption final : public Injector {
         }
         const fs::path report = state["report"].get<std::string>();
         const Counts counts = read_counts(report);
+        if (counts.processes.empty()) {
+            // Not one process of the target loaded the shim: nothing was corrupted.
+            host::log(SBX_LOG_WARN,
+                      "run " + state.value("run_id", std::string()) +
+                          ": the LD_PRELOAD shim reached no process of the target (a statically "
+                          "linked or setuid program, or an executor whose sandbox lacks the "
+                          "shim); no written byte was corrupted");
+        }
         host::log(SBX_LOG_INFO,
                   "run " + state.value("run_id", std::string()) + ": flipped " +
                       std::to_string(counts.flipped) + " of " + std::to_string(counts.examined) +
