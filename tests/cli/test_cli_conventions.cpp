@@ -140,7 +140,8 @@ TEST_F(Conventions, BashCompletesCommandsOptionsWordsAndValues) {
               "h\ncall\ninspect\nlist\nnew\nverify\n");
     EXPECT_EQ(complete("sandbox-runner --log-level d"), "debug\n");
     EXPECT_EQ(complete("sandbox-runner --vers"), "--version\n");
-    EXPECT_EQ(complete("sandbox-runner run --preset-file " + dir_ + "/completion.ba"),
+    // Quoted as typed: the folder may hold a space (a checkout under "/tmp/a b").
+    EXPECT_EQ(complete("sandbox-runner run --preset-file '" + dir_ + "/completion.ba'"),
               dir_ + "/completion.bash\n");
 }
 

@@ -81,7 +81,7 @@ TEST_F(LocalCli, AProjectUnderTmpRunsAsItDoesFromHome) {
         ASSERT_FALSE(project.root().empty()) << "cannot make a folder in " << parent;
         const auto result = sbx::test::run_command(
             {SBX_BINARY, "--config", project.root() + "/sandbox_settings.yaml", "--data-dir",
-             dir_ + "/data-" + std::to_string(parent.size()), "run", "project", "--json"},
+             dir_ + "/data-" + std::to_string(parent.size()), "run", "-w", "project", "--json"},
             {}, project.root());
         EXPECT_EQ(result.exit_code, 0) << parent << ":\n" << result.out << result.err;
         const auto report = nlohmann::json::parse(result.out, nullptr, false);

@@ -6,7 +6,8 @@
 set -euo pipefail
 build=$1 repo=$2 cxx=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-out-of-tree-XXXXXX")
-trap 'rm -rf "$work"' EXIT
+link_dir=""
+trap 'rm -rf "$work" ${link_dir:+"$link_dir"}' EXIT
 kinds=(executor injector stub metrics predictor)
 fail() {
     echo "FAIL: $*" >&2
@@ -57,7 +58,16 @@ cmake -S "$work/src" -B "$work/cmake-build" -G Ninja -DCMAKE_BUILD_TYPE=Release 
 cmake --build "$work/cmake-build" -j2 >"$work/build.log" 2>&1 || fail "build: $(cat "$work/build.log")"
 
 # pkg-config and a plain compiler command.
-export PKG_CONFIG_PATH=$prefix/share/pkgconfig
+# pkg-config escapes a space in an -I path but not in the -Wl,--version-script path: a
+# prefix whose path holds one (a checkout under "/tmp/a b") is reached through a link
+# without, as docs/plugin-authors.md tells authors.
+pc_prefix=$prefix
+if [[ $prefix == *" "* ]]; then
+    link_dir=$(mktemp -d /tmp/sbx-sdk-link-XXXXXX)
+    ln -s "$prefix" "$link_dir/prefix"
+    pc_prefix=$link_dir/prefix
+fi
+export PKG_CONFIG_PATH=$pc_prefix/share/pkgconfig
 # Parsed as a shell (or make) would parse them: pkg-config writes a space in a path as "\ ".
 eval "cflags=($(pkg-config --cflags sandbox-runner-sdk))"
 eval "libs=($(pkg-config --libs sandbox-runner-sdk))"
