@@ -42,7 +42,7 @@ class Project {
         }
         std::filesystem::create_directories(root_ / "data");
         std::ofstream(root_ / "lib.sh") << "greeting=hello\n";
-        std::ofstream(root_ / "app.sh") << ". \"$(dirname \"$0\")/lib.sh\"\n"
+        std::ofstream(root_ / "app.sh") << "#!/bin/sh\n. \"$(dirname \"$0\")/lib.sh\"\n"
                                            "echo \"$greeting $(cat \"$1\")\"\n";
         std::filesystem::permissions(root_ / "app.sh", std::filesystem::perms::owner_all);
         std::ofstream(root_ / "data" / "name.txt") << "world\n";
