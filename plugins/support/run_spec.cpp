@@ -115,15 +115,15 @@ namespace {
 // is left out, not refused: a step may name a file it has yet to make.
 std::vector<BindPath> read_shown_paths(const nlohmann::json &show, const std::string &where) {
     if (!show.is_array()) {
-        invalid(where, "must be an array of absolute paths, e.g. [\"/srv/app\", \"/var/log/app:rw\"]");
+        invalid(where,
+                "must be an array of absolute paths, e.g. [\"/srv/app\", \"/var/log/app:rw\"]");
     }
     std::vector<std::string> present;
     for (std::size_t i = 0; i < show.size(); ++i) {
         const std::string entry = read_c_string(show[i], where + "[" + std::to_string(i) + "]");
-        const std::string path =
-            entry.size() > 3 && entry.compare(entry.size() - 3, 3, ":rw") == 0
-                ? entry.substr(0, entry.size() - 3)
-                : entry;
+        const std::string path = entry.size() > 3 && entry.compare(entry.size() - 3, 3, ":rw") == 0
+                                     ? entry.substr(0, entry.size() - 3)
+                                     : entry;
         struct stat info {};
         if (path.empty() || path.front() != '/') {
             invalid(where, "'" + entry + "' is not an absolute path");

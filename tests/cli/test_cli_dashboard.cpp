@@ -161,8 +161,12 @@ workflows:
     }
 
     std::vector<std::string> chromium(const std::vector<std::string> &args) const {
-        std::vector<std::string> argv{kChromium, "--headless", "--no-sandbox", "--disable-gpu",
-                                      "--disable-crash-reporter", "--no-first-run",
+        std::vector<std::string> argv{kChromium,
+                                      "--headless",
+                                      "--no-sandbox",
+                                      "--disable-gpu",
+                                      "--disable-crash-reporter",
+                                      "--no-first-run",
                                       "--user-data-dir=" + browser_dir_ + "/profile"};
         argv.insert(argv.end(), args.begin(), args.end());
         return argv;

@@ -64,9 +64,8 @@ TEST_F(Reports, RunScenariosWritesEachFormatAsItFinishes) {
     // Shell-quoted when the path holds a space (a checkout under "/tmp/a b"), then escaped
     // for XML.
     const std::string data_dir = dir_ + "/data";
-    EXPECT_EQ(match[2].str(), data_dir.find(' ') == std::string::npos
-                                  ? data_dir
-                                  : "&#39;" + data_dir + "&#39;");
+    EXPECT_EQ(match[2].str(),
+              data_dir.find(' ') == std::string::npos ? data_dir : "&#39;" + data_dir + "&#39;");
     // The replay line replays: the same run fails again the same way (exit 0: same outcome).
     const auto replayed = runner({"replay", match[3].str()});
     EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;

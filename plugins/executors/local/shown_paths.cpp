@@ -148,12 +148,11 @@ std::vector<BindPath> shown_paths(const support::RunSpec &spec, const std::strin
     std::vector<BindPath> shown = without_overlaps(std::move(candidates), workspace);
     const std::size_t room = support::kMaxBinds - std::min(spec.binds.size(), support::kMaxBinds);
     if (shown.size() > room) {
-        support::invalid("run spec",
-                         "the step needs " + std::to_string(shown.size()) +
-                             " separate host paths shown in its sandbox (" + shown[0].path +
-                             ", " + shown[1].path + ", ...), and at most " +
-                             std::to_string(room) +
-                             " fit; move the files it names into fewer folders");
+        support::invalid("run spec", "the step needs " + std::to_string(shown.size()) +
+                                         " separate host paths shown in its sandbox (" +
+                                         shown[0].path + ", " + shown[1].path +
+                                         ", ...), and at most " + std::to_string(room) +
+                                         " fit; move the files it names into fewer folders");
     }
     return shown;
 }

@@ -38,9 +38,8 @@ std::vector<std::string> copy_folders() {
 std::string copy_name(const fs::path &shim) {
     static std::atomic<unsigned> count{0};
     const ProcessIdentity self = ProcessIdentity::current();
-    return std::string(kPrefix) + std::to_string(self.pid) + "-" +
-           std::to_string(self.start_time) + "-" + std::to_string(++count) + "-" +
-           shim.filename().string();
+    return std::string(kPrefix) + std::to_string(self.pid) + "-" + std::to_string(self.start_time) +
+           "-" + std::to_string(++count) + "-" + shim.filename().string();
 }
 
 // The process a copy's name says made it (never alive when the name is not one of ours).
@@ -81,8 +80,9 @@ PreloadCopy::PreloadCopy(const fs::path &shim) : path_(shim) {
     }
     throw Error(SBX_ERROR, "the LD_PRELOAD shim " + shim.string() +
                                " holds a colon or space, which LD_PRELOAD cannot carry, and " +
-                               why + "; install the plugins under a path without them, or set "
-                                     "plugins.disk_corruption.shim to a copy of the shim there");
+                               why +
+                               "; install the plugins under a path without them, or set "
+                               "plugins.disk_corruption.shim to a copy of the shim there");
 }
 
 PreloadCopy::~PreloadCopy() {
