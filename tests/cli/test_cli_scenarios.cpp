@@ -187,6 +187,21 @@ TEST_F(ScenariosCommand, TextReportMarksTheWorstScenario) {
     EXPECT_NE(result.out.find("- schema_drift: tighten schema validation"), std::string::npos);
 }
 
+TEST_F(ScenariosCommand, NothingIsMarkedWorstWhenEveryScenarioPassed) {
+    write_settings(
+        "scenarios: [{name: normal}, {name: later}]\n"
+        "workflows:\n  - name: fine\n    steps:\n      - run: [/bin/true]\n");
+    const auto result = runner({"run-scenarios", "fine", "--repetitions", "2", "--seed", "1"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("normal: +0.000\n"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("status: pass"), std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("WORST"), std::string::npos) << result.out;
+    // The machine-readable report still names the lowest delta.
+    EXPECT_EQ(run_json({"run-scenarios", "fine", "--repetitions", "2", "--seed", "1",
+                        "--json"})["worst_scenario"],
+              "normal");
+}
+
 TEST_F(ScenariosCommand, OneFailingScenarioIsSituationallyWeakAndGatesExitOne) {
     // Only schema_drift fails: the others pass every run.
     write_settings(R"(

@@ -200,13 +200,17 @@ std::string scenario_text(const ScenarioRun &run) {
         out += line;
     }
     out += "\n";
+    // The marker points at what to fix first: nothing when every applicable scenario passed.
+    const bool any_failed =
+        std::any_of(run.report.scenarios.begin(), run.report.scenarios.end(),
+                    [](const scoring::ScenarioScore &score) { return score.failed; });
     for (const auto &score : run.report.scenarios) {
         if (!score.not_applicable.empty()) {
             out += score.name + ": n/a (" + score.not_applicable + ")\n";
             continue;
         }
         out += scoring::format_delta_line(score.name, score.roi_delta,
-                                          score.name == run.report.worst_scenario) +
+                                          any_failed && score.name == run.report.worst_scenario) +
                "\n";
     }
     out += "\n" + status_line(run.report);

@@ -1,0 +1,46 @@
+# Precompiled headers for the project's own targets of three or more C++ files: the
+# third-party headers almost every translation unit includes (nlohmann/json above all,
+# GoogleTest in tests, the standard library) are parsed once per target instead of once per
+# file. They cost about 2 CPU-seconds per file, a third of a cold build on two cores
+# (docs/testing.md, "The CI budget"). Only system and third-party headers: a project header
+# here would hide a missing #include and rebuild every file of a target at each edit.
+# Never for the SDK's sbx_add_plugin itself: a third-party author's build is theirs.
+#
+# -DSBX_PRECOMPILED_HEADERS=OFF builds without them (to check that every file includes
+# what it uses, as tools/tidy's clang-tidy run does anyway).
+option(SBX_PRECOMPILED_HEADERS "Precompile third-party headers per target" ON)
+
+set(SBX_PRECOMPILED_COMMON
+    <algorithm> <cstdint> <filesystem> <functional> <map> <memory> <optional> <set> <string>
+    <utility> <vector> <nlohmann/json.hpp>)
+
+# Every target below `directory` (its subdirectories too); `extra` adds headers (e.g.
+# <gtest/gtest.h> under tests/).
+function(sbx_precompile_targets directory)
+  cmake_parse_arguments(SBX "" "" "EXTRA" ${ARGN})
+  if(NOT SBX_PRECOMPILED_HEADERS)
+    return()
+  endif()
+  get_property(targets DIRECTORY ${directory} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(target IN LISTS targets)
+    get_target_property(type ${target} TYPE)
+    if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY)$")
+      continue()
+    endif()
+    get_target_property(sources ${target} SOURCES)
+    list(FILTER sources INCLUDE REGEX "\\.(cpp|cc)$")
+    list(LENGTH sources count)
+    if(count LESS 3)
+      continue()
+    endif()
+    set(headers)
+    foreach(header IN LISTS SBX_PRECOMPILED_COMMON SBX_EXTRA)
+      list(APPEND headers "$<$<COMPILE_LANGUAGE:CXX>:${header}>")
+    endforeach()
+    target_precompile_headers(${target} PRIVATE ${headers})
+  endforeach()
+  get_property(subdirectories DIRECTORY ${directory} PROPERTY SUBDIRECTORIES)
+  foreach(subdirectory IN LISTS subdirectories)
+    sbx_precompile_targets(${subdirectory} EXTRA ${SBX_EXTRA})
+  endforeach()
+endfunction()
