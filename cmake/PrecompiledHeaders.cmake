@@ -33,8 +33,11 @@ function(sbx_precompile_targets directory)
     if(count LESS 3)
       continue()
     endif()
+    # C++ only (a target may have C files too). The header's closing '>' would close the
+    # generator expression: it is written $<ANGLE-R>.
     set(headers)
     foreach(header IN LISTS SBX_PRECOMPILED_COMMON SBX_EXTRA)
+      string(REGEX REPLACE ">$" "$<ANGLE-R>" header "${header}")
       list(APPEND headers "$<$<COMPILE_LANGUAGE:CXX>:${header}>")
     endforeach()
     target_precompile_headers(${target} PRIVATE ${headers})
