@@ -119,7 +119,8 @@ std::map<std::string, std::vector<double>> roi_series(const std::vector<ranking:
             store::Statement query(connection.get(),
                                    "SELECT presets.name, cells.roi FROM cells JOIN presets ON "
                                    "presets.id = cells.preset_id WHERE cells.flag = 'on' AND "
-                                   "cells.not_applicable IS NULL ORDER BY cells.id");
+                                   "cells.not_applicable IS NULL AND cells.errored_runs < "
+                                   "cells.runs ORDER BY cells.id");
             while (query.step()) {
                 series[query.column_text(0)].push_back(query.column_double(1));
             }

@@ -9,8 +9,10 @@
 #include "cli_context.hpp"
 #include "cluster_placement.hpp"
 #include "config/setting_values.hpp"
+#include "engine/fault_preflight.hpp"
 #include "engine/limit_preflight.hpp"
 #include "engine/matrix_runner.hpp"
+#include "engine/program_preflight.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
 #include "presets/selection.hpp"
@@ -151,6 +153,9 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
     // Under --on slurm the nodes run the targets, and each task judges its own node.
     if (options.on != "slurm") {
+        // A step whose program cannot run would fail every run, and the presets be blamed.
+        engine::refuse_missing_programs(plugins, workflow, std::filesystem::current_path());
+        engine::refuse_unhandled_faults(plugins, presets);
         engine::refuse_limit_downgrades(
             engine::probe_limit_downgrades(plugins, workflow, presets,
                                            settings.state_folder().string()),

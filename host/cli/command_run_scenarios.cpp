@@ -6,7 +6,9 @@
 
 #include "cli_context.hpp"
 #include "cluster_placement.hpp"
+#include "engine/fault_preflight.hpp"
 #include "engine/limit_preflight.hpp"
+#include "engine/program_preflight.hpp"
 #include "engine/scenario_matrix.hpp"
 #include "matrix_command.hpp"
 #include "polyglot_shrinks.hpp"
@@ -108,6 +110,17 @@ int gate_exit(const Gate &gate, const scoring::ScenarioReport &report) {
         std::fprintf(stderr, "sandbox-runner: %s\n", why.c_str());
         return kExitGateFailed;
     };
+    // Never green, gate or not: a broken workflow, or a scenario errors left without a
+    // verdict, is no result to pass on.
+    if (report.status == scoring::WorkflowVerdict::broken) {
+        return fail("status is 'broken': " + report.broken);
+    }
+    for (const auto &score : report.scenarios) {
+        if (!score.inconclusive.empty()) {
+            return fail("status is '" + std::string(scoring::verdict_name(report.status)) +
+                        "' and " + score.name + " is inconclusive: " + score.inconclusive);
+        }
+    }
     if (gate.worst_below && !report.scenarios.empty()) {
         for (const auto &score : report.scenarios) {
             if (score.name == report.worst_scenario && score.roi_delta < *gate.worst_below) {
@@ -166,6 +179,12 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
     // Under --on slurm the nodes run the targets, and each task judges its own node.
     if (options.matrix.on != "slurm") {
+        // A step whose program cannot run would fail every run, and the faults be blamed.
+        engine::refuse_missing_programs(plugins, workflow, std::filesystem::current_path());
+        engine::refuse_unhandled_faults(plugins, scenarios);
+        if (baseline != nullptr) {
+            engine::refuse_missing_programs(plugins, *baseline, std::filesystem::current_path());
+        }
         engine::refuse_limit_downgrades(
             engine::probe_limit_downgrades(plugins, workflow, scenarios,
                                            settings.state_folder().string()),

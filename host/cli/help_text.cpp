@@ -111,7 +111,8 @@ std::string man_page() {
     page += ".SH EXIT STATUS\n.TP\n0\nsuccess\n.TP\n1\n" +
             roff(
                 "a gate the user asked for failed (--fail-on, --fail-under, check-resources "
-                "found something, replay differed)") +
+                "found something, replay differed), or run-scenarios reached no verdict: the "
+                "workflow is broken or a scenario is inconclusive") +
             "\n.TP\n2\n" +
             roff(
                 "bad input: options, settings, presets, plugin files; the message names "

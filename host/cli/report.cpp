@@ -28,8 +28,11 @@ json cells_to_json(const std::vector<engine::CellSummary> &cells) {
              {"active_injectors", cell.active_injectors},
              {"forecast", cell.forecast},
              {"not_applicable", cell.not_applicable.empty() ? json() : json(cell.not_applicable)},
-             {"outcomes",
-              engine::outcome_counts_json(engine::outcome_counts(cell.metrics, cell.runs))}});
+             {"errored_runs", cell.errored},
+             {"errors", cell.errors},
+             {"failure_detail", cell.failure_detail.empty() ? json() : json(cell.failure_detail)},
+             {"outcomes", engine::outcome_counts_json(
+                              engine::outcome_counts(cell.metrics, cell.scored_runs()))}});
     }
     return out;
 }
@@ -101,9 +104,10 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
         if (!cell.not_applicable.empty()) {
             outcomes += "  " + cell.preset + ": n/a (" + cell.not_applicable + ")\n";
         } else if (cell.robustness) {
-            outcomes += "  " + cell.preset + ": " + workflow + " " +
-                        engine::outcome_line(engine::outcome_counts(cell.metrics, cell.runs)) +
-                        "\n";
+            outcomes +=
+                "  " + cell.preset + ": " + workflow + " " +
+                engine::outcome_line(engine::outcome_counts(cell.metrics, cell.scored_runs())) +
+                "\n";
         }
     }
     if (!outcomes.empty()) {
@@ -117,6 +121,20 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
             }
             any_failure = true;
             std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), reason.c_str(), count);
+        }
+        if (!cell.failure_detail.empty()) {
+            std::printf("  %s: first: %s\n", cell.preset.c_str(), cell.failure_detail.c_str());
+        }
+    }
+    // Runs the setup failed are no verdict on the target: said apart, never as failures.
+    bool any_error = false;
+    for (const auto &cell : cells) {
+        for (const auto &[error, count] : cell.errors) {
+            if (!any_error) {
+                std::printf("\nerrors of the setup (left out of PASSED and ROI):\n");
+            }
+            any_error = true;
+            std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), error.c_str(), count);
         }
     }
 }

@@ -57,6 +57,27 @@ TEST(FrozenV1_0Executor, RunsAndHasNothingToSweep) {
     EXPECT_EQ(swept, nlohmann::json({{"removed", nlohmann::json::array()}}));
 }
 
+// ABI 1.3 appended `tally` to sbx_injector_v1: a 1.2 injector's smaller table prepares and
+// tears down as before, and the host reads its absent tally as "{}" (prepare's word stands)
+// instead of calling past the end of the table.
+TEST(FrozenV1_2Injector, PreparesAndHasNoTally) {
+    const auto plugin = sbx::plugins::load_plugin(evolution_fixture("frozen_v1_2_injector"));
+    EXPECT_EQ(plugin->abi().minor, 2U);
+    auto instance = plugin->create(nlohmann::json::object());
+    const auto prepared = nlohmann::json::parse(instance->prepare(R"({"preset":{},"spec":{}})"));
+    EXPECT_EQ(prepared["active"], true);
+    EXPECT_EQ(instance->tally("null"), "{}");
+    instance->teardown("null");
+}
+
+// A 1.3 injector written with plugin.hpp that does not override tally() gets the default.
+TEST(CurrentInjector, DefaultTallyLeavesPreparesWord) {
+    const auto plugin = sbx::plugins::load_plugin(SBX_TIMEOUT_INJECTOR_PATH);
+    EXPECT_EQ(plugin->abi().minor, static_cast<uint32_t>(SBX_ABI_MINOR));
+    auto instance = plugin->create(nlohmann::json::object());
+    EXPECT_EQ(nlohmann::json::parse(instance->tally("null")), nlohmann::json::object());
+}
+
 // A 1.1 executor written with plugin.hpp that does not override sweep() gets the default.
 TEST(CurrentExecutor, DefaultSweepRemovesNothing) {
     const auto plugin = sbx::plugins::load_plugin(SBX_LOCAL_EXECUTOR_PATH);

@@ -30,7 +30,11 @@ static_assert(sizeof(sbx_sink) == 24);
 static_assert(offsetof(sbx_executor_v1, run) == 8);
 static_assert(offsetof(sbx_executor_v1, sweep) == 16);
 static_assert(sizeof(sbx_executor_v1) == 24);
-static_assert(sizeof(sbx_injector_v1) == 32);
+// ABI 1.3 appended `tally`; prepare, teardown and sweep stay where 1.0 put them.
+static_assert(offsetof(sbx_injector_v1, prepare) == 8);
+static_assert(offsetof(sbx_injector_v1, sweep) == 24);
+static_assert(offsetof(sbx_injector_v1, tally) == 32);
+static_assert(sizeof(sbx_injector_v1) == 40);
 static_assert(sizeof(sbx_stub_v1) == 16);
 static_assert(sizeof(sbx_metrics_v1) == 16);
 static_assert(sizeof(sbx_predictor_v1) == 16);

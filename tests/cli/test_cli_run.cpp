@@ -410,7 +410,7 @@ class ExtendedSettings : public sbx::test::CliTest {};
 // A user file that says only what differs: the embedded defaults (their demo workflow, their
 // injectors) stay, `+` adds to a list, and a bad base is an error at its line and column.
 TEST_F(ExtendedSettings, AUserFileExtendsTheEmbeddedDefaults) {
-    write_settings("extends: default\nworkers: 1\ninjectors: [+network]\n");
+    write_settings("extends: default\nworkers: 1\ninjectors: [-cpu_spike]\n");
     const auto listed = runner({"workflows", "list"});
     EXPECT_EQ(listed.exit_code, 0) << listed.err;
     EXPECT_NE(listed.out.find("demo-kv"), std::string::npos) << listed.out;

@@ -78,8 +78,8 @@ TEST_F(SandboxFaults, ASandboxThatKeepsFailingIsRecordedAndBlamedOnTheSandbox) {
     EXPECT_EQ(steps, (std::vector<std::vector<std::string>>{{"1"}}))
         << "the last try's result is kept as the executor gave it";
     EXPECT_NE(result.err.find("the sandbox failed again after 1 rerun(s) (faulty_sandbox: the "
-                              "engine did not answer (call 2)); the run is recorded as failed, "
-                              "but the failure is the sandbox's, not the program's"),
+                              "engine did not answer (call 2)); the run is recorded as an error, "
+                              "not as a verdict on the program"),
               std::string::npos)
         << result.err;
 }

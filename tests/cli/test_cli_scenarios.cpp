@@ -20,17 +20,17 @@ using nlohmann::json;
 // executions, every 4th fails (0.75);
 // hostile_input: runs 2 and 4 fail (0.5); schema_drift: all fail (0); flaky_upstream:
 // all pass (1.0).
-// The step takes a JSON document (as a file it ignores) and the workflow declares an
-// upstream it never calls: so hostile inputs, schema drift and upstream faults all reach
-// it, and no scenario is "not applicable".
+// The step takes a JSON document (as a file it ignores) and, under flaky_upstream, sends a
+// line to the upstream the workflow declares (whose answer it ignores): so hostile inputs,
+// schema drift and upstream faults all reach it, and no scenario is "not applicable".
 constexpr const char *kCountingStep = R"yaml(
       - name: count
-        run: [/bin/sh, -c, 'f="$COUNTS/$SCENARIO_NAME"; exec 9>"$f.lock"; flock 9; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; flock -u 9; case "$SCENARIO_NAME:$n:$((n % 4))" in concurrency_spike:*:0|hostile_input:2:*|hostile_input:4:*|schema_drift:*) exit 1;; esac']
+        run: [/bin/bash, -c, 'f="$COUNTS/$SCENARIO_NAME"; exec 9>"$f.lock"; flock 9; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; flock -u 9; if [ "$SCENARIO_NAME" = flaky_upstream ]; then (exec 8<>"/dev/tcp/${SANDBOX_UPSTREAM_API%:*}/${SANDBOX_UPSTREAM_API##*:}" && echo ping >&8 && timeout 5 cat <&8) >/dev/null 2>&1; fi; case "$SCENARIO_NAME:$n:$((n % 4))" in concurrency_spike:*:0|hostile_input:2:*|hostile_input:4:*|schema_drift:*) exit 1;; esac']
         env: {COUNTS: "COUNTS_DIR"}
         files: {doc.json: "{{input.doc}}"}
         inputs: {doc: {type: json, example: {id: 1, name: Ada}}}
 )yaml";
-constexpr const char *kUnusedUpstream =
+constexpr const char *kUpstream =
     "    upstreams:\n      - {name: api, listen: \"127.0.0.1:0\", target: \"127.0.0.1:9\"}\n";
 
 class ScenariosCommand : public sbx::test::CliTest {
@@ -44,7 +44,7 @@ class ScenariosCommand : public sbx::test::CliTest {
         std::string step = kCountingStep;
         step.replace(step.find("COUNTS_DIR"), 10, counts_);
         // `filesystem: host`: the counts live outside the workspace, across runs.
-        return "  - name: " + name + "\n" + extra + kUnusedUpstream +
+        return "  - name: " + name + "\n" + extra + kUpstream +
                "    filesystem: host\n    steps:" + step;
     }
     json run_json(const std::vector<std::string> &args) {
@@ -255,8 +255,10 @@ workflows:
     EXPECT_DOUBLE_EQ(summary["scenarios"]["hostile_input"]["roi_delta"].get<double>(), -1.0);
     EXPECT_DOUBLE_EQ(summary["scenarios"]["chaotic_failure"]["roi_delta"].get<double>(), 0.0);
     EXPECT_EQ(summary["status"], "situationally weak");
-    // A string slot and no upstreams: drift (JSON only) and upstream faults have no way in.
-    EXPECT_EQ(summary["not_applicable"], json({"schema_drift", "flaky_upstream"}));
+    // A string slot and no upstreams: drift (JSON only) and upstream faults have no way in;
+    // no credentials and no upstream: none of chaotic_failure's faults happened.
+    EXPECT_EQ(summary["not_applicable"],
+              json({"schema_drift", "flaky_upstream", "chaotic_failure"}));
     // The baseline's cells are its own runs, recorded under its name.
     EXPECT_EQ(query("SELECT count(*) FROM cells WHERE workflow = 'old-build'")[0][0], "8");
 }

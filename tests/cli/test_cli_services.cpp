@@ -117,7 +117,9 @@ workflows:
     EXPECT_EQ(processes_in(dir_ + "/data/state/services"), 0);
 }
 
-TEST_F(Services, AServiceThatDiesOrIsNeverReadyFailsTheStepSayingWhy) {
+// A service of the system that dies fails the step (the system's failure); one that never
+// becomes ready is an error of the setup, tried again and then no verdict: inconclusive.
+TEST_F(Services, AServiceThatDiesFailsTheStepAndOneNeverReadyIsAnErrorSayingWhy) {
     write_settings(R"(
 scenarios: [{name: normal}]
 workflows:
@@ -138,7 +140,9 @@ workflows:
       - run: ["true"]
 )");
     const auto died = runner({"run-scenarios", "dies", "--repetitions", "1", "--json"});
-    ASSERT_EQ(died.exit_code, 0) << died.err;
+    // Its only scenario is normal, and its run failed: the workflow is broken (exit 1).
+    ASSERT_EQ(died.exit_code, 1) << died.err;
+    EXPECT_EQ(json::parse(died.out)["status"], "broken") << died.out;
     const auto failure = query(
         "SELECT s.status, json_extract(s.result, '$.error'), json_extract(s.result, "
         "'$.services.flaky.stderr') FROM runs r JOIN steps s ON s.run_id = r.id WHERE r.flag "
@@ -148,7 +152,13 @@ workflows:
     EXPECT_EQ(failure[0][2], "giving up\n");
 
     const auto never = runner({"run-scenarios", "never", "--repetitions", "1", "--json"});
-    ASSERT_EQ(never.exit_code, 0) << never.err;
+    ASSERT_EQ(never.exit_code, 1) << never.err;
+    const json verdict = json::parse(never.out);
+    EXPECT_EQ(verdict["status"], "inconclusive") << never.out;
+    EXPECT_NE(verdict["scenarios"]["normal"]["inconclusive"].get<std::string>().find(
+                  "service 'silent' is not ready after 300 ms"),
+              std::string::npos)
+        << never.out;
     const auto timeout = query(
         "SELECT json_extract(s.result, '$.error') FROM runs r JOIN steps s ON s.run_id = r.id "
         "WHERE r.flag = 'on' AND r.workflow = 'never'");

@@ -17,7 +17,7 @@ RaroiContext standard() {
 ScenarioInput scenario(const std::string &name, double roi_on, double roi_off,
                        std::map<std::string, double> on_metrics = {},
                        std::map<std::string, double> off_metrics = {}) {
-    return {name, {roi_on, std::move(on_metrics)}, {roi_off, std::move(off_metrics)}, ""};
+    return {name, {roi_on, std::move(on_metrics)}, {roi_off, std::move(off_metrics)}, "", "", ""};
 }
 
 TEST(ScenarioScores, TwoFailingScenariosFailTheWorkflow) {
@@ -243,6 +243,48 @@ TEST(FormatDeltaLine, SignAlwaysShownThreeDecimals) {
     EXPECT_EQ(format_delta_line("normal", 0, false), "normal: +0.000");
     EXPECT_EQ(format_delta_line("normal", -0.0, false), "normal: +0.000");
     EXPECT_EQ(format_delta_line("schema_drift", 1.23456, false), "schema_drift: +1.235");
+}
+
+TEST(ScenarioScores, AnInconclusiveScenarioIsNeitherFailedNorWorstAndTheStatusIsNotGreen) {
+    auto drifted = scenario("high_latency", 0.0, 0.0);
+    drifted.inconclusive = "injector 'network' could not prepare (errors in 1 of 1 on-runs)";
+    const auto report = score_scenarios({scenario("normal", 1.0, 1.0), drifted}, standard());
+    EXPECT_EQ(report.status, WorkflowVerdict::inconclusive);
+    EXPECT_STREQ(verdict_name(report.status), "inconclusive");
+    EXPECT_TRUE(is_unfinished_verdict(report.status));
+    EXPECT_FALSE(report.scenarios[1].failed);
+    EXPECT_EQ(report.scenarios[1].inconclusive, drifted.inconclusive);
+    EXPECT_EQ(report.inconclusive, std::vector<std::string>{"high_latency"});
+    EXPECT_EQ(report.worst_scenario, "normal");
+    EXPECT_TRUE(report.tips.empty());
+}
+
+TEST(ScenarioScores, AFailureOutweighsAnInconclusiveScenarioInTheStatus) {
+    auto shaky = scenario("high_latency", 0.0, 0.0);
+    shaky.inconclusive = "errors";
+    const auto report = score_scenarios(
+        {scenario("normal", 1.0, 1.0), scenario("hostile_input", 0.5, 1.0), shaky}, standard());
+    EXPECT_EQ(report.status, WorkflowVerdict::situationally_weak);
+    EXPECT_EQ(report.inconclusive, std::vector<std::string>{"high_latency"});
+    EXPECT_FALSE(is_unfinished_verdict(report.status));
+}
+
+TEST(ScenarioScores, AWorkflowWhoseNormalRunsAllFailIsBrokenAndBlamesNoFault) {
+    auto normal = scenario("normal", 0.0, 1.0);
+    normal.broken = "every run of normal failed (1 of 1): step 'fetch': exit code 7";
+    const auto report = score_scenarios(
+        {normal, scenario("hostile_input", 0.0, 1.0), scenario("flaky_upstream", 0.0, 1.0)},
+        standard());
+    EXPECT_EQ(report.status, WorkflowVerdict::broken);
+    EXPECT_STREQ(verdict_name(report.status), "broken");
+    EXPECT_TRUE(is_unfinished_verdict(report.status));
+    EXPECT_EQ(report.broken, normal.broken);
+    EXPECT_TRUE(report.tips.empty()) << "no fault or input is to blame";
+    EXPECT_EQ(report.worst_scenario, "");
+    for (const auto &score : report.scenarios) {
+        EXPECT_EQ(score.tip, "") << score.name;
+        EXPECT_TRUE(score.failed) << score.name << ": the rows stay as measured";
+    }
 }
 
 }  // namespace

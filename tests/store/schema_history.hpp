@@ -40,4 +40,11 @@ inline void restore_runs_by_session_index(store::Connection &connection) {
         "preset_id, flag);");
 }
 
+// Undoes migration 10 (runs that were errors of the setup, inconclusive scenarios).
+inline void drop_run_error_columns(store::Connection &connection) {
+    connection.exec(
+        "ALTER TABLE cells DROP COLUMN errored_runs; ALTER TABLE scenario_scores DROP COLUMN "
+        "inconclusive;");
+}
+
 }  // namespace sbx::test

@@ -84,6 +84,7 @@ TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
         sbx::test::drop_cell_share_column(made.connection());
         sbx::test::drop_forecast_pair_columns(made.connection());
         sbx::test::restore_runs_by_session_index(made.connection());
+        sbx::test::drop_run_error_columns(made.connection());
         made.connection().exec("PRAGMA user_version = 4");
     }
     Store store(db());
@@ -103,6 +104,7 @@ TEST_F(StoreTest, ARunIsFoundByItsPlaceInOneIndexSearchAfterMigratingFromVersion
     {
         Store made(db());
         sbx::test::restore_runs_by_session_index(made.connection());
+        sbx::test::drop_run_error_columns(made.connection());
         made.connection().exec("PRAGMA user_version = 8");
     }
     Store store(db());
@@ -126,6 +128,7 @@ TEST_F(StoreTest, AVersion7DatabaseKeepsItsForecastsAsShownAndUnpaired) {
         made.record_prediction({session, "roi:demo:normal:on", "ema", 0.5, {}, {}, 1, "", true});
         sbx::test::drop_forecast_pair_columns(made.connection());
         sbx::test::restore_runs_by_session_index(made.connection());
+        sbx::test::drop_run_error_columns(made.connection());
         made.connection().exec("PRAGMA user_version = 7");
     }
     Store store(db());

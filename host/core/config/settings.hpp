@@ -176,8 +176,14 @@ struct Settings {
     // Known preset keys in the host's environment (export CPU_LIMIT=2) reach the presets of
     // run and the simulations (presets/environment_keys.hpp).
     bool preset_env = true;
-    std::vector<std::string> injectors;              // plugin ids applied around every run
-    std::vector<SourceLocation> injector_locations;  // parallel to injectors
+    // Plugin ids applied around every run. Without `injectors:`, every built-in fault
+    // injector, in working order (network before fault_proxy, whose proxies then live in the
+    // run's network namespace): a scenario's faults are made unless the settings say `[]`.
+    std::vector<std::string> injectors = {"network",     "cpu_spike", "concurrency_spike",
+                                          "fault_proxy", "timeout",   "disk_corruption",
+                                          "broken_auth"};
+    // Where each was written, parallel to injectors (shorter: the rest are defaults).
+    std::vector<SourceLocation> injector_locations;
     std::vector<std::string> metrics = {"process_metrics"};
     std::vector<SourceLocation> metric_locations = {{}};  // parallel to metrics
     // `-id` items of injectors: and metrics:, with where each was written: left out of the

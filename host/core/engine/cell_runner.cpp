@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/cell_share.hpp"
+#include "engine/fault_accounting.hpp"
 #include "engine/fault_reach.hpp"
 #include "engine/forecaster.hpp"
 #include "engine/input_coverage.hpp"
@@ -124,7 +125,7 @@ void CellRunner::run_one(CellWork &work, int repetition) {
         request += (&step == &outcome.steps.front() ? "" : ",") + step.result_text;
         record.steps.push_back(
             {step.name, step.passed, step.result, step.result_text, outcome_name(step.outcome)});
-        if (!step.passed) {
+        if (!step.passed && outcome.harness_error.empty()) {
             result.failures.push_back(step.name + ": " + step.reason);
         }
     }
@@ -141,12 +142,21 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.wall_s = outcome.wall_s;
     record.metrics = collect(request + "]}", &result.aggregations, &result.collector_metrics);
     record.metrics.insert(outcome.host_metrics.begin(), outcome.host_metrics.end());
-    const auto tags = stub_failure_metrics(record.input_meta, inputs, outcome.passed);
+    // An error of the setup is no failure of the inputs' making.
+    const auto tags = stub_failure_metrics(record.input_meta, inputs,
+                                           outcome.passed || !outcome.harness_error.empty());
     record.metrics.insert(tags.begin(), tags.end());
     const auto classes = outcome_metrics(outcome.outcome, record.input_meta);
     record.metrics.insert(classes.begin(), classes.end());
+    if (!environment_faults(preset).empty()) {
+        const auto applied = fault_metrics(outcome.faults);
+        record.metrics.insert(applied.begin(), applied.end());
+    }
     record.cleanup_counters = std::move(outcome.cleanup_counters);
     result.passed = outcome.passed;
+    result.harness_error = std::move(outcome.harness_error);
+    result.failure_detail = std::move(outcome.failure_detail);
+    result.faults = std::move(outcome.faults);
     result.executions = outcome.executions;
     result.passed_executions = outcome.passed_executions;
     result.active_injectors = std::move(outcome.active_injectors);
@@ -188,7 +198,56 @@ std::vector<std::string> listed_metrics(const std::map<std::string, double> &met
     return listed;
 }
 
+// Why a cell whose preset asks for faults of the environment got none of them in any of
+// its scored runs: each fault's source and why it applied nothing, or that no loaded plugin
+// acted on it. "" when some fault was applied, or none was asked for.
+std::string not_applied_reason(const presets::Preset &preset, const CellSummary &cell,
+                               const std::set<std::string> &loaded_injectors) {
+    const auto faults = environment_faults(preset);
+    if (faults.empty() || cell.scored_runs() == 0 || !cell.faults.applied.empty()) {
+        return "";
+    }
+    std::set<std::string> told;
+    std::string reason;
+    const auto add = [&](const std::string &text) {
+        if (told.insert(text).second) {
+            reason += (reason.empty() ? "" : "; ") + text;
+        }
+    };
+    for (const auto &[source, why] : cell.faults.not_applied) {
+        add(source + ": " + why);
+    }
+    for (const auto &fault : faults) {
+        const std::string handler = built_in_handler(fault);
+        const bool heard = std::any_of(
+            cell.faults.not_applied.begin(), cell.faults.not_applied.end(), [&](const auto &entry) {
+                return entry.first == handler ||
+                       (handler == "the executor" && entry.first.rfind("limit ", 0) == 0);
+            });
+        if (heard) {
+            continue;
+        }
+        if (loaded_injectors.count(handler) != 0) {
+            // Loaded, and never active for this workflow: the fault proxy with no upstream.
+            add(fault + ": the " + handler + " injector did not act on it" +
+                (handler == "fault_proxy"
+                     ? std::string(" (the workflow declares no upstreams: or services:)")
+                     : std::string()));
+        } else {
+            add(fault + ": no loaded plugin acted on it" +
+                (handler.empty() || handler.rfind("the ", 0) == 0
+                     ? std::string()
+                     : " (the built-in " + handler + " injector does: list it in injectors:)"));
+        }
+    }
+    return "none of its faults was applied: " + reason;
+}
+
 }  // namespace
+
+std::string CellSummary::injected() const {
+    return injected_text(metrics, scored_runs(), faults.applied);
+}
 
 CellSummary CellRunner::summarize(const CellWork &work) const {
     CellSummary summary;
@@ -201,15 +260,23 @@ CellSummary CellRunner::summarize(const CellWork &work) const {
     summary.strategy = work.strategy;
     for (size_t j = 0; j < work.results.size(); ++j) {
         const auto &result = work.results[j];
+        ++summary.runs;
+        if (!result.harness_error.empty()) {
+            // Neither a pass nor a fail: the scenario's verdict rests on the other runs.
+            ++summary.errored;
+            ++summary.errors[result.harness_error];
+            continue;
+        }
         if (!result.passed && summary.failed_run == 0) {
             summary.failed_run = result.run_id;
+            summary.failure_detail = result.failure_detail;
         }
         if (!result.passed && summary.polyglot_failed_run == 0 && work.input_meta.is_array() &&
             j < work.input_meta.size() && holds_polyglot(work.input_meta[j])) {
             summary.polyglot_failed_run = result.run_id;
         }
-        ++summary.runs;
         summary.passed += result.passed ? 1 : 0;
+        summary.faults.merge(result.faults);
         summary.executions += result.executions;
         summary.passed_executions += result.passed_executions;
         run_metrics.push_back(&result.metrics);
@@ -237,6 +304,13 @@ CellSummary CellRunner::summarize(const CellWork &work) const {
     summary.collector_metrics.assign(collector_metrics.begin(), collector_metrics.end());
     summary.not_applicable =
         not_applicable_reason(*work.workflow, work.preset, plugins_.settings());
+    if (summary.not_applicable.empty() && !work.options.counterfactual) {
+        std::set<std::string> loaded;
+        for (const auto &injector : plugins_.injectors()) {
+            loaded.insert(injector->plugin().id());
+        }
+        summary.not_applicable = not_applied_reason(work.preset, summary, loaded);
+    }
     summary.robustness = !work.options.counterfactual && is_robustness_preset(work.preset);
     return summary;
 }
@@ -261,9 +335,9 @@ CellSummary CellRunner::finish(const CellWork &work) {
         summary.metrics[name] = value;
     }
     summary.collector_metrics = listed_metrics(summary.metrics, collector_metrics);
-    summary.cell_id = store_.record_cell({session_id_, summary.workflow, work.preset_id,
-                                          summary.flag, summary.runs, summary.passed, summary.roi,
-                                          summary.metrics, summary.not_applicable});
+    summary.cell_id = store_.record_cell(
+        {session_id_, summary.workflow, work.preset_id, summary.flag, summary.runs, summary.passed,
+         summary.roi, summary.metrics, summary.not_applicable, summary.errored});
 
     // Each series of the cell, with the cell just recorded as its last point: its ROI
     // (the forecast the report shows) and every metric.

@@ -45,7 +45,22 @@ struct CellSummary {
     // Metrics of collectors other than the built-in process_metrics, in name order.
     std::vector<std::string> collector_metrics;
     std::map<std::string, int> failures;  // "step: reason" -> count
+    // Runs that were errors of the setup, not verdicts (RunOutcome::harness_error): left out
+    // of `passed`, `executions` and the ROI.
+    int errored = 0;
+    std::map<std::string, int> errors;  // error -> runs
+    // Why the cell's first failed run (by repetition) failed (engine/failure_detail.hpp).
+    std::string failure_detail;
     std::vector<std::string> active_injectors;
+    // Which faults the runs got (engine/fault_accounting.hpp): what each source applied (the
+    // first run's words) and why a source applied nothing, over the scored runs. Counts per
+    // source are the `faults_applied.<source>` metrics.
+    FaultTally faults;
+    // "limit cpu 0.5 (cgroup_v1) in 3/3 runs": the injected faults, for reports; "" when the
+    // preset asks for no fault of the environment.
+    [[nodiscard]] std::string injected() const;
+    // The runs the metrics and the ROI rest on: those that were not errors.
+    [[nodiscard]] int scored_runs() const { return runs - errored; }
     nlohmann::json forecast;  // the predictor's answer for the next ROI of this cell
     int64_t cell_id = 0;
     std::string strategy;    // what made the inputs: a strategy chain, or input_stubs
@@ -72,6 +87,9 @@ struct RunResult {
     std::map<std::string, plugins::Aggregation> aggregations;
     std::set<std::string> collector_metrics;
     std::vector<std::string> failures;  // "step: reason" of the failed step, if any
+    std::string harness_error;          // RunOutcome::harness_error
+    std::string failure_detail;         // RunOutcome::failure_detail
+    FaultTally faults;                  // RunOutcome::faults
     std::vector<std::string> active_injectors;
     int64_t run_id = 0;  // runs.id
 };

@@ -12,9 +12,16 @@ json cell_share_of(const RunResult &result) {
     for (const auto &[name, aggregation] : result.aggregations) {
         aggregations[name] = plugins::aggregation_name(aggregation);
     }
-    return {{"executions", result.executions}, {"passed_executions", result.passed_executions},
-            {"failures", result.failures},     {"active_injectors", result.active_injectors},
-            {"aggregations", aggregations},    {"collector_metrics", result.collector_metrics}};
+    return {{"executions", result.executions},
+            {"passed_executions", result.passed_executions},
+            {"failures", result.failures},
+            {"active_injectors", result.active_injectors},
+            {"aggregations", aggregations},
+            {"collector_metrics", result.collector_metrics},
+            {"harness_error", result.harness_error},
+            {"failure_detail", result.failure_detail},
+            {"faults_applied", result.faults.applied},
+            {"faults_missed", result.faults.not_applied}};
 }
 
 RunResult run_result_from(const store::CommittedRun &run) {
@@ -35,6 +42,12 @@ RunResult run_result_from(const store::CommittedRun &run) {
             }
             result.aggregations[name] = *aggregation;
         }
+        // Written since schema 10's host; an older host's runs had neither.
+        result.harness_error = share.value("harness_error", std::string());
+        result.failure_detail = share.value("failure_detail", std::string());
+        using Texts = std::map<std::string, std::string>;
+        result.faults.applied = share.value("faults_applied", Texts());
+        result.faults.not_applied = share.value("faults_missed", Texts());
         const auto listed = share.at("collector_metrics").get<std::vector<std::string>>();
         result.collector_metrics.insert(listed.begin(), listed.end());
     } catch (const std::exception &e) {

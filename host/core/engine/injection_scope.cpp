@@ -21,10 +21,13 @@ InjectionScope::InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &
         // object: tear down what was prepared so far before rethrowing.
         try {
             const auto response = nlohmann::json::parse(injector->prepare(request));
-            prepared_.push_back({injector.get(), response.value("state", nlohmann::json()).dump()});
+            const bool active = response.value("active", false);
+            prepared_.push_back(
+                {injector.get(), response.value("state", nlohmann::json()).dump(), active});
             const std::string &id = injector->plugin().id();
-            if (response.value("active", false)) {
+            if (active) {
                 active_.push_back(id);
+                add_injector_response(tally_, id, response);
             }
             if (const auto report = response.find(id); report != response.end()) {
                 reports_[id] = *report;
@@ -49,13 +52,43 @@ InjectionScope::InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &
     }
 }
 
+void InjectionScope::tally_after_run() {
+    for (const auto &prepared : prepared_) {
+        if (!prepared.active) {
+            continue;
+        }
+        const std::string &id = prepared.injector->plugin().id();
+        try {
+            const auto response = nlohmann::json::parse(prepared.injector->tally(prepared.state));
+            if (!response.is_object() || !response.contains("applied")) {
+                continue;  // {}: prepare's word stands
+            }
+            tally_.applied.erase(id);
+            tally_.not_applied.erase(id);
+            add_injector_response(tally_, id, response);
+        } catch (const plugins::PluginCallError &e) {
+            if (e.status() == SBX_CANCELLED) {
+                throw;
+            }
+            spdlog::warn("tally of injector '{}' failed ({}); its prepare's word stands", id,
+                         e.what());
+        } catch (const nlohmann::json::exception &e) {
+            spdlog::warn(
+                "injector '{}' answered tally with no JSON object ({}); its prepare's "
+                "word stands",
+                id, e.what());
+        }
+    }
+}
+
 InjectionScope::~InjectionScope() {
     teardown_all();
 }
 
 void InjectionScope::teardown_all() noexcept {
     while (!prepared_.empty()) {
-        auto [injector, state] = prepared_.back();
+        auto [injector, state, active] = prepared_.back();
+        (void)active;
         prepared_.pop_back();
         try {
             injector->teardown(state);

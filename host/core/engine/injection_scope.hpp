@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/fault_accounting.hpp"
 #include "plugins/plugin.hpp"
 
 namespace sbx::engine {
@@ -36,12 +37,20 @@ class InjectionScope {
     [[nodiscard]] const nlohmann::json &reports() const { return reports_; }
     // Numbers the injectors want in the run's metrics (the response's `metrics`).
     [[nodiscard]] const std::map<std::string, double> &metrics() const { return metrics_; }
+    // What the active injectors said they applied, or why not (engine/fault_accounting.hpp):
+    // prepare's word, then, after tally_after_run(), what the faults really did.
+    [[nodiscard]] const FaultTally &tally() const { return tally_; }
+    // Asks each active injector what its faults did during the run (ABI 1.3 `tally`), before
+    // any teardown. An injector whose tally fails is named in the log; its prepare's word
+    // stands.
+    void tally_after_run();
 
   private:
     void teardown_all() noexcept;
     struct Prepared {
         plugins::Instance *injector;
         std::string state;
+        bool active = false;
     };
     nlohmann::json spec_;
     std::string spec_text_;
@@ -49,6 +58,7 @@ class InjectionScope {
     std::vector<std::string> active_;
     nlohmann::json reports_ = nlohmann::json::object();
     std::map<std::string, double> metrics_;
+    FaultTally tally_;
 };
 
 }  // namespace sbx::engine

@@ -35,8 +35,33 @@ void check_plugin_sections(const config::Settings &settings, const plugins::Regi
     }
 }
 
+namespace {
+
+// The fault proxies of a run must live in its network namespace, so `network` prepares
+// first: the other order would make every network scenario of a workflow with upstreams an
+// error in every run. Said once, at the line, before anything runs.
+void check_injector_order(const config::Settings &settings) {
+    const auto &ids = settings.injectors;
+    const auto proxy = std::find(ids.begin(), ids.end(), "fault_proxy");
+    const auto network = std::find(ids.begin(), ids.end(), "network");
+    if (proxy == ids.end() || network == ids.end() || network < proxy) {
+        return;
+    }
+    const auto index = static_cast<size_t>(proxy - ids.begin());
+    const auto where = index < settings.injector_locations.size()
+                           ? settings.injector_locations[index]
+                           : config::SourceLocation{};
+    throw InputError((where.file.empty() ? settings.source : where.str()) +
+                     ": injectors lists fault_proxy before network; list network first (as the "
+                     "default list does), so each run's fault proxies live in its network "
+                     "namespace");
+}
+
+}  // namespace
+
 PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &registry)
     : settings_(settings), registry_(registry) {
+    check_injector_order(settings);
     // A misspelt section would leave the plugin it meant on its defaults, silently.
     check_plugin_sections(settings, registry);
     // Each "where" is the YAML position of the id, so a typo points at its line.

@@ -78,6 +78,9 @@ void RunServices::fail_if_died(const std::string &step, std::vector<StepOutcome>
         std::string error = ended;
         error.append(" during step '").append(step).append("'");
         result["error"] = std::move(error);
+        // A service of the system under test that died is the system's failure, not the
+        // setup's (one that never became ready is the setup's: an error of the run).
+        result["counts_as_failure"] = true;
         copies[i].result_text.clear();
     }
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -41,6 +42,15 @@ std::string legal_c_string(std::string text, const std::string &where,
     return text;
 }
 
+// SANDBOX_UPSTREAM_<NAME>: the name upper-cased, as fault_proxy names it.
+std::string upstream_variable(const std::string &name) {
+    std::string variable = "SANDBOX_UPSTREAM_";
+    for (const char c : name) {
+        variable += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return variable;
+}
+
 // The workflow's own fields of a spec: `upstreams:` for the injectors (fault_proxy puts a
 // proxy on each `listen`), `filesystem:` and `binds:` for the executor; absent when not
 // written.
@@ -59,6 +69,16 @@ json with_workflow_fields(json spec, const config::Workflow &workflow) {
                                  {"target", upstream.target}});
         }
         spec["upstreams"] = std::move(upstreams);
+        // The target finds each upstream by its variable whatever the injectors: the upstream
+        // itself here, the fault proxy's address once fault_proxy stands between. A step's
+        // own env wins.
+        json &env = spec["env"];
+        for (const auto &upstream : workflow.upstreams) {
+            const std::string variable = upstream_variable(upstream.name);
+            if (!env.contains(variable)) {
+                env[variable] = upstream.target;
+            }
+        }
     }
     return spec;
 }

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "engine/cell_runner.hpp"
+#include "engine/failure_detail.hpp"
 #include "engine/injection_scope.hpp"
 #include "engine/run_outcome_class.hpp"
 #include "engine/run_seed.hpp"
@@ -301,25 +302,65 @@ void finish(RunOutcome &outcome, const CopyStates &states,
     }
 }
 
+// Why the failed run failed, in one line (engine/failure_detail.hpp), and whether the failure
+// was the setup's: a step the executor or an injector could not run (an XX result), unless
+// the target ended some copy itself, or the failure counts as the system's (the inputs left the
+// step without a program, a service of the workflow died).
+// An error the executor wrote itself is named after it, as plugin failures are.
+void note_failure(RunOutcome &outcome, bool target_ended_itself, const std::string &executor) {
+    for (const auto &step : outcome.steps) {
+        if (step.passed) {
+            continue;
+        }
+        outcome.failure_detail = failure_detail(step.name, step.result, step.reason);
+        const bool not_run = step.result.value("status", std::string()) == "XX" &&
+                             !step.result.value("counts_as_failure", false);
+        if (not_run && !target_ended_itself) {
+            const std::string error = step.result.value("error", std::string());
+            const bool named =
+                step.result.value("made_by_host", false) || error.rfind("plugin '", 0) == 0;
+            outcome.harness_error =
+                error.empty() ? "executor '" + executor + "' could not run step '" + step.name + "'"
+                : named       ? error
+                              : "executor '" + executor + "': " + error;
+        }
+        return;
+    }
+}
+
 }  // namespace
 
 WorkflowRunner::StepExecution WorkflowRunner::execute_step(
     const config::Workflow &workflow, const config::Step &step, const presets::Preset &preset,
     const std::string &preset_text, json spec, const std::vector<bool> &alive, int64_t command_seed,
-    const std::string &cannot_run, RunOutcome &outcome) {
+    const std::string &cannot_run, bool cannot_run_is_setup, RunOutcome &outcome) {
     StepExecution execution;
     // Every live copy of the step fails with `error`, as an executor's refusal would.
-    const auto fail_live_copies = [&](const std::string &error) {
+    // `sandbox_fault`: the setup failed, not the target; the run is tried again and, if that
+    // keeps failing, is an error of the run rather than a verdict on the target.
+    const auto fail_live_copies = [&](const std::string &error, bool sandbox_fault) {
         execution.copies.assign(alive.size(), StepOutcome{});
         for (size_t i = 0; i < alive.size(); ++i) {
             if (alive[i]) {
-                execution.copies[i].result = {{"status", "XX"}, {"error", error}};
+                execution.copies[i].result = {
+                    {"status", "XX"}, {"error", error}, {"made_by_host", true}};
+                if (sandbox_fault) {
+                    execution.copies[i].result["sandbox_fault"] = true;
+                } else {
+                    execution.copies[i].result["counts_as_failure"] = true;
+                }
             }
         }
     };
-    if (const std::string why = cannot_run.empty() ? missing_program(step, spec) : cannot_run;
-        !why.empty()) {
-        fail_live_copies(why);
+    // A service that did not start (or become ready) is the setup's failure; one that died
+    // during an earlier step (`cannot_run` then says so) is the system's, as is a program
+    // item the inputs left empty.
+    if (!cannot_run.empty()) {
+        fail_live_copies(cannot_run, cannot_run_is_setup);
+        return execution;
+    }
+    if (const std::string why = missing_program(step, spec); !why.empty()) {
+        fail_live_copies(why, false);
         return execution;
     }
     try {
@@ -340,13 +381,24 @@ WorkflowRunner::StepExecution WorkflowRunner::execute_step(
         }
         execution.copies =
             run_copies(workflow, preset, injection.spec(), injection.spec_text(), alive);
+        injection.tally_after_run();
+        outcome.faults.merge(injection.tally());
+        // The limits as the executor held them, from the first copy that ran.
+        for (size_t i = 0; i < alive.size(); ++i) {
+            if (alive[i]) {
+                FaultTally limits;
+                add_limits(limits, preset, execution.copies[i].result);
+                outcome.faults.merge(limits);
+                break;
+            }
+        }
     } catch (const plugins::PluginCallError &e) {
         if (e.status() == SBX_CANCELLED) {
             throw;
         }
         // An injector could not set up this run (a port in use, say): the earlier injectors
-        // are torn down already; every live copy of the step fails with why.
-        fail_live_copies(e.what());
+        // are torn down already; every live copy of the step fails with why, as the setup's.
+        fail_live_copies(e.what(), true);
     }
     return execution;
 }
@@ -375,9 +427,8 @@ RunOutcome WorkflowRunner::run(const config::Workflow &workflow, const presets::
         if (reruns >= settings_.sandbox_fault_reruns) {
             spdlog::warn(
                 "{}: the sandbox failed again after {} rerun(s) ({}); the run is "
-                "recorded as failed, but the failure is the sandbox's, not the "
-                "program's: see the executor's diagnostics, or raise "
-                "sandbox_fault_reruns",
+                "recorded as an error, not as a verdict on the program: see the "
+                "plugin's diagnostics, or raise sandbox_fault_reruns",
                 subject, reruns, outcome.sandbox_fault);
             return outcome;
         }
@@ -421,9 +472,9 @@ RunOutcome WorkflowRunner::run_once(const config::Workflow &workflow, const pres
         json argv = spec["argv"];
         services.add_to(spec);
         const std::string down = services.down();
-        StepExecution execution =
-            execute_step(workflow, step, preset, preset_text, std::move(spec), states.alive,
-                         seeds.command, down.empty() ? services.failure() : down, outcome);
+        StepExecution execution = execute_step(
+            workflow, step, preset, preset_text, std::move(spec), states.alive, seeds.command,
+            down.empty() ? services.failure() : down, down.empty(), outcome);
         if (down.empty()) {
             services.fail_if_died(step.name, execution.copies, states.alive);
         }
@@ -448,8 +499,15 @@ RunOutcome WorkflowRunner::run_once(const config::Workflow &workflow, const pres
     }
     services.record_into(outcome);
     finish(outcome, states, started);
+    if (states.alive.size() > 1) {
+        outcome.faults.applied.emplace("copies",
+                                       std::to_string(states.alive.size()) + " copies at once");
+    }
     if (target_ended_itself) {
         outcome.sandbox_fault.clear();  // a verdict of the target's own stands: no rerun
+    }
+    if (!outcome.passed) {
+        note_failure(outcome, target_ended_itself, executor);
     }
     return outcome;
 }

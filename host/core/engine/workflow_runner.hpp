@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/settings.hpp"
+#include "engine/fault_accounting.hpp"
 #include "engine/plugin_set.hpp"
 #include "engine/run_outcome_class.hpp"
 #include "engine/step_judgement.hpp"
@@ -46,9 +47,19 @@ struct RunOutcome {
     // with `sandbox_fault: true`, such as an engine that did not answer): that error. The
     // host reruns such a run (`sandbox_fault_reruns`); set here, the last try still had one.
     std::string sandbox_fault;
+    // Set when the run failed because the executor or an injector could not run a step (an
+    // XX result; a service that did not start), not because of the target: that error. Such
+    // a run is an error of the run, neither a pass nor a fail (docs/user-guide.md, "Errors
+    // are not verdicts").
+    std::string harness_error;
+    // Why a failed run failed, with exit code or signal and the last stderr lines
+    // (engine/failure_detail.hpp); "" when it passed.
+    std::string failure_detail;
     double wall_s = 0;
     std::vector<StepOutcome> steps;
     std::vector<std::string> active_injectors;
+    // Which of the preset's faults the run got, by source (engine/fault_accounting.hpp).
+    FaultTally faults;
 };
 
 // What a run is seeded with: the command's `--seed` (in every injector's prepare request)
@@ -107,13 +118,14 @@ class WorkflowRunner {
 
     // Runs `spec` through the injectors and the executor for each live copy; a step with
     // no program, whose injectors cannot set up, or that `cannot_run` says why (a service
-    // down), fails every live copy instead. Adds the active injectors and their metrics to
+    // that did not start, `cannot_run_is_setup`, or one that died), fails every live copy
+    // instead. Adds the active injectors and their metrics to
     // `outcome`.
     StepExecution execute_step(const config::Workflow &workflow, const config::Step &step,
                                const presets::Preset &preset, const std::string &preset_text,
                                nlohmann::json spec, const std::vector<bool> &alive,
                                int64_t command_seed, const std::string &cannot_run,
-                               RunOutcome &outcome);
+                               bool cannot_run_is_setup, RunOutcome &outcome);
     // Runs one step's spec through `copies` executor instances at once (run ids suffixed
     // "-c<i>"), copies whose `alive` is false skipped; results by copy.
     std::vector<StepOutcome> run_copies(const config::Workflow &workflow,

@@ -299,6 +299,17 @@ std::string InProcessInstance::call(PluginCall which, const std::string &request
                 SBX_PREDICTOR_V1, [&](auto &t, const sbx_sink &s) {
                     return t.predict ? t.predict(handle_, text, &s) : SBX_UNSUPPORTED;
                 });
+        case PluginCall::tally: {
+            // An injector built against ABI < 1.3 has a table without `tally` (zero-filled
+            // by copy_growable): its prepare's word stands.
+            const void *raw = plugin_->interface(SBX_INJECTOR_V1);
+            if (raw == nullptr || copy_growable<sbx_injector_v1>(raw).tally == nullptr) {
+                return "{}";
+            }
+            return call_with_sink<sbx_injector_v1>(
+                SBX_INJECTOR_V1,
+                [&](auto &t, const sbx_sink &s) { return t.tally(handle_, text, &s); });
+        }
     }
     throw PluginCallError(SBX_UNSUPPORTED, "unknown call");
 }

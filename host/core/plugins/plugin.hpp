@@ -81,6 +81,8 @@ class Instance {
         return call(PluginCall::prepare, request_json);
     }
     void teardown(const std::string &state_json) { call(PluginCall::teardown, state_json); }
+    // Injector, after the run (ABI >= 1.3; an older injector answers {}).
+    std::string tally(const std::string &state_json) { return call(PluginCall::tally, state_json); }
     // Injector, or executor (ABI >= 1.1; an older executor answers {"removed": []}).
     std::string sweep(const std::string &request_json) {
         return call(PluginCall::sweep, request_json);

@@ -26,11 +26,12 @@ std::unique_ptr<store::Store> open_database(const std::filesystem::path &path) {
 // Bare columns beside MAX(): SQLite takes them from the row that holds the maximum, so
 // `value` is the newest on-cell's. CROSS JOIN keeps cells as the outer loop, so each cell
 // costs one lookup in metrics_by_cell instead of a scan of every run's metrics. A cell whose
-// faults could not reach its target (not_applicable) proved nothing and adds nothing.
+// faults could not reach its target (not_applicable), or all of whose runs were errors of
+// the setup, proved nothing and adds nothing.
 constexpr const char *kRoiByScenario =
     "SELECT presets.name, SUM(cells.roi) FROM cells JOIN presets ON presets.id = "
-    "cells.preset_id WHERE cells.flag = 'on' AND cells.not_applicable IS NULL GROUP BY "
-    "presets.name";
+    "cells.preset_id WHERE cells.flag = 'on' AND cells.not_applicable IS NULL AND "
+    "cells.errored_runs < cells.runs GROUP BY presets.name";
 constexpr const char *kNewestSecurityScore =
     "SELECT presets.name, metrics.value, MAX(cells.id) FROM cells CROSS JOIN metrics "
     "JOIN presets ON presets.id = cells.preset_id WHERE metrics.cell_id = cells.id AND "

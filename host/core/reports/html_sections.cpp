@@ -26,7 +26,7 @@ std::string verdict_class(const std::string &verdict) {
     if (verdict == "pass") {
         return "pass";
     }
-    if (verdict == "fail") {
+    if (verdict == "fail" || verdict == "broken") {
         return "fail";
     }
     return verdict == "not applicable" ? "na" : "weak";
@@ -61,12 +61,19 @@ std::string matrix_table_html(const WorkflowOutcome &workflow) {
     if (!workflow.worst_scenario.empty()) {
         html += " · worst scenario: <strong>" + e(workflow.worst_scenario) + "</strong>";
     }
+    if (!workflow.broken.empty()) {
+        html += "</p>\n<p class=\"broken\">broken: " + e(workflow.broken);
+    }
     html +=
         "</p>\n<table class=\"matrix\">\n<thead><tr><th>scenario</th><th>ROI on</th><th>ROI "
         "off</th><th>Δ ROI</th><th>Δ RAROI</th><th>runs failed</th><th>result</th></tr>"
         "</thead>\n<tbody>\n";
     for (const auto &s : workflow.scenarios) {
-        const std::string result = !s.not_applicable.empty() ? "n/a" : s.failed ? "fail" : "pass";
+        const std::string result = !s.not_applicable.empty() ? "n/a"
+                                   : !s.inconclusive.empty() ? "inconclusive"
+                                   : s.failed                ? "fail"
+                                                             : "pass";
+        const std::string &why = !s.not_applicable.empty() ? s.not_applicable : s.inconclusive;
         html += std::string("<tr") + (s.worst ? " class=\"worst\"" : "") + "><td>" + e(s.scenario) +
                 (s.worst ? " (worst)" : "") + "</td><td class=\"num\">" + decimal(s.roi_on) +
                 "</td><td class=\"num\">" + decimal(s.roi_off) + "</td><td class=\"num\">" +
@@ -74,8 +81,7 @@ std::string matrix_table_html(const WorkflowOutcome &workflow) {
                 decimal(s.raroi_delta, true) + "</td><td class=\"num\">" +
                 std::to_string(s.failed_runs) + "/" + std::to_string(s.runs) + "</td><td class=\"" +
                 (result == "n/a" ? "na" : result) + "\"" +
-                (s.not_applicable.empty() ? "" : " title=\"" + e(s.not_applicable) + "\"") + ">" +
-                result + "</td></tr>\n";
+                (why.empty() ? "" : " title=\"" + e(why) + "\"") + ">" + result + "</td></tr>\n";
     }
     return html + "</tbody>\n</table>\n";
 }

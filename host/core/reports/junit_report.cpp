@@ -57,10 +57,12 @@ std::string failure_text(const ScenarioOutcome &scenario, const std::string &dat
 std::string junit_report(const SessionReport &report, const std::string &data_dir) {
     int tests = 0;
     int failures = 0;
+    int errors = 0;
     double time = 0;
     std::string suites;
     for (const auto &workflow : report.workflows) {
         int suite_failures = 0;
+        int suite_errors = 0;
         int skipped = 0;
         double suite_time = 0;
         std::string cases;
@@ -74,6 +76,18 @@ std::string junit_report(const SessionReport &report, const std::string &data_di
                 cases += ">\n      <skipped" +
                          attribute("message", "not applicable: " + scenario.not_applicable) +
                          "/>\n    </testcase>\n";
+            } else if (!scenario.inconclusive.empty()) {
+                // An error, not a failure: the setup, not the target, left it without a verdict.
+                ++suite_errors;
+                cases += ">\n      <error" +
+                         attribute("message", "inconclusive: " + scenario.inconclusive) +
+                         attribute("type", "inconclusive") + "/>\n    </testcase>\n";
+            } else if (!scenario.broken.empty()) {
+                ++suite_failures;
+                cases += ">\n      <failure" + attribute("message", "broken: " + scenario.broken) +
+                         attribute("type", "workflow_broken") + ">" +
+                         escape_markup(failure_text(scenario, data_dir)) +
+                         "</failure>\n    </testcase>\n";
             } else if (scenario.failed) {
                 ++suite_failures;
                 const std::string message =
@@ -88,10 +102,12 @@ std::string junit_report(const SessionReport &report, const std::string &data_di
         }
         tests += static_cast<int>(workflow.scenarios.size());
         failures += suite_failures;
+        errors += suite_errors;
         time += suite_time;
         suites += "  <testsuite" + attribute("name", workflow.workflow) +
                   attribute("tests", std::to_string(workflow.scenarios.size())) +
-                  attribute("failures", std::to_string(suite_failures)) + attribute("errors", "0") +
+                  attribute("failures", std::to_string(suite_failures)) +
+                  attribute("errors", std::to_string(suite_errors)) +
                   attribute("skipped", std::to_string(skipped)) +
                   attribute("time", seconds(suite_time)) +
                   attribute("timestamp", report.started_at) + ">\n    <properties>\n" +
@@ -104,8 +120,9 @@ std::string junit_report(const SessionReport &report, const std::string &data_di
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +
            attribute("name", "sandbox-runner session " + std::to_string(report.session)) +
            attribute("tests", std::to_string(tests)) +
-           attribute("failures", std::to_string(failures)) + attribute("errors", "0") +
-           attribute("time", seconds(time)) + ">\n" + suites + "</testsuites>\n";
+           attribute("failures", std::to_string(failures)) +
+           attribute("errors", std::to_string(errors)) + attribute("time", seconds(time)) + ">\n" +
+           suites + "</testsuites>\n";
 }
 
 }  // namespace sbx::reports

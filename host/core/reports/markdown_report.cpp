@@ -50,7 +50,7 @@ const char *verdict_mark(const std::string &verdict) {
     if (verdict == "pass") {
         return "✅";
     }
-    return verdict == "fail" ? "❌" : "⚠️";
+    return verdict == "fail" || verdict == "broken" ? "❌" : "⚠️";
 }
 
 }  // namespace
@@ -66,6 +66,10 @@ std::string markdown_report(const SessionReport &report, const std::string &data
     for (const auto &workflow : report.workflows) {
         text += "### " + std::string(verdict_mark(workflow.verdict)) + " " + md(workflow.workflow) +
                 ": " + md(workflow.verdict) + "\n\n";
+        if (!workflow.broken.empty()) {
+            text += "**Broken:** " + md(workflow.broken) +
+                    ". Fix the workflow first: no scenario blames a fault or an input.\n\n";
+        }
         if (!workflow.worst_scenario.empty()) {
             text += "Worst scenario: **" + md(workflow.worst_scenario) + "**\n\n";
         }
@@ -75,12 +79,17 @@ std::string markdown_report(const SessionReport &report, const std::string &data
         std::string failures;
         for (const auto &s : workflow.scenarios) {
             const std::string result = !s.not_applicable.empty() ? "n/a"
+                                       : !s.inconclusive.empty() ? "⚠️ inconclusive"
                                        : s.failed                ? "❌ fail"
                                                                  : "✅ pass";
             text += "| " + md(s.scenario) + (s.worst ? " **(worst)**" : "") + " | " +
                     number(s.roi_on, false) + " | " + number(s.roi_off, false) + " | " +
                     number(s.roi_delta, true) + " | " + number(s.raroi_delta, true) + " | " +
                     result + " |\n";
+            if (!s.inconclusive.empty()) {
+                failures +=
+                    "- **" + md(s.scenario) + "**: inconclusive: " + md(s.inconclusive) + "\n";
+            }
             if (s.failed) {
                 failures += "- **" + md(s.scenario) + "**: ";
                 std::string reasons;

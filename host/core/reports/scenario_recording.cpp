@@ -54,9 +54,11 @@ void record_scenario_run(store::Store &store, const std::filesystem::path &data_
                         {{"target_delta", score.target_delta},
                          {"metrics_delta", score.metrics_delta},
                          {"reasons", score.failing_reasons},
+                         {"broken", score.name == "normal" ? run.report.broken : ""},
                          {"outcomes", engine::outcome_counts_json(
-                                          engine::outcome_counts(on.metrics, on.runs))}},
-                        score.not_applicable});
+                                          engine::outcome_counts(on.metrics, on.scored_runs()))}},
+                        score.not_applicable,
+                        score.inconclusive});
     }
     store::record_scenario_scores(store, run.session, run.workflow, rows);
     write_scenario_exports(data_dir, run);
@@ -68,7 +70,7 @@ void record_scenario_run(store::Store &store, const std::filesystem::path &data_
     auto tracker = tracker_from_history(history, settings, data_dir / "roi_tracker.flags");
     for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
         const auto &score = run.report.scenarios[i];
-        if (!score.not_applicable.empty()) {
+        if (!score.not_applicable.empty() || !score.inconclusive.empty()) {
             continue;  // its ROI says nothing about the workflow
         }
         const auto &metrics = run.cells[i].on.metrics;

@@ -6,6 +6,7 @@
 
 #include "engine/input_coverage.hpp"
 #include "engine/outcome_counts.hpp"
+#include "engine/run_errors.hpp"
 #include "engine/stub_failures.hpp"
 #include "util/atomic_file.hpp"
 
@@ -21,7 +22,9 @@ std::vector<scoring::ScenarioInput> scoring_inputs(
         inputs.push_back({cell.scenario,
                           {cell.on.roi, cell.on.metrics},
                           {cell.off.roi, cell.off.metrics},
-                          cell.on.not_applicable});
+                          cell.on.not_applicable,
+                          engine::inconclusive_reason(cell.on, cell.off),
+                          engine::broken_reason(cell.scenario, cell.on)});
     }
     return inputs;
 }
@@ -70,10 +73,13 @@ std::string shrunk_text(const json &shrunk) {
     return text + "; replay: " + replay_command(shrunk.value("run", int64_t{0})) + ")";
 }
 
-// "pass", "fail" or "n/a"; the table shouts a failure ("FAIL").
+// "pass", "fail", "n/a" or "inconclusive"; the table shouts a failure ("FAIL").
 std::string result_word(const scoring::ScenarioScore &score, bool shout_failure) {
     if (!score.not_applicable.empty()) {
         return "n/a";
+    }
+    if (!score.inconclusive.empty()) {
+        return "inconclusive";
     }
     if (score.failed) {
         return shout_failure ? "FAIL" : "fail";
@@ -81,18 +87,50 @@ std::string result_word(const scoring::ScenarioScore &score, bool shout_failure)
     return "pass";
 }
 
-// "status: pass (n/a: hostile_input, flaky_upstream)".
+std::string joined(const std::vector<std::string> &names) {
+    std::string text;
+    for (const auto &name : names) {
+        text += (text.empty() ? "" : ", ") + name;
+    }
+    return text;
+}
+
+// "status: pass (n/a: hostile_input, flaky_upstream)"; "status: fail (inconclusive:
+// high_latency)".
 std::string status_line(const scoring::ScenarioReport &report) {
     std::string line = std::string("status: ") + scoring::verdict_name(report.status);
+    std::vector<std::string> notes;
+    if (!report.inconclusive.empty() && report.status != scoring::WorkflowVerdict::inconclusive) {
+        notes.push_back("inconclusive: " + joined(report.inconclusive));
+    }
     if (!report.not_applicable.empty() &&
         report.status != scoring::WorkflowVerdict::not_applicable) {
-        line += " (n/a: ";
-        for (size_t i = 0; i < report.not_applicable.size(); ++i) {
-            line += (i == 0 ? "" : ", ") + report.not_applicable[i];
-        }
-        line += ")";
+        notes.push_back("n/a: " + joined(report.not_applicable));
+    }
+    if (!notes.empty()) {
+        line += " (" + joined(notes) + ")";
     }
     return line + "\n";
+}
+
+// "  high_latency: 2 of 13 on-runs were errors, not verdicts: injector 'network' ..." for
+// each scenario with errored runs that still has a verdict (an inconclusive one says it in
+// its own line).
+std::string errors_text(const ScenarioRun &run) {
+    std::string out;
+    for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
+        const auto &score = run.report.scenarios[i];
+        const auto &cells = run.cells[i];
+        const int errored = cells.on.errored + cells.off.errored;
+        if (errored == 0 || !score.not_applicable.empty() || !score.inconclusive.empty()) {
+            continue;
+        }
+        out += "  " + score.name + ": " + std::to_string(errored) + " of " +
+               std::to_string(cells.on.runs + cells.off.runs) +
+               " runs were errors of the setup, left out of the ROI: " +
+               engine::most_frequent_error(cells.on.errored > 0 ? cells.on : cells.off) + "\n";
+    }
+    return out;
 }
 
 // The outcome classes of the robustness scenarios' on-runs, with the input categories the
@@ -104,15 +142,41 @@ std::string outcomes_text(const ScenarioRun &run) {
         if (!cells.robustness || !run.report.scenarios[i].not_applicable.empty()) {
             continue;
         }
-        out += "  " + cells.scenario + ": " + run.workflow + " " +
-               engine::outcome_line(engine::outcome_counts(cells.on.metrics, cells.on.runs));
-        if (const auto tried = engine::input_coverage_text(cells.on.metrics, cells.on.runs);
+        out +=
+            "  " + cells.scenario + ": " + run.workflow + " " +
+            engine::outcome_line(engine::outcome_counts(cells.on.metrics, cells.on.scored_runs()));
+        if (const auto tried =
+                engine::input_coverage_text(cells.on.metrics, cells.on.scored_runs());
             !tried.empty()) {
             out += "; tried " + tried;
         }
         out += "\n";
     }
     return out.empty() ? "" : "outcomes of the runs under robustness scenarios:\n" + out;
+}
+
+// What each scenario's on-runs really got of its faults, and what they did not get: a pass
+// means something only for faults that happened.
+std::string injected_faults_text(const ScenarioRun &run) {
+    std::string out;
+    for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
+        const auto &on = run.cells[i].on;
+        if (!run.report.scenarios[i].not_applicable.empty()) {
+            continue;
+        }
+        std::string line = on.injected();
+        std::string missed;
+        for (const auto &[source, why] : on.faults.not_applied) {
+            missed += (missed.empty() ? "" : "; ") + source + ": " + why;
+        }
+        if (!missed.empty()) {
+            line += (line.empty() ? "" : "; ") + std::string("not applied: ") + missed;
+        }
+        if (!line.empty()) {
+            out += "  " + run.report.scenarios[i].name + ": " + line + "\n";
+        }
+    }
+    return out.empty() ? "" : "faults injected into the on-runs:\n" + out;
 }
 
 }  // namespace
@@ -132,7 +196,15 @@ json scenario_summary(const ScenarioRun &run) {
         scenarios[score.name] = {
             {"result", result_word(score, false)},
             {"not_applicable", applicable ? json() : json(score.not_applicable)},
-            {"outcomes", engine::outcome_counts_json(engine::outcome_counts(on.metrics, on.runs))},
+            {"inconclusive", score.inconclusive.empty() ? json() : json(score.inconclusive)},
+            {"injected", on.injected()},
+            {"faults_applied", on.faults.applied},
+            {"faults_not_applied", on.faults.not_applied},
+            {"errored_runs", on.errored},
+            {"errored_runs_off", run.cells[i].off.errored},
+            {"failure_detail", on.failure_detail.empty() ? json() : json(on.failure_detail)},
+            {"outcomes",
+             engine::outcome_counts_json(engine::outcome_counts(on.metrics, on.scored_runs()))},
             {"robustness", run.cells[i].robustness},
             {"inputs_tried", engine::input_coverage_json(on.metrics)},
             {"roi", score.roi_on},
@@ -143,7 +215,7 @@ json scenario_summary(const ScenarioRun &run) {
             {"raroi_delta", score.raroi_delta},
             {"target_delta", score.target_delta},
             {"metrics_delta", score.metrics_delta},
-            {"passed", applicable ? json(!score.failed) : json()},
+            {"passed", applicable && score.inconclusive.empty() ? json(!score.failed) : json()},
             {"reasons", score.failing_reasons},
             {"tip", score.tip},
             {"runs", on.runs},
@@ -163,6 +235,8 @@ json scenario_summary(const ScenarioRun &run) {
             {"status", scoring::verdict_name(run.report.status)},
             {"worst_scenario", run.report.worst_scenario},
             {"not_applicable", run.report.not_applicable},
+            {"inconclusive", run.report.inconclusive},
+            {"broken", run.report.broken.empty() ? json() : json(run.report.broken)},
             {"order", order},
             {"scenarios", scenarios},
             {"tips", run.report.tips}};
@@ -175,7 +249,8 @@ json scenario_deltas(const scoring::ScenarioReport &report) {
             {"roi_delta", score.roi_delta},
             {"raroi_delta", score.raroi_delta},
             {"worst", score.name == report.worst_scenario},
-            {"not_applicable", score.not_applicable.empty() ? json() : json(score.not_applicable)}};
+            {"not_applicable", score.not_applicable.empty() ? json() : json(score.not_applicable)},
+            {"inconclusive", score.inconclusive.empty() ? json() : json(score.inconclusive)}};
     }
     return deltas;
 }
@@ -189,6 +264,12 @@ void write_scenario_exports(const std::filesystem::path &data_dir, const Scenari
 
 std::string scenario_text(const ScenarioRun &run) {
     std::string out;
+    if (!run.report.broken.empty()) {
+        // First: nothing below means anything until the workflow works with no fault at all.
+        out += run.workflow + " is broken: " + run.report.broken +
+               "\n  fix the workflow (or its expectations) first; no scenario below blames a "
+               "fault or an input\n\n";
+    }
     char line[256];
     std::snprintf(line, sizeof(line), "%-20s %7s %8s %8s %9s  %s\n", "scenario", "roi on",
                   run.baseline.empty() ? "roi off" : "baseline", "delta", "raroi d", "result");
@@ -209,14 +290,20 @@ std::string scenario_text(const ScenarioRun &run) {
             out += score.name + ": n/a (" + score.not_applicable + ")\n";
             continue;
         }
+        if (!score.inconclusive.empty()) {
+            out += score.name + ": inconclusive (" + score.inconclusive + ")\n";
+            continue;
+        }
         out += scoring::format_delta_line(score.name, score.roi_delta,
                                           any_failed && score.name == run.report.worst_scenario) +
                "\n";
     }
     out += "\n" + status_line(run.report);
+    out += errors_text(run);
+    const bool broken = !run.report.broken.empty();
     for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
         const auto &score = run.report.scenarios[i];
-        if (!score.failed) {
+        if (!score.failed || broken) {
             continue;
         }
         out += "  " + score.name + " failed:";
@@ -231,13 +318,16 @@ std::string scenario_text(const ScenarioRun &run) {
         if (most != failures.end()) {
             out += " most often " + most->first + " (" + std::to_string(most->second) + "x)";
         }
+        if (!run.cells[i].on.failure_detail.empty()) {
+            out += "; first: " + run.cells[i].on.failure_detail;
+        }
         out += "\n";
     }
     // What broke the target, by input category, and how to see it happen again.
     for (size_t i = 0; i < run.report.scenarios.size(); ++i) {
         const auto &on = run.cells[i].on;
         const auto tags = engine::failure_tags(on.metrics);
-        if (!run.report.scenarios[i].not_applicable.empty() ||
+        if (broken || !run.report.scenarios[i].not_applicable.empty() ||
             (tags.empty() && !(run.report.scenarios[i].failed && on.failed_run != 0))) {
             continue;
         }
@@ -256,6 +346,7 @@ std::string scenario_text(const ScenarioRun &run) {
         }
         out += "\n";
     }
+    out += injected_faults_text(run);
     out += outcomes_text(run);
     if (!run.report.tips.empty()) {
         out += "hardening tips:\n";

@@ -81,13 +81,13 @@ SessionReport load_session_report(store::Connection &db, int64_t session) {
     store::Statement query(db.get(),
                            "SELECT workflow, scenario, roi_on, roi_off, roi_delta, raroi_on, "
                            "raroi_off, raroi_delta, failed, worst, COALESCE(details, '{}'), "
-                           "COALESCE(not_applicable, '') FROM scenario_scores WHERE session_id "
-                           "= ? ORDER BY workflow, position");
+                           "COALESCE(not_applicable, ''), COALESCE(inconclusive, '') FROM "
+                           "scenario_scores WHERE session_id = ? ORDER BY workflow, position");
     query.bind(1, session);
     while (query.step()) {
         const std::string workflow = query.column_text(0);
         if (report.workflows.empty() || report.workflows.back().workflow != workflow) {
-            report.workflows.push_back({workflow, "", "", {}});
+            report.workflows.push_back({workflow, "", "", "", {}});
         }
         ScenarioOutcome outcome;
         outcome.scenario = query.column_text(1);
@@ -108,6 +108,10 @@ SessionReport load_session_report(store::Connection &db, int64_t session) {
             }
         }
         outcome.not_applicable = query.column_text(11);
+        outcome.inconclusive = query.column_text(12);
+        if (details.is_object() && details.contains("broken") && details["broken"].is_string()) {
+            outcome.broken = details["broken"].get<std::string>();
+        }
         if (outcome.failed) {
             outcome.tip = scoring::hardening_tip(outcome.scenario);
         }
@@ -121,12 +125,26 @@ SessionReport load_session_report(store::Connection &db, int64_t session) {
     for (auto &workflow : report.workflows) {
         int failing = 0;
         int passing = 0;
+        int inconclusive = 0;
         for (const auto &scenario : workflow.scenarios) {
-            if (scenario.not_applicable.empty()) {
+            if (!scenario.broken.empty()) {
+                workflow.broken = scenario.broken;
+            }
+            if (!scenario.inconclusive.empty()) {
+                ++inconclusive;
+            } else if (scenario.not_applicable.empty()) {
                 (scenario.failed ? failing : passing) += 1;
             }
         }
         workflow.verdict = verdict_text(failing, passing);
+        if (!workflow.broken.empty()) {
+            workflow.verdict = "broken";
+            for (auto &scenario : workflow.scenarios) {
+                scenario.tip.clear();  // no fault is to blame while nothing works
+            }
+        } else if (inconclusive > 0 && failing == 0) {
+            workflow.verdict = "inconclusive";
+        }
     }
     return report;
 }
@@ -161,6 +179,7 @@ json to_json(const SessionReport &report) {
                  {"failed", s.failed},
                  {"worst", s.worst},
                  {"not_applicable", s.not_applicable.empty() ? json() : json(s.not_applicable)},
+                 {"inconclusive", s.inconclusive.empty() ? json() : json(s.inconclusive)},
                  {"reasons", s.reasons},
                  {"tip", s.tip.empty() ? json() : json(s.tip)},
                  {"runs", s.runs},
@@ -173,6 +192,7 @@ json to_json(const SessionReport &report) {
         workflows.push_back(
             {{"workflow", workflow.workflow},
              {"verdict", workflow.verdict},
+             {"broken", workflow.broken.empty() ? json() : json(workflow.broken)},
              {"worst_scenario",
               workflow.worst_scenario.empty() ? json() : json(workflow.worst_scenario)},
              {"scenarios", scenarios}});

@@ -21,6 +21,8 @@ struct ScenarioOutcome {
     bool failed = false;
     bool worst = false;
     std::string not_applicable;        // why it proves nothing, or ""
+    std::string inconclusive;          // why errors of the setup left no verdict, or ""
+    std::string broken;                // on `normal`: why every on-run failed, or ""
     std::vector<std::string> reasons;  // why it failed
     std::string tip;                   // the hardening tip when it failed
     int runs = 0;                      // on-cell runs
@@ -33,7 +35,9 @@ struct ScenarioOutcome {
 
 struct WorkflowOutcome {
     std::string workflow;
-    std::string verdict;  // "pass", "situationally weak", "fail", "not applicable"
+    // "pass", "situationally weak", "fail", "not applicable", "inconclusive", "broken"
+    std::string verdict;
+    std::string broken;  // why the workflow is broken, or ""
     std::string worst_scenario;
     std::vector<ScenarioOutcome> scenarios;  // in matrix order
 };

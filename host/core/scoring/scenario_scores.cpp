@@ -93,8 +93,16 @@ const char *verdict_name(WorkflowVerdict verdict) {
             return "fail";
         case WorkflowVerdict::not_applicable:
             return "not applicable";
+        case WorkflowVerdict::inconclusive:
+            return "inconclusive";
+        case WorkflowVerdict::broken:
+            return "broken";
     }
     return "fail";
+}
+
+bool is_unfinished_verdict(WorkflowVerdict verdict) {
+    return verdict == WorkflowVerdict::inconclusive || verdict == WorkflowVerdict::broken;
 }
 
 bool is_failure_metric(const std::string &name) {
@@ -144,6 +152,15 @@ ScenarioReport score_scenarios(const std::vector<ScenarioInput> &inputs,
             report.scenarios.push_back(std::move(score));
             continue;
         }
+        if (!input.broken.empty() && report.broken.empty()) {
+            report.broken = input.broken;
+        }
+        score.inconclusive = input.inconclusive;
+        if (!score.inconclusive.empty()) {
+            report.inconclusive.push_back(score.name);
+            report.scenarios.push_back(std::move(score));
+            continue;
+        }
         ++applicable;
         score.failing_reasons = failing_reasons(score, input.on);
         score.failed = !score.failing_reasons.empty();
@@ -159,8 +176,21 @@ ScenarioReport score_scenarios(const std::vector<ScenarioInput> &inputs,
         }
         report.scenarios.push_back(std::move(score));
     }
-    report.status = applicable == 0 && !inputs.empty() ? WorkflowVerdict::not_applicable
-                                                       : verdict(failed, applicable);
+    report.status = verdict(failed, applicable);
+    if (!report.broken.empty()) {
+        // A workflow that never works under no fault at all: what the other scenarios measured
+        // is that, not their faults.
+        report.status = WorkflowVerdict::broken;
+        report.tips.clear();
+        report.worst_scenario.clear();
+        for (auto &score : report.scenarios) {
+            score.tip.clear();
+        }
+    } else if (!report.inconclusive.empty() && report.status == WorkflowVerdict::pass) {
+        report.status = WorkflowVerdict::inconclusive;
+    } else if (applicable == 0 && !inputs.empty()) {
+        report.status = WorkflowVerdict::not_applicable;
+    }
     return report;
 }
 

@@ -24,6 +24,13 @@ struct ScenarioInput {
     // Why the scenario's faults never reached the target ("" when they did): such a scenario
     // proves nothing, so it is neither a pass nor a fail.
     std::string not_applicable;
+    // Why errors of the setup (an injector or the executor that failed, a service that did
+    // not start) leave the scenario without a verdict ("" when they do not): inconclusive.
+    std::string inconclusive;
+    // Set on the `normal` scenario when every one of its on-runs failed: why (the failing
+    // step, its exit code or signal, its last stderr lines). The workflow is then broken,
+    // and no fault or input is blamed for anything.
+    std::string broken;
 };
 
 struct ScenarioScore {
@@ -46,15 +53,24 @@ struct ScenarioScore {
     std::string tip;
     // Not applicable, and why: never failed, never the worst, left out of the status.
     std::string not_applicable;
+    // Inconclusive, and why: never failed, never the worst; the status is not green.
+    std::string inconclusive;
 };
 
 // A workflow's verdict over its applicable scenarios: pass (none fails), situationally weak
 // (exactly one fails and one or more pass), fail (anything else, including a single scenario
-// that fails), or not applicable when no scenario is.
-enum class WorkflowVerdict { pass, situationally_weak, fail, not_applicable };
+// that fails), or not applicable when no scenario is. Inconclusive: none fails, but errors of
+// the setup left one or more without a verdict. Broken: every on-run of `normal` failed, so
+// no scenario says anything about faults.
+enum class WorkflowVerdict { pass, situationally_weak, fail, not_applicable, inconclusive, broken };
 
-// "pass", "situationally weak", "fail", "not applicable": the words reports and JSON use.
+// "pass", "situationally weak", "fail", "not applicable", "inconclusive", "broken": the words
+// reports and JSON use.
 const char *verdict_name(WorkflowVerdict verdict);
+
+// True for the verdicts a gate and the exit status never take for green whatever the user
+// asked: inconclusive and broken.
+bool is_unfinished_verdict(WorkflowVerdict verdict);
 
 struct ScenarioReport {
     std::vector<ScenarioScore> scenarios;  // in input order
@@ -64,6 +80,10 @@ struct ScenarioReport {
     WorkflowVerdict status = WorkflowVerdict::pass;
     // The scenarios left out as not applicable, in input order.
     std::vector<std::string> not_applicable;
+    // The scenarios errors left without a verdict, in input order.
+    std::vector<std::string> inconclusive;
+    // Why the workflow is broken (ScenarioInput::broken); "" when it is not.
+    std::string broken;
     // "<scenario>: <tip>" for each failing scenario, in input order.
     std::vector<std::string> tips;
 };

@@ -80,7 +80,7 @@ void record_scenario_scores(Store &store, int64_t session_id, const std::string 
         Transaction transaction(connection);
         Statement insert(connection.get(),
                          "INSERT OR REPLACE INTO scenario_scores VALUES(?, ?, ?, ?, ?, ?, ?, ?, "
-                         "?, ?, ?, ?, ?, ?)");
+                         "?, ?, ?, ?, ?, ?, ?)");
         int64_t position = 0;
         for (const auto &row : rows) {
             insert.bind(1, session_id)
@@ -100,6 +100,11 @@ void record_scenario_scores(Store &store, int64_t session_id, const std::string 
                 insert.bind_null(14);
             } else {
                 insert.bind(14, row.not_applicable);
+            }
+            if (row.inconclusive.empty()) {
+                insert.bind_null(15);
+            } else {
+                insert.bind(15, row.inconclusive);
             }
             insert.run();
         }

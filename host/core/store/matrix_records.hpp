@@ -42,6 +42,7 @@ struct ScenarioScoreRow {
     bool worst = false;
     nlohmann::json details = nlohmann::json::object();  // target/metrics deltas, reasons
     std::string not_applicable;  // why the scenario's faults never reached the target, or ""
+    std::string inconclusive;    // why errors of the setup left no verdict, or ""
 };
 void record_scenario_scores(Store &store, int64_t session_id, const std::string &workflow,
                             const std::vector<ScenarioScoreRow> &rows);

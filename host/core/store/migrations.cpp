@@ -196,6 +196,13 @@ const std::vector<const char *> &migrations() {
             ON runs(session_id, workflow, preset_id, flag, repetition);
         DROP INDEX IF EXISTS runs_by_session;
         )sql",
+        // 10: runs that were errors of the setup (an injector or the executor failed, a
+        // service did not start), not verdicts on the target, and the scenarios whose verdict
+        // such errors made inconclusive.
+        R"sql(
+        ALTER TABLE cells ADD COLUMN errored_runs INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE scenario_scores ADD COLUMN inconclusive TEXT;
+        )sql",
     };
     return steps;
 }

@@ -302,7 +302,8 @@ int64_t Store::record_cell(const CellRecord &cell) {
     Transaction transaction(connection_);
     Statement insert(connection_.get(),
                      "INSERT INTO cells(session_id, workflow, preset_id, flag, runs, passed, "
-                     "roi, finished_at, not_applicable) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                     "roi, finished_at, not_applicable, errored_runs) VALUES(?, ?, ?, ?, ?, ?, "
+                     "?, ?, ?, ?)");
     insert.bind(1, cell.session_id)
         .bind(2, cell.workflow)
         .bind(3, cell.preset_id)
@@ -312,6 +313,7 @@ int64_t Store::record_cell(const CellRecord &cell) {
         .bind(7, cell.roi)
         .bind(8, utc_now());
     bind_text_or_null(insert, 9, cell.not_applicable);
+    insert.bind(10, int64_t{cell.errored});
     insert.run();
     const int64_t cell_id = sqlite3_last_insert_rowid(connection_.get());
     Statement metric(connection_.get(),

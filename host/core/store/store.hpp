@@ -62,6 +62,8 @@ struct CellRecord {
     std::map<std::string, double> metrics;
     // Why the preset's faults cannot reach this workflow's target; "" when they can.
     std::string not_applicable;
+    // Runs that were errors of the setup, counted in `runs` but not in `passed` or `roi`.
+    int errored = 0;
 };
 
 struct PredictionRecord {

@@ -102,9 +102,30 @@ class BrokenAuth final : public Injector {
                                     (changes.unchanged.empty()
                                          ? std::string()
                                          : "; left as they were: " + joined(changes.unchanged)));
+        // What the run got, for the host's fault accounting: nothing to invalidate is no
+        // broken authentication, and the scenario must not pass for one.
+        json applied = json::array();
+        if (!changes.variables.empty()) {
+            applied.push_back("invalidated " + joined(changes.variables));
+        }
+        if (!changes.files.empty()) {
+            applied.push_back("invalidated files " + joined(changes.files));
+        }
+        std::string patterns;
+        for (const auto &pattern : variables_) {
+            patterns += (patterns.empty() ? "" : ", ") + pattern;
+        }
         return json{{"active", true},
                     {"spec", spec},
                     {"state", {{"run_id", run_id}, {"held", changes.held}}},
+                    {"applied", applied},
+                    {"not_applied", applied.empty()
+                                        ? "no credentials to invalidate: no variable of the run "
+                                          "matches " +
+                                              patterns +
+                                              ", and no credential file is listed "
+                                              "(plugins.broken_auth.files)"
+                                        : ""},
                     {"broken_auth",
                      {{"variables", changes.variables},
                       {"files", changes.files},

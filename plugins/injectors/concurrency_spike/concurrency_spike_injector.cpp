@@ -70,6 +70,9 @@ class ConcurrencySpike final : public sbx::Injector {
               {"start_time", burst.process.start_time},
               {"pid_file", burst.process.pid_file.string()}}},
             {"metrics", {{"thread_burst", burst.threads_started}, {"async_task_burst", wave}}},
+            {"applied",
+             {std::to_string(burst.threads_started) + " competing threads, waves of " +
+              std::to_string(wave) + " short tasks"}},
             {"concurrency_spike",
              {{"pid", burst.process.pid},
               {"threads", burst.threads_started},

@@ -120,7 +120,11 @@ class CpuSpike final : public sbx::Injector {
         sbx::host::log(SBX_LOG_DEBUG,
                        "started " + std::to_string(count) + " CPU burner(s): pids " + pids);
         spec["env"]["SANDBOX_CPU_SPIKE_PIDS"] = pids;
-        return json{{"active", true}, {"spec", spec}, {"state", state}}.dump();
+        return json{{"active", true},
+                    {"spec", spec},
+                    {"state", state},
+                    {"applied", {std::to_string(count) + " CPU burner(s)"}}}
+            .dump();
     }
 
     void teardown(const std::string &state_json) override {

@@ -200,6 +200,30 @@ class DiskCorruption final : public Injector {
             .dump();
     }
 
+    // The shim's counts so far: bytes flipped of those written, by how many processes.
+    std::string tally(const std::string &state_json) override {
+        const json state = json::parse(state_json);
+        if (!state.is_object() || state.value("report", std::string()).empty()) {
+            return "{}";  // no report to read: prepare's word stands
+        }
+        const Counts counts = read_counts(state["report"].get<std::string>());
+        json applied = json::array();
+        std::string why;
+        if (counts.flipped > 0) {
+            applied.push_back("flipped " + std::to_string(counts.flipped) + " of " +
+                              std::to_string(counts.examined) + " written bytes");
+        } else if (counts.processes.empty()) {
+            why =
+                "the LD_PRELOAD shim reached no process of the target (a statically linked "
+                "or setuid program, or a sandbox without the shim)";
+        } else {
+            why = std::to_string(counts.examined) +
+                  " byte(s) written to workspace files, none drawn for corruption at rate " +
+                  rate_text(state.value("rate", 0.0));
+        }
+        return json{{"applied", applied}, {"not_applied", why}}.dump();
+    }
+
     void teardown(const std::string &state_json) override {
         const json state = json::parse(state_json);
         if (!state.is_object() || state.value("report", std::string()).empty()) {

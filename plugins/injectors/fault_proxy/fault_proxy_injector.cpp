@@ -101,6 +101,50 @@ std::vector<UpstreamSpec> upstreams_of(const json &spec) {
     return upstreams;
 }
 
+// The tally of a run's connections through its proxies (`listened`: their addresses): the
+// faults its plan asked for that the connections met, or why none was met.
+json tally_response(const FaultPlan &plan, std::uint64_t connections, std::uint64_t resets,
+                    std::uint64_t timeouts, std::uint64_t corrupted, std::uint64_t replied,
+                    const std::string &listened) {
+    const std::string of = " of " + std::to_string(connections) + " connection(s)";
+    json applied = json::array();
+    if (resets > 0) {
+        applied.push_back("reset " + std::to_string(resets) + of);
+    }
+    if (timeouts > 0) {
+        applied.push_back("hung " + std::to_string(timeouts) + of);
+    }
+    if (corrupted > 0) {
+        applied.push_back("corrupted " + std::to_string(corrupted) + " of " +
+                          std::to_string(replied) + " reply bytes");
+    }
+    if (connections > 0) {
+        if (plan.latency_ms > 0) {
+            applied.push_back("API latency " + std::to_string(plan.latency_ms) + " ms on " +
+                              std::to_string(connections) + " connection(s)");
+        }
+        if (plan.bandwidth_bits_per_s > 0) {
+            applied.push_back("bandwidth limited on " + std::to_string(connections) +
+                              " connection(s)");
+        }
+        if (plan.slice_bytes > 0) {
+            applied.push_back("replies sliced on " + std::to_string(connections) +
+                              " connection(s)");
+        }
+    }
+    std::string why;
+    if (applied.empty()) {
+        why = connections == 0
+                  ? "the target made no connection to its upstreams (" + listened + ")"
+                  : std::to_string(connections) +
+                        " connection(s), and the schedule faulted none of them (" +
+                        std::to_string(plan.failures + plan.timeouts) + " per " +
+                        std::to_string(plan.requests) + " connections" +
+                        (plan.corrupt_rate > 0 ? "; no reply byte drawn for corruption" : "") + ")";
+    }
+    return {{"applied", applied}, {"not_applied", why}};
+}
+
 class FaultProxyInjector final : public Injector {
   public:
     static constexpr About about{
@@ -236,6 +280,10 @@ class FaultProxyInjector final : public Injector {
                               {"shared", leases.back().shared()}});
         }
         const std::uint64_t token = runs_prepared_ + 1;
+        Running running{std::move(leases), {}, plan};
+        for (const auto &lease : running.leases) {
+            running.at_start.push_back(lease.proxy().counters());
+        }
         std::string response =
             json{{"active", plan.active},
                  {"spec", spec},
@@ -244,8 +292,44 @@ class FaultProxyInjector final : public Injector {
                 .dump();
         // Last, once nothing can fail: only a successful prepare gets a teardown.
         runs_prepared_ = token;
-        running_.emplace(token, std::move(leases));
+        running_.emplace(token, std::move(running));
         return response;
+    }
+
+    // What the proxies did between prepare and now: the faults the run's connections really
+    // met. A proxy shared by concurrent runs of one preset counts their connections together.
+    std::string tally(const std::string &state_json) override {
+        const json state = json::parse(state_json);
+        if (!state.is_object()) {
+            return "{}";
+        }
+        const auto run = running_.find(state.value("token", std::uint64_t{0}));
+        if (run == running_.end() || !run->second.plan.active) {
+            return "{}";
+        }
+        const Running &running = run->second;
+        std::uint64_t connections = 0;
+        std::uint64_t resets = 0;
+        std::uint64_t timeouts = 0;
+        std::uint64_t corrupted = 0;
+        std::uint64_t replied = 0;
+        std::string names;
+        for (size_t i = 0; i < running.leases.size(); ++i) {
+            const json now = running.leases[i].proxy().counters();
+            const json &then = running.at_start[i];
+            const auto delta = [&](const char *name) {
+                return now.value(name, std::uint64_t{0}) - then.value(name, std::uint64_t{0});
+            };
+            connections += delta("connections");
+            resets += delta("resets");
+            timeouts += delta("timeouts");
+            corrupted += delta("corrupted_bytes");
+            replied += delta("bytes_to_client");
+            names += (names.empty() ? "" : ", ") + running.leases[i].proxy().address();
+        }
+        return tally_response(running.plan, connections, resets, timeouts, corrupted, replied,
+                              names)
+            .dump();
     }
 
     void teardown(const std::string &state_json) override {
@@ -257,7 +341,7 @@ class FaultProxyInjector final : public Injector {
         if (run == running_.end()) {
             return;  // already torn down
         }
-        for (const auto &lease : run->second) {
+        for (const auto &lease : run->second.leases) {
             host::log(SBX_LOG_DEBUG, "proxy " + lease.proxy().address() +
                                          " at teardown: " + lease.proxy().counters().dump());
         }
@@ -289,7 +373,13 @@ class FaultProxyInjector final : public Injector {
     std::uint64_t seed_ = 0;
     double corrupt_rate_ = 0.001;
     std::int64_t wait_ms_ = 600000;
-    std::map<std::uint64_t, std::vector<ProxyLease>> running_;
+    // One prepared run: its proxies, their counters when it started, and its plan.
+    struct Running {
+        std::vector<ProxyLease> leases;
+        std::vector<json> at_start;
+        FaultPlan plan;
+    };
+    std::map<std::uint64_t, Running> running_;
     std::uint64_t runs_prepared_ = 0;
     inline static std::atomic<std::uint64_t> any_port_leases_{0};
 };

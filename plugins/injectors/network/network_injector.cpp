@@ -28,6 +28,39 @@ namespace {
 
 using nlohmann::json;
 
+// What the run's namespace does to its packets, for the host's fault accounting: "latency
+// 500 ms (netem)", "partition"; none for a preset whose keys are all 0.
+json applied_faults(const NetworkPlan &plan, const std::string &mechanism) {
+    const auto number = [](double value) {
+        std::string text = std::to_string(value);
+        text.erase(text.find_last_not_of('0') + 1);
+        if (!text.empty() && text.back() == '.') {
+            text.pop_back();
+        }
+        return text;
+    };
+    json applied = json::array();
+    if (plan.partition) {
+        applied.push_back("partition (loopback only)");
+    }
+    if (plan.latency_ms > 0) {
+        applied.push_back("latency " + number(plan.latency_ms) + " ms (" + mechanism + ")");
+    }
+    if (plan.jitter_ms > 0) {
+        applied.push_back("jitter " + number(plan.jitter_ms) + " ms (" + mechanism + ")");
+    }
+    if (plan.loss > 0) {
+        applied.push_back("loss " + number(plan.loss) + " (" + mechanism + ")");
+    }
+    if (plan.duplication > 0) {
+        applied.push_back("duplication " + number(plan.duplication) + " (" + mechanism + ")");
+    }
+    if (plan.rate_bits_per_s > 0) {
+        applied.push_back("bandwidth " + number(plan.rate_bits_per_s) + " bit/s");
+    }
+    return applied;
+}
+
 class NetworkInjector final : public Injector {
   public:
     static constexpr About about{
@@ -113,6 +146,10 @@ class NetworkInjector final : public Injector {
             {"active", true},
             {"spec", spec},
             {"state", {{"namespace", network->name()}, {"token", token}}},
+            {"applied", applied_faults(plan, report.value("impairment", std::string("none")))},
+            {"not_applied",
+             "the preset's network keys are all 0: the run got the namespace "
+             "and no fault"},
             {"network", report}}.dump();
         // Last, once nothing can fail: only a successful prepare gets a teardown.
         runs_prepared_ = token;
@@ -148,8 +185,7 @@ class NetworkInjector final : public Injector {
             throw Error(SBX_INVALID,
                         "the run's upstreams were bound by an injector listed before network, "
                         "outside the run's network namespace; list network before fault_proxy "
-                        "in injectors: (extending the default list: injectors: [-fault_proxy, "
-                        "+network, +fault_proxy])");
+                        "in injectors: (as the default list does)");
         }
     }
 

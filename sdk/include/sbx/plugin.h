@@ -45,7 +45,7 @@ extern "C" {
 /* The ABI version this header describes. The host accepts a plugin when the majors are
  * equal and the plugin's minor is <= the host's minor. */
 #define SBX_ABI_MAJOR 1
-#define SBX_ABI_MINOR 2
+#define SBX_ABI_MINOR 3
 
 /* The one exported symbol: `SBX_EXPORT const sbx_plugin_entry SBX_ENTRY_SYMBOL`. */
 #define SBX_ENTRY_SYMBOL sbx_entry
@@ -112,8 +112,7 @@ typedef struct sbx_host {
     void *ctx;
     /* [any-thread] Writes one message into the host's log, tagged with the plugin id.
      * `message` is copied before the call returns. */
-    void(SBX_CALL *log)(void *ctx, sbx_log_level level, const char *plugin_id,
-                        const char *message);
+    void(SBX_CALL *log)(void *ctx, sbx_log_level level, const char *plugin_id, const char *message);
     /* [any-thread] Nonzero once the host wants the current work to stop (a signal, a
      * deadline). Long operations poll it and return SBX_CANCELLED. */
     int32_t(SBX_CALL *is_cancelled)(void *ctx);
@@ -218,7 +217,9 @@ typedef struct sbx_executor_v1 {
 } sbx_executor_v1;
 
 /* SBX_INJECTOR_V1: a failure mode applied around each executor call.
- * prepare request: {preset, spec, run_id, state_dir}; response: {active, spec, state}.
+ * prepare request: {preset, spec, run_id, state_dir}; response: {active, spec, state,
+ * applied, not_applied} (applied: what this run got, a list of short texts; [] with
+ * not_applied saying why when the injector is active but had nothing to act on).
  * teardown is called exactly once for every prepare that returned SBX_OK, even after
  * errors, timeouts or cancellation; it must be idempotent with respect to already-undone
  * effects. sweep removes what crashed hosts left behind (request {state_dir}; response
@@ -229,6 +230,14 @@ typedef struct sbx_injector_v1 {
                                   const sbx_sink *response);
     sbx_status(SBX_CALL *teardown)(sbx_instance *instance, const char *state_json);
     sbx_status(SBX_CALL *sweep)(sbx_instance *instance, const char *request_json,
+                                const sbx_sink *response);
+    /* Since ABI 1.3; optional (NULL: prepare's `applied` stands). [instance] Called once
+     * after the executor ran the step and before teardown, with prepare's state, for an
+     * injector that said `active`: what its faults really did during the run, which prepare
+     * could not know (connections reset of those made, bytes corrupted). Response {applied:
+     * [texts], not_applied: text}, replacing prepare's; {} leaves prepare's standing.
+     * Rationale: appended at the end, so a 1.2 injector's smaller table reads as NULL here. */
+    sbx_status(SBX_CALL *tally)(sbx_instance *instance, const char *state_json,
                                 const sbx_sink *response);
 } sbx_injector_v1;
 

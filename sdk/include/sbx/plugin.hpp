@@ -94,6 +94,12 @@ class Injector {
     // Called exactly once for every successful prepare(), whatever happened in between.
     virtual void teardown(const std::string &state_json) = 0;
     virtual std::string sweep(const std::string &request_json) = 0;
+    // After the run, before teardown (since ABI 1.3): what the faults really did, as
+    // {applied: [...], not_applied: "..."}. The default leaves prepare's `applied` standing.
+    virtual std::string tally(const std::string &state_json) {
+        (void)state_json;
+        return "{}";
+    }
 };
 
 class StubStrategy {
@@ -266,6 +272,9 @@ struct Adapter {
     static sbx_status SBX_CALL sweep(sbx_instance *i, const char *req, const sbx_sink *s) {
         return answer(i, req, s, &Plugin::sweep);
     }
+    static sbx_status SBX_CALL tally(sbx_instance *i, const char *state, const sbx_sink *s) {
+        return answer(i, state ? state : "null", s, &Plugin::tally);
+    }
     static sbx_status SBX_CALL generate(sbx_instance *i, const char *req, const sbx_sink *s) {
         return answer(i, req, s, &Plugin::generate);
     }
@@ -288,7 +297,8 @@ struct Adapter {
             }
         }
         if constexpr (std::is_base_of_v<Injector, Plugin>) {
-            static const sbx_injector_v1 table = {sizeof(table), &prepare, &teardown, &sweep};
+            static const sbx_injector_v1 table = {sizeof(table), &prepare, &teardown, &sweep,
+                                                  &tally};
             if (wanted == SBX_INJECTOR_V1) {
                 return &table;
             }

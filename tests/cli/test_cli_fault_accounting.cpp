@@ -1,0 +1,264 @@
+// A verdict rests on faults that really happened, through the real binary, the built-in
+// injectors, a third-party injector built with the SDK alone, real processes and a real
+// metrics.db: every scenario that reads pass or fail had its faults applied, every other one
+// is n/a with its reason; an injector that fails every run leaves its scenario inconclusive
+// (exit 1); a missing program stops the command before any run (exit 2); a workflow that
+// never works is broken (exit 1).
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+class FaultAccounting : public sbx::test::CliTest {
+  protected:
+    // `run-scenarios t --all-scenarios --json`; the exit code must agree with the verdict:
+    // 1 exactly when the workflow is broken or a scenario inconclusive.
+    json all_scenarios(const std::string &workflow = "t") {
+        const auto result =
+            runner({"run-scenarios", workflow, "--all-scenarios", "--seed", "3", "--json"});
+        const json summary = json::parse(result.out, nullptr, false);
+        EXPECT_FALSE(summary.is_discarded()) << result.out << result.err;
+        if (summary.is_discarded()) {
+            return json::object();
+        }
+        const bool unfinished = summary["status"] == "broken" || !summary["inconclusive"].empty();
+        EXPECT_EQ(result.exit_code, unfinished ? 1 : 0) << result.err;
+        return summary;
+    }
+    // Every scenario reads pass or fail only with faults applied (normal has none to apply;
+    // the robustness scenarios' faults are their inputs), n/a only with a reason.
+    static void expect_verdicts_rest_on_applied_faults(const json &summary) {
+        for (const auto &[name, scenario] : summary["scenarios"].items()) {
+            SCOPED_TRACE(name + ": " + scenario.dump());
+            const std::string result = scenario["result"];
+            if (result == "pass" || result == "fail") {
+                if (name != "normal" && !scenario["robustness"].get<bool>()) {
+                    EXPECT_FALSE(scenario["injected"].get<std::string>().empty());
+                }
+            } else if (result == "n/a") {
+                EXPECT_FALSE(scenario["not_applicable"].get<std::string>().empty());
+            } else {
+                EXPECT_EQ(result, "inconclusive");
+                EXPECT_FALSE(scenario["inconclusive"].get<std::string>().empty());
+            }
+        }
+    }
+};
+
+TEST_F(FaultAccounting, TrueUnderEveryBuiltInScenarioIsJudgedOnlyWhereItsFaultsHappened) {
+    // A user's own minimal settings: no injectors: key, so every built-in injector acts.
+    write_settings("workflows:\n  - name: t\n    steps: [{run: [/bin/true]}]\n");
+    const json summary = all_scenarios();
+    expect_verdicts_rest_on_applied_faults(summary);
+    const auto &s = summary["scenarios"];
+    EXPECT_EQ(s["normal"]["result"], "pass");
+    EXPECT_EQ(s["concurrency_spike"]["result"], "pass");
+    EXPECT_NE(
+        s["concurrency_spike"]["injected"].get<std::string>().find("8 copies at once in 1/1 runs"),
+        std::string::npos)
+        << s["concurrency_spike"].dump();
+    EXPECT_NE(
+        s["concurrency_spike"]["injected"].get<std::string>().find("(concurrency_spike) in 1/1"),
+        std::string::npos)
+        << "the thread burst of the injector nobody listed";
+    for (const char *name : {"hostile_input", "schema_drift", "flaky_upstream"}) {
+        EXPECT_EQ(s[name]["result"], "n/a") << name;
+    }
+    // Nothing to invalidate, no upstream to corrupt: no chaos happened.
+    EXPECT_EQ(s["chaotic_failure"]["result"], "n/a");
+    const std::string chaos = s["chaotic_failure"]["not_applicable"];
+    EXPECT_NE(chaos.find("broken_auth: no credentials to invalidate"), std::string::npos) << chaos;
+    EXPECT_NE(chaos.find("CORRUPT_PAYLOAD: the fault_proxy injector did not act on it (the "
+                         "workflow declares no upstreams: or services:)"),
+              std::string::npos)
+        << chaos;
+    // Latency needs the network injector, in the default list: applied, or (where this
+    // machine cannot make a network namespace) an inconclusive error, never a silent pass.
+    const std::string latency = s["high_latency"]["result"];
+    if (latency == "inconclusive") {
+        EXPECT_NE(s["high_latency"]["inconclusive"].get<std::string>().find("network"),
+                  std::string::npos);
+    } else {
+        const std::string injected = s["high_latency"]["injected"];
+        EXPECT_NE(injected.find("latency 500 ms ("), std::string::npos) << injected;
+        EXPECT_NE(injected.find("(network) in 1/1 runs"), std::string::npos) << injected;
+    }
+    // The limits count only as the executor held them.
+    if (s["resource_strain"]["result"] != "n/a") {
+        EXPECT_NE(s["resource_strain"]["injected"].get<std::string>().find("limit "),
+                  std::string::npos);
+    }
+    // Each run's record says what it got.
+    EXPECT_EQ(query("SELECT count(*) FROM metrics m JOIN runs r ON r.id = m.run_id JOIN presets "
+                    "p ON p.id = r.preset_id WHERE p.name = 'concurrency_spike' AND r.flag = "
+                    "'on' AND m.name = 'faults_applied.copies' AND m.value = 1")[0][0],
+              "1");
+}
+
+TEST_F(FaultAccounting, AnUpstreamClientIsJudgedOnlyWhereItsFaultsHappened) {
+    // A real HTTP service and a client that fetches from it once per run.
+    write_settings(R"yaml(workflows:
+  - name: web
+    services:
+      - {name: api, run: [python3, -m, http.server, "{{port}}", --bind, 127.0.0.1], ready: {http: /}}
+    steps:
+      - run: [python3, -c, "import os, urllib.request; urllib.request.urlopen('http://' + os.environ['SANDBOX_UPSTREAM_API'] + '/', timeout=20).read()"]
+)yaml");
+    const json summary = all_scenarios("web");
+    expect_verdicts_rest_on_applied_faults(summary);
+    const auto &s = summary["scenarios"];
+    EXPECT_EQ(s["normal"]["result"], "pass") << s["normal"].dump();
+    // The client made its request through the proxy: the API latency met it.
+    if (s["flaky_upstream"]["result"] != "inconclusive") {
+        EXPECT_NE(s["flaky_upstream"]["injected"].get<std::string>().find("API latency 500 ms"),
+                  std::string::npos)
+            << s["flaky_upstream"].dump();
+    }
+}
+
+TEST_F(FaultAccounting, AnInjectorThatFailsEveryRunMakesItsScenarioInconclusive) {
+    const std::string plugins = dir_ + "/plugins";
+    std::filesystem::create_directories(plugins);
+    const std::string exports =
+        std::string("-Wl,--version-script=") + SBX_SDK_INCLUDE + "/../cmake/sbx_plugin.map";
+    const auto build =
+        sbx::test::run_command({SBX_CXX, "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden",
+                                "-Wall", "-Werror", "-I", SBX_SDK_INCLUDE, exports, "-Wl,-z,defs",
+                                SBX_FAILING_INJECTOR, "-o", plugins + "/failing_setup.so"});
+    ASSERT_EQ(build.exit_code, 0) << build.err;
+    write_settings(R"(injectors: [failing_setup]
+sandbox_fault_reruns: 1
+scenarios:
+  - {name: normal}
+  - {name: shaky, preset: {FAILING_SETUP: "1"}}
+workflows:
+  - name: t
+    steps: [{run: [/bin/true]}]
+)");
+    const auto result = runner({"--plugin-dir", plugins, "run-scenarios", "t", "--seed", "1"});
+    EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+    EXPECT_NE(result.out.find("status: inconclusive"), std::string::npos) << result.out;
+    const auto line = result.out.find("shaky: inconclusive (");
+    ASSERT_NE(line, std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("failing_setup", line), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("port 7 is taken"), std::string::npos) << result.out;
+    EXPECT_NE(result.err.find("shaky is inconclusive"), std::string::npos) << result.err;
+    EXPECT_EQ(query("SELECT scenario, failed, worst, inconclusive IS NOT NULL FROM "
+                    "scenario_scores ORDER BY position"),
+              (std::vector<std::vector<std::string>>{{"normal", "0", "1", "0"},
+                                                     {"shaky", "0", "0", "1"}}));
+    EXPECT_EQ(query("SELECT p.name, c.flag, c.runs, c.passed, c.errored_runs FROM cells c JOIN "
+                    "presets p ON p.id = c.preset_id ORDER BY p.name, c.flag"),
+              (std::vector<std::vector<std::string>>{{"normal", "off", "1", "1", "0"},
+                                                     {"normal", "on", "1", "1", "0"},
+                                                     {"shaky", "off", "1", "0", "1"},
+                                                     {"shaky", "on", "1", "0", "1"}}));
+    // The JUnit report says error, not failure, and is never green.
+    const auto junit = runner({"report", "--format", "junit"});
+    EXPECT_NE(junit.out.find("errors=\"1\""), std::string::npos) << junit.out << junit.err;
+    EXPECT_NE(junit.out.find("<error message=\"inconclusive: "), std::string::npos) << junit.out;
+}
+
+TEST_F(FaultAccounting, AMissingProgramStopsTheCommandBeforeAnyRun) {
+    write_settings(R"(workflows:
+  - name: t
+    steps: [{name: fetch, run: [./no-such-tool, --fetch]}]
+  - name: u
+    steps: [{name: fetch, run: [no-such-tool-anywhere]}]
+)");
+    const auto relative = runner({"run-scenarios", "t"});
+    EXPECT_EQ(relative.exit_code, 2) << relative.out << relative.err;
+    EXPECT_NE(relative.err.find("settings.yaml:3:"), std::string::npos) << relative.err;
+    EXPECT_NE(relative.err.find("step 'fetch' of workflow 't' runs './no-such-tool'"),
+              std::string::npos)
+        << relative.err;
+    EXPECT_NE(relative.err.find("/no-such-tool is no program to run: it does not exist"),
+              std::string::npos)
+        << relative.err;
+    EXPECT_EQ(relative.err.find("user namespace"), std::string::npos) << relative.err;
+    const auto bare = runner({"run", "--workflow", "u"});
+    EXPECT_EQ(bare.exit_code, 2) << bare.err;
+    EXPECT_NE(bare.err.find("no executable of that name is on the target's PATH"),
+              std::string::npos)
+        << bare.err;
+    EXPECT_FALSE(std::filesystem::exists(db_path()) &&
+                 query("SELECT count(*) FROM runs")[0][0] != "0")
+        << "nothing ran";
+}
+
+TEST_F(FaultAccounting, AWorkflowThatNeverWorksIsBrokenAndNoFaultIsBlamed) {
+    write_settings(R"(workflows:
+  - name: t
+    steps: [{name: fetch, run: [/bin/sh, -c, "echo 'curl: (7) Failed to connect' >&2; exit 7"]}]
+)");
+    const auto result = runner({"run-scenarios", "t", "--seed", "1"});
+    EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+    EXPECT_EQ(result.out.find("t is broken: every run of normal failed (1 of 1): step 'fetch': "
+                              "exit code 7; stderr: curl: (7) Failed to connect"),
+              result.out.find('\n') + 2)
+        << "the first lines after the header say it:\n"
+        << result.out;
+    EXPECT_NE(result.out.find("status: broken"), std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("<== WORST"), std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("hardening tips"), std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("broken by"), std::string::npos) << result.out;
+    EXPECT_NE(result.err.find("status is 'broken'"), std::string::npos) << result.err;
+}
+
+TEST_F(FaultAccounting, AFaultNoLoadedPluginMakesIsRefusedInAUsersPresetAndNotApplicableBuiltIn) {
+    write_settings(R"(injectors: []
+scenarios:
+  - {name: normal}
+  - {name: slow_net, preset: {NETWORK_LATENCY_MS: 50}}
+workflows:
+  - name: t
+    steps: [{run: [/bin/true]}]
+)");
+    const auto refused = runner({"run-scenarios", "t"});
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_NE(refused.err.find("preset 'slow_net' asks for NETWORK_LATENCY_MS, but no loaded "
+                               "plugin makes that fault: the built-in 'network' injector does"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(db_path()) &&
+                 query("SELECT count(*) FROM runs")[0][0] != "0");
+
+    write_settings(R"(injectors: []
+scenarios:
+  - {name: normal}
+  - {name: high_latency}
+workflows:
+  - name: t
+    steps: [{run: [/bin/true]}]
+)");
+    const auto built_in = runner({"run-scenarios", "t", "--json"});
+    EXPECT_EQ(built_in.exit_code, 0) << built_in.err;
+    const json summary = json::parse(built_in.out);
+    EXPECT_EQ(summary["scenarios"]["high_latency"]["result"], "n/a");
+    EXPECT_NE(summary["scenarios"]["high_latency"]["not_applicable"].get<std::string>().find(
+                  "NETWORK_LATENCY_MS: no loaded plugin acted on it (the built-in network "
+                  "injector does"),
+              std::string::npos)
+        << summary["scenarios"]["high_latency"].dump();
+}
+
+TEST_F(FaultAccounting, EveryUpstreamIsNamedToTheTargetWhateverTheInjectors) {
+    write_settings(R"(injectors: []
+presets: [{SCENARIO_NAME: normal}]
+workflows:
+  - name: t
+    upstreams: [{name: api, listen: "127.0.0.1:0", target: "127.0.0.1:9"}]
+    steps: [{run: [/bin/sh, -c, 'test "$SANDBOX_UPSTREAM_API" = 127.0.0.1:9']}]
+)");
+    const auto result = runner({"run", "--workflow", "t"});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(query("SELECT passed FROM runs"), (std::vector<std::vector<std::string>>{{"1"}}))
+        << result.out;
+}
+
+}  // namespace
