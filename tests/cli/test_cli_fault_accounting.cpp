@@ -21,7 +21,7 @@ class FaultAccounting : public sbx::test::CliTest {
     json all_scenarios(const std::string &workflow = "t") {
         const auto result =
             runner({"run-scenarios", workflow, "--all-scenarios", "--seed", "3", "--json"});
-        const json summary = json::parse(result.out, nullptr, false);
+        json summary = json::parse(result.out, nullptr, false);
         EXPECT_FALSE(summary.is_discarded()) << result.out << result.err;
         if (summary.is_discarded()) {
             return json::object();

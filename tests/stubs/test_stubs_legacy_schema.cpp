@@ -2,6 +2,7 @@
 // loader — the preset's mismatch rate, one change per set at least, meta that tells the truth.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -110,7 +111,7 @@ TEST(LegacySchemaStub, RateFollowsPresetAndMetaMatchesChanges) {
         // 300 sets of 40 fields are 12000 checks, whole blocks of every size used here, so
         // the quota is exact; forced changes for quota-free sets only add a little.
         const double rate = static_cast<double>(mismatches) / checks;
-        EXPECT_EQ(quota_changes, static_cast<int64_t>(12000 * rate + 0.5)) << mismatches;
+        EXPECT_EQ(quota_changes, std::llround(12000 * rate)) << mismatches;
         EXPECT_NEAR(static_cast<double>(all_changes) / 12000, rate, 0.1 * rate + 0.005);
     }
 }

@@ -215,7 +215,7 @@ std::string not_applied_reason(const presets::Preset &preset, const CellSummary 
         }
     };
     for (const auto &[source, why] : cell.faults.not_applied) {
-        add(source + ": " + why);
+        add(std::string(source).append(": ").append(why));
     }
     for (const auto &fault : faults) {
         const std::string handler = built_in_handler(fault);
@@ -227,18 +227,22 @@ std::string not_applied_reason(const presets::Preset &preset, const CellSummary 
         if (heard) {
             continue;
         }
+        std::string why = fault;
         if (loaded_injectors.count(handler) != 0) {
             // Loaded, and never active for this workflow: the fault proxy with no upstream.
-            add(fault + ": the " + handler + " injector did not act on it" +
-                (handler == "fault_proxy"
-                     ? std::string(" (the workflow declares no upstreams: or services:)")
-                     : std::string()));
+            why.append(": the ").append(handler).append(" injector did not act on it");
+            if (handler == "fault_proxy") {
+                why.append(" (the workflow declares no upstreams: or services:)");
+            }
         } else {
-            add(fault + ": no loaded plugin acted on it" +
-                (handler.empty() || handler.rfind("the ", 0) == 0
-                     ? std::string()
-                     : " (the built-in " + handler + " injector does: list it in injectors:)"));
+            why.append(": no loaded plugin acted on it");
+            if (!handler.empty() && handler.rfind("the ", 0) != 0) {
+                why.append(" (the built-in ")
+                    .append(handler)
+                    .append(" injector does: list it in injectors:)");
+            }
         }
+        add(why);
     }
     return "none of its faults was applied: " + reason;
 }

@@ -171,7 +171,9 @@ void add_limits(FaultTally &tally, const presets::Preset &preset, const json &re
                                 (held.empty() ? "the executor did not say how" : held) + ")");
             }
         } else {
-            tally.applied.emplace(source, what + " (" + held + ")");
+            std::string applied = what;
+            applied.append(" (").append(held).append(")");
+            tally.applied.emplace(source, std::move(applied));
             tally.not_applied.erase(source);
         }
     }

@@ -44,10 +44,17 @@ void refuse_unhandled_faults(PluginSet &plugins, const std::vector<presets::Pres
             if (handler.empty() || handler.rfind("the ", 0) == 0 || loaded.count(handler) != 0) {
                 continue;
             }
-            throw InputError(preset.origin + ": preset '" + preset.name + "' asks for " + fault +
-                             ", but no loaded plugin makes that fault: the built-in '" + handler +
-                             "' injector does; list it in injectors: (or leave the key out of "
-                             "the preset)");
+            std::string message = preset.origin;
+            message.append(": preset '")
+                .append(preset.name)
+                .append("' asks for ")
+                .append(fault)
+                .append(", but no loaded plugin makes that fault: the built-in '")
+                .append(handler)
+                .append(
+                    "' injector does; list it in injectors: (or leave the key out of the "
+                    "preset)");
+            throw InputError(message);
         }
     }
 }

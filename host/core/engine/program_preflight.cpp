@@ -88,10 +88,11 @@ void refuse_missing_programs(PluginSet &plugins, const config::Workflow &workflo
         if (program.find('/') == std::string::npos) {
             const std::string path = search_path(step);
             if (!found_on_path(program, path)) {
-                throw InputError(subject + "no executable of that name is on the target's PATH (" +
-                                 path +
-                                 "); install it, give its absolute path, or set PATH in the "
-                                 "step's env:");
+                throw InputError(std::string(subject)
+                                     .append("no executable of that name is on the target's PATH (")
+                                     .append(path)
+                                     .append("); install it, give its absolute path, or set PATH "
+                                             "in the step's env:"));
             }
             continue;
         }
@@ -100,12 +101,17 @@ void refuse_missing_programs(PluginSet &plugins, const config::Workflow &workflo
                                                    ? std::filesystem::path(program)
                                                    : (invocation_dir / program).lexically_normal();
         if (const std::string why = why_not_executable(resolved); !why.empty()) {
-            throw InputError(subject + resolved.string() + " is no program to run: " + why +
-                             (program.front() == '/'
-                                  ? std::string()
-                                  : "; a relative program path is taken from the folder "
-                                    "sandbox-runner was started in (" +
-                                        invocation_dir.string() + ")"));
+            std::string message = subject;
+            message.append(resolved.string()).append(" is no program to run: ").append(why);
+            if (program.front() != '/') {
+                message
+                    .append(
+                        "; a relative program path is taken from the folder "
+                        "sandbox-runner was started in (")
+                    .append(invocation_dir.string())
+                    .append(")");
+            }
+            throw InputError(message);
         }
     }
 }

@@ -319,10 +319,18 @@ void note_failure(RunOutcome &outcome, bool target_ended_itself, const std::stri
             const std::string error = step.result.value("error", std::string());
             const bool named =
                 step.result.value("made_by_host", false) || error.rfind("plugin '", 0) == 0;
-            outcome.harness_error =
-                error.empty() ? "executor '" + executor + "' could not run step '" + step.name + "'"
-                : named       ? error
-                              : "executor '" + executor + "': " + error;
+            if (named) {
+                outcome.harness_error = error;
+            } else {
+                outcome.harness_error = "executor '" + executor + "'";
+                if (error.empty()) {
+                    outcome.harness_error.append(" could not run step '")
+                        .append(step.name)
+                        .append("'");
+                } else {
+                    outcome.harness_error.append(": ").append(error);
+                }
+            }
         }
         return;
     }

@@ -167,7 +167,7 @@ std::string injected_faults_text(const ScenarioRun &run) {
         std::string line = on.injected();
         std::string missed;
         for (const auto &[source, why] : on.faults.not_applied) {
-            missed += (missed.empty() ? "" : "; ") + source + ": " + why;
+            missed.append(missed.empty() ? "" : "; ").append(source).append(": ").append(why);
         }
         if (!missed.empty()) {
             line += (line.empty() ? "" : "; ") + std::string("not applied: ") + missed;
