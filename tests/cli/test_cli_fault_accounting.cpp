@@ -262,3 +262,68 @@ workflows:
 }
 
 }  // namespace
+
+namespace {
+
+// A client of a real HTTP service that makes one request and never retries, and its robust
+// twin that tries three times: under flaky_upstream at the default repetitions (one run per
+// cell) the first connection of the first run is reset, so the fragile client fails and
+// the robust one passes; each is told apart in its first run, not by luck.
+class FaultPotency : public sbx::test::CliTest {
+  protected:
+    std::string client(int attempts) {
+        return "import os, sys, urllib.request\n"
+               "url = 'http://' + os.environ['SANDBOX_UPSTREAM_API'] + '/'\n"
+               "for attempt in range(" +
+               std::to_string(attempts) +
+               "):\n"
+               "    try:\n"
+               "        urllib.request.urlopen(url, timeout=20).read()\n"
+               "        sys.exit(0)\n"
+               "    except Exception as error:\n"
+               "        print('attempt', attempt, error, file=sys.stderr)\n"
+               "sys.exit(1)\n";
+    }
+    json scenario(const std::string &scenario_name, int attempts) {
+        write_file("client.py", client(attempts));
+        write_settings(R"yaml(scenarios: [{name: normal}, {name: )yaml" + scenario_name +
+                       R"yaml(}]
+workflows:
+  - name: web
+    services:
+      - {name: api, run: [python3, -m, http.server, "{{port}}", --bind, 127.0.0.1], ready: {http: /}}
+    steps:
+      - run: [python3, )yaml" +
+                       dir_ + R"yaml(/client.py]
+)yaml");
+        const auto result = runner({"run-scenarios", "web", "--seed", "5", "--json"});
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        const json summary = json::parse(result.out, nullptr, false);
+        EXPECT_FALSE(summary.is_discarded()) << result.out << result.err;
+        return summary.is_discarded() ? json::object() : summary["scenarios"][scenario_name];
+    }
+};
+
+TEST_F(FaultPotency, AClientThatNeverRetriesFailsFlakyUpstreamInItsFirstRunAndItsTwinPasses) {
+    const json fragile = scenario("flaky_upstream", 1);
+    EXPECT_EQ(fragile["result"], "fail") << fragile.dump();
+    EXPECT_NE(fragile["injected"].get<std::string>().find("reset 1 of 1 connection(s)"),
+              std::string::npos)
+        << fragile.dump();
+    const json robust = scenario("flaky_upstream", 3);
+    EXPECT_EQ(robust["result"], "pass") << robust.dump();
+    EXPECT_NE(robust["injected"].get<std::string>().find("reset 1 of 2 connection(s)"),
+              std::string::npos)
+        << robust.dump();
+}
+
+TEST_F(FaultPotency, AClientThatTrustsItsFirstReplyFailsChaoticFailureAndItsTwinPasses) {
+    const json fragile = scenario("chaotic_failure", 1);
+    EXPECT_EQ(fragile["result"], "fail") << fragile.dump();
+    EXPECT_NE(fragile["injected"].get<std::string>().find("corrupted "), std::string::npos)
+        << fragile.dump();
+    const json robust = scenario("chaotic_failure", 3);
+    EXPECT_EQ(robust["result"], "pass") << robust.dump();
+}
+
+}  // namespace

@@ -96,9 +96,31 @@ TEST(FaultAccounting, RunMetricsCountTheRunsThatGotEachFault) {
     const std::map<std::string, double> means = {{"faults_applied", 1.0},
                                                  {"faults_applied.limit cpu", 1.0},
                                                  {"faults_applied.network", 0.75}};
-    EXPECT_EQ(injected_text(means, 4, tally.applied),
+    EXPECT_EQ(injected_text(means, 4, tally),
               "limit cpu 0.5 (cgroup_v1) in 4/4 runs; network in 3/4 runs");
     EXPECT_EQ(injected_text({{"faults_applied", 0.0}}, 4, {}), "");
+}
+
+TEST(FaultAccounting, WhatARunDidNotMeetBesideWhatItMetIsCountedToo) {
+    // A one-request client through the proxy: latency on its connection, no reset.
+    FaultTally tally;
+    add_injector_response(
+        tally, "fault_proxy",
+        json{{"applied", json::array({"API latency 500 ms on 1 connection(s)"})},
+             {"missed", json::array({"no connection reset of 1 (20-connection blocks, 1 made)"})}});
+    EXPECT_EQ(tally.missed.at("fault_proxy"),
+              "no connection reset of 1 (20-connection blocks, 1 made)");
+    EXPECT_EQ(fault_metrics(tally),
+              (std::map<std::string, double>{{"faults_applied", 1.0},
+                                             {"faults_applied.fault_proxy", 1.0},
+                                             {"faults_missed.fault_proxy", 1.0}}));
+    // Over 13 runs: the latency met all, the reset missed 12.
+    const std::map<std::string, double> means = {{"faults_applied", 1.0},
+                                                 {"faults_applied.fault_proxy", 1.0},
+                                                 {"faults_missed.fault_proxy", 12.0 / 13}};
+    EXPECT_EQ(injected_text(means, 13, tally),
+              "API latency 500 ms on 1 connection(s) (fault_proxy) in 13/13 runs; fault_proxy "
+              "missed in 12/13 runs: no connection reset of 1 (20-connection blocks, 1 made)");
 }
 
 CellSummary cell(int runs, int passed, int errored, const std::string &error = "",

@@ -388,10 +388,33 @@ void SlurmRuns::run(const std::vector<engine::PlannedRun> &runs, engine::RunObse
     }
 }
 
+namespace {
+
+// Removes every empty folder under `folder`, deepest first, and `folder` itself when that
+// leaves it empty; a folder with a file stays. True when `folder` is gone.
+bool remove_empty_folders(const fs::path &folder) {
+    std::error_code error;
+    if (!fs::is_directory(fs::symlink_status(folder, error))) {
+        return false;
+    }
+    for (const auto &entry : fs::directory_iterator(folder, error)) {
+        if (entry.is_directory(error) && !entry.is_symlink(error)) {
+            remove_empty_folders(entry.path());
+        }
+    }
+    return fs::remove(folder, error);  // fails, leaving it, unless it is empty now
+}
+
+}  // namespace
+
 void SlurmRuns::remove_folder(bool with_empty_parent) {
     std::error_code ignored;
     fs::remove_all(folder_, ignored);
     if (with_empty_parent) {
+        // The nodes' state folders (node_state.hpp) hold what a crash would leave; once the
+        // job is over, folders the injectors made and emptied again are all that may be left
+        // of them there. A record still in one keeps it, and the root with it.
+        remove_empty_folders(folder_.parent_path() / ("nodes-" + std::to_string(::geteuid())));
         fs::remove(folder_.parent_path(), ignored);  // only when no other job folder is left
     }
 }

@@ -82,11 +82,11 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     try {
         const bool shares_services = !work.options.counterfactual && !workflow.services.empty() &&
                                      workflow.service_scope == config::ServiceScope::cell;
-        outcome =
-            runner_.run(workflow, preset, inputs, work.options.counterfactual,
-                        {work.options.seed, run_seed(work.options.seed, preset.name, repetition)},
-                        shares_services ? work.services->get(workflow, runner_.services_dir())
-                                        : SharedServices{});
+        outcome = runner_.run(
+            workflow, preset, inputs, work.options.counterfactual,
+            {work.options.seed, run_seed(work.options.seed, preset.name, repetition), repetition},
+            shares_services ? work.services->get(workflow, runner_.services_dir())
+                            : SharedServices{});
     } catch (const plugins::PluginCallError &e) {
         if (e.status() != SBX_CANCELLED) {
             throw;
@@ -250,7 +250,7 @@ std::string not_applied_reason(const presets::Preset &preset, const CellSummary 
 }  // namespace
 
 std::string CellSummary::injected() const {
-    return injected_text(metrics, scored_runs(), faults.applied);
+    return injected_text(metrics, scored_runs(), faults);
 }
 
 CellSummary CellRunner::summarize(const CellWork &work) const {

@@ -21,7 +21,8 @@ json cell_share_of(const RunResult &result) {
             {"harness_error", result.harness_error},
             {"failure_detail", result.failure_detail},
             {"faults_applied", result.faults.applied},
-            {"faults_missed", result.faults.not_applied}};
+            {"faults_missed", result.faults.not_applied},
+            {"faults_unmet", result.faults.missed}};
 }
 
 RunResult run_result_from(const store::CommittedRun &run) {
@@ -48,6 +49,7 @@ RunResult run_result_from(const store::CommittedRun &run) {
         using Texts = std::map<std::string, std::string>;
         result.faults.applied = share.value("faults_applied", Texts());
         result.faults.not_applied = share.value("faults_missed", Texts());
+        result.faults.missed = share.value("faults_unmet", Texts());
         const auto listed = share.at("collector_metrics").get<std::vector<std::string>>();
         result.collector_metrics.insert(listed.begin(), listed.end());
     } catch (const std::exception &e) {

@@ -11,7 +11,8 @@
 namespace sbx::engine {
 
 // {"executions", "passed_executions", "failures", "active_injectors", "aggregations",
-//  "collector_metrics", "harness_error", "failure_detail", "faults_applied", "faults_missed"}.
+//  "collector_metrics", "harness_error", "failure_detail", "faults_applied", "faults_missed",
+//  "faults_unmet"}.
 nlohmann::json cell_share_of(const RunResult &result);
 
 // The run's RunResult as run_one left it. Throws EnvironmentError when the stored share is

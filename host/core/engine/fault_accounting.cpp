@@ -92,6 +92,7 @@ void FaultTally::merge(const FaultTally &other) {
             not_applied.emplace(source, why);
         }
     }
+    missed.insert(other.missed.begin(), other.missed.end());
 }
 
 std::vector<std::string> environment_faults(const presets::Preset &preset) {
@@ -129,6 +130,15 @@ void add_injector_response(FaultTally &tally, const std::string &id, const json 
     if (!what.empty()) {
         tally.applied.emplace(id, what);
         tally.not_applied.erase(id);
+        std::string missed;
+        for (const auto &item : response.value("missed", json::array())) {
+            if (item.is_string() && !item.get<std::string>().empty()) {
+                missed.append(missed.empty() ? "" : ", ").append(item.get<std::string>());
+            }
+        }
+        if (!missed.empty()) {
+            tally.missed.emplace(id, missed);
+        }
         return;
     }
     const std::string why = response.value("not_applied", std::string());
@@ -185,11 +195,15 @@ std::map<std::string, double> fault_metrics(const FaultTally &tally) {
     for (const auto &[source, what] : tally.applied) {
         metrics["faults_applied." + source] = 1.0;
     }
+    for (const auto &[source, what] : tally.missed) {
+        metrics["faults_missed." + source] = 1.0;
+    }
     return metrics;
 }
 
 std::string injected_text(const std::map<std::string, double> &metrics, int runs,
-                          const std::map<std::string, std::string> &applied) {
+                          const FaultTally &texts) {
+    const auto &applied = texts.applied;
     const std::string prefix = "faults_applied.";
     std::string text;
     for (const auto &[name, mean] : metrics) {
@@ -212,6 +226,27 @@ std::string injected_text(const std::map<std::string, double> &metrics, int runs
         }
         text += (text.empty() ? "" : "; ") + shown + " in " + std::to_string(count) + "/" +
                 std::to_string(runs) + " runs";
+    }
+    // What part of a source's faults the runs did not meet, and in how many.
+    const std::string missed_prefix = "faults_missed.";
+    for (const auto &[name, mean] : metrics) {
+        if (name.compare(0, missed_prefix.size(), missed_prefix) != 0 || text.empty()) {
+            continue;
+        }
+        const std::string source = name.substr(missed_prefix.size());
+        const long count = std::lround(mean * runs);
+        const auto why = texts.missed.find(source);
+        if (count <= 0 || why == texts.missed.end()) {
+            continue;
+        }
+        text.append("; ")
+            .append(source)
+            .append(" missed in ")
+            .append(std::to_string(count))
+            .append("/")
+            .append(std::to_string(runs))
+            .append(" runs: ")
+            .append(why->second);
     }
     return text;
 }

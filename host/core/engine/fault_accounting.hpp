@@ -18,6 +18,9 @@ namespace sbx::engine {
 struct FaultTally {
     std::map<std::string, std::string> applied;      // source -> what ("invalidated API_TOKEN")
     std::map<std::string, std::string> not_applied;  // source -> why not
+    // source -> the faults it asked for that the run did not meet, beside some it did
+    // ("no connection reset (1 per 20 connections, 1 made)").
+    std::map<std::string, std::string> missed;
 
     // Folds another step's tally in: a source applied in any step was applied in the run.
     void merge(const FaultTally &other);
@@ -33,7 +36,8 @@ std::vector<std::string> environment_faults(const presets::Preset &preset);
 std::string built_in_handler(const std::string &key_or_mode);
 
 // An active injector's prepare response into `tally`: its `applied` list (what it did; empty:
-// nothing, with `not_applied` saying why), or, from an injector that does not say, "active".
+// nothing, with `not_applied` saying why) and `missed` list (what it asked for that the run
+// did not meet), or, from an injector that does not say, "active".
 void add_injector_response(FaultTally &tally, const std::string &id,
                            const nlohmann::json &response);
 
@@ -42,14 +46,15 @@ void add_injector_response(FaultTally &tally, const std::string &id,
 // `enforcement` (an executor that does not say) is taken at its word.
 void add_limits(FaultTally &tally, const presets::Preset &preset, const nlohmann::json &result);
 
-// The run's metrics of a tally: faults_applied (1 when anything was applied), and
-// faults_applied.<source> = 1 for each source applied. A cell's mean times its runs counts the
-// runs that got each.
+// The run's metrics of a tally: faults_applied (1 when anything was applied),
+// faults_applied.<source> = 1 for each source applied and faults_missed.<source> = 1 for each
+// that missed part of its faults. A cell's mean times its runs counts the runs.
 std::map<std::string, double> fault_metrics(const FaultTally &tally);
 
-// "latency 500 ms (network) in 13/13 runs; copies in 13/13 runs" from a cell's mean metrics
-// over `runs` runs and the texts of its tallies; "" when nothing was applied.
+// "latency 500 ms (network) in 13/13 runs; 8 copies at once in 13/13 runs; fault_proxy missed
+// in 12/13 runs: no connection reset (...)" from a cell's mean metrics over `runs` runs and the
+// texts of its tallies (the first run's words); "" when nothing was applied.
 std::string injected_text(const std::map<std::string, double> &metrics, int runs,
-                          const std::map<std::string, std::string> &applied);
+                          const FaultTally &texts);
 
 }  // namespace sbx::engine

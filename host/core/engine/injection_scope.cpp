@@ -7,14 +7,17 @@ namespace sbx::engine {
 
 InjectionScope::InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &injectors,
                                const std::string &preset_text, nlohmann::json spec,
-                               const std::string &state_dir, int64_t command_seed)
+                               const std::string &state_dir, int64_t command_seed, int repetition)
     : spec_(std::move(spec)), spec_text_(spec_.dump()) {
     // The request is assembled from texts already at hand; JSON work at the plugin
     // boundary is most of the host's per-run cost.
-    const std::string fixed_fields =
-        R"(,"run_id":)" + nlohmann::json(spec_.value("run_id", "")).dump() + R"(,"state_dir":)" +
-        nlohmann::json(state_dir).dump() + R"(,"seed":)" + std::to_string(command_seed) +
-        R"(,"preset":)" + preset_text;
+    std::string fixed_fields = R"(,"run_id":)" + nlohmann::json(spec_.value("run_id", "")).dump() +
+                               R"(,"state_dir":)" + nlohmann::json(state_dir).dump() +
+                               R"(,"seed":)" + std::to_string(command_seed) + R"(,"preset":)" +
+                               preset_text;
+    if (repetition >= 0) {
+        fixed_fields.append(R"(,"repetition":)").append(std::to_string(repetition));
+    }
     for (auto &injector : injectors) {
         const std::string request = R"({"spec":)" + spec_text_ + fixed_fields + "}";
         // If a later prepare throws, the destructor does not run for a half-built
@@ -65,6 +68,7 @@ void InjectionScope::tally_after_run() {
             }
             tally_.applied.erase(id);
             tally_.not_applied.erase(id);
+            tally_.missed.erase(id);
             add_injector_response(tally_, id, response);
         } catch (const plugins::PluginCallError &e) {
             if (e.status() == SBX_CANCELLED) {

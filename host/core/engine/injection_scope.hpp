@@ -18,10 +18,11 @@ namespace sbx::engine {
 class InjectionScope {
   public:
     // Calls prepare() on each injector in order, threading the run spec through them.
-    // `command_seed` is the command's --seed, the same for every run of the command.
+    // `command_seed` is the command's --seed, the same for every run of the command;
+    // `repetition` the run's place in its cell (-1: none), sent when known.
     InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &injectors,
                    const std::string &preset_text, nlohmann::json spec,
-                   const std::string &state_dir, int64_t command_seed);
+                   const std::string &state_dir, int64_t command_seed, int repetition = -1);
     ~InjectionScope();
     InjectionScope(const InjectionScope &) = delete;
     InjectionScope &operator=(const InjectionScope &) = delete;

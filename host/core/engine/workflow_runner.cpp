@@ -340,8 +340,9 @@ void note_failure(RunOutcome &outcome, bool target_ended_itself, const std::stri
 
 WorkflowRunner::StepExecution WorkflowRunner::execute_step(
     const config::Workflow &workflow, const config::Step &step, const presets::Preset &preset,
-    const std::string &preset_text, json spec, const std::vector<bool> &alive, int64_t command_seed,
-    const std::string &cannot_run, bool cannot_run_is_setup, RunOutcome &outcome) {
+    const std::string &preset_text, json spec, const std::vector<bool> &alive,
+    const RunSeeds &seeds, const std::string &cannot_run, bool cannot_run_is_setup,
+    RunOutcome &outcome) {
     StepExecution execution;
     // Every live copy of the step fails with `error`, as an executor's refusal would.
     // `sandbox_fault`: the setup failed, not the target; the run is tried again and, if that
@@ -373,7 +374,7 @@ WorkflowRunner::StepExecution WorkflowRunner::execute_step(
     }
     try {
         InjectionScope injection(plugins_.injectors(), preset_text, std::move(spec), state_dir_,
-                                 command_seed);
+                                 seeds.command, seeds.repetition);
         for (const auto &id : injection.active()) {
             if (std::find(outcome.active_injectors.begin(), outcome.active_injectors.end(), id) ==
                 outcome.active_injectors.end()) {
@@ -480,9 +481,9 @@ RunOutcome WorkflowRunner::run_once(const config::Workflow &workflow, const pres
         json argv = spec["argv"];
         services.add_to(spec);
         const std::string down = services.down();
-        StepExecution execution = execute_step(
-            workflow, step, preset, preset_text, std::move(spec), states.alive, seeds.command,
-            down.empty() ? services.failure() : down, down.empty(), outcome);
+        StepExecution execution =
+            execute_step(workflow, step, preset, preset_text, std::move(spec), states.alive, seeds,
+                         down.empty() ? services.failure() : down, down.empty(), outcome);
         if (down.empty()) {
             services.fail_if_died(step.name, execution.copies, states.alive);
         }

@@ -67,6 +67,9 @@ struct RunOutcome {
 struct RunSeeds {
     int64_t command = 0;
     uint64_t run = 0;
+    // The run's place in its cell (0-based), in every injector's prepare request: a cell's
+    // first repetitions get potent first faults (fault_proxy). -1: not part of a cell.
+    int repetition = -1;
 };
 
 class ServiceSet;
@@ -124,7 +127,7 @@ class WorkflowRunner {
     StepExecution execute_step(const config::Workflow &workflow, const config::Step &step,
                                const presets::Preset &preset, const std::string &preset_text,
                                nlohmann::json spec, const std::vector<bool> &alive,
-                               int64_t command_seed, const std::string &cannot_run,
+                               const RunSeeds &seeds, const std::string &cannot_run,
                                bool cannot_run_is_setup, RunOutcome &outcome);
     // Runs one step's spec through `copies` executor instances at once (run ids suffixed
     // "-c<i>"), copies whose `alive` is false skipped; results by copy.

@@ -101,6 +101,41 @@ std::vector<UpstreamSpec> upstreams_of(const json &spec) {
     return upstreams;
 }
 
+// The fault the first connection of a run's proxies meets whatever the schedule draws, so
+// a cell's first repetitions cannot miss the preset's faults: repetition 0 gets the first
+// kind the plan asks for (reset, then hang, then corrupt), repetition 1 the second, and so
+// on; later repetitions, and a request without a repetition, draw from the schedule alone.
+ProxyServer::Fate potent_fate(const FaultPlan &plan, std::int64_t repetition) {
+    std::vector<ProxyServer::Fate> kinds;
+    if (plan.failures > 0) {
+        kinds.push_back(ProxyServer::Fate::reset);
+    }
+    if (plan.timeouts > 0) {
+        kinds.push_back(ProxyServer::Fate::hang);
+    }
+    if (plan.corrupt_rate > 0) {
+        kinds.push_back(ProxyServer::Fate::corrupt);
+    }
+    if (repetition < 0 || static_cast<std::size_t>(repetition) >= kinds.size()) {
+        return ProxyServer::Fate::none;
+    }
+    return kinds[static_cast<std::size_t>(repetition)];
+}
+
+const char *fate_name(ProxyServer::Fate fate) {
+    switch (fate) {
+        case ProxyServer::Fate::reset:
+            return "reset";
+        case ProxyServer::Fate::hang:
+            return "hang";
+        case ProxyServer::Fate::corrupt:
+            return "corrupt";
+        case ProxyServer::Fate::none:
+            break;
+    }
+    return "none";
+}
+
 // The tally of a run's connections through its proxies (`listened`: their addresses): the
 // faults its plan asked for that the connections met, or why none was met.
 json tally_response(const FaultPlan &plan, std::uint64_t connections, std::uint64_t resets,
@@ -132,6 +167,20 @@ json tally_response(const FaultPlan &plan, std::uint64_t connections, std::uint6
                               " connection(s)");
         }
     }
+    // Faults the plan asked for that none of the run's connections met, beside some it did:
+    // a client making one request rarely meets a reset of 1 per 20 connections.
+    json missed = json::array();
+    const std::string schedule = " (" + std::to_string(plan.requests) + "-connection blocks, " +
+                                 std::to_string(connections) + " made)";
+    if (plan.failures > 0 && resets == 0) {
+        missed.push_back("no connection reset of " + std::to_string(plan.failures) + schedule);
+    }
+    if (plan.timeouts > 0 && timeouts == 0) {
+        missed.push_back("no connection hung of " + std::to_string(plan.timeouts) + schedule);
+    }
+    if (plan.corrupt_rate > 0 && corrupted == 0 && connections > 0) {
+        missed.push_back("no reply byte corrupted of " + std::to_string(replied));
+    }
     std::string why;
     if (applied.empty()) {
         why = connections == 0
@@ -142,7 +191,7 @@ json tally_response(const FaultPlan &plan, std::uint64_t connections, std::uint6
                         std::to_string(plan.requests) + " connections" +
                         (plan.corrupt_rate > 0 ? "; no reply byte drawn for corruption" : "") + ")";
     }
-    return {{"applied", applied}, {"not_applied", why}};
+    return {{"applied", applied}, {"not_applied", why}, {"missed", missed}};
 }
 
 class FaultProxyInjector final : public Injector {
@@ -279,17 +328,28 @@ class FaultProxyInjector final : public Injector {
                               {"target", upstream->target},
                               {"shared", leases.back().shared()}});
         }
+        // A potent first fault for the cell's first repetitions (the host says which).
+        const auto fate = potent_fate(plan, request.value("repetition", std::int64_t{-1}));
+        if (fate != ProxyServer::Fate::none) {
+            for (const auto &lease : leases) {
+                lease.proxy().force_next(fate);
+            }
+        }
         const std::uint64_t token = runs_prepared_ + 1;
         Running running{std::move(leases), {}, plan};
         for (const auto &lease : running.leases) {
             running.at_start.push_back(lease.proxy().counters());
         }
-        std::string response =
-            json{{"active", plan.active},
-                 {"spec", spec},
-                 {"state", {{"token", token}}},
-                 {"fault_proxy", {{"plan", describe(plan)}, {"seed", seed}, {"upstreams", report}}}}
-                .dump();
+        std::string response = json{
+            {"active", plan.active},
+            {"spec", spec},
+            {"state", {{"token", token}}},
+            {"fault_proxy",
+             {{"plan", describe(plan)},
+              {"seed", seed},
+              {"first_connection", fate_name(fate)},
+              {"upstreams",
+               report}}}}.dump();
         // Last, once nothing can fail: only a successful prepare gets a teardown.
         runs_prepared_ = token;
         running_.emplace(token, std::move(running));
@@ -308,6 +368,10 @@ class FaultProxyInjector final : public Injector {
             return "{}";
         }
         const Running &running = run->second;
+        // A potent first fault the run never met must not fall on a later run's connection.
+        for (const auto &lease : running.leases) {
+            lease.proxy().force_next(ProxyServer::Fate::none);
+        }
         std::uint64_t connections = 0;
         std::uint64_t resets = 0;
         std::uint64_t timeouts = 0;

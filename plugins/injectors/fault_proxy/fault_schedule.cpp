@@ -71,11 +71,36 @@ ConnectionSchedule::ConnectionSchedule(std::uint64_t seed, std::string name, std
       timeouts_(timeouts),
       requests_(requests) {}
 
-ConnectionSchedule::Ticket ConnectionSchedule::next() {
+namespace {
+
+// Moves one fault of `from` to `position`: the first of `from` after it goes (a forced fault
+// takes the place of the block's next one, so the block keeps its count), and a fault of the
+// other kind at `position` moves to where that one was. Nothing moves when no fault of `from`
+// is left in the block after `position`: the block then has one more.
+void take_next(std::set<std::uint64_t> &from, std::set<std::uint64_t> &other,
+               std::uint64_t position) {
+    if (from.count(position) != 0) {
+        return;
+    }
+    const auto next = from.upper_bound(position);
+    if (next != from.end()) {
+        if (other.erase(position) != 0) {
+            other.insert(*next);
+        }
+        from.erase(next);
+    } else {
+        other.erase(position);
+    }
+    from.insert(position);
+}
+
+}  // namespace
+
+ConnectionSchedule::Ticket ConnectionSchedule::next(Forced forced) {
     const std::lock_guard<std::mutex> lock(mutex_);
     Ticket ticket;
     ticket.index = next_index_++;
-    if ((failures_ == 0 && timeouts_ == 0) || requests_ == 0) {
+    if (requests_ == 0 || (forced == Forced::none && failures_ == 0 && timeouts_ == 0)) {
         return ticket;
     }
     const std::uint64_t block = ticket.index / requests_;
@@ -84,6 +109,11 @@ ConnectionSchedule::Ticket ConnectionSchedule::next() {
         block_ = block;
     }
     const std::uint64_t position = ticket.index % requests_;
+    if (forced == Forced::reset) {
+        take_next(fates_.resets, fates_.timeouts, position);
+    } else if (forced == Forced::hang) {
+        take_next(fates_.timeouts, fates_.resets, position);
+    }
     ticket.reset = fates_.resets.count(position) != 0;
     ticket.hang = fates_.timeouts.count(position) != 0;
     return ticket;

@@ -47,7 +47,11 @@ class ConnectionSchedule {
         bool reset = false;
         bool hang = false;
     };
-    Ticket next();
+    // A connection that must meet a fault whatever the draw (a run's potent first fault).
+    enum class Forced { none, reset, hang };
+    // The next connection's number and fate. A forced fault takes the place of the block's
+    // next fault of its kind, so every complete block keeps exactly its counts.
+    Ticket next(Forced forced = Forced::none);
 
   private:
     std::uint64_t seed_;
@@ -71,6 +75,9 @@ class ByteCorrupter {
     // Alters the bytes of `data` (which start at the stream offset already passed);
     // returns how many were altered.
     std::size_t apply(char *data, std::size_t size);
+    // The next byte of the stream is altered, whatever the draw said (a potent first fault);
+    // the draws go on from there as before.
+    void force_next() { next_corrupt_ = offset_; }
 
   private:
     std::uint64_t gap();

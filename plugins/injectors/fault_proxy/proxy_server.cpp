@@ -136,11 +136,18 @@ void ProxyServer::accept_new(std::vector<std::unique_ptr<ProxiedConnection>> &co
             }
             return;  // EAGAIN, or out of descriptors: try again on the next wake-up
         }
-        const auto ticket = settings_.schedule->next();
+        const auto forced = static_cast<Fate>(forced_.exchange(static_cast<int>(Fate::none)));
+        const auto ticket =
+            settings_.schedule->next(forced == Fate::reset  ? ConnectionSchedule::Forced::reset
+                                     : forced == Fate::hang ? ConnectionSchedule::Forced::hang
+                                                            : ConnectionSchedule::Forced::none);
         ++counters_.connections;
         auto c = std::make_unique<ProxiedConnection>(
             ticket.index, shape_,
             derive_seed(settings_.seed, settings_.name, 2 * ticket.index + 1));
+        if (forced == Fate::corrupt) {
+            c->corrupter.force_next();
+        }
         c->doomed = ticket.reset;
         c->client = std::move(client);
         no_delay(c->client.get());

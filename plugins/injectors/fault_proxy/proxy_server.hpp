@@ -50,6 +50,12 @@ class ProxyServer {
 
     // Where the target connects: host:port, with the port the kernel chose for port 0.
     [[nodiscard]] const std::string &address() const { return address_; }
+    // The next connection accepted meets `fate` whatever the schedule draws for it (it still
+    // takes its place in the schedule): reset at its first request, hung, or its first reply
+    // byte corrupted. A run's first repetitions make their faults this way, where they cannot
+    // be missed. [any-thread]
+    enum class Fate : int { none = 0, reset, hang, corrupt };
+    void force_next(Fate fate) { forced_.store(static_cast<int>(fate)); }
     [[nodiscard]] nlohmann::json counters() const;
 
   private:
@@ -65,7 +71,8 @@ class ProxyServer {
     ProxyRecord record_;
     ConnectionShape shape_;
     ProxyCounters counters_;
-    std::thread thread_;  // last: started once everything it uses exists
+    std::atomic<int> forced_{0};  // a Fate for the next connection
+    std::thread thread_;          // last: started once everything it uses exists
 };
 
 }  // namespace sbx::fault_proxy
