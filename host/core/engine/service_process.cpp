@@ -188,17 +188,16 @@ ServiceProcess::ServiceProcess(const config::Service &service, int port,
     for (const auto &[file, content] : service.files) {
         std::ofstream(folder_ / file, std::ios::binary) << with_port(content, port);
     }
-    if (!container_.empty()) {
-        // Before the start: a host killed between `docker run` and the full record below
-        // still leaves the container's name for purge-stale.
-        std::ofstream(record_) << nlohmann::json{{"host", own_identity()},
-                                                 {"pid", 0},
-                                                 {"name", name_},
-                                                 {"folder", folder_.string()},
-                                                 {"container", container_}}
-                                      .dump()
-                               << '\n';
-    }
+    // Before the start: a host killed between the fork (or `docker run`) and the full record
+    // below still leaves purge-stale the service's name, its id (what every process it starts
+    // carries as SANDBOX_SERVICE_ID) and its container.
+    std::ofstream(record_) << nlohmann::json{{"host", own_identity()},
+                                             {"pid", 0},
+                                             {"name", name_},
+                                             {"folder", folder_.string()},
+                                             {"container", container_}}
+                                  .dump()
+                           << '\n';
     std::vector<std::string> environment = environment_of(service, port, id);
     auto argv_pointers = pointers(argv);
     auto environment_pointers = pointers(environment);

@@ -49,6 +49,25 @@ std::vector<pid_t> group_members(pid_t group, unsigned long long since, const st
     return members;
 }
 
+// Live processes carrying the service's `marker`, whatever their group: what a service
+// whose host died before recording its process group started.
+std::vector<pid_t> marked_processes(const std::string &marker) {
+    std::vector<pid_t> marked;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
+         it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) {
+            continue;
+        }
+        const auto pid = static_cast<pid_t>(std::stol(name));
+        if (proc_stat_field(pid, 3) != "Z" && carries(pid, marker)) {
+            marked.push_back(pid);
+        }
+    }
+    return marked;
+}
+
 }  // namespace
 
 std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, bool dry_run) {
@@ -65,9 +84,15 @@ std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, 
             const auto host = std::atol(it->path().stem().string().c_str());
             if (!std::filesystem::exists(record, none) && host > 0 &&
                 ::kill(static_cast<pid_t>(host), 0) != 0 && errno == ESRCH) {
+                const auto marked =
+                    marked_processes("SANDBOX_SERVICE_ID=" + it->path().stem().string());
                 swept.push_back("folder " + it->path().filename().string() + " of host " +
-                                std::to_string(host) + " (no record)");
+                                std::to_string(host) +
+                                " (no record): " + std::to_string(marked.size()) + " process(es)");
                 if (!dry_run) {
+                    for (const pid_t member : marked) {
+                        ::kill(member, SIGKILL);
+                    }
                     // An image service's container is named after the same id; a command
                     // service has none, and docker says so.
                     (void)remove_service_container(
@@ -100,11 +125,12 @@ std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, 
             continue;  // a live host's service, or a record being written
         }
         // The id is the record's name: "<host pid>-<n>".
+        // A record of pid 0 was written before the fork: its group was never recorded, so
+        // the service's processes are found by their marker alone.
         const auto group = static_cast<pid_t>(number("pid"));
-        const auto members = group > 1
-                                 ? group_members(group, number("start"),
-                                                 "SANDBOX_SERVICE_ID=" + it->path().stem().string())
-                                 : std::vector<pid_t>();
+        const std::string marker = "SANDBOX_SERVICE_ID=" + it->path().stem().string();
+        const auto members =
+            group > 1 ? group_members(group, number("start"), marker) : marked_processes(marker);
         const std::string container = text("container");
         swept.push_back((text("name").empty() ? "?" : text("name")) + " of host " +
                         host.substr(0, host.find(' ')) + ": " + std::to_string(members.size()) +
