@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "engine/service_container.hpp"
@@ -26,32 +27,10 @@ bool carries(pid_t pid, const std::string &marker) {
     return (nul + environment).find(nul + marker + nul) != std::string::npos;
 }
 
-// Live processes of group `group` that started no earlier than its leader did (`since`)
-// and carry the service's `marker`: the service and what it started, never an unrelated
-// later group that reuses the number.
-std::vector<pid_t> group_members(pid_t group, unsigned long long since, const std::string &marker) {
-    std::vector<pid_t> members;
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
-         it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) {
-            continue;
-        }
-        const auto pid = static_cast<pid_t>(std::stol(name));
-        const auto pgrp = proc_stat_field(pid, 5);
-        // A zombie is already dead: only its parent's wait is missing.
-        if (pgrp && *pgrp == std::to_string(group) && proc_stat_field(pid, 3) != "Z" &&
-            process_start_time(pid) >= since && carries(pid, marker)) {
-            members.push_back(pid);
-        }
-    }
-    return members;
-}
-
-// Live processes carrying the service's `marker`, whatever their group: what a service
-// whose host died before recording its process group started.
-std::vector<pid_t> marked_processes(const std::string &marker) {
+// Live processes (a zombie is already dead: only its parent's wait is missing) that carry
+// the service's `marker` and pass `also`.
+std::vector<pid_t> marked_processes(const std::string &marker,
+                                    const std::function<bool(pid_t)> &also) {
     std::vector<pid_t> marked;
     std::error_code ec;
     for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
@@ -61,11 +40,27 @@ std::vector<pid_t> marked_processes(const std::string &marker) {
             continue;
         }
         const auto pid = static_cast<pid_t>(std::stol(name));
-        if (proc_stat_field(pid, 3) != "Z" && carries(pid, marker)) {
+        if (proc_stat_field(pid, 3) != "Z" && also(pid) && carries(pid, marker)) {
             marked.push_back(pid);
         }
     }
     return marked;
+}
+
+// Live processes of group `group` that started no earlier than its leader did (`since`)
+// and carry the service's `marker`: the service and what it started, never an unrelated
+// later group that reuses the number.
+std::vector<pid_t> group_members(pid_t group, unsigned long long since, const std::string &marker) {
+    return marked_processes(marker, [&](pid_t pid) {
+        const auto pgrp = proc_stat_field(pid, 5);
+        return pgrp && *pgrp == std::to_string(group) && process_start_time(pid) >= since;
+    });
+}
+
+// Live processes carrying the service's `marker`, whatever their group: what a service
+// whose host died before recording its process group started.
+std::vector<pid_t> marked_processes(const std::string &marker) {
+    return marked_processes(marker, [](pid_t) { return true; });
 }
 
 }  // namespace
