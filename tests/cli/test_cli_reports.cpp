@@ -43,9 +43,9 @@ TEST_F(Reports, RunScenariosWritesEachFormatAsItFinishes) {
     ASSERT_EQ(result.exit_code, 0) << result.err;
 
     // JUnit: valid against the schema, one case per scenario, the failure with its replay.
-    const auto valid = sbx::test::run_command({"/usr/bin/xmllint", "--noout", "--schema",
-                                               SBX_SOURCE_DIR "/tests/reports/fixtures/junit.xsd",
-                                               dir_ + "/r.xml"});
+    const auto valid = sbx::test::run_command(
+        {"/usr/bin/xmllint", "--noout", "--schema",
+         std::string(SBX_SOURCE_DIR) + "/tests/reports/fixtures/junit.xsd", dir_ + "/r.xml"});
     ASSERT_EQ(valid.exit_code, 0) << "xmllint (Debian libxml2-utils): " << valid.err;
     const std::string junit = slurp(dir_ + "/r.xml");
     const auto scenarios = query("SELECT COUNT(*) FROM scenario_scores")[0][0];
@@ -186,6 +186,30 @@ workflows:
     const auto bad = runner({"synergy-metrics", "--plot", dir_ + "/missing/s.svg"});
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("does not exist"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+
+namespace {
+
+// The why of a failure travels: the failing run's exit code and its stderr line reach every
+// format `report` writes, not only metrics.db.
+TEST_F(Reports, TheStderrLineOfAFailingRunReachesEveryFormat) {
+    write_settings(R"(
+scenarios: [{name: normal}, {name: reset, preset: {MY_CASE: reset}}]
+workflows:
+  - name: fetch
+    steps:
+      - run: [/bin/sh, -c, 'if [ "$MY_CASE" = reset ]; then echo "curl: (56) Connection reset by peer" >&2; exit 56; fi']
+)");
+    ASSERT_EQ(runner({"run-scenarios", "fetch", "--seed", "1"}).exit_code, 0);
+    const std::string why = "exit code 56; stderr: curl: (56) Connection reset by peer";
+    for (const char *format : {"junit", "markdown", "html", "json"}) {
+        SCOPED_TRACE(format);
+        const auto report = runner({"report", "--format", format});
+        EXPECT_EQ(report.exit_code, 0) << report.err;
+        EXPECT_NE(report.out.find(why), std::string::npos) << report.out;
+    }
 }
 
 }  // namespace

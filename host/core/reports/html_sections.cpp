@@ -107,6 +107,9 @@ std::string failures_html(const WorkflowOutcome &workflow, const std::string &da
             if (!s.failed_outcome.empty()) {
                 items += " (" + e(s.failed_outcome) + ")";
             }
+            if (!s.failure_detail.empty()) {
+                items += "<br>why: <code>" + e(s.failure_detail) + "</code>";
+            }
         }
         if (s.replay_run != 0) {
             items += "<br>replay: <code>" + e(replay_line(data_dir, s.replay_run)) + "</code>";

@@ -42,6 +42,9 @@ std::string failure_text(const ScenarioOutcome &scenario, const std::string &dat
             text += " (" + scenario.failed_outcome + ")";
         }
         text += "\n";
+        if (!scenario.failure_detail.empty()) {
+            text += "why: " + scenario.failure_detail + "\n";
+        }
     }
     if (scenario.replay_run != 0) {
         text += "replay: " + replay_line(data_dir, scenario.replay_run) + "\n";

@@ -97,6 +97,9 @@ std::string markdown_report(const SessionReport &report, const std::string &data
                     reasons += (reasons.empty() ? "" : "; ") + md(reason);
                 }
                 failures += reasons.empty() ? "failed" : reasons;
+                if (!s.failure_detail.empty()) {
+                    failures += " — first: " + code_span(s.failure_detail);
+                }
                 if (s.replay_run != 0) {
                     failures += " — replay: " + code_span(replay_line(data_dir, s.replay_run));
                 }

@@ -49,8 +49,10 @@ void load_session_row(store::Connection &db, SessionReport &report) {
 // The on-runs of (workflow, scenario) in the session: counts, wall time, the first failure.
 void load_runs(store::Connection &db, int64_t session, const std::string &workflow,
                ScenarioOutcome &outcome) {
+    // A run the setup failed (cell_share.harness_error) is an error, not a failed run.
     store::Statement counts(db.get(),
-                            "SELECT SUM(r.flag = 'on'), SUM(r.flag = 'on' AND r.passed = 0), "
+                            "SELECT SUM(r.flag = 'on'), SUM(r.flag = 'on' AND r.passed = 0 AND "
+                            "COALESCE(json_extract(r.cell_share, '$.harness_error'), '') = ''), "
                             "COALESCE(SUM(r.wall_s), 0) FROM runs r JOIN presets p ON p.id = "
                             "r.preset_id WHERE r.session_id = ? AND r.workflow = ? AND p.name = ?");
     counts.bind(1, session).bind(2, workflow).bind(3, outcome.scenario);
@@ -60,15 +62,18 @@ void load_runs(store::Connection &db, int64_t session, const std::string &workfl
         outcome.wall_s = counts.column_double(2);
     }
     store::Statement first(db.get(),
-                           "SELECT r.id, COALESCE(r.failed_step, ''), COALESCE(r.outcome, '') "
-                           "FROM runs r JOIN presets p ON p.id = r.preset_id WHERE r.session_id "
-                           "= ? AND r.workflow = ? AND p.name = ? AND r.flag = 'on' AND "
-                           "r.passed = 0 ORDER BY r.repetition, r.id LIMIT 1");
+                           "SELECT r.id, COALESCE(r.failed_step, ''), COALESCE(r.outcome, ''), "
+                           "COALESCE(json_extract(r.cell_share, '$.failure_detail'), '') FROM "
+                           "runs r JOIN presets p ON p.id = r.preset_id WHERE r.session_id = ? "
+                           "AND r.workflow = ? AND p.name = ? AND r.flag = 'on' AND r.passed = 0 "
+                           "AND COALESCE(json_extract(r.cell_share, '$.harness_error'), '') = '' "
+                           "ORDER BY r.repetition, r.id LIMIT 1");
     first.bind(1, session).bind(2, workflow).bind(3, outcome.scenario);
     if (first.step()) {
         outcome.replay_run = first.column_int(0);
         outcome.failed_step = first.column_text(1);
         outcome.failed_outcome = first.column_text(2);
+        outcome.failure_detail = first.column_text(3);
     }
 }
 
@@ -187,7 +192,8 @@ json to_json(const SessionReport &report) {
                  {"wall_s", s.wall_s},
                  {"replay_run", s.replay_run == 0 ? json() : json(s.replay_run)},
                  {"failed_step", s.failed_step.empty() ? json() : json(s.failed_step)},
-                 {"failed_outcome", s.failed_outcome.empty() ? json() : json(s.failed_outcome)}});
+                 {"failed_outcome", s.failed_outcome.empty() ? json() : json(s.failed_outcome)},
+                 {"failure_detail", s.failure_detail.empty() ? json() : json(s.failure_detail)}});
         }
         workflows.push_back(
             {{"workflow", workflow.workflow},

@@ -31,6 +31,9 @@ struct ScenarioOutcome {
     int64_t replay_run = 0;   // the first failed on-run (by repetition), 0: none
     std::string failed_step;  // that run's failed step and outcome class
     std::string failed_outcome;
+    // Why that run failed: exit code or signal and the last stderr lines
+    // (engine/failure_detail.hpp); "" for a run recorded before schema 10.
+    std::string failure_detail;
 };
 
 struct WorkflowOutcome {
