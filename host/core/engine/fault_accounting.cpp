@@ -66,18 +66,33 @@ const std::map<std::string, std::string> &limit_names() {
     return table;
 }
 
+std::string text_of(const json &value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
 // A preset value of 0 (or empty) asks for nothing: `NETWORK_LATENCY_MS: 0` keeps a namespace
 // without latency, `CONCURRENCY_LEVEL: 1` is one copy.
 bool asks_for_nothing(const std::string &key, const json &value) {
-    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    const std::string text = text_of(value);
     if (text.empty() || text == "0" || text == "false" || text == "null") {
         return true;
     }
     return key == "CONCURRENCY_LEVEL" && text == "1";
 }
 
-std::string text_of(const json &value) {
-    return value.is_string() ? value.get<std::string>() : value.dump();
+// source -> the runs of a cell of `runs` runs whose metric `<prefix><source>` was 1, from
+// the cell's mean of it; sources of no run are left out.
+std::map<std::string, long> runs_per_source(const std::map<std::string, double> &metrics,
+                                            const std::string &prefix, int runs) {
+    std::map<std::string, long> counts;
+    for (const auto &[name, mean] : metrics) {
+        if (name.compare(0, prefix.size(), prefix) == 0) {
+            if (const long count = std::lround(mean * runs); count > 0) {
+                counts[name.substr(prefix.size())] = count;
+            }
+        }
+    }
+    return counts;
 }
 
 }  // namespace
@@ -203,50 +218,38 @@ std::map<std::string, double> fault_metrics(const FaultTally &tally) {
 
 std::string injected_text(const std::map<std::string, double> &metrics, int runs,
                           const FaultTally &texts) {
-    const auto &applied = texts.applied;
-    const std::string prefix = "faults_applied.";
+    const std::string of_runs = "/" + std::to_string(runs) + " runs";
     std::string text;
-    for (const auto &[name, mean] : metrics) {
-        if (name.compare(0, prefix.size(), prefix) != 0) {
-            continue;
-        }
-        const std::string source = name.substr(prefix.size());
-        const long count = std::lround(mean * runs);
-        if (count <= 0) {
-            continue;
-        }
-        const auto what = applied.find(source);
+    for (const auto &[source, count] : runs_per_source(metrics, "faults_applied.", runs)) {
+        const auto what = texts.applied.find(source);
         std::string shown = source;
-        if (what != applied.end() && what->second != "active") {
+        if (what != texts.applied.end() && what->second != "active") {
             // "limit cpu 0.5 (cgroup_v1)" and "8 copies at once" name their source already;
             // "invalidated API_TOKEN (broken_auth)" does not.
             shown = what->second.find(source) != std::string::npos
                         ? what->second
                         : what->second + " (" + source + ")";
         }
-        text += (text.empty() ? "" : "; ") + shown + " in " + std::to_string(count) + "/" +
-                std::to_string(runs) + " runs";
+        text.append(text.empty() ? "" : "; ")
+            .append(shown)
+            .append(" in ")
+            .append(std::to_string(count))
+            .append(of_runs);
+    }
+    if (text.empty()) {
+        return text;
     }
     // What part of a source's faults the runs did not meet, and in how many.
-    const std::string missed_prefix = "faults_missed.";
-    for (const auto &[name, mean] : metrics) {
-        if (name.compare(0, missed_prefix.size(), missed_prefix) != 0 || text.empty()) {
-            continue;
+    for (const auto &[source, count] : runs_per_source(metrics, "faults_missed.", runs)) {
+        if (const auto why = texts.missed.find(source); why != texts.missed.end()) {
+            text.append("; ")
+                .append(source)
+                .append(" missed in ")
+                .append(std::to_string(count))
+                .append(of_runs)
+                .append(": ")
+                .append(why->second);
         }
-        const std::string source = name.substr(missed_prefix.size());
-        const long count = std::lround(mean * runs);
-        const auto why = texts.missed.find(source);
-        if (count <= 0 || why == texts.missed.end()) {
-            continue;
-        }
-        text.append("; ")
-            .append(source)
-            .append(" missed in ")
-            .append(std::to_string(count))
-            .append("/")
-            .append(std::to_string(runs))
-            .append(" runs: ")
-            .append(why->second);
     }
     return text;
 }
