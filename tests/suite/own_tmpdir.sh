@@ -7,6 +7,12 @@
 # state folder (sandbox-runner-UID) may stay, empty but for an executor's `state` records:
 # the product keeps it like a cache folder (tests/suite/suite_tmpdir.cmake says the same).
 # A test binary asked for its list of tests (--gtest_list_tests, at build time) just runs.
+#
+# A TMPDIR holding a space or colon (a checkout on such a path) cannot carry what LD_PRELOAD
+# needs, so the product puts those copies in $XDG_RUNTIME_DIR/sandbox-runner, else in
+# /tmp/sandbox-runner-UID: one folder every test would share, where one test's purge-stale
+# removes what another test is counting. Such a test gets a private XDG_RUNTIME_DIR too,
+# checked and removed the same way.
 root=$1
 shift
 name=
@@ -28,6 +34,14 @@ fi
 dir=$root/$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' '_')
 rm -rf "$dir"
 mkdir -p "$dir" || exit 2
+runtime=
+case $dir in
+  *[\ :]*)
+    runtime=$(mktemp -d /tmp/sbx-test-runtime.XXXXXX) || exit 2
+    XDG_RUNTIME_DIR=$runtime
+    export XDG_RUNTIME_DIR
+    ;;
+esac
 
 TMPDIR=$dir "$@"
 status=$?
@@ -35,6 +49,15 @@ status=$?
 left=$(find "$dir" -mindepth 1 -maxdepth 1 ! \( -type d -name 'sandbox-runner-[0-9]*' \)
        find "$dir" -mindepth 2 -maxdepth 2 -path "$dir/sandbox-runner-*/*" ! -name state)
 rm -rf "$dir" 2>/dev/null
+if [ -n "$runtime" ]; then
+  left_in_runtime=$(find "$runtime" -mindepth 1 -maxdepth 1 ! \( -type d -name sandbox-runner \)
+                   find "$runtime" -mindepth 2 -maxdepth 2 -path "$runtime/sandbox-runner/*" ! -name state)
+  if [ -n "$left_in_runtime" ]; then
+    left=${left:+$left
+}$left_in_runtime
+  fi
+  rm -rf "$runtime" 2>/dev/null
+fi
 if [ -n "$left" ]; then
   echo "own_tmpdir.sh: the test left these in its TMPDIR $dir (removed now); make it clean up:" >&2
   printf '%s\n' "$left" | sed 's/^/  /' >&2
