@@ -10,6 +10,7 @@
 #include "cluster_placement.hpp"
 #include "config/setting_values.hpp"
 #include "engine/fault_preflight.hpp"
+#include "engine/injector_preflight.hpp"
 #include "engine/limit_preflight.hpp"
 #include "engine/matrix_runner.hpp"
 #include "engine/program_preflight.hpp"
@@ -156,6 +157,7 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
         // A step whose program cannot run would fail every run, and the presets be blamed.
         engine::refuse_missing_programs(plugins, workflow, std::filesystem::current_path());
         engine::refuse_unhandled_faults(plugins, presets);
+        engine::refuse_unworkable_faults(plugins, presets, settings.state_folder().string());
         engine::refuse_limit_downgrades(
             engine::probe_limit_downgrades(plugins, workflow, presets,
                                            settings.state_folder().string()),

@@ -7,6 +7,7 @@
 #include "cli_context.hpp"
 #include "cluster_placement.hpp"
 #include "engine/fault_preflight.hpp"
+#include "engine/injector_preflight.hpp"
 #include "engine/limit_preflight.hpp"
 #include "engine/program_preflight.hpp"
 #include "engine/scenario_matrix.hpp"
@@ -182,6 +183,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         // A step whose program cannot run would fail every run, and the faults be blamed.
         engine::refuse_missing_programs(plugins, workflow, std::filesystem::current_path());
         engine::refuse_unhandled_faults(plugins, scenarios);
+        engine::refuse_unworkable_faults(plugins, scenarios, settings.state_folder().string());
         if (baseline != nullptr) {
             engine::refuse_missing_programs(plugins, *baseline, std::filesystem::current_path());
         }

@@ -1,5 +1,6 @@
 // posix_spawn of system tools. posix_spawn, not fork: the host is multi-threaded, and
-// glibc's posix_spawn uses CLONE_VFORK, so no allocation happens in a forked copy.
+// glibc's posix_spawn uses CLONE_VFORK, so no allocation happens in a forked copy. A tool
+// run inside a network namespace starts the same way (network_entry.cpp).
 #include "support/system_tool.hpp"
 
 #include <sbx/plugin.hpp>
@@ -20,6 +21,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+
+#include <sbx/unique_fd.hpp>
+
+#include "support/network_entry.hpp"
 
 extern char **environ;  // NOLINT: POSIX global
 
@@ -172,10 +177,10 @@ std::string command_text(const std::vector<std::string> &argv) {
     return text;
 }
 
-ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input, Output output,
-                    std::chrono::milliseconds timeout) {
-    Pipe in(true);
-    Pipe out;
+namespace {
+
+// posix_spawn of argv with `in` as stdin and `out` as stdout (and stderr when merged).
+pid_t spawn(const std::vector<std::string> &argv, Pipe &in, Pipe &out, Output output) {
     SpawnActions actions;
     ::posix_spawn_file_actions_adddup2(actions.get(), in.read_end(), 0);
     ::posix_spawn_file_actions_adddup2(actions.get(), out.write_end(), 1);
@@ -195,6 +200,23 @@ ToolResult run_tool(const std::vector<std::string> &argv, const std::string &inp
         ::posix_spawn(&pid, argv.front().c_str(), actions.get(), nullptr, args.data(), environ);
     if (error != 0) {
         throw Error(SBX_ERROR, "cannot run `" + command_text(argv) + "`: " + errno_text(error));
+    }
+    return pid;
+}
+
+}  // namespace
+
+ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input, Output output,
+                    std::chrono::milliseconds timeout, const NetworkEntry *inside) {
+    Pipe in(true);
+    Pipe out;
+    pid_t pid = -1;
+    if (inside != nullptr) {
+        const UniqueFd null(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+        pid = spawn_inside(*inside, argv, in.read_end(), out.write_end(),
+                           output == Output::merged ? out.write_end() : null.get());
+    } else {
+        pid = spawn(argv, in, out, output);
     }
     in.close_read();
     out.close_write();
@@ -223,8 +245,9 @@ ToolResult run_tool(const std::vector<std::string> &argv, const std::string &inp
 }
 
 void run_tool_checked(const std::vector<std::string> &argv, const std::string &what,
-                      const std::string &input) {
-    const ToolResult result = run_tool(argv, input);
+                      const std::string &input, const NetworkEntry *inside) {
+    const ToolResult result =
+        run_tool(argv, input, Output::merged, std::chrono::milliseconds(0), inside);
     if (result.exit_code != 0) {
         std::string message =
             what + ": `" + command_text(argv) + "` exited with " + std::to_string(result.exit_code);

@@ -10,6 +10,8 @@
 
 namespace sbx::support {
 
+class NetworkEntry;
+
 // Absolute path of the executable regular file `name`, searched in PATH then /usr/sbin,
 // /sbin, /usr/bin, /bin; nullopt when there is none.
 std::optional<std::string> find_executable(const std::string &name);
@@ -28,15 +30,17 @@ enum class Output { merged, stdout_only };
 // Runs argv (argv[0] absolute) with `input` on stdin; waits for it. With stdout_only, the
 // tool's stderr goes to /dev/null and `output` is its stdout as written (a report to parse).
 // A `timeout` above zero kills the tool (SIGKILL) when it has not ended by then; the result
-// is then 128 + 9 with " (killed after N ms)" appended to its output.
+// is then 128 + 9 with " (killed after N ms)" appended to its output. With `inside`, the
+// tool runs in that network namespace (network_entry.hpp), also without root.
 ToolResult run_tool(const std::vector<std::string> &argv, const std::string &input = "",
                     Output output = Output::merged,
-                    std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
+                    std::chrono::milliseconds timeout = std::chrono::milliseconds(0),
+                    const NetworkEntry *inside = nullptr);
 
 // Same, throwing sbx::Error(SBX_ERROR) "<what>: `<command>` exited with N: <output>" when
 // the tool fails.
 void run_tool_checked(const std::vector<std::string> &argv, const std::string &what,
-                      const std::string &input = "");
+                      const std::string &input = "", const NetworkEntry *inside = nullptr);
 
 // The command line as a user would type it, for messages.
 std::string command_text(const std::vector<std::string> &argv);

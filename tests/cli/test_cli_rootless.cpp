@@ -3,13 +3,15 @@
 // nothing; writing past DISK_LIMIT fails with ENOSPC; a memory hog under MEMORY_LIMIT ends
 // OOM where a cgroup can hold it (root, or a delegated cgroup v2 subtree), and otherwise the
 // command is refused before any run, naming the limit and what to do — never a silently
-// different status.
+// different status. Network faults work too: the run's network namespace is owned by a user
+// namespace of the network injector's, which the executor joins.
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
@@ -60,6 +62,13 @@ workflows:
   - name: hog
     steps:
       - run: [python3, -c, 'b = b"x" * (512 << 20); print(len(b))']
+  - name: fetch
+    services:
+      - name: api
+        run: [python3, -m, http.server, "{{port}}", --bind, 127.0.0.1]
+        ready: {http: /}
+    steps:
+      - run: [python3, -c, 'import os, time, urllib.request as r; t = time.monotonic(); r.urlopen("http://" + os.environ["SANDBOX_UPSTREAM_API"] + "/", timeout=10).read(); print("fetch_ms=%.1f" % ((time.monotonic() - t) * 1000))']
 )");
         give_to_user(dir_);
         give_to_user(dir_ + "/tmp");
@@ -141,6 +150,68 @@ TEST_F(Rootless, MemoryHogEndsOomOrIsRefusedBeforeAnyRun) {
     }
     ASSERT_EQ(ran.exit_code, 0) << ran.err << ran.out;
     EXPECT_EQ(step_result_field("status"), "OOM") << step_result_field("stdout");
+}
+
+// The fetch time a `fetch` run printed, or -1.
+double fetch_ms(const std::string &stdout_text) {
+    const auto at = stdout_text.find("fetch_ms=");
+    return at == std::string::npos ? -1 : std::stod(stdout_text.substr(at + 9));
+}
+
+TEST_F(Rootless, NetworkLatencySlowsALoopbackUpstreamFetchAndAPartitionCutsIt) {
+    const auto fetch = [&](const std::string &preset_json) {
+        const std::string preset = write_preset("fetch.json", preset_json);
+        const auto ran =
+            unprivileged({"run", "--workflow", "fetch", "--preset-file", preset, "--json"});
+        EXPECT_NE(ran.exit_code, 2) << ran.err;
+        return ran;
+    };
+    fetch(R"({"SCENARIO_NAME": "plain"})");
+    const double plain_ms = fetch_ms(step_result_field("stdout"));
+    ASSERT_GE(plain_ms, 0) << step_result_field("stdout") << step_result_field("stderr");
+
+    fetch(R"({"SCENARIO_NAME": "slow", "NETWORK_LATENCY_MS": "50"})");
+    EXPECT_EQ(step_result_field("user_namespace"), "1");
+    EXPECT_EQ(step_result_field("netns").rfind("/proc/", 0), 0U)
+        << "a namespace of the user's own, not a named one: " << step_result_field("netns");
+    const double slow_ms = fetch_ms(step_result_field("stdout"));
+    std::cout << "[ measured  ] loopback upstream fetch: " << plain_ms << " ms plain, " << slow_ms
+              << " ms under NETWORK_LATENCY_MS 50\n";
+    // Two round trips (the handshake, then the request), each 50 ms more.
+    EXPECT_GE(slow_ms, 100.0) << step_result_field("stderr");
+    EXPECT_GE(slow_ms - plain_ms, 90.0);
+
+    fetch(R"({"SCENARIO_NAME": "cut", "FAILURE_MODES": ["network_partition"]})");
+    EXPECT_NE(step_result_field("status"), "OK") << step_result_field("stdout");
+    EXPECT_NE(step_result_field("stderr").find("Connection refused"), std::string::npos)
+        << step_result_field("stderr");
+}
+
+// Where no user namespace can be made (user.max_user_namespaces 0, set inside a user
+// namespace of the test's own so that nothing else on the machine sees it), a preset with a
+// network fault is refused before any run, saying what to enable; nothing is recorded.
+TEST_F(Rootless, WithoutUserNamespacesANetworkFaultIsRefusedBeforeAnyRun) {
+    const std::string preset =
+        write_preset("slow.json", R"({"SCENARIO_NAME": "slow", "NETWORK_LATENCY_MS": "50"})");
+    std::vector<std::string> argv;
+    if (::geteuid() == 0) {
+        argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                "--inh-caps=-all"};
+    }
+    argv.insert(argv.end(), {"/usr/bin/unshare", "--user", "--map-root-user", "/bin/sh", "-c",
+                             "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$@\"", "sh",
+                             SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run",
+                             "--workflow", "fetch", "--preset-file", preset});
+    const auto ran =
+        sbx::test::run_command(argv, {{"TMPDIR", dir_ + "/tmp"}, {"HOME", dir_}}, dir_);
+    EXPECT_EQ(ran.exit_code, 2) << ran.out << ran.err;
+    EXPECT_NE(ran.err.find("preset 'slow' cannot run here: the network injector"),
+              std::string::npos)
+        << ran.err;
+    EXPECT_NE(ran.err.find("user.max_user_namespaces"), std::string::npos) << ran.err;
+    EXPECT_FALSE(std::filesystem::exists(db_path()) &&
+                 query("SELECT count(*) FROM runs")[0][0] != "0")
+        << "a run was recorded before the refusal";
 }
 
 }  // namespace

@@ -40,8 +40,6 @@ inline bool link_exists(const std::string &name) {
 
 // The test fails, loudly, when the machine cannot run it: no silent skips.
 inline void require_network_tools() {
-    ASSERT_EQ(::geteuid(), 0U) << "the network injector tests need root (network namespaces, "
-                                  "iptables, tc); run them as root";
     for (const char *tool : {"ip", "tc", "iptables-restore", "ip6tables-restore"}) {
         bool found = false;
         for (const char *folder : {"/usr/sbin", "/sbin", "/usr/bin", "/bin"}) {
@@ -117,6 +115,17 @@ class NetworkTest : public ::testing::Test {
     }
 
     std::string state_dir_;
+};
+
+// What only root gets: named namespaces (/run/netns, `ip netns list`), their uplinks and
+// their sweep records. A normal user's namespaces are the `user` kind (network_user tests).
+class NamedNetworkTest : public NetworkTest {
+  protected:
+    void SetUp() override {
+        ASSERT_EQ(::geteuid(), 0U) << "named network namespaces and uplinks need root; the "
+                                      "unprivileged leg runs NetworkTest.* only";
+        NetworkTest::SetUp();
+    }
 };
 
 }  // namespace sbx::injectors_test

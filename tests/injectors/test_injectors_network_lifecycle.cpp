@@ -62,7 +62,7 @@ TEST_F(NetworkTest, RefusesValuesThatAreNotTheUnitsOfThePreset) {
     }
 }
 
-TEST_F(NetworkTest, RunsOfOnePresetShareOneNamespaceUntilTheInstanceEnds) {
+TEST_F(NamedNetworkTest, RunsOfOnePresetShareOneNamespaceUntilTheInstanceEnds) {
     const json preset = {{"NETWORK_LATENCY_MS", "10"}, {"SCENARIO_NAME", "shared"}};
     std::string shared;
     std::string other;
@@ -92,7 +92,7 @@ TEST_F(NetworkTest, RunsOfOnePresetShareOneNamespaceUntilTheInstanceEnds) {
     EXPECT_TRUE(std::filesystem::is_empty(state_dir_ + "/network")) << "records removed";
 }
 
-TEST_F(NetworkTest, KeepNamespacesBoundsTheIdleOnes) {
+TEST_F(NamedNetworkTest, KeepNamespacesBoundsTheIdleOnes) {
     auto network = injector({{"keep_namespaces", 1}});
     std::vector<std::string> names;
     for (const char *scenario : {"a", "b", "c"}) {
@@ -106,7 +106,7 @@ TEST_F(NetworkTest, KeepNamespacesBoundsTheIdleOnes) {
     EXPECT_TRUE(namespace_exists(names[2])) << "the most recent one is kept";
 }
 
-TEST_F(NetworkTest, ANamespaceLivesWhileAnyInstanceHoldsIt) {
+TEST_F(NamedNetworkTest, ANamespaceLivesWhileAnyInstanceHoldsIt) {
     const json preset = {{"FAILURE_MODES", "network_partition"}, {"SCENARIO_NAME", "two workers"}};
     auto first = injector();
     auto second = injector();
@@ -134,7 +134,7 @@ struct DecoyNamespace {
     DecoyNamespace &operator=(const DecoyNamespace &) = delete;
 };
 
-TEST_F(NetworkTest, SweepRemovesWhatASigkilledHostLeftAndNothingElse) {
+TEST_F(NamedNetworkTest, SweepRemovesWhatASigkilledHostLeftAndNothingElse) {
     // Things sweep must not touch: a namespace it did not make, and a live host's record.
     const DecoyNamespace decoy_namespace;
     const std::string &decoy = decoy_namespace.name;

@@ -50,8 +50,8 @@ left=$(find "$dir" -mindepth 1 -maxdepth 1 ! \( -type d -name 'sandbox-runner-[0
        find "$dir" -mindepth 2 -maxdepth 2 -path "$dir/sandbox-runner-*/*" ! -name state)
 rm -rf "$dir" 2>/dev/null
 if [ -n "$runtime" ]; then
-  left_in_runtime=$(find "$runtime" -mindepth 1 -maxdepth 1 ! \( -type d -name sandbox-runner \)
-                   find "$runtime" -mindepth 2 -maxdepth 2 -path "$runtime/sandbox-runner/*" ! -name state)
+  # Only the product's folder: other programs keep their own files there (ccache-tmp).
+  left_in_runtime=$(find "$runtime" -mindepth 2 -maxdepth 2 -path "$runtime/sandbox-runner/*" ! -name state)
   if [ -n "$left_in_runtime" ]; then
     left=${left:+$left
 }$left_in_runtime

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include <sbx/unique_fd.hpp>
@@ -26,6 +27,7 @@
 #include "supervise.hpp"
 #include "support/blank_result.hpp"
 #include "support/classify.hpp"
+#include "support/network_entry.hpp"
 #include "support/sys_error.hpp"
 #include "support/workspace.hpp"
 #include "target_command.hpp"
@@ -195,12 +197,12 @@ nlohmann::json execute(const support::RunSpec &spec, const ExecutorConfig &confi
     }
 
     // Opened here, entered by the child: a bad path is the spec's fault, told as such.
-    UniqueFd netns;
+    std::optional<support::NetworkEntry> network;
     if (!spec.netns.empty()) {
-        netns.reset(::open(spec.netns.c_str(), O_RDONLY | O_CLOEXEC));
-        if (!netns.valid()) {
-            result["error"] = "cannot open network namespace '" + spec.netns +
-                              "' (run spec: netns): " + support::errno_text(errno);
+        try {
+            network.emplace(spec.netns);
+        } catch (const Error &error) {
+            result["error"] = std::string(error.what()) + " (run spec: netns)";
             return result;
         }
         result["netns"] = spec.netns;
@@ -211,7 +213,10 @@ nlohmann::json execute(const support::RunSpec &spec, const ExecutorConfig &confi
     const CStringArray envp(environment);
     SpawnRequest request =
         spawn_request(program, argv, envp, workspace, stdio, cgroups.get(), limits, disk);
-    request.netns_fd = netns.get();
+    if (network) {
+        request.netns_fd = network->netns_fd();
+        request.netns_owner_fd = network->userns_fd();
+    }
     request.filesystem = spec.filesystem;
     request.shown = shown_paths(spec, program.path, environment, workspace.path());
     for (const support::BindPath &bind : spec.binds) {

@@ -7,10 +7,10 @@
 
 #include <cstddef>
 
-#include "child_stack.hpp"
 #include "mount_view.hpp"
 #include "spawn.hpp"
-#include "user_namespace.hpp"
+#include "support/child_stack.hpp"
+#include "support/user_namespace.hpp"
 
 namespace sbx::local {
 
@@ -46,12 +46,13 @@ struct LaunchBlock {
     std::size_t limit_count = 0;
     const int *cgroup_fds = nullptr;
     std::size_t cgroup_fd_count = 0;
-    const IdMapText *id_maps = nullptr;  // non-null: write these maps (a new user namespace)
-    const MountView *mounts = nullptr;   // non-null: build this view (a new mount namespace)
-    bool pid_namespace = false;          // false: the init leads a session instead
+    const support::IdMapText *id_maps =
+        nullptr;                        // non-null: write these maps (a new user namespace)
+    const MountView *mounts = nullptr;  // non-null: build this view (a new mount namespace)
+    bool pid_namespace = false;         // false: the init leads a session instead
 
-    ChildStack init_stack;
-    ChildStack target_stack;
+    support::ChildStack init_stack;
+    support::ChildStack target_stack;
 
     // Written by the init and the target, read by the host after the futex wake.
     alignas(4) pid_t phase = kPhaseLaunching;

@@ -10,17 +10,17 @@
 
 #include <cerrno>
 
-#include "block_all_signals.hpp"
-#include "child_stack.hpp"
+#include "support/block_all_signals.hpp"
+#include "support/child_stack.hpp"
 #include "support/sys_error.hpp"
-#include "user_namespace.hpp"
+#include "support/user_namespace.hpp"
 
 namespace sbx::local {
 namespace {
 
 struct TmpfsRequest {
     const char *size = nullptr;
-    const IdMapText *maps = nullptr;
+    const support::IdMapText *maps = nullptr;
     int mount_fd = -1;
     int failed_errno = 0;
     const char *failed_step = "";
@@ -34,7 +34,7 @@ int fail(TmpfsRequest *request, const char *step) {
 
 int make_tmpfs(void *argument) {
     auto *request = static_cast<TmpfsRequest *>(argument);
-    if (!write_id_maps(*request->maps)) {
+    if (!support::write_id_maps(*request->maps)) {
         return fail(request, "map the user namespace");
     }
     const int context = ::fsopen("tmpfs", FSOPEN_CLOEXEC);
@@ -60,11 +60,11 @@ int make_tmpfs(void *argument) {
 UniqueFd make_tmpfs_in_user_namespace(const std::string &size_bytes, std::string &why) {
     TmpfsRequest request;
     request.size = size_bytes.c_str();
-    request.maps = &caller_id_maps();
-    const ChildStack stack;
+    request.maps = &support::caller_id_maps();
+    const support::ChildStack stack;
     pid_t child;
     {
-        const BlockAllSignals blocked;
+        const support::BlockAllSignals blocked;
         child = ::clone(
             make_tmpfs, stack.top(),
             CLONE_VM | CLONE_VFORK | CLONE_FILES | CLONE_NEWUSER | CLONE_NEWNS | SIGCHLD, &request);

@@ -140,7 +140,7 @@ int run_init(void *argument) {
     // PID namespace: a crashed host leaves no run behind. The signal fires when the spawning
     // *thread* exits, so runs must be started from threads that outlive them.
     (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (block->id_maps != nullptr && !write_id_maps(*block->id_maps)) {
+    if (block->id_maps != nullptr && !support::write_id_maps(*block->id_maps)) {
         give_up(block, kUserNamespace);
     }
     // Only this process moves: the host, sharing our memory, keeps its own network.

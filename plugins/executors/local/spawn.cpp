@@ -5,7 +5,8 @@
 // Namespaces, best first, the first that the kernel grants being kept for later runs:
 //   1. PID (+ mount) namespaces made directly: root, or CAP_SYS_ADMIN;
 //   2. the same inside a new user namespace mapping the caller's ids: any user, where
-//      unprivileged user namespaces are enabled (most distributions);
+//      unprivileged user namespaces are enabled (most distributions); or inside the user
+//      namespace owning the run's network namespace, when a normal user made that one;
 //   3. no namespace: the init leads a session that is killed at the end. A descendant that
 //      calls setsid() escapes it; a filesystem view cannot be built (the run fails saying so).
 // Why PID namespaces: when the init ends, the kernel kills every other process in the
@@ -25,8 +26,8 @@
 #include <cstdint>
 #include <utility>
 
-#include "block_all_signals.hpp"
 #include "launch_block.hpp"
+#include "support/block_all_signals.hpp"
 #include "support/sys_error.hpp"
 
 namespace sbx::local {
@@ -51,11 +52,43 @@ const char *tier_text(Tier tier) {
                  "(setsid) may outlive a run";
 }
 
+// Without root, a run in a network namespace that a normal user made (support::UserNetwork)
+// gets its namespaces inside the user namespace owning it, not in a new one: setns() into
+// a network namespace needs CAP_SYS_ADMIN over its owner, which only processes inside it
+// have. A vfork child enters the owner, where its creator holds every capability, and
+// clones the init from there as our child (CLONE_PARENT): its PID and mount namespaces are
+// the owner's, and the owner already maps our uid and gid to themselves.
+struct CloneInOwner {
+    LaunchBlock *block = nullptr;
+    int owner_fd = -1;
+    int flags = 0;
+    int *pidfd = nullptr;
+    pid_t pid = -1;
+    int error = 0;
+};
+
+int clone_in_owner(void *argument) {
+    auto &request = *static_cast<CloneInOwner *>(argument);
+    if (::setns(request.owner_fd, CLONE_NEWUSER) != 0) {
+        request.error = errno;
+        return 1;
+    }
+    request.pid = ::clone(run_init, request.block->init_stack.top(), request.flags | CLONE_PARENT,
+                          request.block, request.pidfd, nullptr, &request.block->phase);
+    request.error = request.pid < 0 ? errno : 0;
+    return 0;
+}
+
+bool joins_owner(const LaunchBlock &block, Tier tier) {
+    return tier == Tier::kUserNamespace && block.request->netns_owner_fd >= 0;
+}
+
 // clone() of the init for `tier`. Returns the pid, or -1 with `error` set.
 pid_t clone_init(LaunchBlock &block, const MountView &view, Tier tier, int &pidfd, int &error) {
     int flags = CLONE_VM | CLONE_PIDFD | CLONE_CHILD_CLEARTID | SIGCHLD;
+    const bool join = joins_owner(block, tier);
     block.pid_namespace = tier != Tier::kProcessGroup;
-    block.id_maps = tier == Tier::kUserNamespace ? &caller_id_maps() : nullptr;
+    block.id_maps = tier == Tier::kUserNamespace && !join ? &support::caller_id_maps() : nullptr;
     block.mounts = nullptr;
     if (block.pid_namespace) {
         flags |= CLONE_NEWPID;
@@ -64,13 +97,33 @@ pid_t clone_init(LaunchBlock &block, const MountView &view, Tier tier, int &pidf
             block.mounts = &view;
         }
     }
-    if (tier == Tier::kUserNamespace) {
+    if (tier == Tier::kUserNamespace && !join) {
         flags |= CLONE_NEWUSER;
     }
     block.phase = kPhaseLaunching;
+    if (join) {
+        CloneInOwner request{&block, block.request->netns_owner_fd, flags, &pidfd};
+        const support::ChildStack stack;
+        pid_t helper;
+        {
+            support::BlockAllSignals blocked;
+            // CLONE_FILES: the init's pidfd is made in the helper's table, which must be ours.
+            helper = ::clone(clone_in_owner, stack.top(),
+                             CLONE_VM | CLONE_VFORK | CLONE_FILES | SIGCHLD, &request);
+            error = errno;
+        }
+        if (helper < 0) {
+            return -1;
+        }
+        int status = 0;
+        while (::waitpid(helper, &status, __WALL) < 0 && errno == EINTR) {
+        }
+        error = request.error;
+        return request.pid;
+    }
     pid_t pid;
     {
-        BlockAllSignals blocked;
+        support::BlockAllSignals blocked;
         pid =
             ::clone(run_init, block.init_stack.top(), flags, &block, &pidfd, nullptr, &block.phase);
         error = errno;  // meaningful only when pid < 0
@@ -209,7 +262,9 @@ SpawnOutcome spawn_target(const SpawnRequest &request) {
             return outcome;
         }
         pid = clone_init(*block, view, tier, pidfd, error);
-        if (pid >= 0 || !refused_by_kernel(error) || tier == Tier::kProcessGroup) {
+        // A refused join says nothing about what later runs get: no fallback.
+        if (pid >= 0 || !refused_by_kernel(error) || tier == Tier::kProcessGroup ||
+            joins_owner(*block, tier)) {
             break;
         }
         const auto next = static_cast<Tier>(static_cast<int>(tier) + 1);
@@ -222,11 +277,16 @@ SpawnOutcome spawn_target(const SpawnRequest &request) {
         tier = next;
     }
     if (pid < 0) {
-        support::throw_system_error("cannot start the run's init: clone", error);
+        support::throw_system_error(
+            joins_owner(*block, tier)
+                ? "cannot start the run's init in the user namespace owning its network "
+                  "namespace: setns and clone"
+                : "cannot start the run's init: clone",
+            error);
     }
     const Isolation isolation =
         block->pid_namespace ? Isolation::kPidNamespace : Isolation::kProcessGroup;
-    const bool user_namespace = block->id_maps != nullptr;
+    const bool user_namespace = tier == Tier::kUserNamespace;
 
     wait_for_report(*block);
     LaunchBlock &report = *block;

@@ -33,6 +33,10 @@ struct SpawnRequest {
     int stderr_fd = -1;
     // A network namespace (an open /run/netns/NAME) to setns() into before exec, or -1.
     int netns_fd = -1;
+    // The user namespace owning it when that is not ours (one a normal user made,
+    // support::UserNetwork), or -1. Without root the run then gets its namespaces inside
+    // that one instead of a new one: only there may it enter the network namespace.
+    int netns_owner_fd = -1;
     // A detached mount (fsmount) the init attaches over `workdir` in a mount namespace of
     // the run's own, made private first so that nothing propagates to the host; or -1.
     int workspace_mount_fd = -1;

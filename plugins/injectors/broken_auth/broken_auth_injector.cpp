@@ -18,6 +18,7 @@
 #include "credential_files.hpp"
 #include "garble.hpp"
 #include "support/preset_activation.hpp"
+#include "support/probe_request.hpp"
 #include "support/run_seed.hpp"
 
 namespace sbx::broken_auth {
@@ -85,6 +86,9 @@ class BrokenAuth final : public Injector {
         if (!support::flag_set(preset, "BROKEN_AUTH") &&
             !support::lists_failure_mode(preset, "broken_auth")) {
             return R"({"active":false,"state":null})";
+        }
+        if (support::is_probe(request)) {
+            return support::probe_answer(true);
         }
         json spec = request.value("spec", json::object());
         const std::string run_id = request.value("run_id", spec.value("run_id", std::string()));

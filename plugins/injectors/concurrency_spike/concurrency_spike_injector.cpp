@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "burst_plan.hpp"
+#include "support/probe_request.hpp"
 #include "thread_burst.hpp"
 
 namespace {
@@ -45,6 +46,9 @@ class ConcurrencySpike final : public sbx::Injector {
             request.value("preset", json::object()), thread_cap_);
         if (!plan.active) {
             return R"({"active":false,"state":null})";  // no "spec": left as it was
+        }
+        if (sbx::support::is_probe(request)) {
+            return sbx::support::probe_answer(true);
         }
         const std::filesystem::path state_dir =
             request.contains("state_dir")

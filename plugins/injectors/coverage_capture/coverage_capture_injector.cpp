@@ -14,6 +14,7 @@
 
 #include "capture_folders.hpp"
 #include "python_hook.hpp"
+#include "support/probe_request.hpp"
 
 namespace sbx::coverage_capture {
 namespace {
@@ -60,6 +61,9 @@ class CoverageCaptureInjector final : public Injector {
 
     std::string prepare(const std::string &request_json) override {
         const json request = json::parse(request_json);
+        if (support::is_probe(request)) {
+            return support::probe_answer(false);
+        }
         json spec = request.value("spec", json::object());
         const std::string workspace = spec.value("workspace", "");
         const std::string run_id = request.value("run_id", spec.value("run_id", ""));

@@ -8,6 +8,7 @@
 
 #include "burner.hpp"
 #include "support/preset_activation.hpp"
+#include "support/probe_request.hpp"
 
 namespace {
 
@@ -98,6 +99,9 @@ class CpuSpike final : public sbx::Injector {
         if (count == 0) {
             // No "spec": the host keeps the one it sent, unchanged.
             return R"({"active":false,"state":null})";
+        }
+        if (sbx::support::is_probe(request)) {
+            return sbx::support::probe_answer(true);
         }
         const std::filesystem::path state_dir =
             request.contains("state_dir")

@@ -27,6 +27,7 @@
 #include <sbx/process_identity.hpp>
 #include "preload_copy.hpp"
 #include "support/preset_activation.hpp"
+#include "support/probe_request.hpp"
 #include "support/run_seed.hpp"
 
 namespace sbx::disk_corruption {
@@ -161,6 +162,9 @@ class DiskCorruption final : public Injector {
                         "the LD_PRELOAD shim " + shim_.string() +
                             " is missing; build it (target sbx_disk_corruption_shim, "
                             "built with the plugin) or set plugins.disk_corruption.shim");
+        }
+        if (support::is_probe(request)) {
+            return support::probe_answer(true);
         }
         json spec = request.value("spec", json::object());
         json &env = spec["env"];

@@ -30,6 +30,7 @@
 #include "proxy_pool.hpp"
 #include "proxy_records.hpp"
 #include "support/preset_activation.hpp"
+#include "support/probe_request.hpp"
 #include "support/run_seed.hpp"
 
 namespace sbx::fault_proxy {
@@ -226,6 +227,12 @@ class FaultProxyInjector final : public Injector {
     std::string prepare(const std::string &request_json) override {
         const json request = json::parse(request_json);
         json spec = request.value("spec", json::object());
+        if (support::is_probe(request)) {
+            // The preset's values are checked; upstreams are the runs' own.
+            const FaultPlan plan =
+                plan_from_preset(request.value("preset", json::object()), corrupt_rate_);
+            return support::probe_answer(plan.active);
+        }
         const auto upstreams = upstreams_of(spec);
         if (upstreams.empty()) {
             return R"({"active":false,"state":null})";  // no "spec": left as it was

@@ -1,20 +1,18 @@
-// getaddrinfo, bind/listen (in a network namespace through a short-lived thread that
-// enters it), and resets.
+// getaddrinfo, bind/listen (in a network namespace, on a socket made there), and resets.
 #include "socket_address.hpp"
 
 #include <sbx/plugin.hpp>
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <exception>
-#include <thread>
+#include <utility>
+
+#include "support/network_entry.hpp"
 
 namespace sbx::fault_proxy {
 
@@ -24,11 +22,8 @@ std::string errno_text(int error) {
     return std::strerror(error);
 }
 
-UniqueFd bound_listener(const SocketAddress &address, const std::string &what) {
-    UniqueFd fd(::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-    if (!fd) {
-        throw Error(SBX_ERROR, "cannot make a socket for " + what + ": " + errno_text(errno));
-    }
+// Binds `fd` (a stream socket, non-blocking) to `address` and listens.
+UniqueFd bound_listener(UniqueFd fd, const SocketAddress &address, const std::string &what) {
     const int on = 1;
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
     if (::bind(fd.get(), address.get(), address.size) != 0) {
@@ -107,31 +102,19 @@ std::string to_text(const SocketAddress &address) {
 
 UniqueFd listen_on(const SocketAddress &address, const std::string &netns,
                    const std::string &what) {
+    const int type = SOCK_STREAM | SOCK_NONBLOCK;
     if (netns.empty()) {
-        return bound_listener(address, what);
-    }
-    // setns(CLONE_NEWNET) moves only the calling thread: a thread of its own enters the
-    // namespace, makes the socket, and ends; the host's threads stay where they are.
-    UniqueFd result;
-    std::exception_ptr error;
-    std::thread maker([&] {
-        try {
-            const UniqueFd ns(::open(netns.c_str(), O_RDONLY | O_CLOEXEC));
-            if (!ns || ::setns(ns.get(), CLONE_NEWNET) != 0) {
-                throw Error(SBX_ERROR, "cannot enter network namespace " + netns + " for " + what +
-                                           ": " + errno_text(errno) +
-                                           " (entering one needs CAP_SYS_ADMIN)");
-            }
-            result = bound_listener(address, what + ", in network namespace " + netns);
-        } catch (...) {
-            error = std::current_exception();
+        UniqueFd fd(::socket(address.storage.ss_family, type | SOCK_CLOEXEC, 0));
+        if (!fd) {
+            throw Error(SBX_ERROR, "cannot make a socket for " + what + ": " + errno_text(errno));
         }
-    });
-    maker.join();
-    if (error) {
-        std::rethrow_exception(error);
+        return bound_listener(std::move(fd), address, what);
     }
-    return result;
+    // A socket made inside the namespace (also one a normal user made) stays there: bound
+    // and accepted on from here, it listens there.
+    const support::NetworkEntry inside(netns);
+    return bound_listener(inside.socket(address.storage.ss_family, type, 0, "a socket for " + what),
+                          address, what + ", in network namespace " + netns);
 }
 
 SocketAddress local_address(int fd) {

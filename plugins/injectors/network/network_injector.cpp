@@ -21,6 +21,7 @@
 #include "network_namespace.hpp"
 #include "network_plan.hpp"
 #include "stale_records.hpp"
+#include "support/probe_request.hpp"
 #include "uplink.hpp"
 
 namespace sbx::network {
@@ -71,6 +72,8 @@ class NetworkInjector final : public Injector {
         "latency, jitter, packet loss and duplication (netem, or an NFQUEUE helper where the "
         "kernel has no netem), a bandwidth cap (tbf), or no route out (network_partition).",
         R"json({"type":"object","additionalProperties":false,"properties":{
+          "namespace":{"enum":["auto","named","user"],"default":"auto",
+            "description":"named: ip netns add, with an uplink to the host (needs root); user: owned by a user namespace of the plugin's own, which a normal user can make, with no uplink (upstreams go through fault_proxy); auto: named for root, user otherwise"},
           "impairment":{"enum":["auto","netem","nfqueue"],"default":"auto",
             "description":"how delay, jitter, loss and duplication are applied: auto uses netem where the kernel has it and the NFQUEUE helper elsewhere; nfqueue always uses the helper, whose schedule is seeded"},
           "seed":{"type":"integer","minimum":0,"default":0,
@@ -87,13 +90,15 @@ class NetworkInjector final : public Injector {
 
     explicit NetworkInjector(const std::string &config_json) {
         const json config = json::parse(config_json);
+        options_.kind = config.value("namespace", "auto");
         options_.impairment = config.value("impairment", "auto");
         options_.seed = config.value("seed", std::uint64_t{0});
         options_.uplink = config.value("uplink", true);
         options_.uplink_pool = config.value("uplink_pool", "10.213.0.0/16");
         keep_namespaces_ = config.value("keep_namespaces", std::size_t{8});
         check_uplink_pool(options_.uplink_pool);
-        config_key_ = json{{"impairment", options_.impairment},
+        config_key_ = json{{"namespace", options_.kind},
+                           {"impairment", options_.impairment},
                            {"seed", options_.seed},
                            {"uplink", options_.uplink},
                            {"uplink_pool", options_.uplink_pool}}
@@ -106,6 +111,10 @@ class NetworkInjector final : public Injector {
         const NetworkPlan plan = plan_from_preset(preset);
         if (!plan.active) {
             return R"({"active":false,"state":null})";  // no "spec": left as it was
+        }
+        if (support::is_probe(request)) {
+            check_can_make_namespaces(options_);
+            return support::probe_answer(true);
         }
         json spec = request.value("spec", json::object());
         if (const auto netns = spec.find("netns");

@@ -1,6 +1,7 @@
-// The NFQUEUE helper. A thread rather than a process: it needs no pid file, cannot outlive
-// the host (a SIGKILLed host takes it along, and the kernel drops its queue), and setns()
-// moves only the calling thread into the namespace, so the host is not affected.
+// The NFQUEUE helper. A thread rather than a process: it needs no pid file and cannot outlive
+// the host (a SIGKILLed host takes it along, and the kernel drops its queue). It never
+// enters the namespace: its sockets are made there (network_entry.hpp, which works without
+// root too) and a socket acts where it was made.
 //
 // Verdicts may be given in any order, so holding a packet costs nothing but its id: the
 // kernel keeps the packet until the verdict. Duplicates are the one case that needs the
@@ -13,10 +14,9 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <linux/netfilter.h>
-#include <net/if.h>
+#include <linux/netlink.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -35,6 +35,7 @@
 
 #include <sbx/unique_fd.hpp>
 
+#include "support/network_entry.hpp"
 #include "support/system_tool.hpp"
 
 namespace sbx::network {
@@ -81,26 +82,21 @@ class Worker {
     Worker(const Worker &) = delete;
     Worker &operator=(const Worker &) = delete;
 
-    // Binds the queue and opens the duplicate sockets in the namespace at `netns_path`.
-    void open(const std::string &netns_path) {
-        {
-            const UniqueFd netns(::open(netns_path.c_str(), O_RDONLY | O_CLOEXEC));
-            if (netns.get() < 0 || ::setns(netns.get(), CLONE_NEWNET) != 0) {
-                throw Error(SBX_ERROR, "the NFQUEUE helper cannot enter " + netns_path + ": " +
-                                           errno_text(errno));
-            }
-        }
-        loopback_index_ = ::if_nametoindex("lo");
+    // Binds the queue and opens the duplicate sockets in the namespace `inside`.
+    void open(const support::NetworkEntry &inside) {
         handle_ = ::nfq_open();
         if (handle_ == nullptr) {
             throw Error(SBX_ERROR, "nfq_open failed: " + errno_text(errno) +
                                        "; the kernel needs nfnetlink_queue (CONFIG_NETFILTER_"
-                                       "NETLINK_QUEUE) and the host CAP_NET_ADMIN");
+                                       "NETLINK_QUEUE)");
         }
+        adopt_socket_inside(inside);
         queue_ = ::nfq_create_queue(handle_, kQueueNumber, &Worker::on_packet, this);
         if (queue_ == nullptr) {
             throw Error(SBX_ERROR, "cannot bind NFQUEUE " + std::to_string(kQueueNumber) + " in " +
-                                       netns_path + ": " + errno_text(errno));
+                                       inside.path() + ": " + errno_text(errno) +
+                                       "; the kernel needs nfnetlink_queue and the host "
+                                       "CAP_NET_ADMIN there");
         }
         // The bytes cross to user space only when a duplicate needs them.
         const bool copy_bytes = impairment_.duplication > 0;
@@ -111,8 +107,8 @@ class Worker {
         }
         ::nfnl_rcvbufsiz(::nfq_nfnlh(handle_), kReceiveBufferBytes);
         if (impairment_.duplication > 0) {
-            raw4_ = open_raw(AF_INET);
-            raw6_ = open_raw(AF_INET6);
+            raw4_ = open_raw(inside, AF_INET);
+            raw6_ = open_raw(inside, AF_INET6);
         }
     }
 
@@ -162,11 +158,30 @@ class Worker {
         return 0;
     }
 
-    UniqueFd open_raw(int family) {
-        UniqueFd socket_fd(::socket(family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW));
+    // nfq_open() made its netlink socket in the host's namespace, where the queue is not.
+    // Its descriptor now refers to one made inside instead, bound to the same port id
+    // (port ids are per namespace), so that the library's bookkeeping still holds.
+    void adopt_socket_inside(const support::NetworkEntry &inside) {
+        const int fd = ::nfq_fd(handle_);
+        sockaddr_nl local{};
+        socklen_t size = sizeof local;
+        if (::getsockname(fd, reinterpret_cast<sockaddr *>(&local), &size) != 0) {
+            throw Error(SBX_ERROR, "getsockname on the NFQUEUE socket: " + errno_text(errno));
+        }
+        const UniqueFd made =
+            inside.socket(AF_NETLINK, SOCK_RAW, NETLINK_NETFILTER, "the NFQUEUE socket");
+        if (::dup3(made.get(), fd, O_CLOEXEC) < 0 ||
+            ::bind(fd, reinterpret_cast<const sockaddr *>(&local), sizeof local) != 0) {
+            throw Error(SBX_ERROR, "cannot bind the NFQUEUE socket made in " + inside.path() +
+                                       ": " + errno_text(errno));
+        }
+    }
+
+    static UniqueFd open_raw(const support::NetworkEntry &inside, int family) {
+        UniqueFd socket_fd =
+            inside.socket(family, SOCK_RAW, IPPROTO_RAW, "the raw socket that sends duplicates");
         const std::uint32_t mark = kDuplicateMark;
-        if (socket_fd.get() < 0 ||
-            ::setsockopt(socket_fd.get(), SOL_SOCKET, SO_MARK, &mark, sizeof mark) != 0) {
+        if (::setsockopt(socket_fd.get(), SOL_SOCKET, SO_MARK, &mark, sizeof mark) != 0) {
             throw Error(SBX_ERROR,
                         "cannot open the raw socket that sends duplicates: " + errno_text(errno));
         }
@@ -269,6 +284,7 @@ class Worker {
 
     PacketImpairment impairment_;
     std::mt19937_64 random_;
+    // Loopback is interface 1 in every network namespace (LOOPBACK_IFINDEX).
     unsigned loopback_index_ = 1;
     nfq_handle *handle_ = nullptr;
     nfq_q_handle *queue_ = nullptr;
@@ -283,22 +299,22 @@ class Worker {
 
 // The rules that send every packet the namespace sends, but the helper's duplicates, to
 // the queue. Inside the namespace only: they go away with it.
-void add_queue_rules(const std::string &netns) {
-    const std::string ip = find_tool("ip", "iproute2");
+void add_queue_rules(const support::NetworkEntry &inside) {
     char mark[16];
     std::snprintf(mark, sizeof mark, "0x%x", static_cast<unsigned>(kDuplicateMark));
     const std::string rules = std::string("*filter\n-A OUTPUT -m mark ! --mark ") + mark +
                               " -m comment --comment sbx-network -j NFQUEUE --queue-num " +
                               std::to_string(kQueueNumber) + "\nCOMMIT\n";
     for (const char *restore : {"iptables-restore", "ip6tables-restore"}) {
-        run_tool_checked({ip, "netns", "exec", netns, find_tool(restore, "iptables"), "--noflush"},
-                         "cannot send the packets of " + netns + " to NFQUEUE", rules);
+        run_tool_checked({find_tool(restore, "iptables"), "--noflush"},
+                         "cannot send the packets of " + inside.path() + " to NFQUEUE", rules,
+                         &inside);
     }
 }
 
 }  // namespace
 
-PacketQueue::PacketQueue(const std::string &netns, const std::string &netns_path,
+PacketQueue::PacketQueue(const std::string &netns, const support::NetworkEntry &inside,
                          const PacketImpairment &impairment) {
     stop_fd_ = ::eventfd(0, EFD_CLOEXEC);
     if (stop_fd_ < 0) {
@@ -307,11 +323,11 @@ PacketQueue::PacketQueue(const std::string &netns, const std::string &netns_path
     std::promise<void> ready;
     std::future<void> started = ready.get_future();
     const int stop_fd = stop_fd_;
-    thread_ = std::thread([impairment, netns, netns_path, stop_fd,
+    thread_ = std::thread([impairment, netns, &inside, stop_fd,
                            ready = std::move(ready)]() mutable {
         Worker worker(impairment);
         try {
-            worker.open(netns_path);
+            worker.open(inside);
         } catch (...) {
             ready.set_exception(std::current_exception());
             return;
@@ -322,7 +338,7 @@ PacketQueue::PacketQueue(const std::string &netns, const std::string &netns_path
     });
     try {
         started.get();
-        add_queue_rules(netns);
+        add_queue_rules(inside);
     } catch (...) {
         stop();
         throw;

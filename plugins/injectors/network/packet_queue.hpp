@@ -7,6 +7,10 @@
 #include <string>
 #include <thread>
 
+namespace sbx::support {
+class NetworkEntry;
+}
+
 namespace sbx::network {
 
 struct PacketImpairment {
@@ -27,10 +31,11 @@ constexpr std::uint32_t kDuplicateMark = 0x5b0d;
 
 class PacketQueue {
   public:
-    // Starts the helper thread inside the namespace at `netns_path`, binds the queue, then
-    // adds the iptables and ip6tables rules sending the namespace's outgoing packets to it.
-    // Throws sbx::Error once the thread is stopped again when any step fails.
-    PacketQueue(const std::string &netns, const std::string &netns_path,
+    // Starts the helper thread for the namespace `inside` (named `netns` in messages), binds
+    // the queue there, then adds the iptables and ip6tables rules sending the namespace's
+    // outgoing packets to it. `inside` must outlive the queue. Throws sbx::Error once the
+    // thread is stopped again when any step fails.
+    PacketQueue(const std::string &netns, const support::NetworkEntry &inside,
                 const PacketImpairment &impairment);
     // Stops the thread; packets still held are dropped with the queue.
     ~PacketQueue();

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "support/network_entry.hpp"
 #include "support/system_tool.hpp"
 
 namespace sbx::network {
@@ -30,12 +31,8 @@ std::string number(double value, const char *format) {
     return text;
 }
 
-std::vector<std::string> tc_command(const std::string &netns) {
-    std::vector<std::string> argv{find_tool("tc", "iproute2")};
-    if (!netns.empty()) {
-        argv.insert(argv.end(), {"-n", netns});
-    }
-    return argv;
+std::vector<std::string> tc_command() {
+    return {find_tool("tc", "iproute2")};
 }
 
 std::string netem_options(const LinkShaping &shaping) {
@@ -66,28 +63,31 @@ std::string tbf_options(double rate_bits_per_s) {
 
 }  // namespace
 
-const NetemSupport &probe_netem(const std::string &scratch_netns) {
+const NetemSupport &probe_netem(const support::NetworkEntry &scratch) {
     static std::mutex mutex;
     static std::optional<NetemSupport> support;
     const std::lock_guard<std::mutex> lock(mutex);
     if (!support) {
-        auto argv = tc_command(scratch_netns);
+        auto argv = tc_command();
         argv.insert(argv.end(), {"qdisc", "add", "dev", "lo", "root", "handle", "1:", "netem"});
-        const ToolResult added = run_tool(argv);
+        const ToolResult added =
+            run_tool(argv, "", support::Output::merged, std::chrono::milliseconds(0), &scratch);
         NetemSupport probed;
         probed.available = added.exit_code == 0;
         probed.reason = added.output;
         if (probed.available) {
-            auto remove = tc_command(scratch_netns);
+            auto remove = tc_command();
             remove.insert(remove.end(), {"qdisc", "del", "dev", "lo", "root"});
-            (void)run_tool(remove);
+            (void)run_tool(remove, "", support::Output::merged, std::chrono::milliseconds(0),
+                           &scratch);
         }
         support = probed;
     }
     return *support;
 }
 
-void shape_link(const std::string &netns, const std::string &link, const LinkShaping &shaping) {
+void shape_link(const support::NetworkEntry *inside, const std::string &link,
+                const LinkShaping &shaping) {
     std::string batch;
     if (shaping.netem) {
         batch += "qdisc add dev " + link + " root handle 1: " + netem_options(shaping) + "\n";
@@ -102,18 +102,15 @@ void shape_link(const std::string &netns, const std::string &link, const LinkSha
     if (batch.empty()) {
         return;
     }
-    const std::string where = netns.empty() ? "the host" : netns;
+    const std::string where = inside == nullptr ? "the host" : inside->path();
     if (link == "lo" && shaping.rate_bits_per_s > 0) {
-        std::vector<std::string> argv{find_tool("ip", "iproute2")};
-        if (!netns.empty()) {
-            argv.insert(argv.end(), {"-n", netns});
-        }
-        argv.insert(argv.end(), {"link", "set", "lo", "mtu", std::to_string(kShapedLoopbackMtu)});
-        run_tool_checked(argv, "cannot set the loopback MTU in " + where);
+        run_tool_checked({find_tool("ip", "iproute2"), "link", "set", "lo", "mtu",
+                          std::to_string(kShapedLoopbackMtu)},
+                         "cannot set the loopback MTU in " + where, "", inside);
     }
-    auto argv = tc_command(netns);
+    auto argv = tc_command();
     argv.insert(argv.end(), {"-batch", "-"});
-    run_tool_checked(argv, "cannot shape " + link + " in " + where, batch);
+    run_tool_checked(argv, "cannot shape " + link + " in " + where, batch, inside);
 }
 
 }  // namespace sbx::network

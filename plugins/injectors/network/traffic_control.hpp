@@ -4,6 +4,10 @@
 
 #include <string>
 
+namespace sbx::support {
+class NetworkEntry;
+}
+
 namespace sbx::network {
 
 struct NetemSupport {
@@ -12,8 +16,8 @@ struct NetemSupport {
 };
 
 // Whether this kernel has netem, found once per process by adding a netem qdisc to the
-// loopback of `scratch_netns` (a namespace nobody uses yet) and removing it again.
-const NetemSupport &probe_netem(const std::string &scratch_netns);
+// loopback of `scratch` (a namespace nobody uses yet) and removing it again.
+const NetemSupport &probe_netem(const support::NetworkEntry &scratch);
 
 struct LinkShaping {
     bool netem = false;  // delay/jitter/loss/duplication through netem on this link
@@ -24,9 +28,10 @@ struct LinkShaping {
     double rate_bits_per_s = 0;  // tbf; 0: none
 };
 
-// Installs `shaping` as the root qdisc of `link` in `netns` ("" for the host's namespace):
-// netem with a tbf child, or one of them alone. With a rate on loopback, the loopback MTU
-// becomes 1500 so that a token bucket of a few packets can pass its packets.
-void shape_link(const std::string &netns, const std::string &link, const LinkShaping &shaping);
+// Installs `shaping` as the root qdisc of `link` in `inside` (nullptr: the host's own
+// namespace): netem with a tbf child, or one of them alone. With a rate on loopback, the
+// loopback MTU becomes 1500 so that a token bucket of a few packets can pass its packets.
+void shape_link(const support::NetworkEntry *inside, const std::string &link,
+                const LinkShaping &shaping);
 
 }  // namespace sbx::network

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "support/preset_activation.hpp"
+#include "support/probe_request.hpp"
 #include "support/run_seed.hpp"
 
 namespace sbx::timeout {
@@ -60,6 +61,9 @@ class TimeoutInjector final : public Injector {
         if (preset.contains("TIMEOUT")) {
             // The preset's own limit is the timeout the user asked for: not shortened.
             return R"({"active":false,"state":null,"timeout":{"skipped":"the preset sets TIMEOUT"}})";
+        }
+        if (support::is_probe(request)) {
+            return support::probe_answer(true);
         }
         json spec = request.value("spec", json::object());
         json &limits = spec["limits"];

@@ -5,7 +5,7 @@
 
 #include <sys/types.h>
 
-namespace sbx::local {
+namespace sbx::support {
 
 // The map lines, formatted by the host: the init may not format or allocate.
 struct IdMapText {
@@ -21,4 +21,4 @@ const IdMapText &caller_id_maps();
 // Returns false with errno set.
 bool write_id_maps(const IdMapText &maps);
 
-}  // namespace sbx::local
+}  // namespace sbx::support

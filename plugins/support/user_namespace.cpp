@@ -1,13 +1,13 @@
 // Mapping the caller's ids in a fresh user namespace, from inside it (as `unshare -r` does):
 // the kernel lets a namespace's first process map exactly its creator's effective ids.
-#include "user_namespace.hpp"
+#include "support/user_namespace.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
 
-namespace sbx::local {
+namespace sbx::support {
 namespace {
 
 // The whole of `text` into `path` in one write(), as the proc map files require.
@@ -45,4 +45,4 @@ bool write_id_maps(const IdMapText &maps) {
            write_file("/proc/self/gid_map", maps.gid_map);
 }
 
-}  // namespace sbx::local
+}  // namespace sbx::support

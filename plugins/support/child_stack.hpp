@@ -10,7 +10,7 @@
 
 #include "support/sys_error.hpp"
 
-namespace sbx::local {
+namespace sbx::support {
 
 class ChildStack {
   public:
@@ -20,7 +20,7 @@ class ChildStack {
         : base_(::mmap(nullptr, kSize, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0)) {
         if (base_ == MAP_FAILED) {
-            support::throw_system_error("cannot map a stack for the target", errno);
+            throw_system_error("cannot map a stack for a child process", errno);
         }
     }
     ~ChildStack() { ::munmap(base_, kSize); }
@@ -32,4 +32,4 @@ class ChildStack {
     void *base_;
 };
 
-}  // namespace sbx::local
+}  // namespace sbx::support

@@ -10,7 +10,7 @@
 #include <csignal>
 #include <cstdint>
 
-namespace sbx::local {
+namespace sbx::support {
 
 class BlockAllSignals {
   public:
@@ -28,4 +28,4 @@ class BlockAllSignals {
     std::uint64_t saved_ = 0;  // the kernel's sigset_t: one bit per signal 1..64
 };
 
-}  // namespace sbx::local
+}  // namespace sbx::support
