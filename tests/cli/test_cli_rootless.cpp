@@ -34,7 +34,8 @@ std::vector<std::string> processes_with(const std::string &token) {
         std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
         if (cmdline.find(token) != std::string::npos) {
-            found.push_back(name + ": " + cmdline);
+            found.push_back(name);
+            found.back().append(": ").append(cmdline);
         }
     }
     return found;
@@ -84,7 +85,7 @@ workflows:
 
     // A preset file of the unprivileged user's; returns its path.
     std::string write_preset(const std::string &name, const std::string &json_text) {
-        const std::string path = write_file(name, json_text);
+        std::string path = write_file(name, json_text);
         give_to_user(path);
         return path;
     }
@@ -164,7 +165,6 @@ TEST_F(Rootless, NetworkLatencySlowsALoopbackUpstreamFetchAndAPartitionCutsIt) {
         const auto ran =
             unprivileged({"run", "--workflow", "fetch", "--preset-file", preset, "--json"});
         EXPECT_NE(ran.exit_code, 2) << ran.err;
-        return ran;
     };
     fetch(R"({"SCENARIO_NAME": "plain"})");
     const double plain_ms = fetch_ms(step_result_field("stdout"));
