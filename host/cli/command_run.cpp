@@ -19,6 +19,7 @@
 #include "presets/selection.hpp"
 #include "progress_line.hpp"
 #include "report.hpp"
+#include "reports/replay_line.hpp"
 #include "reports/roi_history.hpp"
 #include "reports/scenario_recording.hpp"
 #include "run_options.hpp"
@@ -199,6 +200,7 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     }
     reports::save_roi_history(history_path, history);
 
+    const std::string commands = reports::command_prefix(settings.source, settings.data_dir);
     if (options.json) {
         std::cout
             << nlohmann::json{{"workflow", workflow.name},
@@ -206,11 +208,11 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
                               {"seed", options.seed},
                               {"database",
                                (std::filesystem::path(settings.data_dir) / "metrics.db").string()},
-                              {"cells", cells_to_json(summaries)}}
+                              {"cells", cells_to_json(summaries, commands)}}
                    .dump(2)
             << '\n';
     } else {
-        print_cell_table(workflow.name, options.runs, settings.predictor, summaries);
+        print_cell_table(workflow.name, options.runs, settings.predictor, summaries, commands);
         std::printf("\nrecorded as session %lld in %s (seed %lld)\n",
                     static_cast<long long>(session),
                     (std::filesystem::path(settings.data_dir) / "metrics.db").c_str(),

@@ -15,6 +15,7 @@
 #include "polyglot_shrinks.hpp"
 #include "presets/scenarios.hpp"
 #include "progress_line.hpp"
+#include "reports/replay_line.hpp"
 #include "reports/scenario_recording.hpp"
 #include "scoring/forecast_scores.hpp"
 #include "session.hpp"
@@ -221,6 +222,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         run.workflow = workflow.name;
         run.baseline = workflow.baseline;
         run.session = session;
+        run.commands = reports::command_prefix(settings.source, settings.data_dir);
         run.seed = options.matrix.seed;
         run.repetitions = options.matrix.repetitions;
         run.robustness_repetitions =

@@ -13,6 +13,7 @@
 #include "option_parsing.hpp"
 #include "recorded_run.hpp"
 #include "recorded_shrink.hpp"
+#include "reports/replay_line.hpp"
 #include "session.hpp"
 #include "util/errors.hpp"
 
@@ -117,8 +118,7 @@ void print_text(const store::RecordedRun &original, const engine::ShrinkResult &
         std::printf("belongs to: %s (slot %s)\n", category.get_ref<const std::string &>().c_str(),
                     slot.c_str());
     }
-    std::printf("replay: sandbox-runner replay %lld\n",
-                static_cast<long long>(report["minimal_run"].get<int64_t>()));
+    std::printf("replay: %s\n", report["replay"].get<std::string>().c_str());
 }
 
 }  // namespace
@@ -166,27 +166,30 @@ int run_shrink_command(CliContext &context, const std::vector<std::string> &args
     json bytes = json::object();
     collect_bytes(result.inputs, "", bytes);
     const int64_t minimal_run = shrunk.minimal_run;
-    const json report = {{"run", original.id},
-                         {"session", session},
-                         {"reproducible", true},
-                         {"failure",
-                          {{"failed_step", original.failed_step},
-                           {"status", failed_status(original)},
-                           {"outcome", original.outcome}}},
-                         {"minimal", result.minimal},
-                         {"runs", result.runs},
-                         {"max_runs", options.max_runs},
-                         {"inputs", result.inputs},
-                         {"bytes", bytes},
-                         {"original_size", engine::inputs_size(original.inputs)},
-                         {"minimal_size", engine::inputs_size(result.inputs)},
-                         {"bytes_removed", engine::inputs_size(original.inputs) -
-                                               engine::inputs_size(result.inputs)},
-                         {"fault_keys_removed", result.removed_fault_keys},
-                         {"preset", result.preset_body},
-                         {"belongs_to", shrunk.belongs_to},
-                         {"minimal_run", minimal_run},
-                         {"replay", "sandbox-runner replay " + std::to_string(minimal_run)}};
+    const json report = {
+        {"run", original.id},
+        {"session", session},
+        {"reproducible", true},
+        {"failure",
+         {{"failed_step", original.failed_step},
+          {"status", failed_status(original)},
+          {"outcome", original.outcome}}},
+        {"minimal", result.minimal},
+        {"runs", result.runs},
+        {"max_runs", options.max_runs},
+        {"inputs", result.inputs},
+        {"bytes", bytes},
+        {"original_size", engine::inputs_size(original.inputs)},
+        {"minimal_size", engine::inputs_size(result.inputs)},
+        {"bytes_removed",
+         engine::inputs_size(original.inputs) - engine::inputs_size(result.inputs)},
+        {"fault_keys_removed", result.removed_fault_keys},
+        {"preset", result.preset_body},
+        {"belongs_to", shrunk.belongs_to},
+        {"minimal_run", minimal_run},
+        {"replay", reports::replay_line(
+                       reports::command_prefix(context.settings.source, context.settings.data_dir),
+                       minimal_run)}};
     if (options.json) {
         std::cout << report.dump(2) << '\n';
     } else {

@@ -2,9 +2,11 @@
 // from the settings and from metrics.db.
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <set>
 
 #include "cli_context.hpp"
 #include "config/workflow_file.hpp"
+#include "store/sqlite_handle.hpp"
 #include "store/workflow_table.hpp"
 #include "util/errors.hpp"
 
@@ -40,14 +42,36 @@ int list(CliContext &context, bool as_json) {
     }
     if (std::filesystem::exists(database_of(settings))) {
         store::Store store(database_of(settings));
+        std::set<std::string> known;
+        for (const auto &workflow : settings.workflows) {
+            known.insert(workflow.name);
+        }
         for (const auto &stored : store::stored_workflows(store)) {
             // A name the settings define is shadowed: commands use the settings' one.
             const bool shadowed = settings.find_workflow(stored.name) != nullptr;
+            known.insert(stored.name);
             rows.push_back({{"id", stored.id},
                             {"name", stored.name},
                             {"source", database_of(settings).string() + " (imported from " +
                                            stored.source + ")"},
                             {"shadowed", shadowed}});
+        }
+        // Workflows the data dir has runs of, defined in another settings file: named with
+        // that file, which replay and --recover need (--config).
+        store::Statement recorded(store.connection().get(),
+                                  "SELECT runs.workflow, MAX(sessions.settings_source) FROM runs "
+                                  "JOIN sessions ON sessions.id = runs.session_id GROUP BY "
+                                  "runs.workflow ORDER BY runs.workflow");
+        while (recorded.step()) {
+            const std::string name = recorded.column_text(0);
+            if (known.count(name) == 0) {
+                rows.push_back(
+                    {{"id", json()},
+                     {"name", name},
+                     {"source", "runs in " + database_of(settings).string() + ", defined in " +
+                                    recorded.column_text(1) + " (give it with --config)"},
+                     {"recorded_only", true}});
+            }
         }
     }
     if (as_json) {

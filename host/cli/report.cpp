@@ -4,12 +4,13 @@
 #include <cstdio>
 
 #include "engine/outcome_counts.hpp"
+#include "reports/replay_line.hpp"
 
 namespace sbx::cli {
 
 using nlohmann::json;
 
-json cells_to_json(const std::vector<engine::CellSummary> &cells) {
+json cells_to_json(const std::vector<engine::CellSummary> &cells, const std::string &commands) {
     json out = json::array();
     for (const auto &cell : cells) {
         json failures = json::object();
@@ -31,6 +32,8 @@ json cells_to_json(const std::vector<engine::CellSummary> &cells) {
              {"errored_runs", cell.errored},
              {"errors", cell.errors},
              {"failure_detail", cell.failure_detail.empty() ? json() : json(cell.failure_detail)},
+             {"replay", cell.failed_run != 0 ? json(reports::replay_line(commands, cell.failed_run))
+                                             : json()},
              {"outcomes", engine::outcome_counts_json(
                               engine::outcome_counts(cell.metrics, cell.scored_runs()))}});
     }
@@ -67,7 +70,7 @@ double metric(const engine::CellSummary &cell, const char *name) {
 }  // namespace
 
 void print_cell_table(const std::string &workflow, int runs_per_cell, const std::string &predictor,
-                      const std::vector<engine::CellSummary> &cells) {
+                      const std::vector<engine::CellSummary> &cells, const std::string &commands) {
     std::printf("workflow %s: %d run(s) per preset\n\n", workflow.c_str(), runs_per_cell);
     std::printf("%-18s %5s %6s %6s %9s %10s  %-14s %s\n", "PRESET", "RUNS", "PASSED", "ROI",
                 "WALL_MS", "MAX_RSS_KB", "INJECTORS",
@@ -124,6 +127,10 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
         }
         if (!cell.failure_detail.empty()) {
             std::printf("  %s: first: %s\n", cell.preset.c_str(), cell.failure_detail.c_str());
+        }
+        if (cell.failed_run != 0) {
+            std::printf("  %s: replay: %s\n", cell.preset.c_str(),
+                        reports::replay_line(commands, cell.failed_run).c_str());
         }
     }
     // Runs the setup failed are no verdict on the target: said apart, never as failures.

@@ -11,9 +11,11 @@
 
 namespace sbx::cli {
 
-nlohmann::json cells_to_json(const std::vector<engine::CellSummary> &cells);
+// `commands` starts each cell's replay line (reports::command_prefix).
+nlohmann::json cells_to_json(const std::vector<engine::CellSummary> &cells,
+                             const std::string &commands);
 void print_cell_table(const std::string &workflow, int runs_per_cell, const std::string &predictor,
-                      const std::vector<engine::CellSummary> &cells);
+                      const std::vector<engine::CellSummary> &cells, const std::string &commands);
 
 // [{"module", "raroi_total", "roi_delta_total", "converged"}], by total RAROI.
 nlohmann::json rankings_json(const scoring::Tracker &tracker);

@@ -35,7 +35,10 @@ int free_port() {
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address));
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address)) != 0) {
+        ::close(fd);
+        return 0;
+    }
     socklen_t length = sizeof(address);
     ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
     ::close(fd);
@@ -126,7 +129,7 @@ workflows:
   - name: echo
     steps:
       - name: check
-        run: [/bin/sh, -c, 'case "$1" in *"<"*) echo "refused: $1"; exit 1;; esac; echo ok', sh, "{{input.text}}"]
+        run: [/bin/sh, -c, 'case "$1" in *"<"*) echo "refused: $1" >&2; exit 1;; esac; echo ok', sh, "{{input.text}}"]
         inputs:
           text: {type: string, example: hello}
 )");
@@ -258,14 +261,15 @@ TEST_F(Dashboard, EveryPageShowsItsContentInChromium) {
     const std::string base = "http://127.0.0.1:" + std::to_string(port);
 
     check_dom(dump_dom(base + "/", "index.html"), {"Sessions", "run-scenarios echo", "finished"});
-    check_dom(dump_dom(base + "/session/1", "session.html"),
-              {"verdict:", "worst scenario: hostile_input", "hostile_input (worst)",
-               "ROI delta per scenario", "replay: sandbox-runner --data-dir",
-               "normal: ROI and forecast"});
+    check_dom(
+        dump_dom(base + "/session/1", "session.html"),
+        {"verdict:", "worst scenario: hostile_input", "hostile_input (worst)",
+         "ROI delta per scenario", "replay: sandbox-runner --config", "normal: ROI and forecast"});
     check_dom(dump_dom(base + "/run/" + failed_run, "run.html"),
-              {"replay: sandbox-runner --data-dir " + shell_word(dir_ + "/data") + " replay " +
-                   failed_run,
-               "hostile_input (on)", "failed"});
+              {"replay: sandbox-runner --config " + shell_word(settings_) + " --data-dir " +
+                   shell_word(dir_ + "/data") + " replay " + failed_run,
+               "hostile_input (on)", "failed", "why: step 'check': exit code 1",
+               "stderr: refused: ", "stderr of the failed step"});
     check_dom(dump_dom(base + "/trends", "trends.html"), {"roi:echo:normal:on"});
     check_dom(dump_dom(base + "/failures", "failures.html"), {"echo", "check"});
     check_dom(dump_dom(base + "/cleanup", "cleanup.html"), {"check-resources"});
@@ -307,9 +311,10 @@ TEST_F(Dashboard, EveryPageShowsItsContentInChromium) {
 
 TEST_F(Dashboard, NoHostilePayloadRunsAsScript) {
     record_matrix();
+    const std::string source_dir = SBX_SOURCE_DIR;
     const auto seeded = run_command(
-        {"/usr/bin/python3", SBX_SOURCE_DIR "/tests/cli/fixtures/seed_payloads.py", db_path(),
-         SBX_SOURCE_DIR "/plugins/stubs/hostile/payloads.json", dir_ + "/payloads.txt"});
+        {"/usr/bin/python3", source_dir + "/tests/cli/fixtures/seed_payloads.py", db_path(),
+         source_dir + "/plugins/stubs/hostile/payloads.json", dir_ + "/payloads.txt"});
     ASSERT_EQ(seeded.exit_code, 0) << seeded.err;
     const std::string session = seeded.out.substr(0, seeded.out.find('\n'));
     EXPECT_GE(std::stoi(one("SELECT COUNT(*) FROM runs WHERE session_id = " + session)), 600);

@@ -279,8 +279,10 @@ TEST_F(Inputs, HostileFailuresAreCountedByCategoryReportedAndReplayable) {
 
     // The report's replay command re-runs the first failed run and gets the same crash.
     const std::string replay = hostile["replay"];
-    ASSERT_EQ(replay.rfind("sandbox-runner replay ", 0), 0U) << replay;
-    const std::string run_id = replay.substr(std::string("sandbox-runner replay ").size());
+    // It names the settings and the data dir, so it works as printed from any folder.
+    ASSERT_EQ(replay.rfind("sandbox-runner --config ", 0), 0U) << replay;
+    ASSERT_NE(replay.find(" --data-dir "), std::string::npos) << replay;
+    const std::string run_id = replay.substr(replay.rfind(" replay ") + 8);
     const auto again = runner({"replay", run_id, "--json"});
     ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
     const json outcome = json::parse(again.out);

@@ -2,6 +2,10 @@
 // systems read (tests/reports/fixtures/junit.xsd) with a failure per failing scenario whose
 // replay line replays the failure, Markdown for a pull request, a self-contained HTML page,
 // JSON; and clear errors that create nothing.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -59,21 +63,23 @@ TEST_F(Reports, RunScenariosWritesEachFormatAsItFinishes) {
     ASSERT_TRUE(std::regex_search(
         junit, match,
         std::regex(
-            R"re(<testcase name="hostile_input"[^>]*>\s*<failure message="([^"]+)"[^>]*>[^<]*replay: sandbox-runner --data-dir (&#39;[^&]*&#39;|\S+) replay (\d+))re")))
+            R"re(<testcase name="hostile_input"[^>]*>\s*<failure message="([^"]+)"[^>]*>[^<]*replay: sandbox-runner --config (&#39;[^&]*&#39;|\S+) --data-dir (&#39;[^&]*&#39;|\S+) replay (\d+))re")))
         << junit;
     // Shell-quoted when the path holds a space (a checkout under "/tmp/a b"), then escaped
     // for XML.
-    const std::string data_dir = dir_ + "/data";
-    EXPECT_EQ(match[2].str(),
-              data_dir.find(' ') == std::string::npos ? data_dir : "&#39;" + data_dir + "&#39;");
+    const auto quoted = [](const std::string &path) {
+        return path.find(' ') == std::string::npos ? path : "&#39;" + path + "&#39;";
+    };
+    EXPECT_EQ(match[2].str(), quoted(settings_));
+    EXPECT_EQ(match[3].str(), quoted(dir_ + "/data"));
     // The replay line replays: the same run fails again the same way (exit 0: same outcome).
-    const auto replayed = runner({"replay", match[3].str()});
+    const auto replayed = runner({"replay", match[4].str()});
     EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
 
     const std::string markdown = slurp(dir_ + "/r.md");
     EXPECT_NE(markdown.find("| hostile\\_input **(worst)** |"), std::string::npos) << markdown;
     EXPECT_NE(markdown.find("<details><summary>Failures</summary>"), std::string::npos);
-    EXPECT_NE(markdown.find("replay: `sandbox-runner --data-dir"), std::string::npos);
+    EXPECT_NE(markdown.find("replay: `sandbox-runner --config "), std::string::npos);
 
     // HTML: the plots inline, nothing loaded, nothing run.
     const std::string html = slurp(dir_ + "/r.html");
@@ -209,6 +215,108 @@ workflows:
         const auto report = runner({"report", "--format", format});
         EXPECT_EQ(report.exit_code, 0) << report.err;
         EXPECT_NE(report.out.find(why), std::string::npos) << report.out;
+    }
+}
+
+// The `replay:` text after `marker` in `text` up to the end of its line, with the binary's
+// own path for `sandbox-runner` (the test's binary is not in PATH).
+std::string printed_replay(const std::string &text, const std::string &marker) {
+    const auto at = text.find(marker);
+    if (at == std::string::npos) {
+        return "";
+    }
+    const auto start = at + marker.size();
+    std::string line = text.substr(start, text.find('\n', start) - start);
+    const std::string program = "sandbox-runner ";
+    if (line.rfind(program, 0) != 0) {
+        return "";
+    }
+    return std::string(SBX_BINARY) + " " + line.substr(program.size());
+}
+
+// A replay line is shared to be pasted: it must work from any folder, though the matrix ran
+// with a relative --config and --data-dir.
+TEST_F(Reports, PrintedReplayLinesWorkFromAnotherFolder) {
+    write_settings(R"(
+scenarios: [{name: normal}, {name: reset, preset: {MY_CASE: reset}}]
+presets: [{SCENARIO_NAME: reset, MY_CASE: reset}]
+workflows:
+  - name: fetch
+    steps:
+      - run: [/bin/sh, -c, 'if [ "$MY_CASE" = reset ]; then echo "reset by peer" >&2; exit 56; fi']
+)");
+    const std::string elsewhere = dir_ + "/elsewhere";
+    fs::create_directories(elsewhere);
+    const std::string settings = fs::path(settings_).filename().string();
+    const auto relative = [&](const std::vector<std::string> &args) {
+        std::vector<std::string> argv{SBX_BINARY, "--config", settings, "--data-dir", "data"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return sbx::test::run_command(argv, {}, fs::path(settings_).parent_path().string());
+    };
+    const auto replays = [&](const std::string &line) {
+        SCOPED_TRACE(line);
+        ASSERT_FALSE(line.empty());
+        EXPECT_NE(line.find("--config /"), std::string::npos) << "an absolute --config";
+        EXPECT_NE(line.find("--data-dir /"), std::string::npos) << "an absolute --data-dir";
+        const auto again = sbx::test::run_command({"/bin/sh", "-c", line}, {}, elsewhere);
+        EXPECT_EQ(again.exit_code, 0) << again.out << again.err;
+        EXPECT_NE(again.out.find("reproduced"), std::string::npos) << again.out;
+    };
+
+    const auto scenarios = relative({"run-scenarios", "fetch", "--seed", "1"});
+    ASSERT_EQ(scenarios.exit_code, 0) << scenarios.err;
+    replays(printed_replay(scenarios.out, "replay: "));
+
+    const auto run = relative({"run", "--workflow", "fetch", "--runs", "1"});
+    replays(printed_replay(run.out, "reset: replay: "));
+
+    const auto junit = relative({"report", "--format", "junit"});
+    replays(printed_replay(junit.out, "replay: "));
+
+    // The data dir alone names the workflows it has runs of, and the file that defines them.
+    const auto listed = sbx::test::run_command(
+        {SBX_BINARY, "--data-dir", dir_ + "/data", "workflows", "list", "--json"}, {}, elsewhere);
+    ASSERT_EQ(listed.exit_code, 0) << listed.err;
+    bool named = false;
+    for (const auto &row : json::parse(listed.out)) {
+        if (row["name"] == "fetch") {
+            named = true;
+            EXPECT_EQ(row["recorded_only"], true) << row;
+            EXPECT_NE(row["source"].get<std::string>().find(settings_), std::string::npos) << row;
+        }
+    }
+    EXPECT_TRUE(named) << listed.out;
+}
+
+// An interrupted matrix never reads as green: the JUnit report has an error case saying so
+// and how to finish it, and so do Markdown and HTML.
+TEST_F(Reports, AnInterruptedSessionIsAnErrorInEveryShareableFormat) {
+    write_settings(R"(
+workflows:
+  - name: slow
+    steps:
+      - run: [/bin/sh, -c, 'sleep 0.2']
+)");
+    const int host = sbx::test::spawn_background(
+        {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run-scenarios", "slow",
+         "--repetitions", "200", "--workers", "1"},
+        {}, dir_, dir_ + "/host.log");
+    ASSERT_GE(wait_for_runs(1, std::chrono::seconds(30)), 1);
+    ASSERT_EQ(::kill(host, SIGINT), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(host, &status, 0), host);
+
+    const auto junit = runner({"report", "--format", "junit"});
+    EXPECT_EQ(junit.exit_code, 0) << junit.err;
+    EXPECT_NE(junit.out.find("errors=\"1\""), std::string::npos) << junit.out;
+    EXPECT_NE(junit.out.find("<error message=\"interrupted after "), std::string::npos)
+        << junit.out;
+    EXPECT_NE(junit.out.find("run-scenarios slow --recover"), std::string::npos) << junit.out;
+    for (const char *format : {"markdown", "html"}) {
+        SCOPED_TRACE(format);
+        const auto report = runner({"report", "--format", format});
+        EXPECT_NE(report.out.find("interrupted after "), std::string::npos) << report.out;
+        EXPECT_NE(report.out.find("--recover"), std::string::npos) << report.out;
     }
 }
 

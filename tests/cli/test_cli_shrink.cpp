@@ -84,7 +84,9 @@ TEST_F(Shrink, APlantedTriggerInA64KiBInputShrinksToItsOneField) {
                     run_id + "'")[0][0],
               std::to_string(runs));
     const std::string minimal_run = std::to_string(report["minimal_run"].get<int64_t>());
-    EXPECT_EQ(report["replay"], "sandbox-runner replay " + minimal_run);
+    const std::string replay_line = report["replay"];
+    EXPECT_EQ(replay_line.rfind("sandbox-runner --config ", 0), 0U) << replay_line;
+    EXPECT_EQ(replay_line.substr(replay_line.rfind(" replay ")), " replay " + minimal_run);
     EXPECT_EQ(query("SELECT inputs FROM runs WHERE id = " + minimal_run)[0][0],
               report["inputs"].dump());
 
@@ -109,7 +111,7 @@ TEST_F(Shrink, APlantedTriggerInA64KiBInputShrinksToItsOneField) {
               std::string::npos)
         << text.out;
     EXPECT_NE(text.out.find("fault keys removed: none"), std::string::npos) << text.out;
-    EXPECT_NE(text.out.find("\nreplay: sandbox-runner replay "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("\nreplay: sandbox-runner --config "), std::string::npos) << text.out;
 }
 
 TEST_F(Shrink, AFailureFromAPolyglotNamesThePartItsShrunkFormBelongsTo) {

@@ -72,7 +72,7 @@ class HttpUpstream {
 class UpstreamNamespaces : public sbx::test::CliTest {};
 
 TEST_F(UpstreamNamespaces, CurlReachesItsUpstreamUnderLatencyAndNotThroughAPartition) {
-    ASSERT_EQ(::geteuid(), 0U) << "the network injector makes network namespaces: run as root";
+    // Any user: without root the namespace is owned by a user namespace of the injector's.
     const HttpUpstream upstream;
     // curl prints how long its connection took and the whole exchange (connect, request,
     // reply), in seconds.

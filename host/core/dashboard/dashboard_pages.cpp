@@ -2,11 +2,14 @@
 
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "dashboard/exposition.hpp"
 #include "dashboard/live_counters.hpp"
+#include "engine/failure_detail.hpp"
 #include "reports/html_sections.hpp"
 #include "reports/markup_escape.hpp"
+#include "reports/replay_line.hpp"
 #include "reports/session_report.hpp"
 #include "reports/svg_chart.hpp"
 #include "reports/trend_series.hpp"
@@ -145,7 +148,12 @@ Page session_page(const std::filesystem::path &data_dir, int64_t session) {
     } catch (const InputError &) {
         return not_found_page("session " + std::to_string(session) + " is not recorded");
     }
+    const std::string commands = reports::command_prefix(report.settings_source, data_dir.string());
     std::string body = reports::session_summary_html(report);
+    if (const std::string unfinished = reports::unfinished_text(report, commands);
+        !unfinished.empty()) {
+        body += "<p class=\"unfinished\">" + e(unfinished) + "</p>\n";
+    }
     if (report.workflows.empty()) {
         body += "<p>This session recorded no scenario matrix.</p>\n";
     }
@@ -168,7 +176,7 @@ Page session_page(const std::filesystem::path &data_dir, int64_t session) {
             trends += reports::render_line_chart(chart) + "\n";
         }
         body += "<div class=\"charts\">\n" + reports::render_bar_chart(deltas) + "\n</div>\n";
-        const std::string failures = reports::failures_html(workflow, data_dir.string());
+        const std::string failures = reports::failures_html(workflow, commands);
         if (!failures.empty()) {
             body += "<h3>Failures</h3>\n" + failures;
         }
@@ -206,7 +214,8 @@ Page run_page(const std::filesystem::path &data_dir, int64_t run) {
     store::Statement head(db->get(),
                           "SELECT r.session_id, r.workflow, p.name, r.flag, r.repetition, "
                           "r.passed, COALESCE(r.failed_step, ''), COALESCE(r.outcome, ''), "
-                          "r.inputs, r.wall_s FROM runs r JOIN presets p ON p.id = r.preset_id "
+                          "r.inputs, r.wall_s, s.settings_source FROM runs r JOIN presets p ON "
+                          "p.id = r.preset_id JOIN sessions s ON s.id = r.session_id "
                           "WHERE r.id = ?");
     head.bind(1, run);
     if (!head.step()) {
@@ -223,16 +232,31 @@ Page run_page(const std::filesystem::path &data_dir, int64_t run) {
                        std::to_string(head.column_int(4)) + " · " +
                        (head.column_int(5) != 0 ? "passed" : "failed") + " · " +
                        reports::decimal(head.column_double(9)) + " s</p>\n";
-    body += "<p>replay: <code>" + e(reports::replay_line(data_dir.string(), run)) + "</code></p>\n";
+    body += "<p>replay: <code>" +
+            e(reports::replay_line(reports::command_prefix(head.column_text(10), data_dir.string()),
+                                   run)) +
+            "</code></p>\n";
     body += "<h2>Inputs</h2>\n<pre class=\"inputs\">" + e(inputs) + "</pre>\n";
     store::Statement steps(db->get(),
                            "SELECT position, name, status, COALESCE(outcome, ''), exit_code, "
-                           "signal, wall_s, CASE WHEN json_valid(result) THEN "
-                           "COALESCE(json_extract(result, '$.reason'), '') ELSE '' END FROM "
-                           "steps WHERE run_id = ? ORDER BY position");
+                           "signal, wall_s, passed, CASE WHEN json_valid(result) THEN result "
+                           "ELSE '{}' END FROM steps WHERE run_id = ? ORDER BY position");
     steps.bind(1, run);
     std::string rows;
+    std::string why;            // the failed step's ending and last stderr lines, one line
+    std::string failed_stderr;  // its stderr, as the executor captured it (bounded)
     while (steps.step()) {
+        std::string reason;
+        if (steps.column_int(7) == 0) {
+            const auto result = nlohmann::json::parse(steps.column_text(8), nullptr, false);
+            if (result.is_object()) {
+                reason = engine::failure_detail(steps.column_text(1), result, "");
+                if (why.empty()) {
+                    why = reason;
+                    failed_stderr = result.value("stderr", "");
+                }
+            }
+        }
         rows +=
             "<tr>" + cell(std::to_string(steps.column_int(0)), true) +
             cell(e(steps.column_text(1))) + cell(e(steps.column_text(2))) +
@@ -240,7 +264,7 @@ Page run_page(const std::filesystem::path &data_dir, int64_t run) {
             cell(steps.column_is_null(4) ? "" : std::to_string(steps.column_int(4)), true) +
             cell(steps.column_is_null(5) ? "" : std::to_string(steps.column_int(5)), true) +
             cell(steps.column_is_null(6) ? "" : reports::decimal(steps.column_double(6)), true) +
-            cell(e(steps.column_text(7))) + "</tr>\n";
+            cell(e(reason)) + "</tr>\n";
     }
     body +=
         "<h2>Steps</h2>\n<table class=\"steps\">\n<thead><tr><th>#</th><th>step</th><th>"
@@ -250,6 +274,19 @@ Page run_page(const std::filesystem::path &data_dir, int64_t run) {
     if (!head.column_text(6).empty()) {
         body += "<p>failed step: <code>" + e(head.column_text(6)) + "</code> " +
                 e(head.column_text(7)) + "</p>\n";
+        if (!why.empty()) {
+            body += "<p class=\"why\">why: " + e(why) + "</p>\n";
+        }
+        if (!failed_stderr.empty()) {
+            // The end is what explains a failure: the last 8 KiB at most.
+            constexpr std::size_t kShown = 8192;
+            const std::string shown =
+                failed_stderr.size() > kShown
+                    ? "… " + failed_stderr.substr(failed_stderr.size() - kShown)
+                    : failed_stderr;
+            body += "<h2>stderr of the failed step</h2>\n<pre class=\"stderr\">" + e(shown) +
+                    "</pre>\n";
+        }
     }
     return page(db.get(), "Run " + std::to_string(run), body);
 }

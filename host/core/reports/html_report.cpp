@@ -3,6 +3,7 @@
 // charts are inline SVG; the page loads nothing and runs no script.
 #include "reports/html_sections.hpp"
 #include "reports/markup_escape.hpp"
+#include "reports/replay_line.hpp"
 #include "reports/report_formats.hpp"
 #include "reports/svg_chart.hpp"
 #include "reports/trend_series.hpp"
@@ -12,7 +13,11 @@ namespace sbx::reports {
 std::string html_report(const SessionReport &report, const std::string &data_dir,
                         store::Connection &db) {
     const std::string title = "sandbox-runner session " + std::to_string(report.session);
+    const std::string commands = command_prefix(report.settings_source, data_dir);
     std::string body = "<h1>" + escape_markup(title) + "</h1>\n" + session_summary_html(report);
+    if (const std::string unfinished = unfinished_text(report, commands); !unfinished.empty()) {
+        body += "<p class=\"unfinished\">" + escape_markup(unfinished) + "</p>\n";
+    }
     if (report.workflows.empty()) {
         body += "<p>No scenario scores were recorded in this session.</p>\n";
     }
@@ -37,7 +42,7 @@ std::string html_report(const SessionReport &report, const std::string &data_dir
         }
         body += "<div class=\"charts\">\n" + render_bar_chart(deltas) + "\n" +
                 render_line_chart(trends) + "\n</div>\n";
-        const std::string failures = failures_html(workflow, data_dir);
+        const std::string failures = failures_html(workflow, commands);
         if (!failures.empty()) {
             body += "<h3>Failures</h3>\n" + failures;
         }

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "reports/markup_escape.hpp"
+#include "reports/replay_line.hpp"
 
 namespace sbx::reports {
 namespace {
@@ -86,7 +87,7 @@ std::string matrix_table_html(const WorkflowOutcome &workflow) {
     return html + "</tbody>\n</table>\n";
 }
 
-std::string failures_html(const WorkflowOutcome &workflow, const std::string &data_dir) {
+std::string failures_html(const WorkflowOutcome &workflow, const std::string &commands) {
     std::string items;
     for (const auto &s : workflow.scenarios) {
         if (!s.failed) {
@@ -112,7 +113,7 @@ std::string failures_html(const WorkflowOutcome &workflow, const std::string &da
             }
         }
         if (s.replay_run != 0) {
-            items += "<br>replay: <code>" + e(replay_line(data_dir, s.replay_run)) + "</code>";
+            items += "<br>replay: <code>" + e(replay_line(commands, s.replay_run)) + "</code>";
         }
         if (!s.tip.empty()) {
             items += "<br>tip: " + e(s.tip);

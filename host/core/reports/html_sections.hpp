@@ -21,7 +21,8 @@ std::string session_summary_html(const SessionReport &report);
 std::string matrix_table_html(const WorkflowOutcome &workflow);
 
 // <ul> of the failing scenarios: reasons, failed runs, replay line, tip; "" when none.
-std::string failures_html(const WorkflowOutcome &workflow, const std::string &data_dir);
+// `commands` starts the replay lines (reports::command_prefix).
+std::string failures_html(const WorkflowOutcome &workflow, const std::string &commands);
 
 // "0.250", "+0.250" (three decimals, the CLI's precision).
 std::string decimal(double value, bool sign = false);

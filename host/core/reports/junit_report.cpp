@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "reports/markup_escape.hpp"
+#include "reports/replay_line.hpp"
 #include "reports/report_formats.hpp"
 
 namespace sbx::reports {
@@ -23,7 +24,7 @@ std::string property(const std::string &name, const std::string &value) {
     return "      <property" + attribute("name", name) + attribute("value", value) + "/>\n";
 }
 
-std::string failure_text(const ScenarioOutcome &scenario, const std::string &data_dir) {
+std::string failure_text(const ScenarioOutcome &scenario, const std::string &commands) {
     std::string text;
     for (const auto &reason : scenario.reasons) {
         text += reason + "\n";
@@ -47,7 +48,7 @@ std::string failure_text(const ScenarioOutcome &scenario, const std::string &dat
         }
     }
     if (scenario.replay_run != 0) {
-        text += "replay: " + replay_line(data_dir, scenario.replay_run) + "\n";
+        text += "replay: " + replay_line(commands, scenario.replay_run) + "\n";
     }
     if (!scenario.tip.empty()) {
         text += "tip: " + scenario.tip + "\n";
@@ -58,11 +59,26 @@ std::string failure_text(const ScenarioOutcome &scenario, const std::string &dat
 }  // namespace
 
 std::string junit_report(const SessionReport &report, const std::string &data_dir) {
+    const std::string commands = command_prefix(report.settings_source, data_dir);
     int tests = 0;
     int failures = 0;
     int errors = 0;
     double time = 0;
     std::string suites;
+    // An unfinished matrix is an error case of its own: CI must never read it as green
+    // (an empty or partial report would pass).
+    if (const std::string unfinished = unfinished_text(report, commands); !unfinished.empty()) {
+        ++tests;
+        ++errors;
+        suites += "  <testsuite" + attribute("name", "session") + attribute("tests", "1") +
+                  attribute("failures", "0") + attribute("errors", "1") +
+                  attribute("skipped", "0") + attribute("time", "0") +
+                  attribute("timestamp", report.started_at) + ">\n    <testcase" +
+                  attribute("name", "the matrix finished") +
+                  attribute("classname", "sandbox-runner.session") + ">\n      <error" +
+                  attribute("message", unfinished) + attribute("type", "session_" + report.status) +
+                  "/>\n    </testcase>\n  </testsuite>\n";
+    }
     for (const auto &workflow : report.workflows) {
         int suite_failures = 0;
         int suite_errors = 0;
@@ -89,7 +105,7 @@ std::string junit_report(const SessionReport &report, const std::string &data_di
                 ++suite_failures;
                 cases += ">\n      <failure" + attribute("message", "broken: " + scenario.broken) +
                          attribute("type", "workflow_broken") + ">" +
-                         escape_markup(failure_text(scenario, data_dir)) +
+                         escape_markup(failure_text(scenario, commands)) +
                          "</failure>\n    </testcase>\n";
             } else if (scenario.failed) {
                 ++suite_failures;
@@ -97,7 +113,7 @@ std::string junit_report(const SessionReport &report, const std::string &data_di
                     scenario.reasons.empty() ? "the scenario failed" : scenario.reasons.front();
                 cases += ">\n      <failure" + attribute("message", message) +
                          attribute("type", "scenario_failed") + ">" +
-                         escape_markup(failure_text(scenario, data_dir)) +
+                         escape_markup(failure_text(scenario, commands)) +
                          "</failure>\n    </testcase>\n";
             } else {
                 cases += "/>\n";

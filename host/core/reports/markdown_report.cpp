@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "reports/markup_escape.hpp"
+#include "reports/replay_line.hpp"
 #include "reports/report_formats.hpp"
 
 namespace sbx::reports {
@@ -56,10 +57,14 @@ const char *verdict_mark(const std::string &verdict) {
 }  // namespace
 
 std::string markdown_report(const SessionReport &report, const std::string &data_dir) {
+    const std::string commands = command_prefix(report.settings_source, data_dir);
     std::string text = "## sandbox-runner: session " + std::to_string(report.session) + "\n\n";
     text += code_span(report.command) + " · " + md(report.status) + " · started " +
             md(report.started_at) + (report.seed ? " · seed " + std::to_string(*report.seed) : "") +
             "\n\n";
+    if (const std::string unfinished = unfinished_text(report, commands); !unfinished.empty()) {
+        text += "> ❌ **" + md(unfinished) + "**\n\n";
+    }
     if (report.workflows.empty()) {
         text += "No scenario scores were recorded in this session.\n";
     }
@@ -101,7 +106,7 @@ std::string markdown_report(const SessionReport &report, const std::string &data
                     failures += " — first: " + code_span(s.failure_detail);
                 }
                 if (s.replay_run != 0) {
-                    failures += " — replay: " + code_span(replay_line(data_dir, s.replay_run));
+                    failures += " — replay: " + code_span(replay_line(commands, s.replay_run));
                 }
                 failures += "\n";
             }

@@ -1,5 +1,6 @@
 // Building, writing and printing the run-scenarios result.
 #include "reports/scenario_summary.hpp"
+#include "reports/replay_line.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -49,12 +50,8 @@ std::string broken_by_text(const std::map<std::string, std::map<std::string, dou
     return text;
 }
 
-std::string replay_command(int64_t run_id) {
-    return "sandbox-runner replay " + std::to_string(run_id);
-}
-
 // "the polyglot shrank to format_string (2 bytes, 34 runs; replay: sandbox-runner replay 57)"
-std::string shrunk_text(const json &shrunk) {
+std::string shrunk_text(const json &shrunk, const std::string &commands) {
     const std::string category = shrunk.value("category", std::string());
     const auto size = shrunk.value("size", int64_t{0});
     std::string text;
@@ -70,7 +67,7 @@ std::string shrunk_text(const json &shrunk) {
     if (!shrunk.value("minimal", false)) {
         text += ", out of budget";
     }
-    return text + "; replay: " + replay_command(shrunk.value("run", int64_t{0})) + ")";
+    return text + "; replay: " + replay_line(commands, shrunk.value("run", int64_t{0})) + ")";
 }
 
 // "pass", "fail", "n/a" or "inconclusive"; the table shouts a failure ("FAIL").
@@ -223,7 +220,8 @@ json scenario_summary(const ScenarioRun &run) {
             {"inputs", on.strategy},
             {"broken_by", engine::failure_tags(on.metrics)},
             {"shrunk", run.shrunk.count(score.name) != 0 ? run.shrunk.at(score.name) : json()},
-            {"replay", on.failed_run != 0 ? json(replay_command(on.failed_run)) : json()}};
+            {"replay",
+             on.failed_run != 0 ? json(replay_line(run.commands, on.failed_run)) : json()}};
     }
     return {{"workflow", run.workflow},
             {"mode", run.baseline.empty() ? "counterfactual" : "baseline"},
@@ -339,10 +337,10 @@ std::string scenario_text(const ScenarioRun &run) {
         const auto shrunk = run.shrunk.find(name);
         if (shrunk != run.shrunk.end()) {
             // A polyglot carries many triggers: name the one the failure needed.
-            out += " " + shrunk_text(shrunk->second) + ";";
+            out += " " + shrunk_text(shrunk->second, run.commands) + ";";
         }
         if (on.failed_run != 0) {
-            out += " replay: " + replay_command(on.failed_run);
+            out += " replay: " + replay_line(run.commands, on.failed_run);
         }
         out += "\n";
     }

@@ -26,6 +26,9 @@ struct ScenarioRun {
     // Scenario name -> what its first polyglot failure shrank to: {category, slot, inputs,
     // size, runs, minimal, run} (run: the minimal failing run's id, for `replay`).
     std::map<std::string, nlohmann::json> shrunk;
+    // What starts the replay lines (reports::command_prefix): the settings and data dir the
+    // matrix ran with, so that a printed line works from anywhere.
+    std::string commands = "sandbox-runner";
 };
 
 // The scoring inputs of the paired cells.

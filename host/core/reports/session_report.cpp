@@ -8,7 +8,11 @@ namespace sbx::reports {
 using nlohmann::json;
 
 std::optional<int64_t> latest_scored_session(store::Connection &db) {
-    store::Statement query(db.get(), "SELECT MAX(session_id) FROM scenario_scores");
+    // A run-scenarios session that never got its scores (interrupted, crashed) counts: its
+    // report must say it did not finish, not show an older green one.
+    store::Statement query(db.get(),
+                           "SELECT MAX(id) FROM sessions WHERE id IN (SELECT session_id FROM "
+                           "scenario_scores) OR command LIKE 'run-scenarios %'");
     if (!query.step() || query.column_is_null(0)) {
         return std::nullopt;
     }
@@ -30,7 +34,7 @@ namespace {
 void load_session_row(store::Connection &db, SessionReport &report) {
     store::Statement query(db.get(),
                            "SELECT command, started_at, COALESCE(finished_at, ''), status, seed, "
-                           "host_version FROM sessions WHERE id = ?");
+                           "host_version, settings_source FROM sessions WHERE id = ?");
     query.bind(1, report.session);
     if (!query.step()) {
         throw InputError("session " + std::to_string(report.session) + " is not in " + db.path() +
@@ -40,6 +44,12 @@ void load_session_row(store::Connection &db, SessionReport &report) {
     report.started_at = query.column_text(1);
     report.finished_at = query.column_text(2);
     report.status = query.column_text(3);
+    report.settings_source = query.column_text(6);
+    store::Statement runs(db.get(), "SELECT count(*) FROM runs WHERE session_id = ?");
+    runs.bind(1, report.session);
+    if (runs.step()) {
+        report.recorded_runs = runs.column_int(0);
+    }
     if (!query.column_is_null(4)) {
         report.seed = query.column_int(4);
     }
@@ -142,6 +152,15 @@ SessionReport load_session_report(store::Connection &db, int64_t session) {
             }
         }
         workflow.verdict = verdict_text(failing, passing);
+        if (failing == 0) {
+            // The lowest delta among scenarios that all held up is no weakness: the shared
+            // reports (Markdown, HTML, JUnit, the dashboard) name a worst scenario only when
+            // one failed, as the text report marks it.
+            workflow.worst_scenario.clear();
+            for (auto &scenario : workflow.scenarios) {
+                scenario.worst = false;
+            }
+        }
         if (!workflow.broken.empty()) {
             workflow.verdict = "broken";
             for (auto &scenario : workflow.scenarios) {
@@ -154,18 +173,25 @@ SessionReport load_session_report(store::Connection &db, int64_t session) {
     return report;
 }
 
-std::string replay_line(const std::string &data_dir, int64_t run) {
-    // Quoted for a shell when it holds anything but the plainest path characters.
-    std::string dir = data_dir;
-    if (dir.empty() || dir.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                             "0123456789_./-+,:@%") != std::string::npos) {
-        dir = "'";
-        for (const char c : data_dir) {
-            dir += c == '\'' ? std::string("'\\''") : std::string(1, c);
-        }
-        dir += "'";
+std::string unfinished_text(const SessionReport &report, const std::string &command_prefix) {
+    if (report.status == "finished") {
+        return "";
     }
-    return "sandbox-runner --data-dir " + dir + " replay " + std::to_string(run);
+    const std::string state = report.status == "running"
+                                  ? "not finished (still running, or its host was killed)"
+                                  : report.status;
+    std::string text = state + " after " + std::to_string(report.recorded_runs) +
+                       " run(s): the matrix did not finish, so no verdict covers it";
+    // The commands whose sessions --recover finishes, as they are typed: a `run` session is
+    // recorded as "run NAME" for `run --workflow NAME`.
+    std::string command = report.command;
+    if (command.rfind("run ", 0) == 0 && command.rfind("run --", 0) != 0) {
+        command = "run --workflow " + command.substr(4);
+    }
+    if (command.rfind("run ", 0) == 0 || command.rfind("run-scenarios ", 0) == 0) {
+        text += "; finish it with `" + command_prefix + " " + command + " --recover`";
+    }
+    return text;
 }
 
 json to_json(const SessionReport &report) {

@@ -53,10 +53,13 @@ struct SessionReport {
     std::string status;
     std::optional<int64_t> seed;
     std::string host_version;
+    std::string settings_source;  // the settings file the session ran with (replay lines)
+    int64_t recorded_runs = 0;    // runs committed, finished or not
     std::vector<WorkflowOutcome> workflows;  // by name
 };
 
-// The newest session that recorded scenario scores, or nullopt.
+// The newest session that recorded scenario scores or ran `run-scenarios` (finished or not),
+// or nullopt.
 std::optional<int64_t> latest_scored_session(store::Connection &db);
 
 // Throws InputError naming the session when metrics.db does not hold it.
@@ -68,7 +71,9 @@ std::string verdict_text(int failing, int passing);
 
 nlohmann::json to_json(const SessionReport &report);
 
-// "sandbox-runner --data-dir DIR replay RUN": what a user runs to see a failure again.
-std::string replay_line(const std::string &data_dir, int64_t run);
+// "" for a finished session; else what a shared report must say first, so that an
+// unfinished matrix never reads as green: "interrupted after 41 runs: the matrix did not
+// finish; finish it with `<command_prefix> run-scenarios web --recover`".
+std::string unfinished_text(const SessionReport &report, const std::string &command_prefix);
 
 }  // namespace sbx::reports

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 #include <exception>
+#include <filesystem>
 
 #include <spdlog/spdlog.h>
 
@@ -100,11 +101,17 @@ int Store::schema_version() {
 
 int64_t Store::begin_session(const std::string &command, const std::string &settings_source,
                              std::optional<int64_t> seed, const nlohmann::json &options) {
+    // A settings file by absolute path: replay lines and `workflows list` name it to users
+    // who may be in another folder. An embedded source ("... (embedded)") stays as it is.
+    std::string source = settings_source;
+    if (std::error_code error; std::filesystem::is_regular_file(source, error)) {
+        source = std::filesystem::absolute(source, error).lexically_normal().string();
+    }
     std::lock_guard<std::mutex> guard(mutex_);
     Statement insert(connection_.get(),
                      "INSERT INTO sessions(command, started_at, seed, settings_source, "
                      "host_version, options, host_process) VALUES(?, ?, ?, ?, ?, ?, ?)");
-    insert.bind(1, command).bind(2, utc_now()).bind(4, settings_source).bind(5, SBX_VERSION);
+    insert.bind(1, command).bind(2, utc_now()).bind(4, source).bind(5, SBX_VERSION);
     insert.bind(7, this_host_process());
     if (options.is_null()) {
         insert.bind_null(6);
