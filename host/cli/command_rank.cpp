@@ -67,7 +67,11 @@ void print_scenarios(const std::vector<ranking::ScenarioRank> &rows, bool as_jso
     if (as_json) {
         json list = json::array();
         for (const auto &row : rows) {
-            json object = {{"scenario", row.scenario}, {"roi", row.roi}};
+            json object = {
+                {"scenario", row.scenario},
+                {"roi", row.roi},
+                {"cells", row.cells},
+                {"mean_roi", row.cells > 0 ? row.roi / static_cast<double>(row.cells) : 0.0}};
             if (row.security_score) {
                 object["security_score"] = *row.security_score;
             }
@@ -76,8 +80,12 @@ void print_scenarios(const std::vector<ranking::ScenarioRank> &rows, bool as_jso
         std::cout << list.dump(2) << '\n';
         return;
     }
+    // The ranking is by the sum (a scenario recorded more often weighs more, as the original
+    // tool ranked); the line says so, with the mean that compares scenarios run unequally.
     for (const auto &row : rows) {
-        std::cout << row.scenario << " ROI=" << decimal(row.roi);
+        std::cout << row.scenario << " ROI=" << decimal(row.roi) << " (sum of " << row.cells
+                  << " cell" << (row.cells == 1 ? "" : "s") << ", mean "
+                  << decimal(row.cells > 0 ? row.roi / static_cast<double>(row.cells) : 0.0) << ")";
         if (row.security_score) {
             std::cout << " security_score=" << decimal(*row.security_score);
         }
@@ -99,16 +107,18 @@ void print_synergy(const ranking::SynergyRanking &ranking, bool as_json) {
     }
 }
 
-// Each scenario's ROI over every source, in argument order (older runs first, as for the
-// ranking), oldest entry first: a roi_history.json's `roi` lists, a metrics.db's on-cells
-// that the ranking counts (by id, the order they finished in).
-std::map<std::string, std::vector<double>> roi_series(const std::vector<ranking::Source> &sources) {
-    std::map<std::string, std::vector<double>> series;
+// Each scenario's ROI per workflow over every source, in argument order (older runs first,
+// as for the ranking), oldest entry first: a roi_history.json's `roi` lists (which name no
+// workflow: ""), a metrics.db's on-cells that the ranking counts (by id, the order they
+// finished in). Different workflows are different programs: never one line.
+using RoiSeries = std::map<std::string, std::map<std::string, std::vector<double>>>;
+RoiSeries roi_series(const std::vector<ranking::Source> &sources) {
+    RoiSeries series;
     for (const auto &source : sources) {
         if (source.kind == ranking::SourceKind::roi_history) {
             for (const auto &[scenario, history] :
                  reports::load_roi_history(source.path).scenarios) {
-                auto &values = series[scenario];
+                auto &values = series[scenario][""];
                 values.insert(values.end(), history.roi.begin(), history.roi.end());
             }
             continue;
@@ -117,20 +127,22 @@ std::map<std::string, std::vector<double>> roi_series(const std::vector<ranking:
         store::Store store(source.path);
         store.locked([&](store::Connection &connection) {
             store::Statement query(connection.get(),
-                                   "SELECT presets.name, cells.roi FROM cells JOIN presets ON "
-                                   "presets.id = cells.preset_id WHERE cells.flag = 'on' AND "
-                                   "cells.not_applicable IS NULL AND cells.errored_runs < "
-                                   "cells.runs ORDER BY cells.id");
+                                   "SELECT presets.name, cells.roi, cells.workflow FROM cells "
+                                   "JOIN presets ON presets.id = cells.preset_id WHERE "
+                                   "cells.flag = 'on' AND cells.not_applicable IS NULL AND "
+                                   "cells.errored_runs < cells.runs ORDER BY cells.id");
             while (query.step()) {
-                series[query.column_text(0)].push_back(query.column_double(1));
+                series[query.column_text(0)][query.column_text(2)].push_back(
+                    query.column_double(1));
             }
         });
     }
     return series;
 }
 
-// One line per ranked scenario, in ranking order (so the legend reads like the ranking);
-// x is the entry's index in the scenario's series.
+// One line per ranked scenario and workflow, in ranking order (so the legend reads like the
+// ranking), named "scenario (workflow)" when the scenario ran in several; x is the entry's
+// index in that series.
 void write_plot(const std::string &plot, const std::vector<ranking::Source> &sources,
                 const std::vector<ranking::ScenarioRank> &rows, bool as_json) {
     const auto series = roi_series(sources);
@@ -142,14 +154,22 @@ void write_plot(const std::string &plot, const std::vector<ranking::Source> &sou
     chart.y_min = 0;
     chart.y_max = 1;
     for (const auto &row : rows) {
-        reports::ChartSeries line{row.scenario, {}, {}, {}, false};
         const auto found = series.find(row.scenario);
-        if (found != series.end()) {
-            for (size_t i = 0; i < found->second.size(); ++i) {
-                line.points.push_back({static_cast<double>(i), found->second[i]});
-            }
+        if (found == series.end()) {
+            chart.series.push_back({row.scenario, {}, {}, {}, false});
+            continue;
         }
-        chart.series.push_back(std::move(line));
+        for (const auto &[workflow, values] : found->second) {
+            const std::string name =
+                found->second.size() == 1
+                    ? row.scenario
+                    : row.scenario + " (" + (workflow.empty() ? "roi_history" : workflow) + ")";
+            reports::ChartSeries line{name, {}, {}, {}, false};
+            for (size_t i = 0; i < values.size(); ++i) {
+                line.points.push_back({static_cast<double>(i), values[i]});
+            }
+            chart.series.push_back(std::move(line));
+        }
     }
     write_file_atomically(plot, reports::render_line_chart(chart));
     if (!as_json) {

@@ -101,10 +101,14 @@ workflows:
     }
     // Full hardening and no finding: 1. No PIE, RELRO, NX, canary nor FORTIFY: 0. Bandit's
     // high and low findings weigh 1.1: 1 / 2.1. ShellCheck's SC2086 (info) weighs 0.1.
-    EXPECT_EQ(ranks["hardened"], "normal ROI=1.000 security_score=1.000\n");
-    EXPECT_EQ(ranks["unhardened"], "normal ROI=1.000 security_score=0.000\n");
-    EXPECT_EQ(ranks["finding"], "normal ROI=1.000 security_score=0.476\n");
-    EXPECT_EQ(ranks["unquoted"], "normal ROI=1.000 security_score=0.909\n");
+    EXPECT_EQ(ranks["hardened"],
+              "normal ROI=1.000 (sum of 1 cell, mean 1.000) security_score=1.000\n");
+    EXPECT_EQ(ranks["unhardened"],
+              "normal ROI=1.000 (sum of 1 cell, mean 1.000) security_score=0.000\n");
+    EXPECT_EQ(ranks["finding"],
+              "normal ROI=1.000 (sum of 1 cell, mean 1.000) security_score=0.476\n");
+    EXPECT_EQ(ranks["unquoted"],
+              "normal ROI=1.000 (sum of 1 cell, mean 1.000) security_score=0.909\n");
 
     // Each run checked its two pieces of code (the interpreter's own binary is not one); the
     // counterfactual's `true` is not the workflow's code and gets no score.

@@ -57,9 +57,9 @@ TEST_F(RankCommands, RecordedRunsAddUpAcrossDataDirsWhicheverFileIsRead) {
     record("run1", kThree);
     record("run2", "[{name: normal}, {name: half}]");
     const std::string expected =
-        "normal ROI=3.000\n"
-        "half ROI=1.500\n"
-        "broken ROI=0.000\n";
+        "normal ROI=3.000 (sum of 3 cells, mean 1.000)\n"
+        "half ROI=1.500 (sum of 3 cells, mean 0.500)\n"
+        "broken ROI=0.000 (sum of 2 cells, mean 0.000)\n";
     auto result = rank({"rank-scenarios", dir_ + "/run1", dir_ + "/run2"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(result.out, expected);
@@ -78,8 +78,10 @@ TEST_F(RankCommands, RecordedRunsAddUpAcrossDataDirsWhicheverFileIsRead) {
 
     result = rank({"rank-scenarios", dir_ + "/run1", dir_ + "/run2", "--json"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_EQ(json::parse(result.out), json::parse(R"([{"scenario": "normal", "roi": 3.0},
-        {"scenario": "half", "roi": 1.5}, {"scenario": "broken", "roi": 0.0}])"));
+    EXPECT_EQ(json::parse(result.out),
+              json::parse(R"([{"scenario": "normal", "roi": 3.0, "cells": 3, "mean_roi": 1.0},
+        {"scenario": "half", "roi": 1.5, "cells": 3, "mean_roi": 0.5},
+        {"scenario": "broken", "roi": 0.0, "cells": 2, "mean_roi": 0.0}])"));
 }
 
 TEST_F(RankCommands, ADataDirMixesWithAHistoryFileAndTheLastSecurityScoreIsShown) {
@@ -90,13 +92,15 @@ TEST_F(RankCommands, ADataDirMixesWithAHistoryFileAndTheLastSecurityScoreIsShown
     auto result = rank({"rank-scenarios", dir_ + "/run1", extra});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(result.out,
-              "extra ROI=2.000\n"
-              "normal ROI=1.250 security_score=0.900\n"
-              "half ROI=0.500\n"
-              "broken ROI=0.000\n");
+              "extra ROI=2.000 (sum of 2 cells, mean 1.000)\n"
+              "normal ROI=1.250 (sum of 2 cells, mean 0.625) security_score=0.900\n"
+              "half ROI=0.500 (sum of 1 cell, mean 0.500)\n"
+              "broken ROI=0.000 (sum of 1 cell, mean 0.000)\n");
     result = rank({"rank-scenarios", extra, "--json"});
-    EXPECT_EQ(json::parse(result.out), json::parse(R"([{"scenario": "extra", "roi": 2.0},
-        {"scenario": "normal", "roi": 0.25, "security_score": 0.9}])"));
+    EXPECT_EQ(json::parse(result.out),
+              json::parse(R"([{"scenario": "extra", "roi": 2.0, "cells": 2, "mean_roi": 1.0},
+        {"scenario": "normal", "roi": 0.25, "cells": 1, "mean_roi": 0.25,
+         "security_score": 0.9}])"));
 }
 
 TEST_F(RankCommands, HandWrittenHistoriesGiveExactSumsTiesByName) {
@@ -111,10 +115,10 @@ TEST_F(RankCommands, HandWrittenHistoriesGiveExactSumsTiesByName) {
     const auto result = rank({"rank-scenarios", first, dir_ + "/run2"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(result.out,
-              "scenario_a ROI=3.250 security_score=0.820\n"
-              "scenario_b ROI=2.100 security_score=0.900\n"
-              "tied_y ROI=0.500\n"
-              "tied_z ROI=0.500\n");
+              "scenario_a ROI=3.250 (sum of 3 cells, mean 1.083) security_score=0.820\n"
+              "scenario_b ROI=2.100 (sum of 1 cell, mean 2.100) security_score=0.900\n"
+              "tied_y ROI=0.500 (sum of 2 cells, mean 0.250)\n"
+              "tied_z ROI=0.500 (sum of 1 cell, mean 0.500)\n");
 }
 
 TEST_F(RankCommands, SynergyRanksTheChosenMetricUnderEitherName) {

@@ -29,7 +29,7 @@ std::unique_ptr<store::Store> open_database(const std::filesystem::path &path) {
 // faults could not reach its target (not_applicable), or all of whose runs were errors of
 // the setup, proved nothing and adds nothing.
 constexpr const char *kRoiByScenario =
-    "SELECT presets.name, SUM(cells.roi) FROM cells JOIN presets ON presets.id = "
+    "SELECT presets.name, SUM(cells.roi), COUNT(*) FROM cells JOIN presets ON presets.id = "
     "cells.preset_id WHERE cells.flag = 'on' AND cells.not_applicable IS NULL AND "
     "cells.errored_runs < cells.runs GROUP BY presets.name";
 constexpr const char *kNewestSecurityScore =
@@ -45,7 +45,9 @@ ScenarioRois database_scenario_rois(const std::filesystem::path &path) {
         ScenarioRois rois;
         Statement roi(connection.get(), kRoiByScenario);
         while (roi.step()) {
-            rois[roi.column_text(0)].roi = roi.column_double(1);
+            auto &found = rois[roi.column_text(0)];
+            found.roi = roi.column_double(1);
+            found.cells = roi.column_int(2);
         }
         Statement security(connection.get(), kNewestSecurityScore);
         while (security.step()) {

@@ -19,6 +19,7 @@ ScenarioRois history_scenario_rois(const std::filesystem::path &path) {
     for (const auto &[name, series] : reports::load_roi_history(path).scenarios) {
         auto &out = rois[name];
         out.roi = sum(series.roi);
+        out.cells = static_cast<int64_t>(series.roi.size());
         const auto security = series.metrics.find("security_score");
         if (security != series.metrics.end() && !security->second.empty()) {
             out.security_score = security->second.back();

@@ -57,6 +57,7 @@ std::vector<ScenarioRank> rank_scenarios(const std::vector<Source> &sources) {
         for (const auto &[scenario, found] : scenario_rois(source)) {
             auto &total = totals[scenario];
             total.roi += found.roi;
+            total.cells += found.cells;
             if (found.security_score) {
                 total.security_score = found.security_score;
             }
@@ -65,7 +66,7 @@ std::vector<ScenarioRank> rank_scenarios(const std::vector<Source> &sources) {
     std::vector<ScenarioRank> rows;
     rows.reserve(totals.size());
     for (const auto &[scenario, total] : totals) {
-        rows.push_back({scenario, total.roi, total.security_score});
+        rows.push_back({scenario, total.roi, total.cells, total.security_score});
     }
     sort_best_first(rows, [](const ScenarioRank &row) { return row.roi; });
     return rows;

@@ -13,6 +13,7 @@ namespace sbx::ranking {
 
 struct ScenarioRoi {
     double roi = 0;                        // Σ of the ROI of every on-cell recorded
+    int64_t cells = 0;                     // how many on-cells (history entries) were summed
     std::optional<double> security_score;  // the newest security_score recorded, if any
 };
 using ScenarioRois = std::map<std::string, ScenarioRoi>;
