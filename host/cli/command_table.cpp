@@ -18,7 +18,8 @@ const std::vector<Command> &commands() {
         {"run", nullptr,
          "[--workflow|-w NAME | --all-workflows | --sections] [--runs N] [--seed S]\n"
          "[--preset-file F]... [--preset-count N] [--workers N] [--details] [--json]\n"
-         "[--keep-workspaces] [--fail-under ROI] [--recover] [--on local|slurm]",
+         "[--keep-workspaces] [--fail-under ROI] [--recover] [--on local|slurm]\n"
+         "[--dashboard-port P] [--metrics-port P]",
          "Runs workflows under presets: each preset once with the workflow on and once off (the "
          "counterfactual), scores every cell and records it in metrics.db.",
          "", one<run_run_command>},
@@ -34,7 +35,8 @@ const std::vector<Command> &commands() {
          "", one<run_run_scenarios_command>},
         {"simulate-temporal-trajectory", nullptr,
          "[WORKFLOW] [--repetitions N] [--seed S] [--workers N]\n[--json] [--keep-workspaces] "
-         "[--recover] [--plot FILE.svg] [--on local|slurm]",
+         "[--recover] [--plot FILE.svg] [--on local|slurm]\n"
+         "[--dashboard-port P] [--metrics-port P]",
          "Runs the workflow through the stages of the temporal trajectory (normal, then ever "
          "harsher presets) and reports degradation, resilience and stability per stage.",
          "", one<run_trajectory_command>},
@@ -43,17 +45,20 @@ const std::vector<Command> &commands() {
          "[--preset-file F]... [--runs N] [--seed S] [--workers N] [--roi-cycles N]\n"
          "[--synergy-cycles N] [--roi-threshold X] [--synergy-threshold X]\n"
          "[--entropy-threshold X] [--forecast-log FILE] [--recover] [--json]\n"
+         "[--dashboard-port P] [--metrics-port P]\n"
          "(iterate until every module and the synergy converge)",
          "Iterates: generates presets, runs every workflow alone and all together, forecasts ROI, "
          "entropy and synergy, and stops once every module and the synergy converge.",
          "", run_autonomous_command},
         {"run-complete", nullptr,
-         "PRESET_FILE... [--max-iterations N (default 1)] [full-autonomous-run options]",
+         "PRESET_FILE... [--max-iterations N (default 1)] [full-autonomous-run options]\n"
+         "[--dashboard-port P] [--metrics-port P]",
          "full-autonomous-run on the given preset files, one iteration by default.", "",
          run_autonomous_command},
         {"adapt-presets", "find-boundaries",
          "[WORKFLOW] [--axis KEY[:MILD:HARSH[:PRECISION]]]... [--runs N] [--seed S]\n"
          "[--workers N] [--break-below ROI] [--strategy bisect|grid] [--preset-debug] [--json]\n"
+         "[--dashboard-port P] [--metrics-port P]\n"
          "(the mildest setting of each axis that breaks the workflow)",
          "Searches each preset axis for the mildest setting that breaks the workflow (its failure "
          "boundary).",

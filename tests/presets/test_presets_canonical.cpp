@@ -3,6 +3,8 @@
 // preset checks.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "config/preset_checks.hpp"
 #include "config/profile_names.hpp"
 #include "presets/canonical.hpp"
@@ -170,3 +172,23 @@ TEST(GeneratedPresets, AllPassThePresetChecks) {
 
 }  // namespace
 }  // namespace sbx::presets
+
+namespace {
+
+// Every key a built-in plugin reads from a preset is the host's to pass on: none reaches
+// the target's environment, and each is taken from the shell like the others (preset_env).
+TEST(PresetKeys, ThePluginsKeysNeverReachTheTargetsEnvironment) {
+    for (const char *key : {"UPSTREAM_TIMEOUTS", "UPSTREAM_BANDWIDTH", "UPSTREAM_SLICE_BYTES",
+                            "UPSTREAM_SLICE_DELAY_MS", "SANDBOX_FAKER_LOCALE", "UPSTREAM_FAILURES",
+                            "CORRUPT_PAYLOAD", "BROKEN_AUTH", "NETWORK_LATENCY_MS"}) {
+        SCOPED_TRACE(key);
+        EXPECT_TRUE(sbx::presets::is_known_key(key));
+    }
+    const auto preset = sbx::presets::make_preset(
+        nlohmann::json{{"SCENARIO_NAME", "slow"}, {"UPSTREAM_TIMEOUTS", "1"}, {"MY_FLAG", "x"}},
+        "test", 0);
+    EXPECT_EQ(sbx::presets::passthrough_environment(preset),
+              (std::map<std::string, std::string>{{"MY_FLAG", "x"}, {"SCENARIO_NAME", "slow"}}));
+}
+
+}  // namespace

@@ -84,7 +84,7 @@ void synergy_samples(store::Connection &db, Families &families) {
                            "= (SELECT MAX(session_id) FROM synergy)");
     while (query.step()) {
         add(families, "sandbox_runner_synergy", "gauge",
-            "synergy of the newest simulation: all together minus the sum of each alone",
+            "synergy of the newest simulation: all together minus the mean of each alone",
             "subject=\"" + label_value(query.column_text(0)) + "\",scenario=\"" +
                 label_value(query.column_text(1)) + "\",name=\"" +
                 label_value(query.column_text(2)) + "\"",
