@@ -76,6 +76,16 @@ json cell_report(const json &summary) {
 
 class RecoverMatrix : public sbx::test::CliTest {
   protected:
+    // A SIGKILLed host leaves what it made (the trajectory's network namespaces), recorded
+    // in this data dir: swept before the fixture deletes the dir with its records, as a user
+    // runs purge-stale after a crash.
+    void TearDown() override {
+        if (!settings_.empty()) {
+            const auto swept = runner({"purge-stale"});
+            EXPECT_EQ(swept.exit_code, 0) << swept.err;
+        }
+        CliTest::TearDown();
+    }
     std::vector<std::string> host(const std::vector<std::string> &args,
                                   const std::string &data_dir = "") const {
         std::vector<std::string> argv = {SBX_BINARY, "--config", settings_, "--data-dir",

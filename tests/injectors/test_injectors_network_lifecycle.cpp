@@ -176,6 +176,35 @@ TEST_F(NamedNetworkTest, SweepRemovesWhatASigkilledHostLeftAndNothingElse) {
     EXPECT_TRUE(namespace_exists(my_namespace)) << "sweep touched a live host's namespace";
 }
 
+// A SIGKILLed host whose data dir went away (a deleted test folder) left a namespace and no
+// record: sweep finds it by its name, whose host pid no process has, with any state_dir or
+// none. The same crash's leftovers, with the record deleted as a user would.
+TEST_F(NamedNetworkTest, SweepFindsADeadHostsNamespaceWhoseRecordIsGone) {
+    const std::string log = state_dir_ + "/crash.log";
+    const int pid = test::spawn_background(
+        {SBX_NET_CRASH_HOST_PATH, SBX_NETWORK_INJECTOR_PATH, state_dir_}, {}, "", log);
+    const std::string line = test::wait_for_json_line(log);
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_FALSE(line.empty()) << "the crashing host never prepared";
+    const json left = json::parse(line);
+    const std::string netns = left.value("namespace", "");
+    const std::string link = left["uplink"].value("link", "");
+    ASSERT_TRUE(namespace_exists(netns));
+    std::filesystem::remove_all(state_dir_ + "/network");
+
+    auto sweeper = injector();
+    const json listed = json::parse(sweeper->sweep(json{{"dry_run", true}}.dump()));
+    EXPECT_NE(listed["removed"].dump().find("network namespace " + netns), std::string::npos)
+        << listed.dump();
+    EXPECT_TRUE(namespace_exists(netns)) << "a dry run removes nothing";
+    const json swept = json::parse(sweeper->sweep(json::object().dump()));
+    EXPECT_NE(swept["removed"].dump().find("link " + link), std::string::npos) << swept.dump();
+    EXPECT_FALSE(namespace_exists(netns));
+    EXPECT_FALSE(link_exists(link));
+}
+
 TEST_F(NetworkTest, TheExecutorSaysWhyItCannotEnterANamespace) {
     auto executor = local_plugin()->create(json::object());
     const json missing = json::parse(

@@ -75,6 +75,25 @@ bool is_our_name(const std::string &name) {
     return dashes == 1 && !empty_part;
 }
 
+NameParts parts_of(const std::string &netns) {
+    NameParts parts;
+    const auto dash = netns.rfind('-');
+    if (!is_our_name(netns) || dash == std::string::npos) {
+        return parts;
+    }
+    const std::string pid = netns.substr(4, dash - 4);
+    const std::string serial = netns.substr(dash + 1);
+    if (pid.find_first_not_of("0123456789") != std::string::npos ||
+        serial.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9 ||
+        serial.size() > 9) {
+        return parts;
+    }
+    parts.pid = std::stol(pid);
+    parts.host_link =
+        "sbx-" + base36(static_cast<unsigned long>(parts.pid)) + "-" + base36(std::stoul(serial));
+    return parts;
+}
+
 std::string namespace_path(const std::string &name) {
     return "/run/netns/" + name;
 }

@@ -16,6 +16,13 @@ struct NetworkNames {
 NetworkNames next_names();
 // True for names of that shape: only those are ever deleted by sweep.
 bool is_our_name(const std::string &name);
+// The host pid and the host-side link name of a namespace named "sbx-<pid>-<n>"; pid 0 when
+// the name is not of that shape.
+struct NameParts {
+    long pid = 0;
+    std::string host_link;
+};
+NameParts parts_of(const std::string &netns);
 
 // /run/netns/<name>: what the executor's spec field `netns` receives.
 std::string namespace_path(const std::string &name);

@@ -177,12 +177,15 @@ class NetworkInjector final : public Injector {
     std::string sweep(const std::string &request_json) override {
         const json request = json::parse(request_json);
         const std::string state_dir = request.value("state_dir", "");
-        if (state_dir.empty()) {
-            return R"({"removed":[]})";
+        const bool dry_run = request.value("dry_run", false);
+        std::vector<std::string> removed;
+        if (!state_dir.empty()) {
+            removed = sweep_records(std::filesystem::path(state_dir) / "network", dry_run);
         }
-        return json{{"removed", sweep_records(std::filesystem::path(state_dir) / "network",
-                                              request.value("dry_run", false))}}
-            .dump();
+        for (std::string &orphan : sweep_orphans(dry_run)) {
+            removed.push_back(std::move(orphan));
+        }
+        return json{{"removed", removed}}.dump();
     }
 
   private:

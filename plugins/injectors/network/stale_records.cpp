@@ -3,7 +3,10 @@
 
 #include <sbx/plugin.hpp>
 
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <fstream>
 #include <sstream>
@@ -79,6 +82,34 @@ std::vector<std::string> sweep_records(const std::filesystem::path &folder, bool
         if (!dry_run) {
             std::filesystem::remove(entry.path(), ec);
         }
+    }
+    return removed;
+}
+
+std::vector<std::string> sweep_orphans(bool dry_run) {
+    std::vector<std::string> removed;
+    if (::geteuid() != 0) {
+        return removed;
+    }
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator("/run/netns", ec)) {
+        const std::string netns = entry.path().filename().string();
+        const NameParts parts = parts_of(netns);
+        if (parts.pid <= 0 || ::kill(static_cast<pid_t>(parts.pid), 0) == 0 || errno != ESRCH) {
+            continue;
+        }
+        if (link_exists(parts.host_link)) {
+            if (!dry_run) {
+                delete_link(parts.host_link);
+            }
+            removed.push_back("link " + parts.host_link + " (host " + std::to_string(parts.pid) +
+                              " is gone)");
+        }
+        if (!dry_run) {
+            delete_namespace(netns);
+        }
+        removed.push_back("network namespace " + netns + " (host " + std::to_string(parts.pid) +
+                          " is gone, its record with it)");
     }
     return removed;
 }

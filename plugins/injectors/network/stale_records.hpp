@@ -40,4 +40,10 @@ class NamespaceRecord {
 // their records; leaves those of live hosts. Returns one line per thing removed.
 std::vector<std::string> sweep_records(const std::filesystem::path &folder, bool dry_run = false);
 
+// Named namespaces (/run/netns/sbx-<pid>-<n>) whose host pid no process has, and their
+// links, found by name alone: a record goes with its data dir (a deleted test folder, a data
+// dir given once), the kernel objects stay. A pid some process has now is left alone, be it
+// the host or not. Only the machine's root can have made them, and only it looks.
+std::vector<std::string> sweep_orphans(bool dry_run = false);
+
 }  // namespace sbx::network
