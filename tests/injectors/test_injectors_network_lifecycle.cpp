@@ -134,6 +134,25 @@ struct DecoyNamespace {
     DecoyNamespace &operator=(const DecoyNamespace &) = delete;
 };
 
+// A host that prepared a namespace under `state_dir`, then SIGKILLed: the network it
+// reported (empty when it never prepared), and its pid.
+struct CrashedHost {
+    json network;
+    int pid = 0;
+};
+CrashedHost crash_a_host(const std::string &state_dir) {
+    const std::string log = state_dir + "/crash.log";
+    CrashedHost crashed;
+    crashed.pid = test::spawn_background(
+        {SBX_NET_CRASH_HOST_PATH, SBX_NETWORK_INJECTOR_PATH, state_dir}, {}, "", log);
+    const std::string line = test::wait_for_json_line(log);
+    ::kill(crashed.pid, SIGKILL);  // whatever happened: the crash host must not outlive the test
+    int status = 0;
+    ::waitpid(crashed.pid, &status, 0);
+    crashed.network = line.empty() ? json() : json::parse(line);
+    return crashed;
+}
+
 TEST_F(NamedNetworkTest, SweepRemovesWhatASigkilledHostLeftAndNothingElse) {
     // Things sweep must not touch: a namespace it did not make, and a live host's record.
     const DecoyNamespace decoy_namespace;
@@ -142,15 +161,10 @@ TEST_F(NamedNetworkTest, SweepRemovesWhatASigkilledHostLeftAndNothingElse) {
     PreparedRun mine(*live, request({{"FAILURE_MODES", "network_partition"}}, {"/bin/true"}));
     const std::string my_namespace = mine.network().value("namespace", "");
 
-    const std::string log = state_dir_ + "/crash.log";
-    const int pid = test::spawn_background(
-        {SBX_NET_CRASH_HOST_PATH, SBX_NETWORK_INJECTOR_PATH, state_dir_}, {}, "", log);
-    const std::string line = test::wait_for_json_line(log);
-    ::kill(pid, SIGKILL);  // whatever happened: the crash host must not outlive the test
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    ASSERT_FALSE(line.empty()) << "the crashing host never prepared";
-    const json left = json::parse(line);
+    const CrashedHost crashed = crash_a_host(state_dir_);
+    const int pid = crashed.pid;
+    ASSERT_FALSE(crashed.network.is_null()) << "the crashing host never prepared";
+    const json &left = crashed.network;
     const std::string netns = left.value("namespace", "");
     const std::string link = left["uplink"].value("link", "");
     EXPECT_EQ(left.value("bandwidth", ""), "tbf");
@@ -180,15 +194,9 @@ TEST_F(NamedNetworkTest, SweepRemovesWhatASigkilledHostLeftAndNothingElse) {
 // record: sweep finds it by its name, whose host pid no process has, with any state_dir or
 // none. The same crash's leftovers, with the record deleted as a user would.
 TEST_F(NamedNetworkTest, SweepFindsADeadHostsNamespaceWhoseRecordIsGone) {
-    const std::string log = state_dir_ + "/crash.log";
-    const int pid = test::spawn_background(
-        {SBX_NET_CRASH_HOST_PATH, SBX_NETWORK_INJECTOR_PATH, state_dir_}, {}, "", log);
-    const std::string line = test::wait_for_json_line(log);
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    ASSERT_FALSE(line.empty()) << "the crashing host never prepared";
-    const json left = json::parse(line);
+    const CrashedHost crashed = crash_a_host(state_dir_);
+    ASSERT_FALSE(crashed.network.is_null()) << "the crashing host never prepared";
+    const json &left = crashed.network;
     const std::string netns = left.value("namespace", "");
     const std::string link = left["uplink"].value("link", "");
     ASSERT_TRUE(namespace_exists(netns));
