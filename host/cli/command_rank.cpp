@@ -67,11 +67,10 @@ void print_scenarios(const std::vector<ranking::ScenarioRank> &rows, bool as_jso
     if (as_json) {
         json list = json::array();
         for (const auto &row : rows) {
-            json object = {
-                {"scenario", row.scenario},
-                {"roi", row.roi},
-                {"cells", row.cells},
-                {"mean_roi", row.cells > 0 ? row.roi / static_cast<double>(row.cells) : 0.0}};
+            json object = {{"scenario", row.scenario},
+                           {"roi", row.roi},
+                           {"cells", row.cells},
+                           {"mean_roi", row.mean_roi()}};
             if (row.security_score) {
                 object["security_score"] = *row.security_score;
             }
@@ -84,8 +83,8 @@ void print_scenarios(const std::vector<ranking::ScenarioRank> &rows, bool as_jso
     // tool ranked); the line says so, with the mean that compares scenarios run unequally.
     for (const auto &row : rows) {
         std::cout << row.scenario << " ROI=" << decimal(row.roi) << " (sum of " << row.cells
-                  << " cell" << (row.cells == 1 ? "" : "s") << ", mean "
-                  << decimal(row.cells > 0 ? row.roi / static_cast<double>(row.cells) : 0.0) << ")";
+                  << " cell" << (row.cells == 1 ? "" : "s") << ", mean " << decimal(row.mean_roi())
+                  << ")";
         if (row.security_score) {
             std::cout << " security_score=" << decimal(*row.security_score);
         }

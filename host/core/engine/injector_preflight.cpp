@@ -41,8 +41,11 @@ void refuse_unworkable_faults(PluginSet &plugins, const std::vector<presets::Pre
                               injector->plugin().id(), error.what());
                 continue;
             }
-            // An injector that knows no probe prepared for real: undo it now.
-            if (response.is_object() && !response.value("probe", false)) {
+            // An injector that knows no probe prepared for real: undo it now. An inactive
+            // answer with no state prepared nothing.
+            if (response.is_object() && !response.value("probe", false) &&
+                (response.value("active", false) ||
+                 !response.value("state", nlohmann::json()).is_null())) {
                 try {
                     injector->teardown(response.value("state", nlohmann::json()).dump());
                 } catch (const std::exception &error) {

@@ -14,7 +14,10 @@ namespace sbx::ranking {
 struct ScenarioRank {
     std::string scenario;
     double roi = 0;     // cumulative: Σ over every recorded on-cell in every source
-    int64_t cells = 0;  // how many on-cells that Σ is over (roi / cells: their mean)
+    int64_t cells = 0;  // how many on-cells that Σ is over
+    [[nodiscard]] double mean_roi() const {
+        return cells > 0 ? roi / static_cast<double>(cells) : 0.0;
+    }
     // The last one recorded: from the last source (in argument order) that has one, so
     // pass older runs first.
     std::optional<double> security_score;

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "reports/shell_reproducer.hpp"
+
 namespace sbx::reports {
 namespace {
 
@@ -12,11 +14,7 @@ std::string shell_word(const std::string &text) {
                                "0123456789_./-+,:@%") == std::string::npos) {
         return text;
     }
-    std::string quoted = "'";
-    for (const char c : text) {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
+    return shell_quote(text);
 }
 
 std::string absolute(const std::string &path) {
