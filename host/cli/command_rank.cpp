@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli_context.hpp"
 #include "option_parsing.hpp"
@@ -31,6 +32,8 @@ struct Options {
     std::string metric = "roi";
     bool json = false;
     std::string plot;  // rank-scenarios --plot FILE.svg; "" = no chart
+    // rank-scenarios: one ranking over every workflow instead of one per workflow
+    bool all_workflows = false;
 };
 
 Options parse(const std::string &which, const std::vector<std::string> &args) {
@@ -41,7 +44,9 @@ Options parse(const std::string &which, const std::vector<std::string> &args) {
     if (which != "rank-scenarios") {
         description.add_options()("metric", po::value(&options.metric), "synergy metric");
     } else {
-        description.add_options()("plot", po::value(&options.plot), "FILE.svg");
+        description.add_options()("plot", po::value(&options.plot), "FILE.svg")(
+            "all-workflows", po::bool_switch(&options.all_workflows),
+            "one ranking over every workflow");
     }
     po::positional_options_description positional;
     positional.add("run", -1);
@@ -63,14 +68,26 @@ std::string decimal(double value) {
     return text;
 }
 
-void print_scenarios(const std::vector<ranking::ScenarioRank> &rows, bool as_json) {
+// The heading of a workflow's ranking: "" is a roi_history.json's, which records none.
+std::string workflow_heading(const std::string &workflow) {
+    return workflow.empty() ? "workflow not recorded (roi_history.json):"
+                            : "workflow " + workflow + ":";
+}
+
+void print_scenarios(const std::vector<ranking::ScenarioRank> &rows, bool as_json,
+                     ranking::WorkflowGrouping grouping) {
+    const bool each_workflow = grouping == ranking::WorkflowGrouping::each_workflow;
     if (as_json) {
         json list = json::array();
         for (const auto &row : rows) {
-            json object = {{"scenario", row.scenario},
-                           {"roi", row.roi},
-                           {"cells", row.cells},
-                           {"mean_roi", row.mean_roi()}};
+            json object;
+            if (each_workflow) {
+                object["workflow"] = row.workflow.empty() ? json() : json(row.workflow);
+            }
+            object.update(json{{"scenario", row.scenario},
+                               {"roi", row.roi},
+                               {"cells", row.cells},
+                               {"mean_roi", row.mean_roi()}});
             if (row.security_score) {
                 object["security_score"] = *row.security_score;
             }
@@ -81,10 +98,17 @@ void print_scenarios(const std::vector<ranking::ScenarioRank> &rows, bool as_jso
     }
     // The ranking is by the sum (a scenario recorded more often weighs more, as the original
     // tool ranked); the line says so, with the mean that compares scenarios run unequally.
-    for (const auto &row : rows) {
-        std::cout << row.scenario << " ROI=" << decimal(row.roi) << " (sum of " << row.cells
-                  << " cell" << (row.cells == 1 ? "" : "s") << ", mean " << decimal(row.mean_roi())
-                  << ")";
+    // Several workflows: a heading each, the ranking of its scenarios indented under it.
+    const bool headings =
+        each_workflow && !rows.empty() && rows.front().workflow != rows.back().workflow;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const auto &row = rows[i];
+        if (headings && (i == 0 || rows[i - 1].workflow != row.workflow)) {
+            std::cout << workflow_heading(row.workflow) << '\n';
+        }
+        std::cout << (headings ? "  " : "") << row.scenario << " ROI=" << decimal(row.roi)
+                  << " (sum of " << row.cells << " cell" << (row.cells == 1 ? "" : "s") << ", mean "
+                  << decimal(row.mean_roi()) << ")";
         if (row.security_score) {
             std::cout << " security_score=" << decimal(*row.security_score);
         }
@@ -139,11 +163,12 @@ RoiSeries roi_series(const std::vector<ranking::Source> &sources) {
     return series;
 }
 
-// One line per ranked scenario and workflow, in ranking order (so the legend reads like the
-// ranking), named "scenario (workflow)" when the scenario ran in several; x is the entry's
-// index in that series.
+// One line per ranked row and workflow, in ranking order (so the legend reads like the
+// ranking), named "scenario (workflow)" when the chart has several workflows; x is the
+// entry's index in that series. A row ranked across workflows has a line per workflow.
 void write_plot(const std::string &plot, const std::vector<ranking::Source> &sources,
-                const std::vector<ranking::ScenarioRank> &rows, bool as_json) {
+                const std::vector<ranking::ScenarioRank> &rows, ranking::WorkflowGrouping grouping,
+                bool as_json) {
     const auto series = roi_series(sources);
     reports::LineChart chart;
     chart.title = "ROI history per scenario";
@@ -152,6 +177,12 @@ void write_plot(const std::string &plot, const std::vector<ranking::Source> &sou
     chart.x_integers = true;
     chart.y_min = 0;
     chart.y_max = 1;
+    std::set<std::string> workflows;
+    for (const auto &[scenario, by_workflow] : series) {
+        for (const auto &[workflow, values] : by_workflow) {
+            workflows.insert(workflow);
+        }
+    }
     for (const auto &row : rows) {
         const auto found = series.find(row.scenario);
         if (found == series.end()) {
@@ -159,8 +190,11 @@ void write_plot(const std::string &plot, const std::vector<ranking::Source> &sou
             continue;
         }
         for (const auto &[workflow, values] : found->second) {
+            if (grouping == ranking::WorkflowGrouping::each_workflow && workflow != row.workflow) {
+                continue;
+            }
             const std::string name =
-                found->second.size() == 1
+                workflows.size() == 1
                     ? row.scenario
                     : row.scenario + " (" + (workflow.empty() ? "roi_history" : workflow) + ")";
             reports::ChartSeries line{name, {}, {}, {}, false};
@@ -179,13 +213,15 @@ void write_plot(const std::string &plot, const std::vector<ranking::Source> &sou
 int rank(const std::string &which, const Options &options) {
     if (which == "rank-scenarios") {
         const auto sources = ranking::resolve_sources(options.runs);
-        const auto rows = ranking::rank_scenarios(sources);
+        const auto grouping = options.all_workflows ? ranking::WorkflowGrouping::all_workflows
+                                                    : ranking::WorkflowGrouping::each_workflow;
+        const auto rows = ranking::rank_scenarios(sources, grouping);
         if (rows.empty() && !options.json) {
             std::cerr << which << ": no scenario recorded in the RUNs given\n";
         }
-        print_scenarios(rows, options.json);
+        print_scenarios(rows, options.json, grouping);
         if (!options.plot.empty()) {
-            write_plot(options.plot, sources, rows, options.json);
+            write_plot(options.plot, sources, rows, grouping, options.json);
         }
         return kExitOk;
     }

@@ -157,8 +157,9 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     if (options.on != "slurm") {
         // A step whose program cannot run would fail every run, and the presets be blamed.
         engine::refuse_missing_programs(plugins, workflow, std::filesystem::current_path());
-        engine::refuse_unhandled_faults(plugins, presets);
-        engine::refuse_unworkable_faults(plugins, presets, settings.state_folder().string());
+        engine::refuse_unhandled_faults(
+            presets,
+            engine::refuse_unworkable_faults(plugins, presets, settings.state_folder().string()));
         engine::refuse_limit_downgrades(
             engine::probe_limit_downgrades(plugins, workflow, presets,
                                            settings.state_folder().string()),

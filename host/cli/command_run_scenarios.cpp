@@ -157,12 +157,15 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
 
     store::Store store(data_dir / "metrics.db");
     std::optional<store::ResumableSession> resumed;
+    bool fault_scenarios_repeat = true;
     if (options.recover) {
         resumed = resume_session(store, command, (data_dir / "metrics.db").string());
         options.matrix.seed = resumed->seed.value_or(0);
         options.matrix.repetitions = resumed->options.value("repetitions", 1);
         // A session recorded before robustness repetitions existed ran them as the others.
         settings.robustness_repetitions = resumed->options.value("robustness_repetitions", 1);
+        // Nor before fault scenarios were repeated as robustness scenarios are.
+        fault_scenarios_repeat = resumed->options.value("fault_scenarios_repeat", false);
         options.all_scenarios = resumed->options.value("all_scenarios", false);
         options.matrix.on = resumed->options.value("on", "local");
     } else if (options.matrix.seed < 0) {
@@ -183,8 +186,9 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     if (options.matrix.on != "slurm") {
         // A step whose program cannot run would fail every run, and the faults be blamed.
         engine::refuse_missing_programs(plugins, workflow, std::filesystem::current_path());
-        engine::refuse_unhandled_faults(plugins, scenarios);
-        engine::refuse_unworkable_faults(plugins, scenarios, settings.state_folder().string());
+        engine::refuse_unhandled_faults(
+            scenarios,
+            engine::refuse_unworkable_faults(plugins, scenarios, settings.state_folder().string()));
         if (baseline != nullptr) {
             engine::refuse_missing_programs(plugins, *baseline, std::filesystem::current_path());
         }
@@ -194,9 +198,9 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
             settings.allow_limit_downgrades);
     }
 
-    const auto plans =
-        engine::scenario_cell_plans(workflow, baseline, scenarios, options.matrix.repetitions,
-                                    settings.robustness_repetitions, options.matrix.seed);
+    const auto plans = engine::scenario_cell_plans(
+        workflow, baseline, scenarios, options.matrix.repetitions, settings.robustness_repetitions,
+        options.matrix.seed, fault_scenarios_repeat);
     int64_t session = 0;
     if (resumed) {
         session = resumed->id;
@@ -205,6 +209,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
             command, settings.source, options.matrix.seed,
             json{{"repetitions", options.matrix.repetitions},
                  {"robustness_repetitions", settings.robustness_repetitions},
+                 {"fault_scenarios_repeat", true},
                  {"all_scenarios", options.all_scenarios},
                  {"on", checked_placement("run-scenarios", options.matrix.on)}});
     }
@@ -248,12 +253,14 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     } else {
         const std::string against =
             baseline != nullptr ? " against baseline " + workflow.baseline : "";
-        const bool any_robustness =
-            std::any_of(run.cells.begin(), run.cells.end(),
-                        [](const engine::ScenarioCells &cells) { return cells.robustness; });
+        const bool any_repeated =
+            std::any_of(scenarios.begin(), scenarios.end(), [&](const presets::Preset &scenario) {
+                return engine::runs_repeatedly(scenario, fault_scenarios_repeat);
+            });
         const std::string robustness_runs =
-            any_robustness && run.robustness_repetitions != options.matrix.repetitions
-                ? " (robustness scenarios: " + std::to_string(run.robustness_repetitions) + ")"
+            any_repeated && run.robustness_repetitions != options.matrix.repetitions
+                ? " (robustness and fault scenarios: " +
+                      std::to_string(run.robustness_repetitions) + ")"
                 : "";
         std::printf(
             "run-scenarios %s: %zu scenarios x 2 cells x %d runs%s (seed %lld, %u "

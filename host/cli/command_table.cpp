@@ -96,9 +96,12 @@ const std::vector<Command> &commands() {
          "Installs a systemd timer (user or --system) that runs purge-stale every hour.", "",
          one<run_autopurge_command>},
         {"rank-scenarios", nullptr,
-         "RUN... [--plot FILE.svg] [--json]      (RUN: a data dir, roi_history.json or\n"
-         "metrics.db; --plot draws each scenario's ROI history)",
-         "Ranks the scenarios of several runs by their cumulative ROI.", "", run_rank_command},
+         "RUN... [--all-workflows] [--plot FILE.svg] [--json]      (RUN: a data dir,\n"
+         "roi_history.json or metrics.db; a ranking per workflow unless --all-workflows;\n"
+         "--plot draws each scenario's ROI history)",
+         "Ranks the scenarios of each workflow (or of all, with --all-workflows) by their "
+         "cumulative ROI over several runs.",
+         "", run_rank_command},
         {"rank-synergy", nullptr,
          "RUN... [--metric M] [--json]      (synergy_M of sections and "
          "workflows)",

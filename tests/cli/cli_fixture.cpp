@@ -52,6 +52,19 @@ int64_t CliTest::wait_for_runs(int64_t count, std::chrono::seconds timeout) {
     return seen;
 }
 
+CommandResult CliTest::paste(const std::string &line, const std::string &folder) {
+    const std::string program = "sandbox-runner ";
+    if (line.rfind(program, 0) != 0) {
+        ADD_FAILURE() << "not a sandbox-runner command line: " << line;
+        return {};
+    }
+    std::string binary = "'";
+    for (const char c : std::string(SBX_BINARY)) {
+        binary += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return run_command({"/bin/sh", "-c", binary + "' " + line.substr(program.size())}, {}, folder);
+}
+
 std::vector<std::vector<std::string>> CliTest::query(const std::string &sql) {
     sqlite3 *db = nullptr;
     std::vector<std::vector<std::string>> rows;

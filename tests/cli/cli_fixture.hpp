@@ -29,6 +29,10 @@ class CliTest : public ::testing::Test {
     // Polls the database until it holds at least `count` runs or `timeout` passes;
     // returns the last count seen.
     int64_t wait_for_runs(int64_t count, std::chrono::seconds timeout);
+    // A printed `sandbox-runner ...` line as a user pastes it into a shell, run by /bin/sh in
+    // `folder`: the built binary stands for `sandbox-runner` (quoted: the build may be under
+    // a path with a space). A line that does not start with `sandbox-runner ` fails the test.
+    CommandResult paste(const std::string &line, const std::string &folder);
 
     std::string dir_;
     std::string settings_;

@@ -16,6 +16,7 @@ using nlohmann::json;
 namespace {
 
 constexpr const char *kWorkflow = R"yaml(
+robustness_repetitions: 1  # every scenario twice (--repetitions 2): a guest runs them all
 workflows:
   - name: small
     id: 7

@@ -16,6 +16,20 @@ using nlohmann::json;
 
 class FaultAccounting : public sbx::test::CliTest {
   protected:
+    // Builds a third-party injector from `source` with the SDK alone, as authors do, into
+    // <dir>/plugins/<id>.so; returns the folder.
+    std::string build_injector(const std::string &source, const std::string &id) {
+        const std::string plugins = dir_ + "/plugins";
+        std::filesystem::create_directories(plugins);
+        const std::string exports =
+            std::string("-Wl,--version-script=") + SBX_SDK_INCLUDE + "/../cmake/sbx_plugin.map";
+        const auto build = sbx::test::run_command({SBX_CXX, "-std=c++17", "-shared", "-fPIC",
+                                                   "-fvisibility=hidden", "-Wall", "-Werror", "-I",
+                                                   SBX_SDK_INCLUDE, exports, "-Wl,-z,defs", source,
+                                                   "-o", plugins + "/" + id + ".so"});
+        EXPECT_EQ(build.exit_code, 0) << build.err;
+        return plugins;
+    }
     // `run-scenarios t --all-scenarios --json`; the exit code must agree with the verdict:
     // 1 exactly when the workflow is broken or a scenario inconclusive.
     json all_scenarios(const std::string &workflow = "t") {
@@ -58,12 +72,12 @@ TEST_F(FaultAccounting, TrueUnderEveryBuiltInScenarioIsJudgedOnlyWhereItsFaultsH
     const auto &s = summary["scenarios"];
     EXPECT_EQ(s["normal"]["result"], "pass");
     EXPECT_EQ(s["concurrency_spike"]["result"], "pass");
-    EXPECT_NE(
-        s["concurrency_spike"]["injected"].get<std::string>().find("8 copies at once in 1/1 runs"),
-        std::string::npos)
+    EXPECT_NE(s["concurrency_spike"]["injected"].get<std::string>().find(
+                  "8 copies at once in 13/13 runs"),
+              std::string::npos)
         << s["concurrency_spike"].dump();
     EXPECT_NE(
-        s["concurrency_spike"]["injected"].get<std::string>().find("(concurrency_spike) in 1/1"),
+        s["concurrency_spike"]["injected"].get<std::string>().find("(concurrency_spike) in 13/13"),
         std::string::npos)
         << "the thread burst of the injector nobody listed";
     for (const char *name : {"hostile_input", "schema_drift", "flaky_upstream"}) {
@@ -86,7 +100,7 @@ TEST_F(FaultAccounting, TrueUnderEveryBuiltInScenarioIsJudgedOnlyWhereItsFaultsH
     } else {
         const std::string injected = s["high_latency"]["injected"];
         EXPECT_NE(injected.find("latency 500 ms ("), std::string::npos) << injected;
-        EXPECT_NE(injected.find("(network) in 1/1 runs"), std::string::npos) << injected;
+        EXPECT_NE(injected.find("(network) in 13/13 runs"), std::string::npos) << injected;
     }
     // The limits count only as the executor held them.
     if (s["resource_strain"]["result"] != "n/a") {
@@ -97,12 +111,14 @@ TEST_F(FaultAccounting, TrueUnderEveryBuiltInScenarioIsJudgedOnlyWhereItsFaultsH
     EXPECT_EQ(query("SELECT count(*) FROM metrics m JOIN runs r ON r.id = m.run_id JOIN presets "
                     "p ON p.id = r.preset_id WHERE p.name = 'concurrency_spike' AND r.flag = "
                     "'on' AND m.name = 'faults_applied.copies' AND m.value = 1")[0][0],
-              "1");
+              "13");
 }
 
 TEST_F(FaultAccounting, AnUpstreamClientIsJudgedOnlyWhereItsFaultsHappened) {
-    // A real HTTP service and a client that fetches from it once per run.
-    write_settings(R"yaml(workflows:
+    // A real HTTP service and a client that fetches from it once per run. Two runs per fault
+    // cell, not 13: each starts the service, and the first two already meet the potent faults.
+    write_settings(R"yaml(robustness_repetitions: 2
+workflows:
   - name: web
     services:
       - {name: api, run: [python3, -m, http.server, "{{port}}", --bind, 127.0.0.1], ready: {http: /}}
@@ -122,15 +138,7 @@ TEST_F(FaultAccounting, AnUpstreamClientIsJudgedOnlyWhereItsFaultsHappened) {
 }
 
 TEST_F(FaultAccounting, AnInjectorThatFailsEveryRunMakesItsScenarioInconclusive) {
-    const std::string plugins = dir_ + "/plugins";
-    std::filesystem::create_directories(plugins);
-    const std::string exports =
-        std::string("-Wl,--version-script=") + SBX_SDK_INCLUDE + "/../cmake/sbx_plugin.map";
-    const auto build =
-        sbx::test::run_command({SBX_CXX, "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden",
-                                "-Wall", "-Werror", "-I", SBX_SDK_INCLUDE, exports, "-Wl,-z,defs",
-                                SBX_FAILING_INJECTOR, "-o", plugins + "/failing_setup.so"});
-    ASSERT_EQ(build.exit_code, 0) << build.err;
+    const std::string plugins = build_injector(SBX_FAILING_INJECTOR, "failing_setup");
     write_settings(R"(injectors: [failing_setup]
 sandbox_fault_reruns: 1
 scenarios:
@@ -222,7 +230,8 @@ workflows:
     const auto refused = runner({"run-scenarios", "t"});
     EXPECT_EQ(refused.exit_code, 2) << refused.err;
     EXPECT_NE(refused.err.find("preset 'slow_net' asks for NETWORK_LATENCY_MS, but no loaded "
-                               "plugin makes that fault: the built-in 'network' injector does"),
+                               "injector claims that fault: the built-in 'network' injector "
+                               "makes it"),
               std::string::npos)
         << refused.err;
     EXPECT_FALSE(std::filesystem::exists(db_path()) &&
@@ -245,6 +254,40 @@ workflows:
                   "injector does"),
               std::string::npos)
         << summary["scenarios"]["high_latency"].dump();
+}
+
+// The claims come from the plugins, not a list of the built-in ones: a third-party injector
+// that claims NETWORK_LATENCY_MS makes it in the built-in's stead, and one that claims
+// nothing of the preset does not let the fault through.
+TEST_F(FaultAccounting, AThirdPartyInjectorThatClaimsAFaultMakesItAndOneThatDoesNotIsNoExcuse) {
+    const std::string plugins = build_injector(SBX_LATENCY_CLAIMING_INJECTOR, "own_latency");
+    build_injector(SBX_FAILING_INJECTOR, "failing_setup");
+    const std::string scenarios = R"(
+scenarios:
+  - {name: normal}
+  - {name: slow_net, preset: {NETWORK_LATENCY_MS: 50}}
+workflows:
+  - name: t
+    steps: [{run: [/bin/sh, -c, 'test "$SCENARIO_NAME" != slow_net || test "$SLOW_BY_MS" = 50']}]
+)";
+    write_settings("injectors: [own_latency]" + scenarios);
+    const auto claimed =
+        runner({"--plugin-dir", plugins, "run-scenarios", "t", "--seed", "1", "--json"});
+    ASSERT_EQ(claimed.exit_code, 0) << claimed.out << claimed.err;
+    const json summary = json::parse(claimed.out);
+    EXPECT_EQ(summary["scenarios"]["slow_net"]["result"], "pass") << summary.dump();
+    EXPECT_NE(summary["scenarios"]["slow_net"]["injected"].get<std::string>().find(
+                  "latency 50 ms, its own way"),
+              std::string::npos)
+        << summary["scenarios"]["slow_net"].dump();
+
+    write_settings("injectors: [failing_setup]" + scenarios);
+    const auto refused = runner({"--plugin-dir", plugins, "run-scenarios", "t", "--seed", "1"});
+    EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("preset 'slow_net' asks for NETWORK_LATENCY_MS, but no loaded "
+                               "injector claims that fault"),
+              std::string::npos)
+        << refused.err;
 }
 
 TEST_F(FaultAccounting, EveryUpstreamIsNamedToTheTargetWhateverTheInjectors) {

@@ -219,20 +219,14 @@ workflows:
     }
 }
 
-// The `replay:` text after `marker` in `text` up to the end of its line, with the binary's
-// own path for `sandbox-runner` (the test's binary is not in PATH).
+// The `replay:` text after `marker` in `text` up to the end of its line.
 std::string printed_replay(const std::string &text, const std::string &marker) {
     const auto at = text.find(marker);
     if (at == std::string::npos) {
         return "";
     }
     const auto start = at + marker.size();
-    std::string line = text.substr(start, text.find('\n', start) - start);
-    const std::string program = "sandbox-runner ";
-    if (line.rfind(program, 0) != 0) {
-        return "";
-    }
-    return std::string(SBX_BINARY) + " " + line.substr(program.size());
+    return text.substr(start, text.find('\n', start) - start);
 }
 
 // A replay line is shared to be pasted: it must work from any folder, though the matrix ran
@@ -264,7 +258,7 @@ workflows:
         EXPECT_TRUE(line.find("--data-dir /") != std::string::npos ||
                     line.find("--data-dir '/") != std::string::npos)
             << "an absolute --data-dir";
-        const auto again = sbx::test::run_command({"/bin/sh", "-c", line}, {}, elsewhere);
+        const auto again = paste(line, elsewhere);
         EXPECT_EQ(again.exit_code, 0) << again.out << again.err;
         EXPECT_NE(again.out.find("reproduced"), std::string::npos) << again.out;
     };

@@ -158,7 +158,8 @@ workflows:
 
     const auto text = runner({"run-scenarios", "cat", "--seed", "3"});
     ASSERT_EQ(text.exit_code, 0) << text.err;
-    EXPECT_NE(text.out.find("x 1 runs (robustness scenarios: 13)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("x 1 runs (robustness and fault scenarios: 13)"), std::string::npos)
+        << text.out;
     EXPECT_NE(text.out.find("tried 13 inputs, " + std::to_string(tried.size()) + " of " +
                             std::to_string(reachable) + " hostile categories"),
               std::string::npos)

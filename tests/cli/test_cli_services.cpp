@@ -35,7 +35,9 @@ class Services : public sbx::test::CliTest {};
 
 TEST_F(Services, AnHttpServiceIsReachedThroughLatencyAndCutOffByAPartition) {
     ASSERT_EQ(::geteuid(), 0U) << "the network injector makes network namespaces: run as root";
+    // Fault scenarios run --repetitions (2) times, not the default 13: the counts below.
     write_settings(R"(
+robustness_repetitions: 1
 injectors: [network, fault_proxy]
 scenarios:
   - {name: normal}

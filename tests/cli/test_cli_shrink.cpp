@@ -1,5 +1,6 @@
 // `shrink RUN_ID`: a recorded failed run cut down to the smallest input and fewest fault
 // keys that still fail the same way, every candidate a real run of the real binary.
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -112,6 +113,16 @@ TEST_F(Shrink, APlantedTriggerInA64KiBInputShrinksToItsOneField) {
         << text.out;
     EXPECT_NE(text.out.find("fault keys removed: none"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("\nreplay: sandbox-runner --config "), std::string::npos) << text.out;
+
+    // The printed line, pasted into a shell in another folder, reproduces the shrunk run.
+    const auto printed = text.out.find("\nreplay: ");
+    ASSERT_NE(printed, std::string::npos) << text.out;
+    const std::string line =
+        text.out.substr(printed + 9, text.out.find('\n', printed + 1) - (printed + 9));
+    std::filesystem::create_directories(dir_ + "/elsewhere");
+    const auto pasted = paste(line, dir_ + "/elsewhere");
+    EXPECT_EQ(pasted.exit_code, 0) << line << '\n' << pasted.out << pasted.err;
+    EXPECT_NE(pasted.out.find("reproduced"), std::string::npos) << pasted.out;
 }
 
 TEST_F(Shrink, AFailureFromAPolyglotNamesThePartItsShrunkFormBelongsTo) {

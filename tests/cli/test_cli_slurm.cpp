@@ -19,8 +19,10 @@ namespace {
 using json = nlohmann::json;
 
 // Passes except where the scenario names an input problem; SLEEP keeps runs in flight
-// long enough to cancel one task, or the host, in the middle of the matrix.
+// long enough to cancel one task, or the host, in the middle of the matrix. The robustness
+// and fault scenarios run 3 times (not 13): enough runs to spread over both shards.
 constexpr const char *kWorkflow = R"yaml(
+robustness_repetitions: 3
 slurm: {shards: 2, poll_interval_s: 0.2}
 workflows:
   - name: small
@@ -130,9 +132,9 @@ TEST_F(SlurmCli, AMatrixOverSlurmEqualsTheSameMatrixMadeHere) {
     EXPECT_EQ(l["worst_scenario"], s["worst_scenario"]);
     EXPECT_EQ(l["status"], s["status"]);
     EXPECT_NE(slurm.err.find("as Slurm job"), std::string::npos) << slurm.err;
-    // 5 scenarios: normal, concurrency_spike (2 + 2), the two robustness ones (13 + 13 on,
-    // 13 + 13 off), flaky_upstream (2 + 2).
-    expect_each_run_once(2 * 2 + 2 * 2 + 4 * 13 + 2 * 2);
+    // 5 scenarios, on and off: normal 2 runs each; concurrency_spike, the two robustness
+    // ones and flaky_upstream 3 each (robustness_repetitions, above --repetitions).
+    expect_each_run_once(2 * 2 + 4 * 2 * 3);
     EXPECT_FALSE(std::filesystem::exists(dir_ + "/data/slurm"))
         << "the job folder is left after the matrix ended";
 }
@@ -210,7 +212,7 @@ TEST_F(SlurmCli, ACancelledTaskHasItsRunsMadeAgainEachOnce) {
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log;
     EXPECT_NE(log.find("submitting them again"), std::string::npos) << log;
     EXPECT_NE(log.find("task 1 CANCELLED"), std::string::npos) << log;
-    expect_each_run_once(2 + 2 + 4 * 13 + 2);
+    expect_each_run_once(2 + 4 * 2 * 3);
     EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "finished");
 }
 
@@ -231,7 +233,7 @@ TEST_F(SlurmCli, SigintCancelsTheArrayAndRecoverFinishesTheMatrix) {
 
     const auto recovered = runner({"run-scenarios", "--recover"});
     ASSERT_EQ(recovered.exit_code, 0) << recovered.err;
-    expect_each_run_once(2 + 2 + 4 * 13 + 2);
+    expect_each_run_once(2 + 4 * 2 * 3);
     EXPECT_GE(std::stoll(query("SELECT count(*) FROM runs")[0][0]), kept);
     EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "finished");
 }
@@ -259,7 +261,7 @@ TEST_F(SlurmCli, ADeadSubmittersArrayIsFoundPurgedAndRecovered) {
 
     const auto recovered = runner({"run-scenarios", "--recover"});
     ASSERT_EQ(recovered.exit_code, 0) << recovered.err;
-    expect_each_run_once(2 + 2 + 4 * 13 + 2);
+    expect_each_run_once(2 + 4 * 2 * 3);
 }
 
 }  // namespace

@@ -75,8 +75,9 @@ TEST_F(UpstreamNamespaces, CurlReachesItsUpstreamUnderLatencyAndNotThroughAParti
     // Any user: without root the namespace is owned by a user namespace of the injector's.
     const HttpUpstream upstream;
     // curl prints how long its connection took and the whole exchange (connect, request,
-    // reply), in seconds.
+    // reply), in seconds. Fault scenarios run --repetitions (2) times, not the default 13.
     write_settings(R"(
+robustness_repetitions: 1
 injectors: [network, fault_proxy]
 scenarios:
   - {name: normal}

@@ -69,8 +69,10 @@ class UpstreamsCommand : public sbx::test::CliTest {};
 TEST_F(UpstreamsCommand, FlakyUpstreamLowersRoiThroughTheProxyNormalStaysWhole) {
     const EchoUpstream upstream;
     // The step sends one line to its upstream and passes when the same line comes back;
-    // a reset connection makes `read` fail.
+    // a reset connection makes `read` fail. Fault scenarios run --repetitions times here,
+    // not the default 13, so that the sums below are exact.
     write_settings(R"(
+robustness_repetitions: 1
 injectors: [fault_proxy]
 plugins:
   fault_proxy: {seed: 4}

@@ -60,6 +60,7 @@ inline void write_file(const std::filesystem::path &path, const std::string &con
 struct InjectedRun {
     json response;
     json result;
+    json tally;  // the injector's tally after the run, before teardown
     [[nodiscard]] json spec() const { return response.value("spec", json()); }
 };
 
@@ -97,6 +98,9 @@ class ResourceInjectorTest : public ::testing::Test {
         } catch (...) {
             injector.teardown(run.response.value("state", json()).dump());
             throw;
+        }
+        if (run.response.value("active", false)) {
+            run.tally = json::parse(injector.tally(run.response.value("state", json()).dump()));
         }
         injector.teardown(run.response.value("state", json()).dump());
         return run;

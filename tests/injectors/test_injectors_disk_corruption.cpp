@@ -1,9 +1,11 @@
 // The `disk_corruption` injector: a real target writing a known file through write(2),
 // pwrite(2) and fwrite(3) under the LD_PRELOAD shim; the file's bytes differ from what it
-// wrote at about the set rate, identically for the same seed, and nowhere else.
+// wrote at about the set rate, identically for the same seed, and nowhere else. The same
+// shim fills the disk (ENOSPC after so many bytes) and slows the first writes.
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "resource_injector_fixture.hpp"
 
@@ -125,6 +127,82 @@ TEST_F(ResourceInjectorTest, CorruptionReachesATmpfsWorkspaceOfAFreshRun) {
     EXPECT_NEAR(static_cast<double>(differing_bytes(kept / "out.bin")), 0.02 * kBytes,
                 0.1 * 0.02 * kBytes);
     std::filesystem::remove_all(kept);
+}
+
+// A full disk: the file ends at exactly DISK_FULL_AFTER bytes, the writer sees ENOSPC (as
+// Python's OSError errno 28), the tally counts the refused writes; a cell's first run finds
+// the disk full from its first byte.
+TEST_F(ResourceInjectorTest, AFullDiskCutsTheFileAtTheLimitAndRefusesTheNextWrite) {
+    const auto injector = disk_corruption_plugin()->create(json::object());
+    const json spec = {{"argv",
+                        {"python3", "-c",
+                         "import sys\n"
+                         "try:\n"
+                         "    with open('out.bin', 'wb') as f:\n"
+                         "        f.write(b'x' * 100000)\n"
+                         "except OSError as e:\n"
+                         "    print('errno', e.errno)\n"
+                         "    sys.exit(3)\n"}},
+                       {"workspace", workspace_},
+                       {"run_id", "4242-9"}};
+    const InjectedRun full = run_injected(*injector, {{"DISK_FULL_AFTER", "4Ki"}}, spec);
+    ASSERT_TRUE(full.response["active"]) << full.response.dump();
+    EXPECT_EQ(full.spec()["env"]["SANDBOX_DISK_FULL_AFTER"], "4096");
+    EXPECT_EQ(full.spec()["env"]["SANDBOX_CORRUPTION_RATE"], "0") << "no corruption asked for";
+    EXPECT_EQ(full.result["exit_code"], 3) << full.result.dump(2);
+    EXPECT_EQ(full.result["stdout"], "errno 28\n");
+    EXPECT_EQ(std::filesystem::file_size(std::filesystem::path(workspace_) / "out.bin"), 4096U);
+    ASSERT_EQ(full.tally["applied"].size(), 1U) << full.tally.dump();
+    EXPECT_EQ(full.tally["applied"][0].get<std::string>().rfind(
+                  "disk full after 4096 bytes: 1 write refused (ENOSPC)", 0),
+              0U)
+        << full.tally.dump();
+
+    // Repetition 0 of a cell: full from the first byte, whatever the preset's size.
+    json first = request({{"FAILURE_MODES", "disk_full"}}, spec);
+    first["repetition"] = 0;
+    const json answer = json::parse(injector->prepare(first.dump()));
+    EXPECT_EQ(answer["spec"]["env"]["SANDBOX_DISK_FULL_AFTER"], "0") << answer.dump();
+    injector->teardown(answer["state"].dump());
+    // The mode alone, later repetitions: the plugin's full_after (64 KiB by default).
+    first["repetition"] = 3;
+    const json later = json::parse(injector->prepare(first.dump()));
+    EXPECT_EQ(later["spec"]["env"]["SANDBOX_DISK_FULL_AFTER"], "65536") << later.dump();
+    injector->teardown(later["state"].dump());
+    // A wrong size is the preset's error, naming the key.
+    try {
+        (void)injector->prepare(request({{"DISK_FULL_AFTER", "lots"}}, spec).dump());
+        ADD_FAILURE() << "no error for DISK_FULL_AFTER: lots";
+    } catch (const plugins::PluginCallError &error) {
+        EXPECT_EQ(error.status(), SBX_INVALID);
+        EXPECT_NE(std::string(error.what()).find("DISK_FULL_AFTER"), std::string::npos);
+    }
+}
+
+// A slow disk: the first writes of each process take the delay longer, the rest do not; a
+// program that writes nothing meets no slow disk, and the tally says so.
+TEST_F(ResourceInjectorTest, ASlowDiskDelaysTheFirstWritesOfEachProcessOnly) {
+    const auto injector = disk_corruption_plugin()->create({{"slow_writes", 3}});
+    const json spec = {
+        {"argv", {"sh", "-c", "for i in 1 2 3 4 5 6 7 8; do echo $i >> log.txt; done"}},
+        {"workspace", workspace_}};
+    const auto started = std::chrono::steady_clock::now();
+    const InjectedRun slow = run_injected(*injector, {{"DISK_WRITE_DELAY_MS", "150"}}, spec);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_EQ(slow.result["status"], "OK") << slow.result.dump(2);
+    EXPECT_EQ(read_file(std::filesystem::path(workspace_) / "log.txt"), "1\n2\n3\n4\n5\n6\n7\n8\n");
+    // Each `echo` is a write of the one shell process: 3 of the 8 were slowed by 150 ms.
+    EXPECT_GE(seconds, 0.45);
+    ASSERT_EQ(slow.tally["applied"].size(), 1U) << slow.tally.dump();
+    EXPECT_EQ(slow.tally["applied"][0], "3 writes slowed by 150 ms") << slow.tally.dump();
+
+    const InjectedRun idle = run_injected(*injector, {{"FAILURE_MODES", "slow_disk"}},
+                                          {{"argv", {"true"}}, {"workspace", workspace_}});
+    EXPECT_EQ(idle.spec()["env"]["SANDBOX_DISK_WRITE_DELAY_MS"], "200");
+    EXPECT_TRUE(idle.tally["applied"].empty()) << idle.tally.dump();
+    EXPECT_EQ(idle.tally["not_applied"], "slow disk: no write to a workspace file")
+        << idle.tally.dump();
 }
 
 TEST_F(ResourceInjectorTest, CorruptionSweepRemovesReportsOfDeadHostsOnly) {

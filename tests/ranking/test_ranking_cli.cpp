@@ -69,8 +69,10 @@ TEST_F(RankCommands, RecordedRunsAddUpAcrossDataDirsWhicheverFileIsRead) {
         rank({"rank-scenarios", dir_ + "/run1/roi_history.json", dir_ + "/run2/roi_history.json"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(result.out, expected);
-    // A database file named directly, beside a history file.
-    result = rank({"rank-scenarios", dir_ + "/run1/metrics.db", dir_ + "/run2/roi_history.json"});
+    // A database file named directly, beside a history file (which records no workflow:
+    // ranked together only when asked to).
+    result = rank({"rank-scenarios", dir_ + "/run1/metrics.db", dir_ + "/run2/roi_history.json",
+                   "--all-workflows"});
     EXPECT_EQ(result.out, expected);
     // The same file named twice counts once.
     result = rank({"rank-scenarios", dir_ + "/run1", dir_ + "/run2", dir_ + "/run1/metrics.db"});
@@ -78,10 +80,10 @@ TEST_F(RankCommands, RecordedRunsAddUpAcrossDataDirsWhicheverFileIsRead) {
 
     result = rank({"rank-scenarios", dir_ + "/run1", dir_ + "/run2", "--json"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_EQ(json::parse(result.out),
-              json::parse(R"([{"scenario": "normal", "roi": 3.0, "cells": 3, "mean_roi": 1.0},
-        {"scenario": "half", "roi": 1.5, "cells": 3, "mean_roi": 0.5},
-        {"scenario": "broken", "roi": 0.0, "cells": 2, "mean_roi": 0.0}])"));
+    EXPECT_EQ(json::parse(result.out), json::parse(R"([
+        {"workflow": "probe", "scenario": "normal", "roi": 3.0, "cells": 3, "mean_roi": 1.0},
+        {"workflow": "probe", "scenario": "half", "roi": 1.5, "cells": 3, "mean_roi": 0.5},
+        {"workflow": "probe", "scenario": "broken", "roi": 0.0, "cells": 2, "mean_roi": 0.0}])"));
 }
 
 TEST_F(RankCommands, ADataDirMixesWithAHistoryFileAndTheLastSecurityScoreIsShown) {
@@ -89,7 +91,18 @@ TEST_F(RankCommands, ADataDirMixesWithAHistoryFileAndTheLastSecurityScoreIsShown
     const auto extra = history("extra.json", R"({
         "normal": {"roi": [0.25], "metrics": {"security_score": [0.5, 0.9]}},
         "extra": {"roi": [1.5, 0.5]}})");
+    // A ranking per workflow, under a heading each: the history file records none.
     auto result = rank({"rank-scenarios", dir_ + "/run1", extra});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.out,
+              "workflow not recorded (roi_history.json):\n"
+              "  extra ROI=2.000 (sum of 2 cells, mean 1.000)\n"
+              "  normal ROI=0.250 (sum of 1 cell, mean 0.250) security_score=0.900\n"
+              "workflow probe:\n"
+              "  normal ROI=1.000 (sum of 1 cell, mean 1.000)\n"
+              "  half ROI=0.500 (sum of 1 cell, mean 0.500)\n"
+              "  broken ROI=0.000 (sum of 1 cell, mean 0.000)\n");
+    result = rank({"rank-scenarios", dir_ + "/run1", extra, "--all-workflows"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(result.out,
               "extra ROI=2.000 (sum of 2 cells, mean 1.000)\n"
@@ -97,10 +110,12 @@ TEST_F(RankCommands, ADataDirMixesWithAHistoryFileAndTheLastSecurityScoreIsShown
               "half ROI=0.500 (sum of 1 cell, mean 0.500)\n"
               "broken ROI=0.000 (sum of 1 cell, mean 0.000)\n");
     result = rank({"rank-scenarios", extra, "--json"});
-    EXPECT_EQ(json::parse(result.out),
-              json::parse(R"([{"scenario": "extra", "roi": 2.0, "cells": 2, "mean_roi": 1.0},
-        {"scenario": "normal", "roi": 0.25, "cells": 1, "mean_roi": 0.25,
+    EXPECT_EQ(json::parse(result.out), json::parse(R"([
+        {"workflow": null, "scenario": "extra", "roi": 2.0, "cells": 2, "mean_roi": 1.0},
+        {"workflow": null, "scenario": "normal", "roi": 0.25, "cells": 1, "mean_roi": 0.25,
          "security_score": 0.9}])"));
+    result = rank({"rank-scenarios", extra, "--json", "--all-workflows"});
+    EXPECT_FALSE(json::parse(result.out)[0].contains("workflow")) << result.out;
 }
 
 TEST_F(RankCommands, HandWrittenHistoriesGiveExactSumsTiesByName) {

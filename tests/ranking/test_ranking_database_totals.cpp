@@ -62,8 +62,10 @@ class DatabaseTotals : public ::testing::Test {
 };
 
 TEST_F(DatabaseTotals, SumsOnCellsPerScenarioNameWithTheNewestSecurityScore) {
-    const auto rows = rank_scenarios(resolve_sources({dir_ + "/data"}));
+    const auto rows =
+        rank_scenarios(resolve_sources({dir_ + "/data"}), WorkflowGrouping::each_workflow);
     ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].workflow, "wf");
     EXPECT_EQ(rows[0].scenario, "scenario_a");
     EXPECT_DOUBLE_EQ(rows[0].roi, 1.5);  // 0.75 + 0.5 + 0.25
     EXPECT_EQ(rows[0].security_score, 0.82);
@@ -77,13 +79,60 @@ TEST_F(DatabaseTotals, MixesWithAHistoryFileAndAddsUp) {
     std::ofstream(history) << R"({"format": "sandbox-runner/roi_history/1", "scenarios": {
         "scenario_b": {"roi": [1.0, 0.75], "metrics": {"security_score": [0.6]}},
         "normal": {"roi": [0.5]}}})";
-    const auto rows = rank_scenarios(resolve_sources({db().string(), history}));
+    // Across workflows: the history file records none, the database's is "wf".
+    const auto rows =
+        rank_scenarios(resolve_sources({db().string(), history}), WorkflowGrouping::all_workflows);
     ASSERT_EQ(rows.size(), 3u);
     EXPECT_EQ(rows[0].scenario, "scenario_b");
     EXPECT_DOUBLE_EQ(rows[0].roi, 2.75);
     EXPECT_EQ(rows[0].security_score, 0.6);
     EXPECT_EQ(rows[1].scenario, "scenario_a");
     EXPECT_EQ(rows[2].scenario, "normal");
+    for (const auto &row : rows) {
+        EXPECT_EQ(row.workflow, "");
+    }
+    // Per workflow: the history's scenarios are a ranking of their own, first ("" sorts first).
+    const auto apart =
+        rank_scenarios(resolve_sources({db().string(), history}), WorkflowGrouping::each_workflow);
+    ASSERT_EQ(apart.size(), 4u);
+    EXPECT_EQ(apart[0].workflow + "/" + apart[0].scenario, "/scenario_b");
+    EXPECT_DOUBLE_EQ(apart[0].roi, 1.75);
+    EXPECT_EQ(apart[1].workflow + "/" + apart[1].scenario, "/normal");
+    EXPECT_EQ(apart[2].workflow + "/" + apart[2].scenario, "wf/scenario_a");
+    EXPECT_EQ(apart[3].workflow + "/" + apart[3].scenario, "wf/scenario_b");
+    EXPECT_DOUBLE_EQ(apart[3].roi, 1.0);
+}
+
+// Two workflows are two programs: the same scenario ranks once in each, with its own totals,
+// and --all-workflows adds them up.
+TEST_F(DatabaseTotals, RanksEachWorkflowApartUnlessAskedForAll) {
+    {
+        sbx::store::Store store(db());
+        const int64_t session = store.begin_session("run api", "test", 1);
+        const int64_t a = store.preset_id("scenario_a", {{"SCENARIO_NAME", "scenario_a"}});
+        const int64_t b = store.preset_id("scenario_b", {{"SCENARIO_NAME", "scenario_b"}});
+        store.record_cell(CellRecord{session, "api", a, "on", 4, 0, 0.125, {}, ""});
+        store.record_cell(CellRecord{session, "api", b, "on", 4, 0, 2.0, {}, ""});
+    }
+    const auto sources = resolve_sources({dir_ + "/data"});
+    const auto apart = rank_scenarios(sources, WorkflowGrouping::each_workflow);
+    ASSERT_EQ(apart.size(), 4u);
+    EXPECT_EQ(apart[0].workflow + "/" + apart[0].scenario, "api/scenario_b");
+    EXPECT_EQ(apart[1].workflow + "/" + apart[1].scenario, "api/scenario_a");
+    EXPECT_DOUBLE_EQ(apart[1].roi, 0.125);
+    EXPECT_EQ(apart[1].cells, 1);
+    EXPECT_EQ(apart[2].workflow + "/" + apart[2].scenario, "wf/scenario_a");
+    EXPECT_DOUBLE_EQ(apart[2].roi, 1.5);
+    EXPECT_EQ(apart[2].cells, 3);
+    EXPECT_EQ(apart[3].workflow + "/" + apart[3].scenario, "wf/scenario_b");
+
+    const auto all = rank_scenarios(sources, WorkflowGrouping::all_workflows);
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[0].scenario, "scenario_b");
+    EXPECT_DOUBLE_EQ(all[0].roi, 3.0);
+    EXPECT_EQ(all[1].scenario, "scenario_a");
+    EXPECT_DOUBLE_EQ(all[1].roi, 1.625);
+    EXPECT_EQ(all[1].cells, 4);
 }
 
 TEST_F(DatabaseTotals, SynergyCountsEverySubjectScenarioSynergyOnlyWorkflowSets) {
@@ -120,7 +169,7 @@ TEST_F(DatabaseTotals, AFileThatIsNoDatabaseIsAnInputError) {
     const auto path = (fs::path(dir_) / "broken.db").string();
     std::ofstream(path) << std::string("SQLite format 3") + '\0' + std::string(200, 'x');
     try {
-        rank_scenarios(resolve_sources({path}));
+        rank_scenarios(resolve_sources({path}), WorkflowGrouping::each_workflow);
         FAIL() << "no InputError";
     } catch (const sbx::InputError &e) {
         EXPECT_EQ(std::string(e.what()).rfind(path + ": cannot read this metrics.db (", 0), 0u)

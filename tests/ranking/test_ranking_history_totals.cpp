@@ -42,7 +42,8 @@ class HistoryTotals : public ::testing::Test {
 };
 
 TEST_F(HistoryTotals, ScenariosBySummedRoiWithTiesByNameAndTheLastSecurityScore) {
-    const auto rows = rank_scenarios(resolve_sources({first_, dir_ + "/run2"}));
+    const auto rows =
+        rank_scenarios(resolve_sources({first_, dir_ + "/run2"}), WorkflowGrouping::each_workflow);
     ASSERT_EQ(rows.size(), 4u);
     EXPECT_EQ(rows[0].scenario, "scenario_a");
     EXPECT_DOUBLE_EQ(rows[0].roi, 3.25);
@@ -57,9 +58,13 @@ TEST_F(HistoryTotals, ScenariosBySummedRoiWithTiesByNameAndTheLastSecurityScore)
     EXPECT_EQ(rows[3].scenario, "tie_x");
     EXPECT_DOUBLE_EQ(rows[3].roi, 1.25);
     EXPECT_FALSE(rows[3].security_score.has_value());
+    for (const auto &row : rows) {
+        EXPECT_EQ(row.workflow, "") << "a roi_history.json records no workflow";
+    }
 
     // The same RUNs the other way round: same sums, scenario_a's last score from `first`.
-    const auto reversed = rank_scenarios(resolve_sources({second_, first_}));
+    const auto reversed =
+        rank_scenarios(resolve_sources({second_, first_}), WorkflowGrouping::each_workflow);
     EXPECT_DOUBLE_EQ(reversed[0].roi, 3.25);
     EXPECT_EQ(reversed[0].security_score, 0.82);
 }
@@ -125,14 +130,15 @@ TEST_F(HistoryTotals, AMalformedHistoryIsAnInputErrorWithLineAndColumn) {
                               "{\"format\": \"sandbox-runner/roi_history/1\",\n"
                               "  \"scenarios\": {\"a\": {\"roi\": [1,]}}}\n");
     try {
-        rank_scenarios(resolve_sources({first_, broken}));
+        rank_scenarios(resolve_sources({first_, broken}), WorkflowGrouping::each_workflow);
         FAIL() << "no InputError";
     } catch (const sbx::InputError &e) {
         EXPECT_EQ(std::string(e.what()).rfind(broken + ":2:", 0), 0u) << e.what();
     }
     const auto wrong_type = write("wrong.json", R"({"format": "sandbox-runner/roi_history/1",
         "scenarios": {"a": {"roi": ["1"]}}})");
-    EXPECT_THROW(rank_scenarios(resolve_sources({wrong_type})), sbx::InputError);
+    EXPECT_THROW(rank_scenarios(resolve_sources({wrong_type}), WorkflowGrouping::each_workflow),
+                 sbx::InputError);
 }
 
 }  // namespace

@@ -66,6 +66,9 @@ const std::map<std::string, Rule> &rules() {
     static const std::map<std::string, Rule> table = {
         {"MEMORY_LIMIT", size},
         {"DISK_LIMIT", size},
+        {"DISK_FULL_AFTER", size},
+        {"DISK_WRITE_DELAY_MS",
+         number_rule(false, true, "a whole number of milliseconds such as 200 (no unit)")},
         {"TIMEOUT", duration},
         {"CPU_TIME_LIMIT", duration},
         {"CPU_LIMIT", number_rule(true, false,
@@ -140,7 +143,7 @@ const std::vector<std::string> &known_failure_modes() {
         "network",     "network_partition", "api_latency",   "flaky_upstream", "upstream_timeout",
         "disk",        "disk_corruption",   "cpu",           "cpu_spike",      "memory",
         "timeout",     "concurrency_spike", "hostile_input", "user_misuse",    "schema_drift",
-        "broken_auth", "corrupt_payload"};
+        "broken_auth", "corrupt_payload",   "disk_full",     "slow_disk"};
     return modes;
 }
 
@@ -178,7 +181,9 @@ void check_preset_value(const std::string &key, const nlohmann::json &value) {
         for (const auto &mode : modes) {
             const auto &known = known_failure_modes();
             if (std::find(known.begin(), known.end(), mode) == known.end()) {
-                throw UnitError(key + ": '" + mode + "' is not a failure mode",
+                std::string what = key;
+                what.append(": '").append(mode).append("' is not a failure mode");
+                throw UnitError(what,
                                 did_you_mean(mode, known) + "the failure modes are " + join(known));
             }
         }

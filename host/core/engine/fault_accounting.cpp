@@ -44,6 +44,10 @@ const std::map<std::string, std::string> &handlers() {
         {"BROKEN_AUTH", "broken_auth"},
         {"broken_auth", "broken_auth"},
         {"disk_corruption", "disk_corruption"},
+        {"disk_full", "disk_corruption"},
+        {"DISK_FULL_AFTER", "disk_corruption"},
+        {"slow_disk", "disk_corruption"},
+        {"DISK_WRITE_DELAY_MS", "disk_corruption"},
         {"timeout", "timeout"},
         {"CPU_LIMIT", "the executor"},
         {"CPU_TIME_LIMIT", "the executor"},
@@ -71,9 +75,12 @@ std::string text_of(const json &value) {
 }
 
 // A preset value of 0 (or empty) asks for nothing: `NETWORK_LATENCY_MS: 0` keeps a namespace
-// without latency, `CONCURRENCY_LEVEL: 1` is one copy.
+// without latency, `CONCURRENCY_LEVEL: 1` is one copy. `DISK_FULL_AFTER: 0` is a full disk.
 bool asks_for_nothing(const std::string &key, const json &value) {
     const std::string text = text_of(value);
+    if (key == "DISK_FULL_AFTER") {
+        return text.empty() || text == "null";  // 0 bytes is a disk full from the first byte
+    }
     if (text.empty() || text == "0" || text == "false" || text == "null") {
         return true;
     }

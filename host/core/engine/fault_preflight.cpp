@@ -16,43 +16,29 @@ bool is_made_by_the_tool(const presets::Preset &preset) {
            preset.origin.rfind("generated presets", 0) == 0;
 }
 
-// The ids of the built-in fault injectors (the handlers of known keys).
-bool is_built_in_injector(const std::string &id) {
-    static const std::set<std::string> ids = {"network",     "cpu_spike",       "concurrency_spike",
-                                              "fault_proxy", "timeout",         "disk_corruption",
-                                              "broken_auth", "coverage_capture"};
-    return ids.count(id) != 0;
-}
-
 }  // namespace
 
-void refuse_unhandled_faults(PluginSet &plugins, const std::vector<presets::Preset> &presets) {
-    std::set<std::string> loaded;
-    for (const auto &injector : plugins.injectors()) {
-        const std::string &id = injector->plugin().id();
-        if (!is_built_in_injector(id)) {
-            return;  // it may act on any key; the runs' accounting says what happened
-        }
-        loaded.insert(id);
-    }
-    for (const auto &preset : presets) {
-        if (is_made_by_the_tool(preset)) {
+void refuse_unhandled_faults(const std::vector<presets::Preset> &presets,
+                             const std::vector<FaultClaims> &claims) {
+    for (size_t i = 0; i < presets.size() && i < claims.size(); ++i) {
+        const presets::Preset &preset = presets[i];
+        if (is_made_by_the_tool(preset) || !claims[i].unspecific.empty()) {
             continue;
         }
         for (const auto &fault : environment_faults(preset)) {
             const std::string handler = built_in_handler(fault);
-            if (handler.empty() || handler.rfind("the ", 0) == 0 || loaded.count(handler) != 0) {
-                continue;
+            if (handler.rfind("the ", 0) == 0 || claims[i].claimed.count(fault) != 0) {
+                continue;  // the executor's limits, the host's copies; or claimed
             }
             std::string message = preset.origin;
             message.append(": preset '")
                 .append(preset.name)
                 .append("' asks for ")
                 .append(fault)
-                .append(", but no loaded plugin makes that fault: the built-in '")
+                .append(", but no loaded injector claims that fault: the built-in '")
                 .append(handler)
                 .append(
-                    "' injector does; list it in injectors: (or leave the key out of the "
+                    "' injector makes it; list it in injectors: (or leave the key out of the "
                     "preset)");
             throw InputError(message);
         }

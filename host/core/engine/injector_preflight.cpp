@@ -10,11 +10,39 @@
 #include "util/errors.hpp"
 
 namespace sbx::engine {
+namespace {
 
-void refuse_unworkable_faults(PluginSet &plugins, const std::vector<presets::Preset> &presets,
-                              const std::string &state_dir) {
+// What one injector's probe answer claims of the preset: its "claims" list, whether it acts
+// or not (a timeout left to the preset's own TIMEOUT is still the timeout mode, made). An
+// active answer without one may act on any key; an inactive one claims nothing.
+void add_claims(FaultClaims &claims, const std::string &injector, const nlohmann::json &response) {
+    if (!response.is_object()) {
+        claims.unspecific.push_back(injector);
+        return;
+    }
+    const auto listed = response.find("claims");
+    if (listed != response.end() && listed->is_array()) {
+        for (const auto &claim : *listed) {
+            if (claim.is_string()) {
+                claims.claimed.insert(claim.get<std::string>());
+            }
+        }
+        return;
+    }
+    if (response.value("active", false)) {
+        claims.unspecific.push_back(injector);
+    }
+}
+
+}  // namespace
+
+std::vector<FaultClaims> refuse_unworkable_faults(PluginSet &plugins,
+                                                  const std::vector<presets::Preset> &presets,
+                                                  const std::string &state_dir) {
+    std::vector<FaultClaims> all_claims;
     int probe = 0;
     for (const presets::Preset &preset : presets) {
+        FaultClaims &claims = all_claims.emplace_back();
         const std::string run_id =
             "probe-" + std::to_string(::getpid()) + "-" + std::to_string(++probe);
         const nlohmann::json request{
@@ -35,12 +63,15 @@ void refuse_unworkable_faults(PluginSet &plugins, const std::vector<presets::Pre
                 }
                 spdlog::debug("probe of preset {} with injector {}: {}", preset.name,
                               injector->plugin().id(), error.what());
+                claims.unspecific.push_back(injector->plugin().id());
                 continue;
             } catch (const std::exception &error) {
                 spdlog::debug("probe of preset {} with injector {}: {}", preset.name,
                               injector->plugin().id(), error.what());
+                claims.unspecific.push_back(injector->plugin().id());
                 continue;
             }
+            add_claims(claims, injector->plugin().id(), response);
             // An injector that knows no probe prepared for real: undo it now. An inactive
             // answer with no state prepared nothing.
             if (response.is_object() && !response.value("probe", false) &&
@@ -55,6 +86,7 @@ void refuse_unworkable_faults(PluginSet &plugins, const std::vector<presets::Pre
             }
         }
     }
+    return all_claims;
 }
 
 }  // namespace sbx::engine

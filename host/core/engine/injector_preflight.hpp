@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/fault_preflight.hpp"
 #include "engine/plugin_set.hpp"
 #include "presets/preset.hpp"
 
@@ -17,7 +18,11 @@ namespace sbx::engine {
 // preset, where it came from, the plugin and its message. Any other failure is left to the
 // runs, which report it in their place. An injector that ignores `probe` and prepares for
 // real is torn down at once.
-void refuse_unworkable_faults(PluginSet &plugins, const std::vector<presets::Preset> &presets,
-                              const std::string &state_dir);
+//
+// Returns, per preset in order, what the injectors claimed of it (the answer's "claims": the
+// keys and failure modes it makes), for refuse_unhandled_faults.
+std::vector<FaultClaims> refuse_unworkable_faults(PluginSet &plugins,
+                                                  const std::vector<presets::Preset> &presets,
+                                                  const std::string &state_dir);
 
 }  // namespace sbx::engine

@@ -1,21 +1,27 @@
 // Planning and pairing the cells of a scenario matrix.
 #include "engine/scenario_matrix.hpp"
 
+#include "engine/fault_accounting.hpp"
 #include "engine/run_outcome_class.hpp"
 
 #include <algorithm>
 
 namespace sbx::engine {
 
+bool runs_repeatedly(const presets::Preset &scenario, bool fault_scenarios_too) {
+    return is_robustness_preset(scenario) ||
+           (fault_scenarios_too && !environment_faults(scenario).empty());
+}
+
 std::vector<CellPlan> scenario_cell_plans(const config::Workflow &workflow,
                                           const config::Workflow *baseline,
                                           const std::vector<presets::Preset> &scenarios,
-                                          int repetitions, int robustness_repetitions,
-                                          int64_t seed) {
+                                          int repetitions, int robustness_repetitions, int64_t seed,
+                                          bool fault_scenarios_too) {
     std::vector<CellPlan> plans;
     plans.reserve(scenarios.size() * 2);
     for (const auto &scenario : scenarios) {
-        const int runs = is_robustness_preset(scenario)
+        const int runs = runs_repeatedly(scenario, fault_scenarios_too)
                              ? std::max(repetitions, robustness_repetitions)
                              : repetitions;
         plans.push_back({&workflow, scenario, {runs, seed, false}});

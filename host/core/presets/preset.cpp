@@ -100,6 +100,8 @@ bool is_known_key(const std::string &key) {
                                                 "MEMORY_LIMIT",
                                                 "DISK_LIMIT",
                                                 "DISK_IO_THROTTLE",
+                                                "DISK_FULL_AFTER",
+                                                "DISK_WRITE_DELAY_MS",
                                                 "TIMEOUT",
                                                 "PIDS_LIMIT",
                                                 "NETWORK_LATENCY_MS",

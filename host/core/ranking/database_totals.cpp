@@ -29,13 +29,14 @@ std::unique_ptr<store::Store> open_database(const std::filesystem::path &path) {
 // faults could not reach its target (not_applicable), or all of whose runs were errors of
 // the setup, proved nothing and adds nothing.
 constexpr const char *kRoiByScenario =
-    "SELECT presets.name, SUM(cells.roi), COUNT(*) FROM cells JOIN presets ON presets.id = "
-    "cells.preset_id WHERE cells.flag = 'on' AND cells.not_applicable IS NULL AND "
-    "cells.errored_runs < cells.runs GROUP BY presets.name";
+    "SELECT cells.workflow, presets.name, SUM(cells.roi), COUNT(*) FROM cells JOIN presets ON "
+    "presets.id = cells.preset_id WHERE cells.flag = 'on' AND cells.not_applicable IS NULL AND "
+    "cells.errored_runs < cells.runs GROUP BY cells.workflow, presets.name";
 constexpr const char *kNewestSecurityScore =
-    "SELECT presets.name, metrics.value, MAX(cells.id) FROM cells CROSS JOIN metrics "
-    "JOIN presets ON presets.id = cells.preset_id WHERE metrics.cell_id = cells.id AND "
-    "cells.flag = 'on' AND metrics.name = 'security_score' GROUP BY presets.name";
+    "SELECT cells.workflow, presets.name, metrics.value, MAX(cells.id) FROM cells CROSS JOIN "
+    "metrics JOIN presets ON presets.id = cells.preset_id WHERE metrics.cell_id = cells.id AND "
+    "cells.flag = 'on' AND metrics.name = 'security_score' GROUP BY cells.workflow, "
+    "presets.name";
 
 }  // namespace
 
@@ -45,13 +46,14 @@ ScenarioRois database_scenario_rois(const std::filesystem::path &path) {
         ScenarioRois rois;
         Statement roi(connection.get(), kRoiByScenario);
         while (roi.step()) {
-            auto &found = rois[roi.column_text(0)];
-            found.roi = roi.column_double(1);
-            found.cells = roi.column_int(2);
+            auto &found = rois[{roi.column_text(0), roi.column_text(1)}];
+            found.roi = roi.column_double(2);
+            found.cells = roi.column_int(3);
         }
         Statement security(connection.get(), kNewestSecurityScore);
         while (security.step()) {
-            rois[security.column_text(0)].security_score = security.column_double(1);
+            rois[{security.column_text(0), security.column_text(1)}].security_score =
+                security.column_double(2);
         }
         return rois;
     });

@@ -8,8 +8,8 @@
 
 namespace sbx::ranking {
 
-// Σ cells.roi of the on-cells per preset name (the scenario); security_score is the cell
-// metric of the newest on-cell of that scenario that recorded one. Every on-cell counts,
+// Σ cells.roi of the on-cells per workflow and preset name (the scenario); security_score is the
+// cell metric of the newest on-cell of that scenario that recorded one. Every on-cell counts,
 // whichever command recorded it: `run` cells, and the part cells of a workflow or section
 // simulation beside its combined cell. roi_history.json keeps one entry per scenario
 // matrix, trajectory or combined run, so after `run` or a simulation the two files of a

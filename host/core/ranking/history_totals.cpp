@@ -17,7 +17,7 @@ double sum(const std::vector<double> &values) {
 ScenarioRois history_scenario_rois(const std::filesystem::path &path) {
     ScenarioRois rois;
     for (const auto &[name, series] : reports::load_roi_history(path).scenarios) {
-        auto &out = rois[name];
+        auto &out = rois[{"", name}];
         out.roi = sum(series.roi);
         out.cells = static_cast<int64_t>(series.roi.size());
         const auto security = series.metrics.find("security_score");

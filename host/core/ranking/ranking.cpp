@@ -51,11 +51,14 @@ SynergyRanking rank_synergy_of(const std::vector<Source> &sources, const std::st
 
 }  // namespace
 
-std::vector<ScenarioRank> rank_scenarios(const std::vector<Source> &sources) {
-    std::map<std::string, ScenarioRoi> totals;
+std::vector<ScenarioRank> rank_scenarios(const std::vector<Source> &sources,
+                                         WorkflowGrouping grouping) {
+    ScenarioRois totals;
     for (const auto &source : sources) {
-        for (const auto &[scenario, found] : scenario_rois(source)) {
-            auto &total = totals[scenario];
+        for (const auto &[key, found] : scenario_rois(source)) {
+            auto &total = totals[grouping == WorkflowGrouping::all_workflows
+                                     ? WorkflowScenario{"", key.scenario}
+                                     : key];
             total.roi += found.roi;
             total.cells += found.cells;
             if (found.security_score) {
@@ -65,10 +68,15 @@ std::vector<ScenarioRank> rank_scenarios(const std::vector<Source> &sources) {
     }
     std::vector<ScenarioRank> rows;
     rows.reserve(totals.size());
-    for (const auto &[scenario, total] : totals) {
-        rows.push_back({scenario, total.roi, total.cells, total.security_score});
+    for (const auto &[key, total] : totals) {
+        rows.push_back({key.workflow, key.scenario, total.roi, total.cells, total.security_score});
     }
-    sort_best_first(rows, [](const ScenarioRank &row) { return row.roi; });
+    std::stable_sort(rows.begin(), rows.end(), [](const ScenarioRank &a, const ScenarioRank &b) {
+        if (a.workflow != b.workflow) {
+            return a.workflow < b.workflow;
+        }
+        return a.roi != b.roi ? a.roi > b.roi : a.scenario < b.scenario;
+    });
     return rows;
 }
 

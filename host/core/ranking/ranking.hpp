@@ -12,6 +12,7 @@
 namespace sbx::ranking {
 
 struct ScenarioRank {
+    std::string workflow;  // "" when not recorded (roi_history.json) or ranked across workflows
     std::string scenario;
     double roi = 0;     // cumulative: Σ over every recorded on-cell in every source
     int64_t cells = 0;  // how many on-cells that Σ is over
@@ -23,8 +24,14 @@ struct ScenarioRank {
     std::optional<double> security_score;
 };
 
-// Sorted by cumulative ROI descending, ties by name.
-std::vector<ScenarioRank> rank_scenarios(const std::vector<Source> &sources);
+enum class WorkflowGrouping {
+    each_workflow,  // a ranking per workflow: one program's scenarios against each other
+    all_workflows   // one ranking; a scenario's totals summed over every workflow
+};
+
+// Grouped by workflow (by name), each group sorted by cumulative ROI descending, ties by name.
+std::vector<ScenarioRank> rank_scenarios(const std::vector<Source> &sources,
+                                         WorkflowGrouping grouping);
 
 struct SynergyRank {
     std::string scenario;

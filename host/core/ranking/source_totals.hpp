@@ -11,12 +11,22 @@
 
 namespace sbx::ranking {
 
+// A scenario of one workflow: the same preset name in two workflows is two programs under the
+// same faults. "" for a roi_history.json, which records no workflow.
+struct WorkflowScenario {
+    std::string workflow;
+    std::string scenario;
+    bool operator<(const WorkflowScenario &other) const {
+        return workflow != other.workflow ? workflow < other.workflow : scenario < other.scenario;
+    }
+};
+
 struct ScenarioRoi {
     double roi = 0;                        // Σ of the ROI of every on-cell recorded
     int64_t cells = 0;                     // how many on-cells (history entries) were summed
     std::optional<double> security_score;  // the newest security_score recorded, if any
 };
-using ScenarioRois = std::map<std::string, ScenarioRoi>;
+using ScenarioRois = std::map<WorkflowScenario, ScenarioRoi>;
 
 // Which synergy records count. roi_history.json does not say which subject a synergy
 // value was measured on, so there both choices read the same series.

@@ -88,7 +88,8 @@ class BrokenAuth final : public Injector {
             return R"({"active":false,"state":null})";
         }
         if (support::is_probe(request)) {
-            return support::probe_answer(true);
+            return support::probe_answer(
+                true, support::claimed(preset, {"BROKEN_AUTH"}, {"broken_auth"}));
         }
         json spec = request.value("spec", json::object());
         const std::string run_id = request.value("run_id", spec.value("run_id", std::string()));

@@ -48,7 +48,10 @@ class ConcurrencySpike final : public sbx::Injector {
             return R"({"active":false,"state":null})";  // no "spec": left as it was
         }
         if (sbx::support::is_probe(request)) {
-            return sbx::support::probe_answer(true);
+            return sbx::support::probe_answer(
+                true,
+                sbx::support::claimed(request.value("preset", json::object()),
+                                      {"THREAD_BURST", "ASYNC_TASK_BURST"}, {"concurrency_spike"}));
         }
         const std::filesystem::path state_dir =
             request.contains("state_dir")

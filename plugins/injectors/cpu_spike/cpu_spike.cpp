@@ -101,7 +101,9 @@ class CpuSpike final : public sbx::Injector {
             return R"({"active":false,"state":null})";
         }
         if (sbx::support::is_probe(request)) {
-            return sbx::support::probe_answer(true);
+            return sbx::support::probe_answer(
+                true, sbx::support::claimed(request.value("preset", json::object()), {"CPU_SPIKE"},
+                                            {"cpu_spike"}));
         }
         const std::filesystem::path state_dir =
             request.contains("state_dir")

@@ -1,8 +1,14 @@
 // LD_PRELOAD shim of the disk_corruption injector: write(2), pwrite(2), writev(2), fwrite(3)
 // and fwrite_unlocked to regular files under the workspace reach the disk with some bytes
-// flipped;
+// flipped, find the disk full, or find it slow, as the environment asks;
 // copy_file_range(2) and sendfile(2) into them fail as unsupported, so that programs fall
 // back to write (cat and cp do) instead of copying in the kernel, out of the shim's sight.
+//
+// A full disk: once a process has written SANDBOX_DISK_FULL_AFTER bytes to workspace files,
+// the write that would pass it is cut short there and the next fails with ENOSPC, as a real
+// filesystem does. A slow disk: the first SANDBOX_DISK_SLOW_WRITES writes of each process
+// to workspace files each take SANDBOX_DISK_WRITE_DELAY_MS longer (bounded, so a program
+// that writes much is slowed, not timed out).
 //
 // Which bytes: the byte at file offset `o` is flipped when splitmix64(seed ^ mix(o)) falls
 // below SANDBOX_CORRUPTION_RATE, XORed with a nonzero mask from the same draw. So the same
@@ -10,7 +16,9 @@
 // Environment: SANDBOX_CORRUPTION_RATE (fraction, 0 = off), SANDBOX_CORRUPTION_SEED,
 // SANDBOX_CORRUPTION_ROOT (the workspace; default and exported: the working directory at
 // start), SANDBOX_CORRUPTION_REPORT (a file each process appends its counts to: every
-// 64 KiB examined and at exit; a process ending in _exit or a signal loses the rest).
+// 64 KiB examined, at its first refused or delayed write, and at exit; a process ending in
+// _exit or a signal loses the rest), SANDBOX_DISK_FULL_AFTER (bytes; unset: never full),
+// SANDBOX_DISK_WRITE_DELAY_MS and SANDBOX_DISK_SLOW_WRITES (default 20).
 // Not covered: static and setuid programs (the loader ignores LD_PRELOAD), mmap'ed writes,
 // splice, stdio output other than fwrite (fputs, fprintf, putc).
 #include <dlfcn.h>
@@ -26,6 +34,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SHIM_EXPORT __attribute__((visibility("default")))
@@ -51,9 +60,16 @@ static uint64_t corruption_seed;
 static char root[PATH_MAX];
 static size_t root_length;
 static const char *report_path;
+// A full disk: bytes left before ENOSPC (-1: never full). A slow disk: the delay, and how
+// many writes still get it.
+static atomic_llong space_left = -1;
+static long write_delay_ms;
+static atomic_long slow_writes_left;
 // Counted since the last report line.
 static atomic_ullong bytes_examined;
 static atomic_ullong bytes_flipped;
+static atomic_ullong writes_refused;
+static atomic_ullong writes_delayed;
 
 // The next definition of `name` (libc's) into the function pointer at `slot`. memcpy,
 // because ISO C has no cast from dlsym's object pointer to a function pointer.
@@ -83,20 +99,26 @@ static void resolve(void) {
 static void report_counts(int always) {
     const unsigned long long examined = atomic_exchange(&bytes_examined, 0);
     const unsigned long long flipped = atomic_exchange(&bytes_flipped, 0);
-    if (report_path == NULL || (examined == 0 && !always)) {
+    const unsigned long long refused = atomic_exchange(&writes_refused, 0);
+    const unsigned long long delayed = atomic_exchange(&writes_delayed, 0);
+    if (report_path == NULL || (examined == 0 && refused == 0 && delayed == 0 && !always)) {
         return;
     }
+    const int saved_errno = errno;  // a refused write's ENOSPC is the caller's to see
     const int fd = open(report_path, O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd < 0) {
+        errno = saved_errno;
         return;
     }
-    char line[128];
-    const int length = snprintf(line, sizeof(line), "pid %ld examined %llu flipped %llu\n",
-                                (long)getpid(), examined, flipped);
+    char line[160];
+    const int length = snprintf(line, sizeof(line),
+                                "pid %ld examined %llu flipped %llu refused %llu delayed %llu\n",
+                                (long)getpid(), examined, flipped, refused, delayed);
     if (length > 0) {
         (void)real_write(fd, line, (size_t)length);
     }
     close(fd);
+    errno = saved_errno;
 }
 
 __attribute__((constructor)) static void corrupt_writes_init(void) {
@@ -112,15 +134,23 @@ __attribute__((constructor)) static void corrupt_writes_init(void) {
         corruption_rate = 1.0;
     }
     corruption_seed = seed != NULL ? strtoull(seed, NULL, 10) : 0;
+    const char *full_after = getenv("SANDBOX_DISK_FULL_AFTER");
+    if (full_after != NULL && full_after[0] != '\0') {
+        const long long bytes = strtoll(full_after, NULL, 10);
+        atomic_store(&space_left, bytes >= 0 ? bytes : -1);
+    }
+    const char *delay = getenv("SANDBOX_DISK_WRITE_DELAY_MS");
+    const char *slow_writes = getenv("SANDBOX_DISK_SLOW_WRITES");
+    write_delay_ms = delay != NULL ? strtol(delay, NULL, 10) : 0;
+    write_delay_ms = write_delay_ms > 0 ? write_delay_ms : 0;
+    atomic_store(&slow_writes_left, slow_writes != NULL ? strtol(slow_writes, NULL, 10) : 20);
     if (where == NULL || where[0] == '\0') {
         // The first process of the run starts in the workspace; its children may not.
         if (getcwd(root, sizeof(root) - 1) == NULL) {
-            corruption_rate = 0.0;
-            return;
+            return;  // no root: no file is a target
         }
         setenv("SANDBOX_CORRUPTION_ROOT", root, 1);
     } else if (realpath(where, root) == NULL) {
-        corruption_rate = 0.0;
         return;
     }
     root_length = strlen(root);
@@ -158,9 +188,13 @@ static void corrupt(unsigned char *data, size_t length, uint64_t offset) {
     }
 }
 
+static int any_fault(void) {
+    return corruption_rate > 0.0 || atomic_load(&space_left) >= 0 || write_delay_ms > 0;
+}
+
 // True when `fd` is a regular file under the root; `offset` is where a write lands.
 static int is_target(int fd, off_t *offset, int positional) {
-    if (corruption_rate <= 0.0 || fd < 0 || root_length == 0) {
+    if (fd < 0 || root_length == 0 || !any_fault()) {
         return 0;
     }
     struct stat info;
@@ -182,6 +216,43 @@ static int is_target(int fd, off_t *offset, int positional) {
     *offset = flags >= 0 && (flags & O_APPEND) != 0 ? info.st_size : lseek(fd, 0, SEEK_CUR);
     return *offset >= 0;
 }
+
+// A slow disk: this write waits first, while the process has slow writes left.
+static void delay_if_slow(void) {
+    if (write_delay_ms <= 0 || atomic_fetch_sub(&slow_writes_left, 1) <= 0) {
+        return;
+    }
+    struct timespec wait = {write_delay_ms / 1000, (write_delay_ms % 1000) * 1000000L};
+    while (nanosleep(&wait, &wait) != 0 && errno == EINTR) {
+    }
+    atomic_fetch_add(&writes_delayed, 1);
+    report_counts(0);  // each at once (a few lines, beside the delay): dash ends in _exit
+}
+
+// A full disk: how many of `count` (> 0) bytes still fit; 0, with errno ENOSPC, when none.
+static size_t space_for(size_t count) {
+    long long left = atomic_load(&space_left);
+    while (left >= 0) {
+        const long long granted = (unsigned long long)left < count ? left : (long long)count;
+        if (atomic_compare_exchange_weak(&space_left, &left, left - granted)) {
+            if (granted == 0) {
+                static atomic_flag reported = ATOMIC_FLAG_INIT;
+                atomic_fetch_add(&writes_refused, 1);
+                if (!atomic_flag_test_and_set(&reported)) {
+                    report_counts(0);
+                }
+                errno = ENOSPC;
+            }
+            return (size_t)granted;
+        }
+    }
+    return count;
+}
+
+// Writes `count` bytes of `data` as the faults asked: delayed, cut short at a full disk,
+// corrupted. Returns what write/pwrite would.
+static ssize_t write_faulted(int fd, const unsigned char *data, size_t count, off_t offset,
+                             int positional);
 
 // Writes a corrupted copy of `data`, 4 KiB at a time (short writes end the loop, as they
 // would end the caller's). Returns what write/pwrite would.
@@ -211,13 +282,31 @@ static ssize_t write_corrupted(int fd, const unsigned char *data, size_t count, 
     return (ssize_t)done;
 }
 
+static ssize_t write_faulted(int fd, const unsigned char *data, size_t count, off_t offset,
+                             int positional) {
+    delay_if_slow();
+    const size_t fits = space_for(count);
+    if (fits == 0) {
+        return -1;  // ENOSPC
+    }
+    if (corruption_rate > 0.0) {
+        return write_corrupted(fd, data, fits, offset, positional);
+    }
+    const ssize_t written =
+        positional ? real_pwrite(fd, data, fits, offset) : real_write(fd, data, fits);
+    if (written > 0) {
+        tally((unsigned long long)written, 0);
+    }
+    return written;
+}
+
 SHIM_EXPORT ssize_t write(int fd, const void *data, size_t count) {
     resolve();
     off_t offset = 0;
     if (count == 0 || !is_target(fd, &offset, 0)) {
         return real_write(fd, data, count);
     }
-    return write_corrupted(fd, data, count, offset, 0);
+    return write_faulted(fd, data, count, offset, 0);
 }
 
 SHIM_EXPORT ssize_t pwrite(int fd, const void *data, size_t count, off_t offset) {
@@ -225,7 +314,7 @@ SHIM_EXPORT ssize_t pwrite(int fd, const void *data, size_t count, off_t offset)
     if (count == 0 || offset < 0 || !is_target(fd, &offset, 1)) {
         return real_pwrite(fd, data, count, offset);
     }
-    return write_corrupted(fd, data, count, offset, 1);
+    return write_faulted(fd, data, count, offset, 1);
 }
 
 // Programs built with _FILE_OFFSET_BITS=64 call this name (the same function on 64-bit).
@@ -234,7 +323,7 @@ SHIM_EXPORT ssize_t pwrite64(int fd, const void *data, size_t count, off_t offse
     if (count == 0 || offset < 0 || !is_target(fd, &offset, 1)) {
         return real_pwrite64(fd, data, count, offset);
     }
-    return write_corrupted(fd, data, count, offset, 1);
+    return write_faulted(fd, data, count, offset, 1);
 }
 
 // One write per buffer: the corruption is the same, only the call is no longer atomic.
@@ -271,11 +360,21 @@ static size_t fwrite_corrupted(fwrite_fn real, const void *data, size_t size, si
         (offset = ftello(stream)) < 0) {
         return real(data, size, items, stream);
     }
+    delay_if_slow();
+    const size_t fits = space_for(bytes);
+    if (fits == 0) {
+        return 0;  // ENOSPC, as a stream whose flush failed
+    }
+    if (corruption_rate <= 0.0) {
+        const size_t written = real(data, 1, fits, stream);
+        tally((unsigned long long)written, 0);
+        return written / size;
+    }
     const unsigned char *from = data;
     unsigned char chunk[4096];
     size_t done = 0;
-    while (done < bytes) {
-        const size_t length = bytes - done < sizeof(chunk) ? bytes - done : sizeof(chunk);
+    while (done < fits) {
+        const size_t length = fits - done < sizeof(chunk) ? fits - done : sizeof(chunk);
         memcpy(chunk, from + done, length);
         corrupt(chunk, length, (uint64_t)offset + done);
         const size_t written = real(chunk, 1, length, stream);

@@ -1,6 +1,7 @@
-// The `disk_corruption` injector: when the preset lists disk_corruption in FAILURE_MODES, the
+// The `disk_corruption` injector: when the preset asks for a disk fault (disk_plan.hpp), the
 // target runs with an LD_PRELOAD shim (corrupt_writes.c, built beside this plugin) that flips
-// bytes the target writes to files of its workspace, at a seeded rate.
+// bytes the target writes to files of its workspace at a seeded rate, fills the disk (ENOSPC)
+// after so many bytes, or slows the first writes.
 //
 // Everything it changes lives in the spec's environment, so teardown only collects the
 // shim's counts (a report file in the state folder) and removes that file; sweep removes the
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include <sbx/process_identity.hpp>
+#include "disk_plan.hpp"
 #include "preload_copy.hpp"
 #include "support/preset_activation.hpp"
 #include "support/probe_request.hpp"
@@ -39,6 +41,10 @@ namespace fs = std::filesystem;
 constexpr const char kShimName[] = "disk_corruption_shim.so.1";
 constexpr const char kRateKey[] = "SANDBOX_CORRUPTION_RATE";
 
+std::string plural(unsigned long long count, const std::string &noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 // The folder this plugin was loaded from: the shim is built beside it.
 fs::path plugin_folder() {
     static const char anchor = 0;  // any object of this .so tells dladdr which file it is
@@ -49,52 +55,13 @@ fs::path plugin_folder() {
     return fs::absolute(info.dli_fname).parent_path();
 }
 
-// A fraction in [0, 1]: a number, or text such as "0.01" or "1%".
-double parse_rate(const json &value, const std::string &where) {
-    double rate = -1;
-    if (value.is_number()) {
-        rate = value.get<double>();
-    } else if (value.is_string()) {
-        std::string text = support::trimmed(value.get<std::string>());
-        const bool percent = !text.empty() && text.back() == '%';
-        if (percent) {
-            text.pop_back();
-        }
-        std::size_t used = 0;
-        try {
-            rate = std::stod(text, &used);
-        } catch (const std::exception &) {
-            used = 0;
-        }
-        if (used == 0 || used != text.size()) {
-            rate = -1;
-        } else if (percent) {
-            rate /= 100;
-        }
-    }
-    if (!(rate >= 0 && rate <= 1)) {
-        throw Error(SBX_INVALID, where + ": " + value.dump() +
-                                     " is not a fraction between 0 and 1; write e.g. 0.01 or 1%");
-    }
-    return rate;
-}
-
-// The shortest text that reads back as `rate` ("0.05", not "0.050000000000000003").
-std::string rate_text(double rate) {
-    char buffer[32];
-    for (int digits = 1; digits <= 17; ++digits) {
-        std::snprintf(buffer, sizeof(buffer), "%.*g", digits, rate);
-        if (std::strtod(buffer, nullptr) == rate) {
-            break;
-        }
-    }
-    return buffer;
-}
-
-// A report file's counts: lines "pid P examined E flipped F", several per process.
+// A report file's counts: lines "pid P examined E flipped F [refused R delayed D]", several
+// per process.
 struct Counts {
     unsigned long long examined = 0;
     unsigned long long flipped = 0;
+    unsigned long long refused = 0;  // writes that found the disk full
+    unsigned long long delayed = 0;  // writes slowed
     std::set<long> processes;
 };
 
@@ -115,6 +82,14 @@ Counts read_counts(const fs::path &report) {
             counts.examined += examined;
             counts.flipped += flipped;
             counts.processes.insert(pid);
+            std::string refused_word;
+            std::string delayed_word;
+            unsigned long long refused = 0;
+            unsigned long long delayed = 0;
+            if (words >> refused_word >> refused >> delayed_word >> delayed) {
+                counts.refused += refused;
+                counts.delayed += delayed;
+            }
         }
     }
     return counts;
@@ -126,11 +101,19 @@ class DiskCorruption final : public Injector {
         "disk_corruption",
         "Disk corruption",
         "1.0.0",
-        "Flips bytes the target writes to its workspace files, at a seeded rate, through an "
-        "LD_PRELOAD shim, when the preset lists disk_corruption in FAILURE_MODES.",
+        "Disk faults through an LD_PRELOAD shim: flips bytes the target writes to its workspace "
+        "files at a seeded rate (disk_corruption), fills the disk after so many bytes "
+        "(disk_full, DISK_FULL_AFTER) or slows the first writes (slow_disk, "
+        "DISK_WRITE_DELAY_MS).",
         R"json({"type":"object","additionalProperties":false,"properties":{
           "rate":{"type":"number","minimum":0,"maximum":1,"default":0.01,
             "description":"fraction of written bytes flipped when the preset sets no SANDBOX_CORRUPTION_RATE"},
+          "full_after":{"type":"integer","minimum":0,"default":65536,
+            "description":"bytes each process may write to workspace files before ENOSPC when the preset lists disk_full without DISK_FULL_AFTER"},
+          "write_delay_ms":{"type":"integer","minimum":0,"maximum":3600000,"default":200,
+            "description":"delay of each slowed write when the preset lists slow_disk without DISK_WRITE_DELAY_MS"},
+          "slow_writes":{"type":"integer","minimum":0,"default":20,
+            "description":"how many writes of each process are slowed (bounded: a program that writes much is slowed, not timed out)"},
           "seed":{"type":"integer","minimum":0,"default":0,
             "description":"mixed with each run's identity (the spec's seed, else its run_id without the host pid): the same seed and run flip the same file offsets"},
           "shim":{"type":"string","default":"",
@@ -141,20 +124,27 @@ class DiskCorruption final : public Injector {
 
     explicit DiskCorruption(const std::string &config_json) {
         const json config = json::parse(config_json.empty() ? "{}" : config_json);
-        default_rate_ = parse_rate(config.value("rate", json(0.01)), "rate");
+        defaults_.rate = parse_rate(config.value("rate", json(0.01)), "rate");
+        defaults_.full_after = config.value("full_after", defaults_.full_after);
+        defaults_.write_delay_ms = config.value("write_delay_ms", defaults_.write_delay_ms);
+        defaults_.slow_writes = config.value("slow_writes", defaults_.slow_writes);
         seed_ = config.value("seed", std::uint64_t{0});
         const std::string shim = config.value("shim", std::string());
         shim_ = shim.empty() ? plugin_folder() / kShimName : fs::absolute(shim);
-        std::error_code missing;
-        if (fs::exists(shim_, missing)) {  // else prepare says it is missing
-            preload_ = std::make_unique<PreloadCopy>(shim_);
-        }
     }
 
     std::string prepare(const std::string &request_json) override {
         const json request = json::parse(request_json);
         const json preset = request.value("preset", json::object());
-        if (!support::lists_failure_mode(preset, "disk_corruption")) {
+        json spec = request.value("spec", json::object());
+        json &env = spec["env"];
+        if (env.is_null()) {
+            env = json::object();
+        }
+        const DiskPlan plan =
+            plan_from_preset(preset, env.contains(kRateKey) ? env[kRateKey] : json(), defaults_,
+                             request.value("repetition", std::int64_t{-1}));
+        if (!plan.active()) {
             return R"({"active":false,"state":null})";
         }
         if (::access(shim_.c_str(), R_OK) != 0) {
@@ -163,23 +153,28 @@ class DiskCorruption final : public Injector {
                             " is missing; build it (target sbx_disk_corruption_shim, "
                             "built with the plugin) or set plugins.disk_corruption.shim");
         }
+        // Copied only by an instance that preloads it (the probe proves the copy can be
+        // made): a host that flips no byte leaves no file behind, even when it is killed.
+        if (!preload_) {
+            preload_ = std::make_unique<PreloadCopy>(shim_);
+        }
         if (support::is_probe(request)) {
-            return support::probe_answer(true);
+            return support::probe_answer(true, disk_claims(preset));
         }
-        json spec = request.value("spec", json::object());
-        json &env = spec["env"];
-        if (env.is_null()) {
-            env = json::object();
-        }
-        const double rate = preset.contains(kRateKey) ? parse_rate(preset[kRateKey], kRateKey)
-                            : env.contains(kRateKey)  ? parse_rate(env[kRateKey], kRateKey)
-                                                      : default_rate_;
+        const double rate = plan.corrupt ? plan.rate : 0.0;
         const std::uint64_t seed = support::run_seed(spec, seed_);
         const std::string preload = env.value("LD_PRELOAD", std::string());
-        const std::string shim = preload_ ? preload_->path().string() : shim_.string();
+        const std::string shim = preload_->path().string();
         env["LD_PRELOAD"] = shim + (preload.empty() ? "" : ":" + preload);
         env[kRateKey] = rate_text(rate);
         env["SANDBOX_CORRUPTION_SEED"] = std::to_string(seed);
+        if (plan.full) {
+            env["SANDBOX_DISK_FULL_AFTER"] = std::to_string(plan.full_after);
+        }
+        if (plan.slow) {
+            env["SANDBOX_DISK_WRITE_DELAY_MS"] = std::to_string(plan.write_delay_ms);
+            env["SANDBOX_DISK_SLOW_WRITES"] = std::to_string(plan.slow_writes);
+        }
         const std::string workspace = spec.value("workspace", std::string());
         if (!workspace.empty()) {
             env["SANDBOX_CORRUPTION_ROOT"] = workspace;
@@ -193,14 +188,28 @@ class DiskCorruption final : public Injector {
             spec["show"].push_back(report.string() + ":rw");
         }
         spec["show"].push_back(shim);
-        host::log(SBX_LOG_DEBUG, "run " + run_id + ": flipping written bytes at rate " +
-                                     rate_text(rate) + " (seed " + std::to_string(seed) +
-                                     ") through LD_PRELOAD=" + shim);
-        const json state{{"run_id", run_id}, {"rate", rate}, {"report", report.string()}};
-        return json{{"active", true},
-                    {"spec", spec},
-                    {"state", state},
-                    {"disk_corruption", {{"rate", rate}, {"seed", seed}, {"shim", shim}}}}
+        host::log(
+            SBX_LOG_DEBUG,
+            "run " + run_id + ": through LD_PRELOAD=" + shim + ": corruption rate " +
+                rate_text(rate) + " (seed " + std::to_string(seed) + ")" +
+                (plan.full ? ", disk full after " + std::to_string(plan.full_after) + " bytes"
+                           : "") +
+                (plan.slow ? ", first " + std::to_string(plan.slow_writes) + " writes slowed by " +
+                                 std::to_string(plan.write_delay_ms) + " ms"
+                           : ""));
+        json state{{"run_id", run_id}, {"rate", rate}, {"report", report.string()}};
+        json described{{"rate", rate}, {"seed", seed}, {"shim", shim}};
+        if (plan.full) {
+            state["full_after"] = plan.full_after;
+            described["full_after"] = plan.full_after;
+        }
+        if (plan.slow) {
+            state["write_delay_ms"] = plan.write_delay_ms;
+            described["write_delay_ms"] = plan.write_delay_ms;
+            described["slow_writes"] = plan.slow_writes;
+        }
+        return json{
+            {"active", true}, {"spec", spec}, {"state", state}, {"disk_corruption", described}}
             .dump();
     }
 
@@ -211,21 +220,50 @@ class DiskCorruption final : public Injector {
             return "{}";  // no report to read: prepare's word stands
         }
         const Counts counts = read_counts(state["report"].get<std::string>());
+        const double rate = state.value("rate", 0.0);
+        const bool full = state.contains("full_after");
+        const bool slow = state.contains("write_delay_ms");
         json applied = json::array();
-        std::string why;
-        if (counts.flipped > 0) {
-            applied.push_back("flipped " + std::to_string(counts.flipped) + " of " +
-                              std::to_string(counts.examined) + " written bytes");
-        } else if (counts.processes.empty()) {
-            why =
-                "the LD_PRELOAD shim reached no process of the target (a statically linked "
-                "or setuid program, or a sandbox without the shim)";
-        } else {
-            why = std::to_string(counts.examined) +
-                  " byte(s) written to workspace files, none drawn for corruption at rate " +
-                  rate_text(state.value("rate", 0.0));
+        json missed = json::array();
+        if (counts.processes.empty()) {
+            return json{{"applied", applied},
+                        {"not_applied",
+                         "the LD_PRELOAD shim reached no process of the target (a statically "
+                         "linked or setuid program, or a sandbox without the shim)"}}
+                .dump();
         }
-        return json{{"applied", applied}, {"not_applied", why}}.dump();
+        const std::string written = plural(counts.examined, "byte") + " written to workspace files";
+        if (rate > 0) {
+            (counts.flipped > 0 ? applied : missed)
+                .push_back(counts.flipped > 0 ? "flipped " + std::to_string(counts.flipped) +
+                                                    " of " + plural(counts.examined, "written byte")
+                                              : "corruption: " + written + ", none drawn at rate " +
+                                                    rate_text(rate));
+        }
+        if (full) {
+            const std::string after = std::to_string(state.value("full_after", 0LL));
+            (counts.refused > 0 ? applied : missed)
+                .push_back(
+                    counts.refused > 0
+                        ? "disk full after " + after +
+                              " bytes: " + plural(counts.refused, "write") + " refused (ENOSPC)"
+                        : "disk full after " + after + " bytes: " + written + ", none refused");
+        }
+        if (slow) {
+            (counts.delayed > 0 ? applied : missed)
+                .push_back(counts.delayed > 0
+                               ? plural(counts.delayed, "write") + " slowed by " +
+                                     std::to_string(state.value("write_delay_ms", 0LL)) + " ms"
+                               : "slow disk: no write to a workspace file");
+        }
+        std::string why;
+        for (const auto &item : missed) {
+            why += (why.empty() ? "" : "; ") + item.get<std::string>();
+        }
+        return json{{"applied", applied},
+                    {"missed", applied.empty() ? json::array() : missed},
+                    {"not_applied", why}}
+            .dump();
     }
 
     void teardown(const std::string &state_json) override {
@@ -248,7 +286,13 @@ class DiskCorruption final : public Injector {
                       std::to_string(counts.flipped) + " of " + std::to_string(counts.examined) +
                       " bytes written to workspace files by " +
                       std::to_string(counts.processes.size()) + " process(es) (rate " +
-                      rate_text(state.value("rate", 0.0)) + ")");
+                      rate_text(state.value("rate", 0.0)) + ")" +
+                      (state.contains("full_after")
+                           ? "; " + plural(counts.refused, "write") + " found the disk full"
+                           : "") +
+                      (state.contains("write_delay_ms")
+                           ? "; " + plural(counts.delayed, "write") + " slowed"
+                           : ""));
         std::error_code ignored;
         fs::remove(report, ignored);
     }
@@ -304,10 +348,10 @@ class DiskCorruption final : public Injector {
         return report;
     }
 
-    double default_rate_ = 0.01;
+    DiskDefaults defaults_;
     std::uint64_t seed_ = 0;
     fs::path shim_;
-    std::unique_ptr<PreloadCopy> preload_;  // what LD_PRELOAD names; null: shim_ is missing
+    std::unique_ptr<PreloadCopy> preload_;  // what LD_PRELOAD names; null until first active
 };
 
 }  // namespace

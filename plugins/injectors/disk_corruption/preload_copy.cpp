@@ -78,11 +78,11 @@ PreloadCopy::PreloadCopy(const fs::path &shim) : path_(shim) {
         }
         why = "copying it to " + copy.string() + ": " + error.message();
     }
-    throw Error(SBX_ERROR, "the LD_PRELOAD shim " + shim.string() +
-                               " holds a colon or space, which LD_PRELOAD cannot carry, and " +
-                               why +
-                               "; install the plugins under a path without them, or set "
-                               "plugins.disk_corruption.shim to a copy of the shim there");
+    throw Error(SBX_UNSUPPORTED,
+                "the LD_PRELOAD shim " + shim.string() +
+                    " holds a colon or space, which LD_PRELOAD cannot carry, and " + why +
+                    "; install the plugins under a path without them, or set "
+                    "plugins.disk_corruption.shim to a copy of the shim there");
 }
 
 PreloadCopy::~PreloadCopy() {

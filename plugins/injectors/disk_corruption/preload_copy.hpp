@@ -17,8 +17,8 @@ bool preloadable(const std::string &path);
 
 class PreloadCopy {
   public:
-    // `shim` itself when preloadable, else a fresh copy of it. Throws sbx::Error(SBX_ERROR)
-    // naming both paths when no copy can be made.
+    // `shim` itself when preloadable, else a fresh copy of it. Throws sbx::Error(SBX_UNSUPPORTED)
+    // naming both paths when no copy can be made: the run cannot happen on this install.
     explicit PreloadCopy(const std::filesystem::path &shim);
     ~PreloadCopy();
     PreloadCopy(const PreloadCopy &) = delete;

@@ -229,9 +229,15 @@ class FaultProxyInjector final : public Injector {
         json spec = request.value("spec", json::object());
         if (support::is_probe(request)) {
             // The preset's values are checked; upstreams are the runs' own.
-            const FaultPlan plan =
-                plan_from_preset(request.value("preset", json::object()), corrupt_rate_);
-            return support::probe_answer(plan.active);
+            const json preset = request.value("preset", json::object());
+            const FaultPlan plan = plan_from_preset(preset, corrupt_rate_);
+            return support::probe_answer(
+                plan.active,
+                support::claimed(
+                    preset,
+                    {"API_LATENCY_MS", "UPSTREAM_FAILURES", "UPSTREAM_TIMEOUTS", "CORRUPT_PAYLOAD",
+                     "UPSTREAM_BANDWIDTH", "UPSTREAM_SLICE_BYTES", "UPSTREAM_SLICE_DELAY_MS"},
+                    {"api_latency", "flaky_upstream", "upstream_timeout", "corrupt_payload"}));
         }
         const auto upstreams = upstreams_of(spec);
         if (upstreams.empty()) {

@@ -114,7 +114,12 @@ class NetworkInjector final : public Injector {
         }
         if (support::is_probe(request)) {
             check_can_make_namespaces(options_);
-            return support::probe_answer(true);
+            return support::probe_answer(
+                true, support::claimed(preset,
+                                       {"NETWORK_LATENCY_MS", "NETWORK_JITTER_MS", "PACKET_LOSS",
+                                        "PACKET_DUPLICATION", "BANDWIDTH_LIMIT", "MIN_BANDWIDTH",
+                                        "MAX_BANDWIDTH"},
+                                       {"network", "network_partition"}));
         }
         json spec = request.value("spec", json::object());
         if (const auto netns = spec.find("netns");

@@ -59,11 +59,15 @@ class TimeoutInjector final : public Injector {
             return R"({"active":false,"state":null})";
         }
         if (preset.contains("TIMEOUT")) {
-            // The preset's own limit is the timeout the user asked for: not shortened.
+            // The preset's own limit is the timeout the user asked for: not shortened (the
+            // executor makes it, so the mode is still claimed).
+            if (support::is_probe(request)) {
+                return support::probe_answer(false, json::array({"timeout"}));
+            }
             return R"({"active":false,"state":null,"timeout":{"skipped":"the preset sets TIMEOUT"}})";
         }
         if (support::is_probe(request)) {
-            return support::probe_answer(true);
+            return support::probe_answer(true, json::array({"timeout"}));
         }
         json spec = request.value("spec", json::object());
         json &limits = spec["limits"];

@@ -81,4 +81,46 @@ inline std::optional<double> parse_fraction(std::string_view text) {
     return parsed->second == "%" ? parsed->first / 100.0 : parsed->first;
 }
 
+// Bytes in one `unit` of size: none or b 1; k, m, g, t with an optional b, i or ib, any case,
+// binary (1Ki = 1K = 1024, as Docker reads them); nullopt otherwise.
+inline std::optional<double> size_unit_scale(std::string_view unit) {
+    const auto lower = [](char c) {
+        return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    };
+    if (unit.empty() || (unit.size() == 1 && lower(unit[0]) == 'b')) {
+        return 1.0;
+    }
+    const std::string_view prefixes = "kmgt";
+    const std::size_t power = prefixes.find(lower(unit[0]));
+    if (power == std::string_view::npos) {
+        return std::nullopt;
+    }
+    const std::string_view rest = unit.substr(1);
+    const bool suffix_ok = rest.empty() ||
+                           (rest.size() == 1 && (lower(rest[0]) == 'b' || lower(rest[0]) == 'i')) ||
+                           (rest.size() == 2 && lower(rest[0]) == 'i' && lower(rest[1]) == 'b');
+    if (!suffix_ok) {
+        return std::nullopt;
+    }
+    return std::ldexp(1.0, 10 * static_cast<int>(power + 1));
+}
+
+// A size in whole bytes ("64Ki" -> 65536, "1.5Ki" -> 1536); nullopt when it is not one, or
+// not a whole number of bytes, or 2^63 bytes or more.
+inline std::optional<long long> parse_size(std::string_view text) {
+    const auto parsed = number_and_unit(text);
+    if (!parsed) {
+        return std::nullopt;
+    }
+    const auto scale = size_unit_scale(parsed->second);
+    if (!scale) {
+        return std::nullopt;
+    }
+    const double bytes = parsed->first * *scale;
+    if (bytes != std::floor(bytes) || bytes >= 9.2e18) {
+        return std::nullopt;
+    }
+    return static_cast<long long>(bytes);
+}
+
 }  // namespace sbx::units
