@@ -240,21 +240,20 @@ class DiskCorruption final : public Injector {
                                               : "corruption: " + written + ", none drawn at rate " +
                                                     rate_text(rate));
         }
+        // The same words in every run (the report counts runs per text); the counts go
+        // beside them.
         if (full) {
-            const std::string after = std::to_string(state.value("full_after", 0LL));
             (counts.refused > 0 ? applied : missed)
-                .push_back(
-                    counts.refused > 0
-                        ? "disk full after " + after +
-                              " bytes: " + plural(counts.refused, "write") + " refused (ENOSPC)"
-                        : "disk full after " + after + " bytes: " + written + ", none refused");
+                .push_back(counts.refused > 0 ? std::string("disk full (ENOSPC)")
+                                              : "disk full after " +
+                                                    std::to_string(state.value("full_after", 0LL)) +
+                                                    " bytes: " + written + ", none refused");
         }
         if (slow) {
+            const std::string delay = std::to_string(state.value("write_delay_ms", 0LL)) + " ms";
             (counts.delayed > 0 ? applied : missed)
-                .push_back(counts.delayed > 0
-                               ? plural(counts.delayed, "write") + " slowed by " +
-                                     std::to_string(state.value("write_delay_ms", 0LL)) + " ms"
-                               : "slow disk: no write to a workspace file");
+                .push_back(counts.delayed > 0 ? "writes slowed by " + delay
+                                              : "slow disk: no write to a workspace file");
         }
         std::string why;
         for (const auto &item : missed) {
@@ -262,7 +261,12 @@ class DiskCorruption final : public Injector {
         }
         return json{{"applied", applied},
                     {"missed", applied.empty() ? json::array() : missed},
-                    {"not_applied", why}}
+                    {"not_applied", why},
+                    {"disk_corruption",
+                     {{"examined", counts.examined},
+                      {"flipped", counts.flipped},
+                      {"refused", counts.refused},
+                      {"delayed", counts.delayed}}}}
             .dump();
     }
 
@@ -281,18 +285,21 @@ class DiskCorruption final : public Injector {
                           "linked or setuid program, or an executor whose sandbox lacks the "
                           "shim); no written byte was corrupted");
         }
-        host::log(SBX_LOG_INFO,
-                  "run " + state.value("run_id", std::string()) + ": flipped " +
-                      std::to_string(counts.flipped) + " of " + std::to_string(counts.examined) +
-                      " bytes written to workspace files by " +
-                      std::to_string(counts.processes.size()) + " process(es) (rate " +
-                      rate_text(state.value("rate", 0.0)) + ")" +
-                      (state.contains("full_after")
-                           ? "; " + plural(counts.refused, "write") + " found the disk full"
-                           : "") +
-                      (state.contains("write_delay_ms")
-                           ? "; " + plural(counts.delayed, "write") + " slowed"
-                           : ""));
+        // Debug: one line per run, and the run's fault accounting says it all already.
+        std::string what = "run " + state.value("run_id", std::string()) + ": " +
+                           plural(counts.examined, "byte") + " written to workspace files by " +
+                           std::to_string(counts.processes.size()) + " process(es)";
+        if (state.value("rate", 0.0) > 0) {
+            what += "; flipped " + std::to_string(counts.flipped) + " (rate " +
+                    rate_text(state.value("rate", 0.0)) + ")";
+        }
+        if (state.contains("full_after")) {
+            what += "; " + plural(counts.refused, "write") + " found the disk full";
+        }
+        if (state.contains("write_delay_ms")) {
+            what += "; " + plural(counts.delayed, "write") + " slowed";
+        }
+        host::log(SBX_LOG_DEBUG, what);
         std::error_code ignored;
         fs::remove(report, ignored);
     }
