@@ -253,15 +253,15 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     } else {
         const std::string against =
             baseline != nullptr ? " against baseline " + workflow.baseline : "";
+        // The plans say which cells run more often than --repetitions.
         const bool any_repeated =
-            std::any_of(scenarios.begin(), scenarios.end(), [&](const presets::Preset &scenario) {
-                return engine::runs_repeatedly(scenario, fault_scenarios_repeat);
+            std::any_of(plans.begin(), plans.end(), [&](const engine::CellPlan &plan) {
+                return plan.options.runs != options.matrix.repetitions;
             });
         const std::string robustness_runs =
-            any_repeated && run.robustness_repetitions != options.matrix.repetitions
-                ? " (robustness and fault scenarios: " +
-                      std::to_string(run.robustness_repetitions) + ")"
-                : "";
+            any_repeated ? " (robustness and fault scenarios: " +
+                               std::to_string(run.robustness_repetitions) + ")"
+                         : "";
         std::printf(
             "run-scenarios %s: %zu scenarios x 2 cells x %d runs%s (seed %lld, %u "
             "worker%s)%s\n\n",

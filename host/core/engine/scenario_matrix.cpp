@@ -7,11 +7,14 @@
 #include <algorithm>
 
 namespace sbx::engine {
+namespace {
 
 bool runs_repeatedly(const presets::Preset &scenario, bool fault_scenarios_too) {
     return is_robustness_preset(scenario) ||
            (fault_scenarios_too && !environment_faults(scenario).empty());
 }
+
+}  // namespace
 
 std::vector<CellPlan> scenario_cell_plans(const config::Workflow &workflow,
                                           const config::Workflow *baseline,

@@ -18,14 +18,11 @@ struct ScenarioCells {
     bool robustness = false;
 };
 
-// A scenario one run says little of: a robustness one (one input of many) or, when
-// `fault_scenarios_too`, one with an environment fault (the first runs meet it where it
-// cannot be missed, later ones as the preset's rates draw it).
-bool runs_repeatedly(const presets::Preset &scenario, bool fault_scenarios_too = true);
-
 // Plans in matrix order: scenario i's on-cell at 2i, its off-cell at 2i + 1. Every cell of
-// a scenario uses the same seed, so on and off see the same inputs. A scenario that
-// runs_repeatedly runs max(repetitions, robustness_repetitions) times. A session recorded
+// a scenario uses the same seed, so on and off see the same inputs. A scenario one run says
+// little of runs max(repetitions, robustness_repetitions) times: a robustness one (one input
+// of many) and, when `fault_scenarios_too`, one with an environment fault (the first runs
+// meet it where it cannot be missed, later ones as the preset's rates draw it). A session recorded
 // before fault scenarios were repeated is recovered with `fault_scenarios_too` false.
 std::vector<CellPlan> scenario_cell_plans(const config::Workflow &workflow,
                                           const config::Workflow *baseline,

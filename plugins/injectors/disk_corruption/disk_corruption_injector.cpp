@@ -278,12 +278,12 @@ class DiskCorruption final : public Injector {
         const fs::path report = state["report"].get<std::string>();
         const Counts counts = read_counts(report);
         if (counts.processes.empty()) {
-            // Not one process of the target loaded the shim: nothing was corrupted.
+            // Not one process of the target loaded the shim: no disk fault reached it.
             host::log(SBX_LOG_WARN,
                       "run " + state.value("run_id", std::string()) +
                           ": the LD_PRELOAD shim reached no process of the target (a statically "
                           "linked or setuid program, or an executor whose sandbox lacks the "
-                          "shim); no written byte was corrupted");
+                          "shim); no disk fault reached the target");
         }
         // Debug: one line per run, and the run's fault accounting says it all already.
         std::string what = "run " + state.value("run_id", std::string()) + ": " +
