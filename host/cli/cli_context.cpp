@@ -78,6 +78,7 @@ CliContext make_context(const GlobalOptions &options) {
         settings.log_level = "warn";
     }
     settings.json_logs = settings.json_logs || options.json_logs;
+    settings.plugin_host.strict = settings.plugin_host.strict || options.strict_plugins;
     logging::setup(logging::parse_level(settings.log_level, options.log_level.empty()
                                                                 ? settings.source + " (log_level)"
                                                                 : "--log-level"),

@@ -21,6 +21,8 @@ struct GlobalOptions {
     std::string program_path;  // argv[0], to find the plugins built beside the binary
     // --quiet: warnings and errors only, no progress line.
     bool quiet = false;
+    // --strict-plugins: a disabled collector or predictor makes the command exit 3.
+    bool strict_plugins = false;
     // The command was given --json: its stdout is for programs, so no progress line.
     bool json_output = false;
 };

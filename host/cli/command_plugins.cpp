@@ -85,9 +85,27 @@ json describe(const plugins::Plugin &plugin) {
             {"config_schema", d.config_schema}};
 }
 
+// Nothing found must not be a silent empty table, which makes a partial install or a
+// mistyped plugin directory look like a working host: exit 2, naming where it looked.
+void say_none_found(const plugins::Registry &registry) {
+    std::string searched;
+    for (const auto &dir : registry.directories()) {
+        searched += (searched.empty() ? "" : ", ") + dir.string();
+    }
+    std::cerr << "sandbox-runner: plugins list: no plugins found; searched "
+              << (searched.empty() ? "no directory" : searched)
+              << ". Name a plugin folder with --plugin-dir DIR or plugin_dirs:, or install "
+                 "sandbox-runner with its built-in plugins (`cmake --build` before "
+                 "`cmake --install`)\n";
+}
+
 int list(CliContext &context, bool as_json) {
     auto &registry = context.registry();
     const PluginUse use(context.settings, registry);
+    const bool none_found = registry.plugins().empty();
+    if (none_found) {
+        say_none_found(registry);
+    }
     if (as_json) {
         json out{{"plugins", json::array()}, {"refused", json::array()}};
         for (const auto &plugin : registry.plugins()) {
@@ -100,7 +118,7 @@ int list(CliContext &context, bool as_json) {
             out["refused"].push_back({{"path", refusal.path.string()}, {"reason", refusal.reason}});
         }
         std::cout << out.dump(2) << '\n';
-        return kExitOk;
+        return none_found ? kExitBadInput : kExitOk;
     }
     std::printf("%-18s %-10s %-9s %-4s %-8s %s\n", "ID", "KIND", "VERSION", "ABI", "USE", "PATH");
     for (const auto &plugin : registry.plugins()) {
@@ -117,7 +135,7 @@ int list(CliContext &context, bool as_json) {
             std::printf("refused: %s: %s\n", path.c_str(), refusal.reason.c_str());
         }
     }
-    return kExitOk;
+    return none_found ? kExitBadInput : kExitOk;
 }
 
 int inspect(CliContext &context, const std::string &id) {
@@ -132,8 +150,9 @@ int inspect(CliContext &context, const std::string &id) {
 
 // The checklist on stdout; each problem on stderr as one line naming the file and what to
 // change. Exit 2 when there is any problem.
-int verify(const std::string &path) {
-    const auto report = plugins::verify_plugin(path);
+int verify(CliContext &context, const std::string &path) {
+    const auto report =
+        plugins::verify_plugin(path, context.settings.plugin_host.policy, &context.registry());
     if (report.problems.empty()) {
         std::cout << report.summary << '\n';
     }
@@ -141,6 +160,9 @@ int verify(const std::string &path) {
         std::printf("  ok  %-17s %s\n", check.name.c_str(), check.detail.c_str());
     }
     std::fflush(stdout);
+    for (const auto &note : report.notes) {
+        std::cerr << "note: " << note << '\n';
+    }
     for (const auto &problem : report.problems) {
         std::cerr << problem << '\n';
     }
@@ -167,7 +189,7 @@ int run_plugins_command(CliContext &context, const std::vector<std::string> &arg
         return inspect(context, args[1]);
     }
     if (sub == "verify" && args.size() == 2) {
-        return verify(args[1]);
+        return verify(context, args[1]);
     }
     if (sub == "call") {
         return call_plugin({args.begin() + 1, args.end()});

@@ -22,6 +22,7 @@
 #include "reports/replay_line.hpp"
 #include "reports/roi_history.hpp"
 #include "reports/scenario_recording.hpp"
+#include "reports/session_report.hpp"
 #include "run_options.hpp"
 #include "session.hpp"
 #include "store/store.hpp"
@@ -202,6 +203,7 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     reports::save_roi_history(history_path, history);
 
     const std::string commands = reports::command_prefix(settings.source, settings.data_dir);
+    const auto disabled = disabled_plugins(store, session);
     if (options.json) {
         std::cout
             << nlohmann::json{{"workflow", workflow.name},
@@ -209,7 +211,8 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
                               {"seed", options.seed},
                               {"database",
                                (std::filesystem::path(settings.data_dir) / "metrics.db").string()},
-                              {"cells", cells_to_json(summaries, commands)}}
+                              {"cells", cells_to_json(summaries, commands)},
+                              {"disabled_plugins", reports::disabled_plugins_json(disabled)}}
                    .dump(2)
             << '\n';
     } else {
@@ -219,6 +222,8 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
                     (std::filesystem::path(settings.data_dir) / "metrics.db").c_str(),
                     static_cast<long long>(options.seed));
     }
+    std::fflush(stdout);
+    int code = kExitOk;
     if (options.fail_under >= 0) {
         for (const auto &cell : summaries) {
             if (cell.roi < options.fail_under) {
@@ -226,11 +231,12 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
                     stderr,
                     "sandbox-runner: ROI %.3f under preset '%s' is below --fail-under %.3f\n",
                     cell.roi, cell.preset.c_str(), options.fail_under);
-                return kExitGateFailed;
+                code = kExitGateFailed;
+                break;
             }
         }
     }
-    return kExitOk;
+    return finish_with_disabled_plugins(disabled, settings.plugin_host.strict, code);
 }
 
 }  // namespace sbx::cli

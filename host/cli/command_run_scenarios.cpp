@@ -17,6 +17,7 @@
 #include "progress_line.hpp"
 #include "reports/replay_line.hpp"
 #include "reports/scenario_recording.hpp"
+#include "reports/session_report.hpp"
 #include "scoring/forecast_scores.hpp"
 #include "session.hpp"
 #include "session_reports.hpp"
@@ -248,8 +249,11 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         write_file_atomically(file, render_session_report(data_dir, session, format));
     }
 
+    const auto disabled = disabled_plugins(store, session);
     if (options.matrix.json) {
-        std::cout << reports::scenario_summary(run).dump(2) << '\n';
+        auto summary = reports::scenario_summary(run);
+        summary["disabled_plugins"] = reports::disabled_plugins_json(disabled);
+        std::cout << summary.dump(2) << '\n';
     } else {
         const std::string against =
             baseline != nullptr ? " against baseline " + workflow.baseline : "";
@@ -273,7 +277,9 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
                     static_cast<long long>(session), (data_dir / "metrics.db").c_str(),
                     data_dir.c_str());
     }
-    return gate_exit(options.gate, run.report);
+    std::fflush(stdout);
+    return finish_with_disabled_plugins(disabled, settings.plugin_host.strict,
+                                        gate_exit(options.gate, run.report));
 }
 
 }  // namespace sbx::cli

@@ -18,7 +18,9 @@ po::options_description global_options(GlobalOptions &bind) {
         "extra plugin directory (repeatable)")("log-level", po::value(&bind.log_level),
                                                "trace, debug, info, warn, error, critical, off")(
         "json-logs", po::bool_switch(&bind.json_logs), "one JSON object per log line")(
-        "quiet,q", po::bool_switch(&bind.quiet), "warnings and errors only, and no progress line");
+        "quiet,q", po::bool_switch(&bind.quiet), "warnings and errors only, and no progress line")(
+        "strict-plugins", po::bool_switch(&bind.strict_plugins),
+        "exit 3 when a metrics collector or predictor was disabled after a failed call");
     return global;
 }
 

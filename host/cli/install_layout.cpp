@@ -13,6 +13,9 @@
 #ifndef SBX_INSTALL_DATA_DIR
 #define SBX_INSTALL_DATA_DIR "share/sandbox-runner"
 #endif
+#ifndef SBX_INSTALL_DOC_DIR
+#define SBX_INSTALL_DOC_DIR "share/doc/sandbox-runner"
+#endif
 
 namespace sbx::cli {
 namespace {
@@ -67,6 +70,13 @@ std::filesystem::path plugin_host_beside(const std::filesystem::path &executable
     }
     return (executable.parent_path().parent_path() / SBX_INSTALL_LIBEXEC_DIR / "sbx-plugin-host")
         .lexically_normal();
+}
+
+std::string doc_reference(const std::filesystem::path &executable, const std::string &page) {
+    const auto installed =
+        (executable.parent_path().parent_path() / SBX_INSTALL_DOC_DIR / page).lexically_normal();
+    std::error_code ec;
+    return std::filesystem::is_regular_file(installed, ec) ? installed.string() : "docs/" + page;
 }
 
 std::string installed_settings_file(const std::filesystem::path &executable) {

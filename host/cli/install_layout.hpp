@@ -25,6 +25,11 @@ std::vector<std::filesystem::path> own_plugin_dirs(const std::filesystem::path &
 // <bin>/../libexec/sandbox-runner/sbx-plugin-host.
 std::filesystem::path plugin_host_beside(const std::filesystem::path &executable);
 
+// How a message cites a doc page (`abi.md`): <bin>/../share/doc/sandbox-runner/abi.md when
+// that file exists (an installed host, whose user has no docs/ folder), else `docs/abi.md`
+// (a build tree: the sources' folder).
+std::string doc_reference(const std::filesystem::path &executable, const std::string &page);
+
 // <bin>/../share/sandbox-runner/sandbox_settings.yaml when it exists (an installed host),
 // else "" (the embedded default is used).
 std::string installed_settings_file(const std::filesystem::path &executable);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "install_layout.hpp"
 #include "plugins/answer_contract.hpp"
 #include "plugins/call_by_name.hpp"
 #include "plugins/plugin.hpp"
@@ -21,6 +22,11 @@ using nlohmann::json;
 constexpr const char *kUsage =
     "; write `plugins call PATH --request FILE [--call NAME] [--plugin-config JSON]` (FILE - reads "
     "stdin; the SDK installs sample requests in share/sandbox-runner-sdk/requests)";
+
+// The ABI reference as this host's user has it: the installed page, or docs/abi.md.
+std::string abi_doc() {
+    return doc_reference(executable_path("sandbox-runner"), "abi.md");
+}
 
 std::string read_text(const std::string &path) {
     if (path == "-") {
@@ -88,7 +94,7 @@ int call_plugin(const std::vector<std::string> &args) {
     const std::string request = read_text(request_file);
     if (!json::accept(request)) {
         throw InputError("plugins call: the request in " + request_file +
-                         " is not JSON; a request is one JSON object (docs/abi.md)");
+                         " is not JSON; a request is one JSON object (" + abi_doc() + ")");
     }
     // In its own process: a plugin under test that crashes is reported, never fatal here.
     const auto plugin = plugins::describe_plugin(path, plugins::CallPolicy{});
@@ -120,7 +126,7 @@ int call_plugin(const std::vector<std::string> &args) {
             parsed.is_discarded() ? "it is not JSON" : plugins::answer_problem(kind, parsed);
         if (!problem.empty()) {
             std::cerr << path << ": the answer to " << plugins::call_name(which)
-                      << " breaks its contract (" << problem << "); docs/abi.md gives it\n";
+                      << " breaks its contract (" << problem << "); " << abi_doc() << " gives it\n";
             return kExitBadInput;
         }
     }

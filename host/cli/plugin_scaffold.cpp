@@ -8,6 +8,7 @@
 #include <fstream>
 #include <regex>
 
+#include "install_layout.hpp"
 #include "plugin_scaffold_members.hpp"
 #include "util/errors.hpp"
 
@@ -61,8 +62,15 @@ find_package(SandboxRunnerSDK @MAJOR@.@MINOR@ REQUIRED)
 # Output: <build>/plugins/@FOLDER@/@NAME@.so; pass <build>/plugins to --plugin-dir.
 sbx_add_plugin(@NAME@ KIND @FOLDER@ SOURCES @NAME@.cpp)
 target_compile_options(sbx_plugin_@NAME@ PRIVATE -Wall -Wextra)
-# `cmake --install build` puts the .so where every sandbox-runner of this user looks.
-set(SBX_USER_PLUGIN_DIR "$ENV{HOME}/.local/share/sandbox-runner/plugins" CACHE PATH
+# `cmake --install build` puts the .so where every sandbox-runner of this user looks:
+# $XDG_DATA_HOME/sandbox-runner/plugins, or ~/.local/share/... when XDG_DATA_HOME is unset
+# or not absolute (the host's rule), as the environment was at the first configure.
+if("$ENV{XDG_DATA_HOME}" MATCHES "^/")
+  set(sbx_data_home "$ENV{XDG_DATA_HOME}")
+else()
+  set(sbx_data_home "$ENV{HOME}/.local/share")
+endif()
+set(SBX_USER_PLUGIN_DIR "${sbx_data_home}/sandbox-runner/plugins" CACHE PATH
     "where cmake --install puts the plugin (sandbox-runner searches it)")
 install(TARGETS sbx_plugin_@NAME@ LIBRARY DESTINATION "${SBX_USER_PLUGIN_DIR}/@FOLDER@")
 )text";
@@ -109,7 +117,8 @@ Build it with the installed SDK (`apt install sandbox-runner`, or
 
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
     cmake --build build
-    cmake --install build    # copies it to ~/.local/share/sandbox-runner/plugins/@FOLDER@/
+    cmake --install build    # copies it to $XDG_DATA_HOME/sandbox-runner/plugins/@FOLDER@/
+                             # (~/.local/share/... when XDG_DATA_HOME is unset)
 
 Or with pkg-config and one compiler command:
 
@@ -126,7 +135,7 @@ Check it, feed it a sample request without a run, and use it:
 The code is in `@NAME@.cpp`: the `about` block (id, version, description and the
 JSON Schema of the configuration) and one method per call of the `@KIND@` interface.
 Requests and responses are described in the sandbox-runner plugin author guide
-(docs/plugin-authors.md) and ABI reference (docs/abi.md).
+(@AUTHOR_GUIDE@) and ABI reference (@ABI_DOC@).
 )text";
 
 void write_text(const fs::path &path, const std::string &text) {
@@ -194,7 +203,10 @@ int new_plugin(const std::vector<std::string> &args) {
         {"MAJOR", std::to_string(SBX_ABI_MAJOR)},
         {"MINOR", std::to_string(SBX_ABI_MINOR)},
         {"REQUEST", scaffold->request},
-        {"MEMBERS", scaffold->members}};
+        {"MEMBERS", scaffold->members},
+        // The installed pages when this host is installed, else the sources' docs/.
+        {"AUTHOR_GUIDE", doc_reference(executable_path("sandbox-runner"), "plugin-authors.md")},
+        {"ABI_DOC", doc_reference(executable_path("sandbox-runner"), "abi.md")}};
     write_text(dir / "CMakeLists.txt", fill(kCMakeLists, values));
     write_text(dir / (name + ".cpp"), fill(kSource, values));
     write_text(dir / "README.md", fill(kReadme, values));

@@ -1,5 +1,7 @@
 #include "progress_line.hpp"
 
+#include "plugins/call_watch.hpp"
+
 #include <cstdio>
 
 #include "dashboard/live_counters.hpp"
@@ -104,6 +106,13 @@ void ProgressLine::draw_locked(bool now) {
     }
     if (!current_.empty() && done_ < total_) {
         line += "  " + current_;
+    }
+    // Rationale: over a second is no plugin's normal pace; say who the host waits on.
+    if (const auto waited = plugins::longest_call_in_flight();
+        waited && waited->waited >= std::chrono::seconds(1)) {
+        line += "  waiting on plugin " + reports::sanitize_text(waited->plugin_id) + " (" +
+                waited->call + ", " +
+                clock_text(std::chrono::duration_cast<std::chrono::seconds>(waited->waited)) + ")";
     }
     logging::show_status(line);
 }

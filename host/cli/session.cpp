@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
+
 #include "util/errors.hpp"
 
 namespace sbx::cli {
@@ -16,6 +18,36 @@ void record_plugins_used(store::Store &store, int64_t session, const engine::Plu
              plugin->path().string()});
     }
     store.record_plugins(session, used);
+}
+
+std::vector<store::PluginFailure> disabled_plugins(store::Store &store, int64_t session) {
+    return store.locked(
+        [&](store::Connection &connection) { return store::plugin_failures(connection, session); });
+}
+
+int finish_with_disabled_plugins(const std::vector<store::PluginFailure> &disabled, bool strict,
+                                 int code) {
+    // The warning at the failure said it all; after the results, a reminder that the
+    // numbers above lack this plugin's.
+    for (const auto &entry : disabled) {
+        std::fprintf(stderr,
+                     "warning: plugin %s was disabled after a %s in %s (%s): its %s are "
+                     "absent from there on; the warning above says how to replay it\n",
+                     entry.id.c_str(), entry.failure.c_str(), entry.call.c_str(),
+                     entry.context.c_str(), entry.kind == "predictor" ? "forecasts" : "metrics");
+    }
+    if (!strict || disabled.empty()) {
+        return code;
+    }
+    std::string ids;
+    for (const auto &entry : disabled) {
+        ids += (ids.empty() ? "" : ", ") + entry.id;
+    }
+    std::fprintf(stderr,
+                 "sandbox-runner: %zu plugin%s disabled after a failed call (%s); exit 3 as "
+                 "--strict-plugins (plugin_host.strict) asks\n",
+                 disabled.size(), disabled.size() == 1 ? " was" : "s were", ids.c_str());
+    return kExitEnvironment;
 }
 
 store::ResumableSession resume_session(store::Store &store, const std::string &command,

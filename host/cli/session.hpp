@@ -5,10 +5,12 @@
 #include <boost/program_options/variables_map.hpp>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "engine/cell_runner.hpp"
 #include "engine/plugin_set.hpp"
 #include "store/matrix_records.hpp"
+#include "store/plugin_failures.hpp"
 #include "store/store.hpp"
 
 namespace sbx::cli {
@@ -24,6 +26,15 @@ store::ResumableSession resume_session(store::Store &store, const std::string &c
 void refuse_with_recover(const std::string &command,
                          const boost::program_options::variables_map &given,
                          std::initializer_list<const char *> fixed);
+
+// The collectors and predictors `session` disabled after a failed call.
+std::vector<store::PluginFailure> disabled_plugins(store::Store &store, int64_t session);
+
+// After a command's results: one line per disabled plugin on stderr (nothing when none),
+// and the exit code: `code`, or 3 when `strict` (--strict-plugins, plugin_host.strict) and
+// a plugin was disabled.
+int finish_with_disabled_plugins(const std::vector<store::PluginFailure> &disabled, bool strict,
+                                 int code);
 
 // Marks how a session ended without hiding the error that ended it: a failure to write
 // the mark (the database is the problem, say) is logged, and the original error goes on.

@@ -1,11 +1,14 @@
 // sbx-plugin-host: loads one plugin file and serves it to sandbox-runner over fd 3, so a
 // plugin that crashes, hangs or scribbles takes down only this process.
-//   sbx-plugin-host --describe PATH [LEVEL]  load it, send its description, exit
-//   sbx-plugin-host --serve PATH [LEVEL]     load it, then create one instance and serve
-//                                            calls until the channel closes
+//   sbx-plugin-host --describe PATH [LEVEL [MEMORY]]  load it, send its description, exit
+//   sbx-plugin-host --serve PATH [LEVEL [MEMORY]]     load it, then create one instance and
+//                                                     serve calls until the channel closes
 // LEVEL: the lowest log level forwarded to the host (spdlog numbering, 2 = info).
+// MEMORY: the most data this process may hold, in bytes (RLIMIT_DATA; 0: no limit).
+#include <dlfcn.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -50,16 +53,42 @@ void watch_parent() {
     }).detach();
 }
 
+// True when a sanitizer's runtime is in this process (this binary built with one, or its
+// runtime preloaded to debug a plugin built with it).
+bool under_sanitizer() {
+    for (const char *init : {"__asan_init", "__tsan_init", "__msan_init", "__hwasan_init"}) {
+        if (::dlsym(RTLD_DEFAULT, init) != nullptr) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// RLIMIT_DATA counts the heap and every private writable mapping (malloc's large blocks
+// too), so a leaking plugin gets NULL from malloc (std::bad_alloc) at the limit instead of
+// growing until the machine swaps. Not under a sanitizer, whose shadow memory is terabytes
+// of such mappings.
+void limit_memory(const char *bytes_text) {
+    const unsigned long long bytes = std::strtoull(bytes_text, nullptr, 10);
+    if (bytes > 0 && !under_sanitizer()) {
+        const rlimit limit{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+        ::setrlimit(RLIMIT_DATA, &limit);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
-    if ((argc != 3 && argc != 4) ||
+    if (argc < 3 || argc > 5 ||
         (std::strcmp(argv[1], "--describe") != 0 && std::strcmp(argv[1], "--serve") != 0)) {
         std::cerr << "usage: sbx-plugin-host --describe|--serve PLUGIN.so (started by "
                      "sandbox-runner, with its channel on fd 3)\n";
         return 2;
     }
     watch_parent();
+    if (argc == 5) {
+        limit_memory(argv[4]);
+    }
     // Ctrl-C reaches the whole process group; the host decides, the plugin is only asked
     // to stop (is_cancelled) as it would be in process.
     for (const int signal_number : {SIGINT, SIGTERM, SIGUSR1}) {

@@ -1,6 +1,8 @@
 // The plugin host's loop: one plugin, one instance, calls in order.
 #include "plugin_host/serve.hpp"
 
+#include <cerrno>
+
 #include <nlohmann/json.hpp>
 
 #include <memory>
@@ -33,16 +35,26 @@ std::unique_ptr<plugins::Instance> create(int channel, const plugins::Plugin &pl
     }
 }
 
+// Set by answer(): the call ran out of memory.
+bool out_of_memory = false;
+
 std::string answer(plugins::Instance &instance, const std::string &payload) {
     const auto which = plugins::call_from_byte(static_cast<uint8_t>(payload[0]));
     if (!which) {
         return plugins::wire::encode_answer(SBX_INVALID, "", "unknown call");
     }
+    // Rationale: under the memory limit (RLIMIT_DATA) a leak ends in malloc failing with
+    // ENOMEM, and the plugin then says no (std::bad_alloc) or answers oddly; errno is the one
+    // witness that says the limit was why, so the host can name it.
+    // Only a failed call counts: a plugin may meet ENOMEM, cope and answer.
+    errno = 0;
     try {
         return plugins::wire::encode_answer(SBX_OK, instance.call(*which, payload.substr(1)), "");
     } catch (const plugins::PluginCallError &e) {
+        out_of_memory = errno == ENOMEM;
         return plugins::wire::encode_answer(e.status(), "", e.what());
     } catch (const std::exception &e) {
+        out_of_memory = errno == ENOMEM;
         return plugins::wire::encode_answer(SBX_ERROR, "", e.what());
     }
 }
@@ -72,7 +84,12 @@ int serve(int channel, const char *plugin_path, bool describe_only) {
                 break;
             }
         } else if (frame.type == FrameType::call && instance && !frame.payload.empty()) {
-            if (!send(channel, FrameType::answer, answer(*instance, frame.payload))) {
+            out_of_memory = false;
+            const std::string answered = answer(*instance, frame.payload);
+            if (out_of_memory && !send(channel, FrameType::out_of_memory, "")) {
+                break;
+            }
+            if (!send(channel, FrameType::answer, answered)) {
                 break;
             }
         } else {

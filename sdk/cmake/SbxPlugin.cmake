@@ -1,6 +1,7 @@
 # sbx_add_plugin(<id> KIND <kind> SOURCES <files...>)
 # Builds one plugin .so exactly as a third-party author would: only the SDK headers, one
-# exported symbol (a version script hides everything else), no undefined symbols.
+# exported symbol (a version script hides everything else), no undefined symbols, and that
+# symbol defined: a source without SBX_PLUGIN(...) is a link error, not a .so the host refuses.
 # Output: ${SBX_PLUGIN_OUTPUT_DIR}/<kind>/<id>.so (SBX_PLUGIN_OUTPUT_DIR defaults to
 # ${CMAKE_BINARY_DIR}/plugins). When SBX_PLUGIN_INSTALL_DIR is set, `cmake --install`
 # also puts it in ${SBX_PLUGIN_INSTALL_DIR}/<kind>/ (component `plugins`).
@@ -14,6 +15,11 @@ else()
   get_filename_component(_sbx_sdk_include ${CMAKE_CURRENT_LIST_DIR}/../../../include ABSOLUTE)
 endif()
 set(SBX_SDK_INCLUDE_DIR ${_sbx_sdk_include} CACHE INTERNAL "")
+# The entry symbol the loader looks up, read from the header that names it.
+file(STRINGS ${_sbx_sdk_include}/sbx/plugin.h _sbx_entry_line REGEX "^#define SBX_ENTRY_SYMBOL ")
+string(REGEX REPLACE "^#define SBX_ENTRY_SYMBOL ([A-Za-z_0-9]+).*" "\\1" _sbx_entry_symbol
+       "${_sbx_entry_line}")
+set(SBX_PLUGIN_ENTRY_SYMBOL ${_sbx_entry_symbol} CACHE INTERNAL "")
 
 function(sbx_add_plugin id)
   cmake_parse_arguments(PLUGIN "" "KIND;TARGET" "SOURCES" ${ARGN})
@@ -33,10 +39,15 @@ function(sbx_add_plugin id)
     LIBRARY_OUTPUT_DIRECTORY ${SBX_PLUGIN_OUTPUT_DIR}/${PLUGIN_KIND}
     C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   target_link_options(${PLUGIN_TARGET} PRIVATE
-    -Wl,--version-script=${SBX_PLUGIN_VERSION_SCRIPT} -Wl,-z,defs)
+    -Wl,--version-script=${SBX_PLUGIN_VERSION_SCRIPT} -Wl,-z,defs
+    -Wl,--require-defined=${SBX_PLUGIN_ENTRY_SYMBOL})
   if(SBX_PLUGIN_INSTALL_DIR)
     install(TARGETS ${PLUGIN_TARGET} LIBRARY DESTINATION ${SBX_PLUGIN_INSTALL_DIR}/${PLUGIN_KIND}
             COMPONENT plugins)
+    # In sandbox-runner's own tree: the install check (cmake/InstallCheck.cmake) learns of it.
+    if(COMMAND sbx_install_expects)
+      sbx_install_expects(COMPONENT plugins TARGETS ${PLUGIN_TARGET})
+    endif()
   endif()
   set(SBX_LAST_PLUGIN_TARGET ${PLUGIN_TARGET} PARENT_SCOPE)
 endfunction()

@@ -39,3 +39,7 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/sandbox-runner-sdk.pc.in
                ${CMAKE_BINARY_DIR}/sdk-package/sandbox-runner-sdk.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/sdk-package/sandbox-runner-sdk.pc
         DESTINATION share/pkgconfig COMPONENT sdk)
+# Written by the configure above, so always there; listed so the install check knows them.
+sbx_install_expects(COMPONENT sdk FILES ${CMAKE_BINARY_DIR}/sdk-package/sandbox-runner-sdk.pc
+                    ${CMAKE_BINARY_DIR}/sdk-package/SandboxRunnerSDKConfig.cmake
+                    ${CMAKE_BINARY_DIR}/sdk-package/SandboxRunnerSDKConfigVersion.cmake)

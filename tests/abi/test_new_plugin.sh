@@ -36,7 +36,9 @@ for kind in "${kinds[@]}"; do
     "$host" plugins new "$kind" "gen_$kind" "$work/gen_$kind" >/dev/null
     echo "add_subdirectory(gen_$kind)" >>"$work/CMakeLists.txt"
 done
-cmake -S "$work" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+# XDG_DATA_HOME set (with a space in it): `cmake --install` must honour it, as the host does.
+data_home="$work/xdg data"
+XDG_DATA_HOME=$data_home cmake -S "$work" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS=-Werror -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/configure.log" 2>&1 ||
     fail "configure: $(cat "$work/configure.log")"
 cmake --build "$work/build" -j2 >"$work/build.log" 2>&1 || fail "build: $(cat "$work/build.log")"
@@ -53,4 +55,17 @@ plugins = json.loads(sys.argv[1])["plugins"]
 sys.exit(0 if any(p["id"] == sys.argv[2] and p["kind"] == sys.argv[3] for p in plugins) else 1)
 EOF
 done
+
+# `cmake --install` of the generated projects puts each .so in the user plugin dir the host
+# computes from XDG_DATA_HOME, where the host finds it without --plugin-dir.
+cmake --install "$work/build" >"$work/install.log" 2>&1 || fail "install: $(cat "$work/install.log")"
+listed=$(XDG_DATA_HOME=$data_home "$host" plugins list --json 2>/dev/null)
+python3 - "$listed" "$data_home/sandbox-runner/plugins/" "${kinds[@]}" <<'EOF' ||
+import json, sys
+found = {p["id"]: p["path"] for p in json.loads(sys.argv[1])["plugins"]}
+for kind in sys.argv[3:]:
+    path = found.get("gen_" + kind, "")
+    assert path.startswith(sys.argv[2]), f"gen_{kind}: {path or 'not found'}"
+EOF
+    fail "the installed plugins are not in \$XDG_DATA_HOME/sandbox-runner/plugins: $listed"
 echo "ok: ${kinds[*]}"

@@ -33,6 +33,39 @@ assert {"local", "ema", "normal", "process_metrics", "cpu_spike"} <= ids, ids
 assert not listed["refused"], listed["refused"]
 PY
 
+# A host with no plugin anywhere (what a partial install used to leave) says where it
+# looked, with exit 2, rather than an empty table.
+mkdir -p "$work/lone/bin"
+ln "$host" "$work/lone/bin/sandbox-runner" 2>/dev/null || cp "$host" "$work/lone/bin/"
+set +e
+message=$(cd "$work" && env -u SANDBOX_PLUGIN_DIRS -u XDG_DATA_HOME HOME="$work/home" \
+    "$work/lone/bin/sandbox-runner" plugins list 2>&1 >/dev/null)
+code=$?
+set -e
+[[ $code -eq 2 && $message == *"no plugins found; searched "*"$work/home/.local/share/sandbox-runner/plugins"*"$work/lone/lib/sandbox-runner/plugins"* ]] ||
+    fail "plugins list with no plugin: exit $code, $message"
+
+# Every relative link of the installed docs (share/doc/sandbox-runner, the SDK's examples)
+# leads to a file of the install: an installed doc cannot point into a checkout.
+python3 - "$prefix" <<'PY' || fail "installed docs link to files the install does not have"
+import re, sys
+from pathlib import Path
+prefix = Path(sys.argv[1])
+docs = [*(prefix / "share/doc/sandbox-runner").glob("*.md"),
+        *(prefix / "share/sandbox-runner-sdk").rglob("*.md")]
+assert len(docs) > 5, docs
+broken = []
+for doc in docs:
+    for target in re.findall(r"\]\(([^)#\s][^)\s]*)\)", doc.read_text()):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path = (doc.parent / target.split("#")[0]).resolve()
+        if not path.exists() or not path.is_relative_to(prefix.resolve()):
+            broken.append(f"{doc.relative_to(prefix)}: {target}")
+print("\n".join(broken))
+sys.exit(1 if broken else 0)
+PY
+
 # Sources: scaffolds of every kind, twice (cm_* for CMake, pc_* for pkg-config).
 mkdir -p "$work/src"
 echo "cmake_minimum_required(VERSION 3.16)" >"$work/src/CMakeLists.txt"
@@ -42,6 +75,12 @@ for kind in "${kinds[@]}"; do
     "$host" plugins new "$kind" "pc_$kind" "$work/src/pc_$kind" >/dev/null
     echo "add_subdirectory(cm_$kind)" >>"$work/src/CMakeLists.txt"
 done
+# A plugin whose source lost its SBX_PLUGIN(...) line: not built with the others (it must
+# not link), built alone below.
+mkdir -p "$work/src/no_entry"
+sed '/^SBX_PLUGIN(/d' "$work/src/cm_predictor/cm_predictor.cpp" >"$work/src/no_entry/no_entry.cpp"
+echo "sbx_add_plugin(no_entry KIND predictors SOURCES no_entry.cpp)" >"$work/src/no_entry/CMakeLists.txt"
+echo "add_subdirectory(no_entry EXCLUDE_FROM_ALL)" >>"$work/src/CMakeLists.txt"
 # The installed examples of the author guide, C++ and C, built as they are.
 examples=$prefix/share/sandbox-runner-sdk/examples
 for example in last_value_predictor step_count_collector; do
@@ -56,6 +95,11 @@ cmake -S "$work/src" -B "$work/cmake-build" -G Ninja -DCMAKE_BUILD_TYPE=Release 
     -DCMAKE_CXX_FLAGS=-Werror -DCMAKE_PREFIX_PATH="$prefix" >"$work/configure.log" 2>&1 ||
     fail "configure: $(cat "$work/configure.log")"
 cmake --build "$work/cmake-build" -j2 >"$work/build.log" 2>&1 || fail "build: $(cat "$work/build.log")"
+# A missing entry is a link error (sbx_add_plugin links with --require-defined=sbx_entry).
+if cmake --build "$work/cmake-build" --target sbx_plugin_no_entry >"$work/no-entry.log" 2>&1 ||
+    ! grep -q "sbx_entry" "$work/no-entry.log"; then
+    fail "a plugin without SBX_PLUGIN(...) linked with sbx_add_plugin: $(cat "$work/no-entry.log")"
+fi
 
 # pkg-config and a plain compiler command.
 # pkg-config escapes a space in an -I path but not in the -Wl,--version-script path: a
@@ -71,12 +115,23 @@ export PKG_CONFIG_PATH=$pc_prefix/share/pkgconfig
 # Parsed as a shell (or make) would parse them: pkg-config writes a space in a path as "\ ".
 eval "cflags=($(pkg-config --cflags sandbox-runner-sdk))"
 eval "libs=($(pkg-config --libs sandbox-runner-sdk))"
-[[ $(pkg-config --modversion sandbox-runner-sdk) =~ ^1\.[0-9]+$ ]] || fail "pkg-config version"
+# Both packages' version is the ABI of the installed header, as the build wrote it.
+abi=$(sed -n 's/^#define SBX_ABI_MAJOR \([0-9]*\).*/\1/p' "$prefix/include/sbx/plugin.h").$(
+    sed -n 's/^#define SBX_ABI_MINOR \([0-9]*\).*/\1/p' "$prefix/include/sbx/plugin.h")
+[[ $(pkg-config --modversion sandbox-runner-sdk) == "$abi" ]] ||
+    fail "pkg-config version $(pkg-config --modversion sandbox-runner-sdk), not the ABI $abi"
+grep -q "PACKAGE_VERSION \"$abi\"" "$prefix/share/cmake/SandboxRunnerSDK/SandboxRunnerSDKConfigVersion.cmake" ||
+    fail "the CMake package's version is not the ABI $abi"
 for kind in "${kinds[@]}"; do
     (cd "$work" && "${launcher[@]}" "$cxx" -std=c++17 -O2 -shared -fPIC -Wall -Werror \
         "${cflags[@]}" "src/pc_$kind/pc_$kind.cpp" -o "pc_$kind.so" "${libs[@]}") ||
         fail "pkg-config build of pc_$kind"
 done
+# `pkg-config --libs` makes a missing entry a link error too.
+if (cd "$work" && "$cxx" -std=c++17 -shared -fPIC "${cflags[@]}" src/no_entry/no_entry.cpp \
+    -o no_entry.so "${libs[@]}") >"$work/no-entry.log" 2>&1 || ! grep -q "sbx_entry" "$work/no-entry.log"; then
+    fail "a plugin without SBX_PLUGIN(...) linked with pkg-config --libs: $(cat "$work/no-entry.log")"
+fi
 
 # The examples pass verify and answer their sample requests.
 "$host" plugins verify "$work/cmake-build/plugins/predictors/last_value.so" >"$work/verify.log" 2>&1 ||

@@ -47,4 +47,9 @@ inline void drop_run_error_columns(store::Connection &connection) {
         "inconclusive;");
 }
 
+// Version 11 added the plugin_failures table.
+inline void drop_plugin_failures_table(store::Connection &connection) {
+    connection.exec("DROP TABLE plugin_failures;");
+}
+
 }  // namespace sbx::test

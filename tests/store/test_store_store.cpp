@@ -85,6 +85,7 @@ TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
         sbx::test::drop_forecast_pair_columns(made.connection());
         sbx::test::restore_runs_by_session_index(made.connection());
         sbx::test::drop_run_error_columns(made.connection());
+        sbx::test::drop_plugin_failures_table(made.connection());
         made.connection().exec("PRAGMA user_version = 4");
     }
     Store store(db());
@@ -105,6 +106,7 @@ TEST_F(StoreTest, ARunIsFoundByItsPlaceInOneIndexSearchAfterMigratingFromVersion
         Store made(db());
         sbx::test::restore_runs_by_session_index(made.connection());
         sbx::test::drop_run_error_columns(made.connection());
+        sbx::test::drop_plugin_failures_table(made.connection());
         made.connection().exec("PRAGMA user_version = 8");
     }
     Store store(db());
@@ -129,6 +131,7 @@ TEST_F(StoreTest, AVersion7DatabaseKeepsItsForecastsAsShownAndUnpaired) {
         sbx::test::drop_forecast_pair_columns(made.connection());
         sbx::test::restore_runs_by_session_index(made.connection());
         sbx::test::drop_run_error_columns(made.connection());
+        sbx::test::drop_plugin_failures_table(made.connection());
         made.connection().exec("PRAGMA user_version = 7");
     }
     Store store(db());

@@ -21,6 +21,7 @@
 #include "util/errors.hpp"
 #include "util/hex_digest.hpp"
 #include "util/process_identity.hpp"
+#include "util/shell_word.hpp"
 
 namespace sbx::cluster {
 namespace fs = std::filesystem;
@@ -33,14 +34,6 @@ std::string read_text(const fs::path &path) {
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
-}
-
-std::string shell_quoted(const std::string &word) {
-    std::string quoted = "'";
-    for (const char c : word) {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
 }
 
 // sinfo's `field` (a format such as "%C") for each row of the partition, the default one
@@ -189,8 +182,8 @@ std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun>
             script,
             "#!/bin/sh\n# One shard of a sandbox-runner matrix (written by the host).\n"
             "exec " +
-                shell_quoted(worker.value("program", std::string())) + " worker --job " +
-                shell_quoted(folder_.string()) +
+                shell_quote(worker.value("program", std::string())) + " worker --job " +
+                shell_quote(folder_.string()) +
                 " --attempt \"$1\" --shard \"$SLURM_ARRAY_TASK_ID/$2\"\n");
         fs::permissions(script, fs::perms::owner_all, fs::perm_options::add);
     }

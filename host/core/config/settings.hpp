@@ -121,6 +121,9 @@ struct PluginConfig {
 // what a crash of an isolated one does.
 struct PluginHostSettings {
     plugins::IsolationPolicy policy;
+    // true: a metrics collector or predictor disabled after a failure ends the command with
+    // exit 3 once every run is done (--strict-plugins); false: exit 0, the failure reported.
+    bool strict = false;
     SourceLocation where;
 };
 

@@ -154,6 +154,7 @@ Page session_page(const std::filesystem::path &data_dir, int64_t session) {
         !unfinished.empty()) {
         body += "<p class=\"unfinished\">" + e(unfinished) + "</p>\n";
     }
+    body += reports::disabled_plugins_html(report);
     if (report.workflows.empty()) {
         body += "<p>This session recorded no scenario matrix.</p>\n";
     }

@@ -44,12 +44,24 @@ CellWork CellRunner::prepare(const config::Workflow &workflow, const presets::Pr
 }
 
 std::map<std::string, double> CellRunner::collect(
-    const std::string &request, std::map<std::string, plugins::Aggregation> *aggregations,
+    const std::string &request, const std::string &context, std::vector<FailedCall> &failed,
+    std::map<std::string, plugins::Aggregation> *aggregations,
     std::set<std::string> *collector_metrics) {
     std::map<std::string, double> metrics;
     for (auto &collector : plugins_.collectors()) {
-        const json answer = plugins::read_answer(
-            *collector, "collect", plugins::AnswerKind::collect, collector->collect(request));
+        if (plugins_.disabled().is_disabled(collector->plugin().id())) {
+            continue;
+        }
+        json answer;
+        auto failure =
+            call_optional(*collector, plugins::PluginCall::collect, request, context, [&] {
+                answer = plugins::read_answer(*collector, "collect", plugins::AnswerKind::collect,
+                                              collector->collect(request));
+            });
+        if (failure) {
+            failed.push_back(std::move(*failure));
+            continue;
+        }
         const auto values = plugins::answer_metrics(answer);
         const bool listed = collector->plugin().id() != "process_metrics";
         for (const auto &[name, value] : values) {
@@ -140,7 +152,16 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.outcome = outcome_name(outcome.outcome);
     record.failed_step = outcome.failed_step;
     record.wall_s = outcome.wall_s;
-    record.metrics = collect(request + "]}", &result.aggregations, &result.collector_metrics);
+    std::vector<FailedCall> failed;
+    std::string steps_done;
+    for (const auto &step : outcome.steps) {
+        steps_done += (steps_done.empty() ? "" : ", ") + step.name;
+    }
+    const std::string context = "workflow " + workflow.name + ", scenario " + preset.name + ", " +
+                                flag + ", repetition " + std::to_string(repetition) +
+                                ", phase run, after steps " + steps_done;
+    record.metrics =
+        collect(request + "]}", context, failed, &result.aggregations, &result.collector_metrics);
     record.metrics.insert(outcome.host_metrics.begin(), outcome.host_metrics.end());
     // An error of the setup is no failure of the inputs' making.
     const auto tags = stub_failure_metrics(record.input_meta, inputs,
@@ -163,6 +184,9 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.cell_share = cell_share_of(result);
     result.run_id = store_.record_run(record);
     result.metrics = std::move(record.metrics);
+    for (const auto &failure : failed) {
+        disable_failed_plugin(plugins_, store_, session_id_, failure, result.run_id);
+    }
 }
 
 namespace {
@@ -325,6 +349,7 @@ CellSummary CellRunner::finish(const CellWork &work) {
     std::set<std::string> collector_metrics(summary.collector_metrics.begin(),
                                             summary.collector_metrics.end());
     const auto history = store_.roi_history(summary.workflow, summary.preset, summary.flag);
+    std::vector<FailedCall> failed;
     for (const auto &[name, value] :
          collect(json{{"phase", "cell"},
                       {"session", session_id_},
@@ -335,8 +360,13 @@ CellSummary CellRunner::finish(const CellWork &work) {
                       {"prev_roi", history.empty() ? json() : json(history.back())},
                       {"runs", summary.runs}}
                      .dump(),
-                 nullptr, &collector_metrics)) {
+                 "workflow " + summary.workflow + ", scenario " + summary.preset + ", " +
+                     summary.flag + ", phase cell",
+                 failed, nullptr, &collector_metrics)) {
         summary.metrics[name] = value;
+    }
+    for (const auto &failure : failed) {
+        disable_failed_plugin(plugins_, store_, session_id_, failure, std::nullopt);
     }
     summary.collector_metrics = listed_metrics(summary.metrics, collector_metrics);
     summary.cell_id = store_.record_cell(

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/optional_plugins.hpp"
 #include "engine/run_services.hpp"
 #include "engine/workflow_runner.hpp"
 #include "plugins/metric_aggregation.hpp"
@@ -138,11 +139,14 @@ class CellRunner {
     // failures, metrics by their aggregation, input coverage, applicability.
     CellSummary summarize(const CellWork &work) const;
     // Every collector's metrics for `request_json`, each answer checked (answer_contract);
-    // what they declare goes into `aggregations` and `collector_metrics` when given.
-    std::map<std::string, double> collect(
-        const std::string &request_json,
-        std::map<std::string, plugins::Aggregation> *aggregations = nullptr,
-        std::set<std::string> *collector_metrics = nullptr);
+    // what they declare goes into `aggregations` and `collector_metrics` when given. A
+    // disabled collector is skipped; one that fails goes into `failed` (`context` says
+    // where), to be disabled once its run has an id (optional_plugins.hpp).
+    std::map<std::string, double> collect(const std::string &request_json,
+                                          const std::string &context,
+                                          std::vector<FailedCall> &failed,
+                                          std::map<std::string, plugins::Aggregation> *aggregations,
+                                          std::set<std::string> *collector_metrics);
 
     PluginSet &plugins_;
     WorkflowRunner &runner_;

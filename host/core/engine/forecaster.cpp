@@ -1,7 +1,6 @@
 #include "engine/forecaster.hpp"
 
-#include <spdlog/spdlog.h>
-
+#include "engine/optional_plugins.hpp"
 #include "plugins/answer_contract.hpp"
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
@@ -56,21 +55,26 @@ json Forecaster::forecast(const SeriesQuestion &question) {
              is_shown});
         return answer;
     };
-    shown = ask(plugins_.predictor(), true);
-    for (auto &compared : plugins_.compared_predictors()) {
-        // A compared predictor only adds a score: its failure is logged, not the command's.
-        try {
-            ask(*compared, false);
-        } catch (const plugins::PluginCallError &e) {
-            if (e.status() == SBX_CANCELLED) {
-                throw;
-            }
-            spdlog::warn("compared predictor '{}' gave no forecast of {}: {}",
-                         compared->plugin().id(), question.subject, e.what());
-        } catch (const EnvironmentError &e) {
-            spdlog::warn("compared predictor '{}' gave no forecast of {}: {}",
-                         compared->plugin().id(), question.subject, e.what());
+    // A predictor is optional: one that fails is disabled (optional_plugins.hpp), and the
+    // shown forecast is then absent ({}), the report saying why.
+    const auto ask_optional = [&](plugins::Instance &predictor, bool is_shown) {
+        json answer = json::object();
+        if (plugins_.disabled().is_disabled(predictor.plugin().id())) {
+            return answer;
         }
+        const auto failed = call_optional(
+            predictor, plugins::PluginCall::predict, request_text,
+            "forecast of " + question.subject + " from " + std::to_string(points) + " points",
+            [&] { answer = ask(predictor, is_shown); });
+        if (failed) {
+            disable_failed_plugin(plugins_, store_, session_id_, *failed, std::nullopt);
+            return json(json::object());
+        }
+        return answer;
+    };
+    shown = ask_optional(plugins_.predictor(), true);
+    for (auto &compared : plugins_.compared_predictors()) {
+        ask_optional(*compared, false);
     }
     store::record_forecasts(store_, question.subject, values, records);
     return shown;

@@ -47,6 +47,8 @@ class PluginSet {
     plugins::Instance &stub(const std::string &id, const std::string &where);
     [[nodiscard]] const std::string &default_stub() const { return settings_.stub_strategy; }
     [[nodiscard]] const config::Settings &settings() const { return settings_; }
+    // The collectors and predictors disabled in this command, shared by every worker.
+    [[nodiscard]] plugins::DisabledPlugins &disabled() const { return registry_.disabled(); }
     // Every instance's plugin, for the session record.
     [[nodiscard]] std::vector<std::shared_ptr<const plugins::Plugin>> used() const;
 

@@ -83,13 +83,13 @@ json read_answer(const Instance &instance, const char *call, AnswerKind kind,
         "plugin '" + plugin.id() + "' (" + plugin.path().string() + ") answered " + call + " with ";
     json answer = json::parse(text, nullptr, false);
     if (answer.is_discarded()) {
-        throw EnvironmentError(who + "text that is not JSON: " + excerpt(text) +
-                               "; a plugin answers one JSON object (docs/abi.md)");
+        throw BadAnswerError(who + "text that is not JSON: " + excerpt(text) +
+                             "; a plugin answers one JSON object (docs/abi.md)");
     }
     if (const std::string problem = answer_problem(kind, answer, range); !problem.empty()) {
-        throw EnvironmentError(who + "an answer that breaks its contract (" + problem +
-                               "); the answer was: " + excerpt(text) +
-                               " (docs/abi.md gives each call's answer)");
+        throw BadAnswerError(who + "an answer that breaks its contract (" + problem +
+                             "); the answer was: " + excerpt(text) +
+                             " (docs/abi.md gives each call's answer)");
     }
     return answer;
 }

@@ -16,6 +16,12 @@
 
 namespace sbx::plugins {
 
+// An answer that is not JSON or breaks its contract: the plugin's defect.
+class BadAnswerError : public EnvironmentError {
+  public:
+    using EnvironmentError::EnvironmentError;
+};
+
 enum class AnswerKind {
     collect,  // metrics.collect.answer.v1
     predict,  // predictor.predict.answer.v1
@@ -26,7 +32,7 @@ enum class AnswerKind {
 std::string answer_problem(AnswerKind kind, const nlohmann::json &answer,
                            std::optional<std::pair<double, double>> range = std::nullopt);
 
-// The answer `text` of `instance` to `call`, parsed and checked; throws EnvironmentError
+// The answer `text` of `instance` to `call`, parsed and checked; throws BadAnswerError
 // "plugin 'ID' (PATH) answered CALL with ...: PROBLEM; the answer began: TEXT".
 nlohmann::json read_answer(const Instance &instance, const char *call, AnswerKind kind,
                            const std::string &text,

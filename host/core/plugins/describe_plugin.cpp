@@ -4,15 +4,16 @@
 
 #include "plugins/plugin.hpp"
 #include "plugins/plugin_process.hpp"
+#include "util/shell_word.hpp"
 
 namespace sbx::plugins {
 
 std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
                                         const CallPolicy &policy) {
     PluginProcess child(path, PluginProcess::Mode::describe);
-    const auto deadline = policy.deadline.count() > 0
-                              ? PluginProcess::Clock::now() + policy.deadline
-                              : PluginProcess::Clock::time_point::max();
+    const auto span = policy.deadline_of(std::nullopt);
+    const auto deadline = span.count() > 0 ? PluginProcess::Clock::now() + span
+                                           : PluginProcess::Clock::time_point::max();
     const auto received = child.receive(deadline);
     using Kind = PluginProcess::Received::Kind;
     if (received.kind == Kind::frame && received.frame.type == wire::FrameType::refused) {
@@ -25,11 +26,14 @@ std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
     if (received.kind != Kind::frame || received.frame.type != wire::FrameType::hello) {
         const std::string what =
             received.kind == Kind::timed_out ? "did not finish loading in time" : received.why;
-        // Its constructors or init() ran in a child; the host is unharmed.
+        // Its constructors or init() ran in a child; the host is unharmed. The next step
+        // is a debugger on that child's code, not another host command that loads it too.
         throw PluginError(path.string() + ": " + what +
-                          " while loading (its constructors and init() ran in a separate "
-                          "process); run `sandbox-runner plugins verify " +
-                          path.string() + "` for details");
+                          " while loading, before any call: its static constructors or "
+                          "init() failed (they ran in a separate process); reproduce it "
+                          "under a debugger: gdb --args " +
+                          shell_quote(plugin_host_program().string()) + " --describe " +
+                          shell_quote(path.string()) + " 3>/dev/null");
     }
     nlohmann::json description;
     try {

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "plugins/call_watch.hpp"
+
 #include <limits>
 
 namespace sbx::plugins {
@@ -37,8 +39,9 @@ std::string IsolatedInstance::who() const {
 }
 
 void IsolatedInstance::start() {
-    process_ = std::make_unique<PluginProcess>(plugin_->path(), PluginProcess::Mode::serve);
-    const auto deadline = after(plugin_->policy().deadline);
+    process_ = std::make_unique<PluginProcess>(plugin_->path(), PluginProcess::Mode::serve,
+                                               plugin_->policy().memory_bytes);
+    const auto deadline = after(plugin_->policy().deadline_of(std::nullopt));
     auto hello = process_->receive(deadline);
     if (hello.kind == Kind::frame && hello.frame.type == wire::FrameType::refused) {
         process_.reset();
@@ -62,9 +65,23 @@ void IsolatedInstance::start() {
     }
 }
 
+bool IsolatedInstance::near_memory_limit() const {
+    const uint64_t limit = plugin_->policy().memory_bytes;
+    // Rationale: at the limit malloc fails, and what the plugin then does (a NULL write, an
+    // abort on std::bad_alloc, an error answer) happens with its memory close to the limit;
+    // resident memory trails the data counted, so three quarters of it is the mark.
+    return limit > 0 && process_ && process_->peak_memory_bytes() >= limit / 4 * 3;
+}
+
+std::string IsolatedInstance::memory_text() const {
+    const uint64_t mib = plugin_->policy().memory_bytes / (1024 * 1024);
+    return "ran out of memory at its limit of " + std::to_string(mib) +
+           " MiB (plugin_host.memory_mb); it was killed";
+}
+
 Clock::time_point IsolatedInstance::deadline_for(PluginCall which,
                                                  const std::string &request) const {
-    const auto policy = plugin_->policy().deadline;
+    const auto policy = plugin_->policy().deadline_of(which);
     if (which != PluginCall::run) {
         return after(policy);
     }
@@ -83,16 +100,24 @@ Clock::time_point IsolatedInstance::deadline_for(PluginCall which,
     return after(policy + std::chrono::milliseconds(timeout_ms));
 }
 
-void IsolatedInstance::fail(const std::string &doing, const PluginProcess::Received &received) {
+void IsolatedInstance::fail(const std::string &doing, const PluginProcess::Received &received,
+                            std::optional<PluginCall> which) {
     std::string what = received.why;
+    CallFailure failure = CallFailure::crash;
     if (received.kind == Kind::timed_out) {
-        what = "did not answer within " + seconds_text(plugin_->policy().deadline) +
+        what = "did not answer within " + seconds_text(plugin_->policy().deadline_of(which)) +
                " (plugin_host.call_deadline_s); it was killed";
-    } else if (received.kind == Kind::frame) {
-        what = "sent an unexpected frame";
+        failure = CallFailure::hang;
+    } else if (received.kind == Kind::frame || received.kind == Kind::garbage) {
+        what = received.kind == Kind::frame ? "sent an unexpected frame" : what;
+        failure = CallFailure::garbage;
     }
     if (process_) {
         process_->kill_and_reap();
+        if (failure == CallFailure::crash && near_memory_limit()) {
+            what = memory_text() + " after it " + what;
+            failure = CallFailure::memory;
+        }
         process_.reset();
     }
     const std::string message = who() + " " + what + " " + doing;
@@ -103,10 +128,11 @@ void IsolatedInstance::fail(const std::string &doing, const PluginProcess::Recei
     if (plugin_->policy().stop_on_crash) {
         throw PluginCrashError(message + " (plugin_host.on_crash: stop)");
     }
-    throw PluginCallError(SBX_ERROR, message);
+    throw PluginCallError(SBX_ERROR, message, failure);
 }
 
 std::string IsolatedInstance::call(PluginCall which, const std::string &request) {
+    const CallWatch watch(plugin_->id(), which);
     const std::string doing = std::string("in ") + call_name(which);
     if (!process_) {
         const int restarts = plugin_->policy().restarts;
@@ -122,17 +148,32 @@ std::string IsolatedInstance::call(PluginCall which, const std::string &request)
     frame.push_back(static_cast<char>(which));
     frame += request;
     if (!process_->send(wire::FrameType::call, frame)) {
-        fail(doing, {Kind::died, {}, process_->kill_and_reap()});
+        fail(doing, {Kind::died, {}, process_->kill_and_reap()}, which);
     }
-    const auto received = process_->receive(deadline_for(which, request));
+    auto received = process_->receive(deadline_for(which, request));
+    bool out_of_memory = false;
+    if (received.kind == Kind::frame && received.frame.type == wire::FrameType::out_of_memory) {
+        out_of_memory = true;  // the answer follows
+        received = process_->receive(deadline_for(which, request));
+    }
     if (received.kind != Kind::frame || received.frame.type != wire::FrameType::answer) {
-        fail(doing, received);
+        fail(doing, received, which);
     }
     int32_t status = SBX_ERROR;
     std::string answer;
     std::string error;
     if (!wire::decode_answer(received.frame.payload, status, answer, error)) {
-        fail(doing, {Kind::garbage, {}, "wrote garbage on its channel (a malformed answer)"});
+        fail(doing, {Kind::garbage, {}, "wrote garbage on its channel (a malformed answer)"},
+             which);
+    }
+    if (status != SBX_OK && status != SBX_CANCELLED && (out_of_memory || near_memory_limit())) {
+        // It caught its own std::bad_alloc (or a NULL from malloc) and said no: the limit
+        // is why, and a fresh process serves the next call.
+        const std::string message = who() + " " + memory_text() + " " + doing + ": " + error;
+        process_->kill_and_reap();
+        process_.reset();
+        ++failures_;
+        throw PluginCallError(SBX_ERROR, message, CallFailure::memory);
     }
     if (status != SBX_OK) {
         throw PluginCallError(status, error);  // the child's message names the plugin already

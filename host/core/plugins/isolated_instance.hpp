@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "plugins/plugin.hpp"
@@ -26,8 +27,14 @@ class IsolatedInstance final : public Instance {
     // timeout on top (none when the run has none).
     [[nodiscard]] PluginProcess::Clock::time_point deadline_for(PluginCall which,
                                                                 const std::string &request) const;
-    // Ends the child after a failure in `doing` and throws what the policy says.
-    [[noreturn]] void fail(const std::string &doing, const PluginProcess::Received &received);
+    // Ends the child after a failure in `doing` (of `which`; none: loading or create) and
+    // throws what the policy says.
+    [[noreturn]] void fail(const std::string &doing, const PluginProcess::Received &received,
+                           std::optional<PluginCall> which = std::nullopt);
+    // True when the child's peak memory came close to its limit (it ran out).
+    [[nodiscard]] bool near_memory_limit() const;
+    // "ran out of memory at its limit of 1024 MiB (plugin_host.memory_mb); it was killed"
+    [[nodiscard]] std::string memory_text() const;
     [[nodiscard]] std::string who() const;
 
     std::string config_;

@@ -2,6 +2,8 @@
 // instances through the kind interfaces.
 #include "plugins/plugin.hpp"
 
+#include "plugins/call_watch.hpp"
+
 #include <dlfcn.h>
 
 #include <boost/dll/shared_library.hpp>
@@ -268,6 +270,7 @@ std::string InProcessInstance::sweep(const std::string &request) {
 }
 
 std::string InProcessInstance::call(PluginCall which, const std::string &request) {
+    const CallWatch watch(plugin_->id(), which);
     const char *text = request.c_str();
     switch (which) {
         case PluginCall::run:
@@ -334,7 +337,9 @@ std::unique_ptr<Instance> Plugin::create(const nlohmann::json &written,
     }
     const std::string text = config.dump();
     if (isolated()) {
-        return make_isolated_instance(shared_from_this(), text);
+        auto instance = make_isolated_instance(shared_from_this(), text);
+        instance->config_text_ = text;
+        return instance;
     }
     sbx_instance *handle = nullptr;
     const sbx_status status = entry_.create(text.c_str(), &handle);
@@ -344,7 +349,10 @@ std::unique_ptr<Instance> Plugin::create(const nlohmann::json &written,
             "plugin '" + id() + "' (" + path_.string() +
             ") refused its configuration: " + text_or_empty(entry_.last_error(nullptr)));
     }
-    return std::make_unique<InProcessInstance>(shared_from_this(), handle);
+    std::unique_ptr<Instance> instance =
+        std::make_unique<InProcessInstance>(shared_from_this(), handle);
+    instance->config_text_ = text;
+    return instance;
 }
 
 nlohmann::json Plugin::description() const {

@@ -24,15 +24,35 @@ class PluginError : public InputError {
     using InputError::InputError;
 };
 
-// A plugin call that returned a status other than SBX_OK.
+// How a plugin call failed: each kind has its own next step for the plugin's author.
+enum class CallFailure : uint8_t {
+    status,     // the plugin returned a status other than SBX_OK (it said no)
+    crash,      // its process died (a signal, or an exit) during the call
+    hang,       // it did not answer within the call's deadline and was killed
+    garbage,    // it wrote bytes that are not a frame on its channel
+    memory,     // it reached its memory limit (plugin_host.memory_mb)
+    bad_answer  // it answered SBX_OK with text that breaks the call's contract
+};
+
+// "crash", "hang", ...: the words reports, JSON and the database use.
+constexpr const char *failure_name(CallFailure failure) {
+    constexpr const char *kNames[] = {"status", "crash", "hang", "garbage", "memory", "bad_answer"};
+    return kNames[static_cast<uint8_t>(failure)];
+}
+
+// A plugin call that returned a status other than SBX_OK, or (isolated) whose process
+// crashed, hung, wrote garbage or ran out of memory.
 class PluginCallError : public std::runtime_error {
   public:
-    PluginCallError(sbx_status status, const std::string &message)
-        : std::runtime_error(message), status_(status) {}
+    PluginCallError(sbx_status status, const std::string &message,
+                    CallFailure failure = CallFailure::status)
+        : std::runtime_error(message), status_(status), failure_(failure) {}
     [[nodiscard]] sbx_status status() const noexcept { return status_; }
+    [[nodiscard]] CallFailure failure() const noexcept { return failure_; }
 
   private:
     sbx_status status_;
+    CallFailure failure_;
 };
 
 // An isolated plugin crashed, hung or wrote garbage, and `plugin_host.on_crash: stop`
@@ -73,6 +93,9 @@ class Instance {
     Instance &operator=(const Instance &) = delete;
 
     [[nodiscard]] const Plugin &plugin() const { return *plugin_; }
+    // The configuration it was created with (JSON text, the schema's defaults filled in):
+    // what `plugins call --plugin-config` needs to repeat one of its calls.
+    [[nodiscard]] const std::string &config_text() const { return config_text_; }
 
     // Executor: run spec -> result JSON text.
     std::string run(const std::string &spec_json) { return call(PluginCall::run, spec_json); }
@@ -104,6 +127,10 @@ class Instance {
 
   protected:
     std::shared_ptr<const Plugin> plugin_;
+
+  private:
+    friend class Plugin;
+    std::string config_text_;
 };
 
 // A loaded and initialized plugin library, or (isolated) the description of one that only

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -15,6 +16,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -34,11 +36,14 @@ std::filesystem::path g_program;
 // keep its close-on-exec flag, and the child would start without its channel.
 constexpr int kFirstSafeDescriptor = 10;
 
-int wait_status_or_minus_one(pid_t pid, bool block) {
+// Reaps `pid` (wait4: its peak resident memory comes with it, into `peak_bytes`).
+int wait_status_or_minus_one(pid_t pid, bool block, uint64_t &peak_bytes) {
     int status = 0;
     while (true) {
-        const pid_t got = ::waitpid(pid, &status, block ? 0 : WNOHANG);
+        rusage usage{};
+        const pid_t got = ::wait4(pid, &status, block ? 0 : WNOHANG, &usage);
         if (got == pid) {
+            peak_bytes = static_cast<uint64_t>(usage.ru_maxrss) * 1024;
             return status;
         }
         if (got < 0 && errno == EINTR) {
@@ -85,7 +90,8 @@ std::string describe_exit(int wait_status) {
     return "ended";
 }
 
-PluginProcess::PluginProcess(const std::filesystem::path &plugin, Mode mode) {
+PluginProcess::PluginProcess(const std::filesystem::path &plugin, Mode mode,
+                             uint64_t memory_bytes) {
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
         throw EnvironmentError(std::string("cannot make a channel to a plugin host: ") +
@@ -102,8 +108,10 @@ PluginProcess::PluginProcess(const std::filesystem::path &plugin, Mode mode) {
     const std::string path = plugin.string();
     // The child logs only what the host's log would keep.
     const std::string level = std::to_string(static_cast<int>(spdlog::get_level()));
+    const std::string memory = std::to_string(memory_bytes);
     const char *argv[] = {program.c_str(), mode == Mode::describe ? "--describe" : "--serve",
-                          path.c_str(), level.c_str(), nullptr};
+                          path.c_str(),    level.c_str(),
+                          memory.c_str(),  nullptr};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, child_end.get(), 3);
@@ -237,6 +245,20 @@ PluginProcess::Received PluginProcess::receive(Clock::time_point deadline) {
     }
 }
 
+uint64_t PluginProcess::peak_memory_bytes() const {
+    if (reaped_ || pid_ < 0) {
+        return reaped_peak_bytes_;
+    }
+    std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmHWM:", 0) == 0) {
+            return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;  // "VmHWM:  1234 kB"
+        }
+    }
+    return 0;
+}
+
 std::string PluginProcess::kill_and_reap() {
     if (pid_ >= 0 && !reaped_) {
         ::kill(pid_, SIGKILL);
@@ -255,7 +277,7 @@ std::string PluginProcess::reap(std::chrono::milliseconds grace) {
     } else {
         const auto until = Clock::now() + grace;
         while (Clock::now() < until && ::kill(pid_, 0) == 0) {
-            int status = wait_status_or_minus_one(pid_, false);
+            int status = wait_status_or_minus_one(pid_, false, reaped_peak_bytes_);
             if (status != -1) {
                 reaped_ = true;
                 ended_ = describe_exit(status);
@@ -264,10 +286,10 @@ std::string PluginProcess::reap(std::chrono::milliseconds grace) {
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     }
-    int status = wait_status_or_minus_one(pid_, false);
+    int status = wait_status_or_minus_one(pid_, false, reaped_peak_bytes_);
     if (status == -1) {
         ::kill(pid_, SIGKILL);
-        status = wait_status_or_minus_one(pid_, true);
+        status = wait_status_or_minus_one(pid_, true, reaped_peak_bytes_);
     }
     reaped_ = true;
     ended_ = status == -1 ? "ended" : describe_exit(status);

@@ -6,6 +6,7 @@
 #include <sbx/unique_fd.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -30,9 +31,10 @@ class PluginProcess {
         std::string why;  // "crashed with SIGSEGV", "sent a frame length of ...", ...
     };
 
-    // Spawns `sbx-plugin-host --describe|--serve PATH` with the channel on its fd 3.
+    // Spawns `sbx-plugin-host --describe|--serve PATH LEVEL MEMORY` with the channel on its
+    // fd 3; the child holds its own data to `memory_bytes` (0: no limit).
     // Throws EnvironmentError when the program cannot be started.
-    PluginProcess(const std::filesystem::path &plugin, Mode mode);
+    PluginProcess(const std::filesystem::path &plugin, Mode mode, uint64_t memory_bytes = 0);
     // Closes the channel (the child destroys its instance and exits), then kills what is
     // still there after a grace, and reaps it.
     ~PluginProcess();
@@ -48,6 +50,9 @@ class PluginProcess {
     // Kills the child now and reaps it; "crashed with SIGSEGV" style text of how it ended.
     std::string kill_and_reap();
     [[nodiscard]] pid_t pid() const { return pid_; }
+    // The child's peak resident memory in bytes: its high-water mark while it runs, what
+    // wait4 reported once it is reaped (0 when unknown).
+    [[nodiscard]] uint64_t peak_memory_bytes() const;
 
     static constexpr std::chrono::milliseconds kCancelGrace{500};
 
@@ -59,6 +64,7 @@ class PluginProcess {
     pid_t pid_ = -1;
     bool reaped_ = false;
     std::string ended_;  // how the child ended, once reaped
+    uint64_t reaped_peak_bytes_ = 0;
     UniqueFd channel_;
     UniqueFd pidfd_;
     wire::FrameReader reader_;

@@ -20,6 +20,7 @@ bool known_type(uint8_t byte) {
         case FrameType::call:
         case FrameType::answer:
         case FrameType::log:
+        case FrameType::out_of_memory:
             return true;
     }
     return false;

@@ -17,6 +17,9 @@ enum class FrameType : uint8_t {
     call = 'K',     // host: [u8 PluginCall][request]
     answer = 'A',   // child: [i32 status][u32 n][answer: n bytes][last_error]
     log = 'L',      // child: [i32 level][message], any time
+    // child, before its answer: the call just made failed with malloc out of memory (errno
+    // ENOMEM) under the child's memory limit; payload empty.
+    out_of_memory = 'M',
 };
 
 struct Frame {

@@ -91,7 +91,7 @@ void Registry::examine(size_t index) const {
         } else {
             plugin = describe_plugin(path, by_name);
         }
-        const auto policy = policy_.for_plugin(plugin->id(), candidate.trusted);
+        const auto policy = policy_.for_plugin(plugin->id(), candidate.trusted, plugin->kind());
         if (plugin->isolated() && policy.isolation == Isolation::in_process) {
             plugin = load_plugin(path);  // asked for by id; it loaded safely in a child
         } else if (!plugin->isolated() && policy.isolation == Isolation::process) {
@@ -100,10 +100,7 @@ void Registry::examine(size_t index) const {
         }
         plugin->set_policy(policy);
         if (const auto existing = loaded(plugin->id())) {
-            refused_.push_back({path, "plugin id '" + plugin->id() + "' is already provided by " +
-                                          existing->path().string() + "; rename one of them"});
-            call_deinit(*plugin);  // its init() ran here; it gets its deinit() too
-            spdlog::warn("refused plugin {}: {}", path.string(), refused_.back().reason);
+            keep_one(existing, std::move(plugin));
             return;
         }
         spdlog::debug("loaded plugin {} {} ({}, {}) from {}", plugin->id(),
@@ -114,6 +111,63 @@ void Registry::examine(size_t index) const {
         refused_.push_back({path, e.what()});
         spdlog::warn("refused plugin {}", e.what());
     }
+}
+
+void Registry::keep_one(const std::shared_ptr<Plugin> &existing,
+                        std::shared_ptr<Plugin> second) const {
+    const std::string &id = second->id();
+    const auto chosen = policy_.path_of.find(id);
+    std::error_code ec;
+    if (chosen != policy_.path_of.end()) {
+        // The settings say which file provides the id: the other is set aside quietly.
+        const bool second_wins = std::filesystem::equivalent(chosen->second, second->path(), ec);
+        const auto &kept = second_wins ? second : existing;
+        const auto &dropped = second_wins ? existing : second;
+        refused_.push_back({dropped->path(), "plugin id '" + id + "' is provided by " +
+                                                 kept->path().string() +
+                                                 " (plugin_host.overrides." + id + ".path)"});
+        call_deinit(*dropped);  // no instance of it exists: ids are resolved before use
+        spdlog::debug("{}", refused_.back().reason);
+        if (second_wins) {
+            std::replace(plugins_.begin(), plugins_.end(), existing, second);
+        }
+        return;
+    }
+    refused_.push_back({second->path(), "plugin id '" + id + "' is already provided by " +
+                                            existing->path().string() +
+                                            "; remove one of them, or choose one with "
+                                            "plugin_host.overrides." +
+                                            id + ".path"});
+    shadowed_[id].push_back(second->path());
+    call_deinit(*second);  // its init() ran here; it gets its deinit() too
+    spdlog::warn("refused plugin {}: {}", second->path().string(), refused_.back().reason);
+}
+
+void Registry::refuse_ambiguous(const std::string &id) const {
+    const auto chosen = policy_.path_of.find(id);
+    const auto plugin = loaded(id);
+    std::error_code ec;
+    if (chosen != policy_.path_of.end() &&
+        (!plugin || !std::filesystem::equivalent(chosen->second, plugin->path(), ec))) {
+        std::string providers = plugin ? plugin->path().string() : std::string("no file");
+        throw PluginError("plugin_host.overrides." + id + ".path names " + chosen->second.string() +
+                          ", which provides no plugin '" + id + "' (provided by: " + providers +
+                          "); name one of those files, or remove the path");
+    }
+    const auto shadowed = shadowed_.find(id);
+    if (shadowed == shadowed_.end() || !plugin) {
+        return;
+    }
+    std::string others;
+    for (const auto &path : shadowed->second) {
+        others += (others.empty() ? "" : ", ") + path.string();
+    }
+    // Rationale: the first file found winning in silence once replaced a built-in collector
+    // with a drop-in that measured nothing, and the report showed zeros as measured.
+    throw PluginError("plugin id '" + id +
+                      "' is provided by two files: " + plugin->path().string() + " and " + others +
+                      "; remove one, or say which one is used: plugin_host: {overrides: {" + id +
+                      ": {path: " + plugin->path().string() + "}}}");
 }
 
 std::shared_ptr<Plugin> Registry::loaded(const std::string &id) const {
@@ -145,21 +199,19 @@ std::vector<RefusedPlugin> Registry::refused() const {
 
 std::shared_ptr<Plugin> Registry::find(const std::string &id) const {
     const std::lock_guard<std::recursive_mutex> lock(mutex_);
-    if (auto plugin = loaded(id)) {
-        return plugin;
-    }
     // In directory order, so that the first file with the id wins as it would in a full
-    // scan: the likely files first, then the others.
+    // scan: the likely files first (every one of them, so that a second file with the id
+    // is seen), then the others.
     for (size_t i = 0; i < candidates_.size(); ++i) {
         const auto &candidate = candidates_[i];
         if (!candidate.trusted || candidate.path.stem() == id) {
             examine(i);
         }
     }
-    if (auto plugin = loaded(id)) {
-        return plugin;
+    if (!loaded(id)) {
+        examine_all();
     }
-    examine_all();
+    refuse_ambiguous(id);
     return loaded(id);
 }
 

@@ -5,11 +5,13 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "plugins/disabled_plugins.hpp"
 #include "plugins/isolation_policy.hpp"
 #include "plugins/plugin.hpp"
 
@@ -43,7 +45,9 @@ class Registry {
     }
     // The plugin `id`, loading files until it is found: first the files named <id>.so and
     // every file outside the host's own directories (an isolated description is cheap and
-    // safe), then the rest. nullptr when none has that id.
+    // safe), then the rest. nullptr when none has that id. A PluginError (exit 2) naming
+    // both files when two provide the id and `plugin_host.overrides.ID.path` does not say
+    // which one is used.
     [[nodiscard]] std::shared_ptr<Plugin> find(const std::string &id) const;
     [[nodiscard]] std::vector<std::string> ids_of_kind(const std::string &kind) const;
     // The drop-ins of `kind` that ask to be used without being named (ABI 1.2
@@ -57,6 +61,10 @@ class Registry {
     [[nodiscard]] std::shared_ptr<Plugin> require(const std::string &id, const std::string &kind,
                                                   const std::string &where) const;
 
+    // The collectors and predictors this command disabled after a failed call (mutable: the
+    // registry lives as long as the command, and every worker shares it).
+    [[nodiscard]] DisabledPlugins &disabled() const { return disabled_; }
+
   private:
     struct Candidate {
         std::filesystem::path path;
@@ -66,6 +74,12 @@ class Registry {
     // Loads or describes candidate `index` (under the lock): adds a plugin or a refusal.
     void examine(size_t index) const;
     [[nodiscard]] std::shared_ptr<Plugin> loaded(const std::string &id) const;
+    // `second` has the id of `existing`: keeps the file the settings choose, else the first
+    // and remembers the second as shadowed.
+    void keep_one(const std::shared_ptr<Plugin> &existing, std::shared_ptr<Plugin> second) const;
+    // Throws when `id` is provided by several files and the settings do not choose one, or
+    // when the file they choose does not provide it.
+    void refuse_ambiguous(const std::string &id) const;
     void examine_all() const;
 
     IsolationPolicy policy_;
@@ -75,6 +89,8 @@ class Registry {
     mutable std::vector<Candidate> candidates_;
     mutable std::vector<std::shared_ptr<Plugin>> plugins_;
     mutable std::vector<RefusedPlugin> refused_;
+    mutable std::map<std::string, std::vector<std::filesystem::path>> shadowed_;  // by id
+    mutable DisabledPlugins disabled_;
 };
 
 }  // namespace sbx::plugins

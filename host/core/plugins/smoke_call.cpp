@@ -4,6 +4,9 @@
 // that fails, crashes or answers the wrong shape is one problem line naming the call.
 #include "plugins/smoke_call.hpp"
 
+#include "plugins/call_by_name.hpp"
+#include "plugins/failure_advice.hpp"
+
 #include <algorithm>
 #include <functional>
 
@@ -64,6 +67,13 @@ std::string call_and_check(const std::string &call, const std::string &label, co
     try {
         answer_text = invoke(text);
     } catch (const PluginCallError &e) {
+        const auto which = call_from_name(call);
+        if (e.failure() != CallFailure::status && which) {
+            // A crash, a hang, garbage or its memory limit: a step for each, never "answer
+            // with SBX_OK", which a plugin that died could not have done.
+            return named + " failed: " + e.what() + "; " +
+                   failure_advice(e.failure(), *which, "ID", "");
+        }
         return named + " failed: " + e.what() + "; make " + call +
                " answer this request with SBX_OK (a request it cannot serve is still an "
                "answer, e.g. an inactive injector or an executor's \"XX\")";

@@ -70,9 +70,26 @@ void check_schema_and_call(const Plugin &plugin, const std::string &prefix, Veri
     }
 }
 
+// Another file in the plugin directories with the same id makes the id ambiguous once this
+// file is dropped in beside it (exit 2 when a command uses it).
+void note_id_taken(const Plugin &plugin, const Registry &registry, VerifyReport &report) {
+    std::error_code ec;
+    for (const auto &other : registry.plugins()) {
+        if (other->id() == plugin.id() &&
+            !std::filesystem::equivalent(other->path(), plugin.path(), ec)) {
+            report.notes.push_back(
+                "id '" + plugin.id() + "' is already provided by " + other->path().string() +
+                "; with both in the plugin directories a command that uses '" + plugin.id() +
+                "' stops (exit 2) until one is removed or " + "plugin_host.overrides." +
+                plugin.id() + ".path names the one to use");
+        }
+    }
+}
+
 }  // namespace
 
-VerifyReport verify_plugin(const std::filesystem::path &path) {
+VerifyReport verify_plugin(const std::filesystem::path &path, const IsolationPolicy &policy,
+                           const Registry *registry) {
     VerifyReport report;
     const std::string prefix = path.string() + ": ";
     std::size_t link_problems = 0;
@@ -100,7 +117,8 @@ VerifyReport verify_plugin(const std::filesystem::path &path) {
     try {
         // In a child: a plugin that crashes while loading or in a smoke call is reported
         // with what it was doing, and the checks that passed stay.
-        plugin = describe_plugin(path, CallPolicy{});
+        plugin = describe_plugin(path, policy.for_plugin(path.stem().string(), false));
+        plugin->set_policy(policy.for_plugin(plugin->id(), false, plugin->kind()));
     } catch (const PluginError &e) {
         report.problems.push_back(e.what());
         return report;
@@ -112,6 +130,9 @@ VerifyReport verify_plugin(const std::filesystem::path &path) {
         report.passed.begin(),
         {"descriptor", d.id + " " + d.version + ", " + d.kind + ", ABI " + abi_text(plugin->abi()) +
                            " (this host: " + abi_text({SBX_ABI_MAJOR, SBX_ABI_MINOR}) + ")"});
+    if (registry != nullptr) {
+        note_id_taken(*plugin, *registry, report);
+    }
     check_schema_and_call(*plugin, prefix, report);
     return report;
 }

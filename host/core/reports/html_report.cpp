@@ -18,6 +18,7 @@ std::string html_report(const SessionReport &report, const std::string &data_dir
     if (const std::string unfinished = unfinished_text(report, commands); !unfinished.empty()) {
         body += "<p class=\"unfinished\">" + escape_markup(unfinished) + "</p>\n";
     }
+    body += disabled_plugins_html(report);
     if (report.workflows.empty()) {
         body += "<p>No scenario scores were recorded in this session.</p>\n";
     }

@@ -49,6 +49,14 @@ std::string html_page(const std::string &title, const std::string &body,
            "</head>\n<body>\n" + body + "</body>\n</html>\n";
 }
 
+std::string disabled_plugins_html(const SessionReport &report) {
+    std::string html;
+    for (const auto &line : disabled_plugin_lines(report.disabled_plugins)) {
+        html += "<p class=\"disabled-plugin\">⚠ " + escape_markup(line) + "</p>\n";
+    }
+    return html;
+}
+
 std::string session_summary_html(const SessionReport &report) {
     return "<p class=\"meta\">session " + std::to_string(report.session) + " · <code>" +
            e(report.command) + "</code> · " + e(report.status) + " · started " +

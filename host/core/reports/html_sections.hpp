@@ -17,6 +17,9 @@ std::string html_page(const std::string &title, const std::string &body,
 // The session's line: command, status, start, seed.
 std::string session_summary_html(const SessionReport &report);
 
+// A warning paragraph per disabled plugin (its reason and replay line), or "".
+std::string disabled_plugins_html(const SessionReport &report);
+
 // <table> of the workflow's scenarios: ROI on/off, deltas, the worst marked, results.
 std::string matrix_table_html(const WorkflowOutcome &workflow);
 

@@ -79,6 +79,24 @@ std::string junit_report(const SessionReport &report, const std::string &data_di
                   attribute("message", unfinished) + attribute("type", "session_" + report.status) +
                   "/>\n    </testcase>\n  </testsuite>\n";
     }
+    // A disabled plugin is no failure of the target (the runs went on without its numbers),
+    // and CI must still see it: a skipped case per plugin, with the reason.
+    if (!report.disabled_plugins.empty()) {
+        std::string cases;
+        const auto lines = disabled_plugin_lines(report.disabled_plugins);
+        for (size_t i = 0; i < lines.size(); ++i) {
+            cases += "    <testcase" +
+                     attribute("name", "plugin " + report.disabled_plugins[i].id + " answered") +
+                     attribute("classname", "sandbox-runner.plugins") + ">\n      <skipped" +
+                     attribute("message", lines[i]) + "/>\n    </testcase>\n";
+        }
+        const std::string count = std::to_string(lines.size());
+        tests += static_cast<int>(lines.size());
+        suites += "  <testsuite" + attribute("name", "plugins") + attribute("tests", count) +
+                  attribute("failures", "0") + attribute("errors", "0") +
+                  attribute("skipped", count) + attribute("time", "0") +
+                  attribute("timestamp", report.started_at) + ">\n" + cases + "  </testsuite>\n";
+    }
     for (const auto &workflow : report.workflows) {
         int suite_failures = 0;
         int suite_errors = 0;

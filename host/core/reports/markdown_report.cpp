@@ -65,6 +65,9 @@ std::string markdown_report(const SessionReport &report, const std::string &data
     if (const std::string unfinished = unfinished_text(report, commands); !unfinished.empty()) {
         text += "> ❌ **" + md(unfinished) + "**\n\n";
     }
+    for (const auto &line : disabled_plugin_lines(report.disabled_plugins)) {
+        text += "> ⚠️ " + md(line) + "\n\n";
+    }
     if (report.workflows.empty()) {
         text += "No scenario scores were recorded in this session.\n";
     }

@@ -2,20 +2,10 @@
 
 #include <filesystem>
 
-#include "reports/shell_reproducer.hpp"
+#include "util/shell_word.hpp"
 
 namespace sbx::reports {
 namespace {
-
-// Quoted for a shell when it holds anything but the plainest path characters.
-std::string shell_word(const std::string &text) {
-    if (!text.empty() &&
-        text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                               "0123456789_./-+,:@%") == std::string::npos) {
-        return text;
-    }
-    return shell_quote(text);
-}
 
 std::string absolute(const std::string &path) {
     std::error_code error;

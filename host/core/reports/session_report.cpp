@@ -93,6 +93,7 @@ SessionReport load_session_report(store::Connection &db, int64_t session) {
     SessionReport report;
     report.session = session;
     load_session_row(db, report);
+    report.disabled_plugins = store::plugin_failures(db, session);
     store::Statement query(db.get(),
                            "SELECT workflow, scenario, roi_on, roi_off, roi_delta, raroi_on, "
                            "raroi_off, raroi_delta, failed, worst, COALESCE(details, '{}'), "
@@ -236,7 +237,41 @@ json to_json(const SessionReport &report) {
             {"status", report.status},
             {"seed", report.seed ? json(*report.seed) : json()},
             {"host_version", report.host_version},
-            {"workflows", workflows}};
+            {"workflows", workflows},
+            {"disabled_plugins", disabled_plugins_json(report.disabled_plugins)}};
+}
+
+std::vector<std::string> disabled_plugin_lines(const std::vector<store::PluginFailure> &disabled) {
+    std::vector<std::string> lines;
+    for (const auto &entry : disabled) {
+        std::string line = "plugin " + entry.id + " (" + entry.kind +
+                           ") was disabled: " + entry.reason + "; its " +
+                           (entry.kind == "predictor" ? "forecasts" : "metrics") +
+                           " are absent from " + entry.context + " on";
+        if (!entry.replay.empty()) {
+            line += "; replay: " + entry.replay;
+        }
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+json disabled_plugins_json(const std::vector<store::PluginFailure> &disabled) {
+    json entries = json::array();
+    for (const auto &entry : disabled) {
+        entries.push_back({{"plugin", entry.id},
+                           {"kind", entry.kind},
+                           {"path", entry.path},
+                           {"call", entry.call},
+                           {"failure", entry.failure},
+                           {"reason", entry.reason},
+                           {"where", entry.context},
+                           {"run", entry.run_id ? json(*entry.run_id) : json()},
+                           {"request_file", entry.request_file},
+                           {"replay", entry.replay},
+                           {"advice", entry.advice}});
+    }
+    return entries;
 }
 
 }  // namespace sbx::reports

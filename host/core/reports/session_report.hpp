@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "store/plugin_failures.hpp"
 #include "store/sqlite_handle.hpp"
 
 namespace sbx::reports {
@@ -56,6 +57,9 @@ struct SessionReport {
     std::string settings_source;  // the settings file the session ran with (replay lines)
     int64_t recorded_runs = 0;    // runs committed, finished or not
     std::vector<WorkflowOutcome> workflows;  // by name
+    // Metrics collectors and predictors disabled after a failed call: their numbers are
+    // absent from the failure on (engine/optional_plugins.hpp).
+    std::vector<store::PluginFailure> disabled_plugins;
 };
 
 // The newest session that recorded scenario scores or ran `run-scenarios` (finished or not),
@@ -70,6 +74,13 @@ SessionReport load_session_report(store::Connection &db, int64_t session);
 std::string verdict_text(int failing, int passing);
 
 nlohmann::json to_json(const SessionReport &report);
+
+// One line per disabled plugin, for every report format: "plugin lintrend (predictor) was
+// disabled: <reason>; its forecasts are absent from <where> on; replay: <line>".
+std::vector<std::string> disabled_plugin_lines(const std::vector<store::PluginFailure> &disabled);
+
+// The same as JSON objects (the plugin_failures columns), for --json outputs.
+nlohmann::json disabled_plugins_json(const std::vector<store::PluginFailure> &disabled);
 
 // "" for a finished session; else what a shared report must say first, so that an
 // unfinished matrix never reads as green: "interrupted after 41 runs: the matrix did not

@@ -11,18 +11,6 @@ namespace sbx::reports {
 
 using nlohmann::json;
 
-std::string shell_quote(const std::string &text) {
-    std::string quoted = "'";
-    for (const char c : text) {
-        if (c == '\'') {
-            quoted += "'\\''";
-        } else {
-            quoted += c;
-        }
-    }
-    return quoted + "'";
-}
-
 std::string printf_bytes(const std::string &text) {
     // printf's format carries any byte as \ooo; printable ASCII stays readable.
     std::string format;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "util/shell_word.hpp"
+
 namespace sbx::reports {
 
 // `header` lines become comments; each spec is one step (see WorkflowRunner::step_specs,
@@ -15,8 +17,7 @@ std::string shell_reproducer(const std::vector<std::string> &header,
                              const std::vector<std::string> &step_names,
                              const std::vector<nlohmann::json> &specs);
 
-// `text` as one single-quoted shell word.
-std::string shell_quote(const std::string &text);
+using sbx::shell_quote;  // util/shell_word.hpp
 
 // A printf command writing exactly the bytes of `text`.
 std::string printf_bytes(const std::string &text);

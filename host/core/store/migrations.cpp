@@ -203,6 +203,25 @@ const std::vector<const char *> &migrations() {
         ALTER TABLE cells ADD COLUMN errored_runs INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE scenario_scores ADD COLUMN inconclusive TEXT;
         )sql",
+        // 11: metrics collectors and predictors a session disabled after a failed call, with
+        // where it failed and the saved request that replays it.
+        R"sql(
+        CREATE TABLE plugin_failures(
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            plugin_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            path TEXT NOT NULL,
+            call TEXT NOT NULL,
+            failure TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            context TEXT NOT NULL,
+            run_id INTEGER,
+            request_file TEXT NOT NULL,
+            replay TEXT NOT NULL,
+            advice TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY(session_id, plugin_id));
+        )sql",
     };
     return steps;
 }
