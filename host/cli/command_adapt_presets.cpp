@@ -239,7 +239,9 @@ int run_adapt_presets_command(CliContext &context, const std::vector<std::string
         std::printf("%s\npolicy kept in %s; recorded as session %lld\n", summary.c_str(),
                     policy_path.c_str(), static_cast<long long>(session));
     }
-    return kExitOk;
+    std::fflush(stdout);
+    return finish_with_disabled_plugins(disabled_plugins(store, session),
+                                        settings.plugin_host.strict, kExitOk);
 }
 
 }  // namespace sbx::cli

@@ -185,21 +185,24 @@ int run_simulation_command(CliContext &context, RunOptions &options,
         std::printf("\nrecorded as session %lld in %s\n", static_cast<long long>(session),
                     (data_dir / "metrics.db").c_str());
     }
+    std::fflush(stdout);
+    int code = kExitOk;
     if (options.fail_under >= 0) {
         for (const auto &entry : result["presets"]) {
             for (const auto &part : entry["parts"]) {
-                if (part["roi"].get<double>() < options.fail_under) {
+                if (code == kExitOk && part["roi"].get<double>() < options.fail_under) {
                     std::fprintf(stderr,
                                  "sandbox-runner: ROI %.3f of %s under preset '%s' is below "
                                  "--fail-under %.3f\n",
                                  part["roi"].get<double>(), part["name"].get<std::string>().c_str(),
                                  entry["preset"].get<std::string>().c_str(), options.fail_under);
-                    return kExitGateFailed;
+                    code = kExitGateFailed;
                 }
             }
         }
     }
-    return kExitOk;
+    return finish_with_disabled_plugins(disabled_plugins(store, session),
+                                        settings.plugin_host.strict, code);
 }
 
 // The executables matched by the settings' target globs, relative to the repository.

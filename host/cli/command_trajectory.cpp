@@ -176,7 +176,9 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
             std::printf("chart written to %s\n", plot.c_str());
         }
     }
-    return kExitOk;
+    std::fflush(stdout);
+    return finish_with_disabled_plugins(disabled_plugins(store, session),
+                                        settings.plugin_host.strict, kExitOk);
 }
 
 }  // namespace sbx::cli

@@ -64,7 +64,7 @@ std::vector<std::filesystem::path> own_plugin_dirs(const std::filesystem::path &
 
 std::filesystem::path plugin_host_beside(const std::filesystem::path &executable) {
     std::error_code ec;
-    const auto in_build_tree = executable.parent_path() / "sbx-plugin-host";
+    auto in_build_tree = executable.parent_path() / "sbx-plugin-host";
     if (std::filesystem::is_regular_file(in_build_tree, ec)) {
         return in_build_tree;
     }

@@ -158,13 +158,13 @@ json fuzzed_generate(uint64_t seed) {
                 slot.update({{"type", "string"}, {"example", hostile_text(random, 30)}});
                 break;
             case 1:
-                slot.update({{"type", "integer"}, {"min", -5}, {"max", 500}, {"example", 3}});
+                slot.update({{"type", "int"}, {"min", -5}, {"max", 500}, {"example", 3}});
                 break;
             case 2:
-                slot.update({{"type", "number"}, {"example", 2.5}});
+                slot.update({{"type", "float"}, {"example", 2.5}});
                 break;
             case 3:
-                slot.update({{"type", "boolean"}, {"example", true}});
+                slot.update({{"type", "bool"}, {"example", true}});
                 break;
             default:
                 slot.update({{"type", "json"}, {"example", {{"id", 1}, {"tags", {"a"}}}}});

@@ -74,7 +74,7 @@ bool IsolatedInstance::near_memory_limit() const {
 }
 
 std::string IsolatedInstance::memory_text() const {
-    const uint64_t mib = plugin_->policy().memory_bytes / (1024 * 1024);
+    const uint64_t mib = plugin_->policy().memory_bytes / (uint64_t{1024} * 1024);
     return "ran out of memory at its limit of " + std::to_string(mib) +
            " MiB (plugin_host.memory_mb); it was killed";
 }

@@ -100,7 +100,7 @@ void Registry::examine(size_t index) const {
         }
         plugin->set_policy(policy);
         if (const auto existing = loaded(plugin->id())) {
-            keep_one(existing, std::move(plugin));
+            keep_one(existing, plugin);
             return;
         }
         spdlog::debug("loaded plugin {} {} ({}, {}) from {}", plugin->id(),
@@ -114,7 +114,7 @@ void Registry::examine(size_t index) const {
 }
 
 void Registry::keep_one(const std::shared_ptr<Plugin> &existing,
-                        std::shared_ptr<Plugin> second) const {
+                        const std::shared_ptr<Plugin> &second) const {
     const std::string &id = second->id();
     const auto chosen = policy_.path_of.find(id);
     std::error_code ec;

@@ -76,7 +76,8 @@ class Registry {
     [[nodiscard]] std::shared_ptr<Plugin> loaded(const std::string &id) const;
     // `second` has the id of `existing`: keeps the file the settings choose, else the first
     // and remembers the second as shadowed.
-    void keep_one(const std::shared_ptr<Plugin> &existing, std::shared_ptr<Plugin> second) const;
+    void keep_one(const std::shared_ptr<Plugin> &existing,
+                  const std::shared_ptr<Plugin> &second) const;
     // Throws when `id` is provided by several files and the settings do not choose one, or
     // when the file they choose does not provide it.
     void refuse_ambiguous(const std::string &id) const;
