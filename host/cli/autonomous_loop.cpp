@@ -384,6 +384,7 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
     // Every plugin, executor and preset is checked before the first iteration records.
     engine::PluginSet plugins(settings, context.registry());
     store::Store store(database);
+    std::vector<int64_t> sessions_run;  // this command's iterations
     const auto threshold_log = data_dir / "threshold_log.jsonl";
     const auto started = std::chrono::steady_clock::now();
     const auto elapsed = [&] {
@@ -466,6 +467,7 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
             save();
         }
         record_plugins_used(store, session, plugins);
+        sessions_run.push_back(session);
         const auto iteration_started = std::chrono::steady_clock::now();
         ProgressLine progress(context.options);
         const engine::MatrixContext matrix =
@@ -513,7 +515,16 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
         std::printf("\nrecorded in %s; decisions in %s; loop state in %s\n", database.c_str(),
                     threshold_log.c_str(), state_path.c_str());
     }
-    return kExitOk;
+    // A collector or predictor is disabled for the whole loop (one registry): each plugin's
+    // first failure, in whichever iteration's session it was recorded.
+    std::vector<store::PluginFailure> disabled;
+    for (const int64_t ran : sessions_run) {
+        for (auto &entry : disabled_plugins(store, ran)) {
+            disabled.push_back(std::move(entry));
+        }
+    }
+    std::fflush(stdout);
+    return finish_with_disabled_plugins(disabled, settings.plugin_host.strict, kExitOk);
 }
 
 }  // namespace sbx::cli

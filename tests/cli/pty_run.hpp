@@ -37,6 +37,7 @@ inline PtyResult run_in_pty(const std::vector<std::string> &argv,
             ::putenv(const_cast<char *>(assignment.c_str()));
         }
         std::vector<char *> args;
+        args.reserve(argv.size() + 1);
         for (const auto &arg : argv) {
             args.push_back(const_cast<char *>(arg.c_str()));
         }

@@ -14,7 +14,6 @@
 
 namespace {
 
-using sbx::test::PtyResult;
 using sbx::test::run_in_pty;
 
 class Progress : public sbx::test::CliTest {
@@ -41,13 +40,17 @@ workflows:
     }
 };
 
-const std::regex kProgress(R"(\r\x1b\[Kruns (\d+)/(\d+) \(\d+%\)  \d+:\d\d)");
+// The line as drawn (built on first use: a regex constructor may throw).
+const std::regex &progress_pattern() {
+    static const std::regex pattern(R"(\r\x1b\[Kruns (\d+)/(\d+) \(\d+%\)  \d+:\d\d)");
+    return pattern;
+}
 
 TEST_F(Progress, ATerminalSeesRunsElapsedEtaFailuresAndTheCurrentRun) {
     const auto result = run_in_pty(command({}, "--log-level=debug"), {"NO_COLOR=", "TERM=xterm"});
     ASSERT_EQ(result.exit_code, 0) << result.output;
     std::smatch match;
-    ASSERT_TRUE(std::regex_search(result.output, match, kProgress)) << result.output;
+    ASSERT_TRUE(std::regex_search(result.output, match, progress_pattern())) << result.output;
     EXPECT_GT(std::stoi(match[2]), 0);
     EXPECT_NE(result.output.find("  ETA "), std::string::npos);
     EXPECT_NE(result.output.find("slow / hostile_input (on)"), std::string::npos);
@@ -57,7 +60,8 @@ TEST_F(Progress, ATerminalSeesRunsElapsedEtaFailuresAndTheCurrentRun) {
     // Every run is counted: the last line drawn says all of them.
     std::string last_done;
     std::string total;
-    for (std::sregex_iterator it(result.output.begin(), result.output.end(), kProgress), end;
+    for (std::sregex_iterator it(result.output.begin(), result.output.end(), progress_pattern()),
+         end;
          it != end; ++it) {
         last_done = (*it)[1];
         total = (*it)[2];
@@ -78,7 +82,7 @@ TEST_F(Progress, ATerminalSeesRunsElapsedEtaFailuresAndTheCurrentRun) {
 TEST_F(Progress, NoColorMeansNoColour) {
     const auto result = run_in_pty(command({}), {"NO_COLOR=1", "TERM=xterm"});
     ASSERT_EQ(result.exit_code, 0) << result.output;
-    ASSERT_TRUE(std::regex_search(result.output, kProgress)) << result.output;
+    ASSERT_TRUE(std::regex_search(result.output, progress_pattern())) << result.output;
     EXPECT_NE(result.output.find(" failed"), std::string::npos);
     EXPECT_EQ(result.output.find("\x1b[3"), std::string::npos) << result.output;
 }
@@ -90,7 +94,7 @@ TEST_F(Progress, AbsentWithJsonQuietOrWithoutATerminal) {
         const auto result =
             run_in_pty(global.empty() ? command(extra) : command(extra, global), {});
         ASSERT_EQ(result.exit_code, 0) << result.output;
-        EXPECT_FALSE(std::regex_search(result.output, kProgress)) << result.output;
+        EXPECT_FALSE(std::regex_search(result.output, progress_pattern())) << result.output;
         EXPECT_EQ(result.output.find("\x1b[K"), std::string::npos);
     }
     const auto piped = runner({"run-scenarios", "slow", "--workers", "2"});

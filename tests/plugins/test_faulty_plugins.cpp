@@ -64,9 +64,9 @@ TEST_F(FaultyPlugins, ACrashingCollectorIsDisabledEveryRunIsRecordedAndTheReques
         << result.err;
     EXPECT_NE(result.err.find("request: " + row[3]), std::string::npos) << result.err;
     EXPECT_TRUE(std::filesystem::exists(row[3])) << row[3];
-    EXPECT_NE(row[4].find(std::string("plugins call ") + kCollector + " --call collect"),
-              std::string::npos)
-        << row[4];
+    // (The path is quoted for a shell when it holds a space.)
+    EXPECT_NE(row[4].find(kCollector), std::string::npos) << row[4];
+    EXPECT_NE(row[4].find(" --call collect --request "), std::string::npos) << row[4];
     EXPECT_NE(row[3].find("/plugin-failures/misbehaving_collector-1.json"), std::string::npos);
     // The process_metrics numbers of later runs are still there; the collector's are not.
     EXPECT_EQ(query("SELECT count(*) FROM metrics WHERE name = 'answered'")[0][0], "0");

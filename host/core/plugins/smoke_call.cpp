@@ -59,7 +59,8 @@ using Check = std::function<std::string(const json &answer)>;
 
 // Runs one call; returns "" or the problem. `label` says which request it was ("" for
 // the sample, "(fuzzed, seed 2)").
-std::string call_and_check(const std::string &call, const std::string &label, const json &request,
+std::string call_and_check(const std::string &id, const std::string &call, const std::string &label,
+                           const json &request,
                            const std::function<std::string(const std::string &)> &invoke,
                            const Check &check, std::string &answer_text) {
     const std::string text = request.dump();
@@ -72,7 +73,7 @@ std::string call_and_check(const std::string &call, const std::string &label, co
             // A crash, a hang, garbage or its memory limit: a step for each, never "answer
             // with SBX_OK", which a plugin that died could not have done.
             return named + " failed: " + e.what() + "; " +
-                   failure_advice(e.failure(), *which, "ID", "");
+                   failure_advice(e.failure(), *which, id, "");
         }
         return named + " failed: " + e.what() + "; make " + call +
                " answer this request with SBX_OK (a request it cannot serve is still an "
@@ -87,16 +88,17 @@ std::string call_and_check(const std::string &call, const std::string &label, co
 }
 
 // One sample request, then the fuzzed ones from `fuzz(seed)`: the first problem, or "".
-std::string sample_then_fuzzed(const std::string &call, const json &sample,
+std::string sample_then_fuzzed(const std::string &id, const std::string &call, const json &sample,
                                const std::function<json(uint64_t)> &fuzz,
                                const std::function<std::string(const std::string &)> &invoke,
                                const Check &check, std::string &shown) {
-    if (auto problem = call_and_check(call, "", sample, invoke, check, shown); !problem.empty()) {
+    if (auto problem = call_and_check(id, call, "", sample, invoke, check, shown);
+        !problem.empty()) {
         return problem;
     }
     for (uint64_t seed = 1; seed <= kFuzzedCalls; ++seed) {
         std::string ignored;
-        auto problem = call_and_check(call, "(fuzzed, seed " + std::to_string(seed) + ")",
+        auto problem = call_and_check(id, call, "(fuzzed, seed " + std::to_string(seed) + ")",
                                       fuzz(seed), invoke, check, ignored);
         if (!problem.empty()) {
             return problem;
@@ -129,7 +131,7 @@ std::string check_executor(Instance &instance, const std::filesystem::path &scra
                            std::string &shown) {
     // One call: an executor's run is a real run (a container, a VM boot), not a quick probe.
     return call_and_check(
-        "run", "", sample(sample_requests::kExecutorRun, scratch),
+        instance.plugin().id(), "run", "", sample(sample_requests::kExecutorRun, scratch),
         [&](const std::string &r) { return instance.run(r); },
         [](const json &answer) -> std::string {
             const auto status = answer.find("status");
@@ -148,7 +150,8 @@ std::string check_injector(Instance &instance, const std::filesystem::path &scra
     const json request = sample(sample_requests::kInjectorPrepare, scratch);
     json state = nullptr;
     auto problem = call_and_check(
-        "prepare", "", request, [&](const std::string &r) { return instance.prepare(r); },
+        instance.plugin().id(), "prepare", "", request,
+        [&](const std::string &r) { return instance.prepare(r); },
         [&](const json &answer) -> std::string {
             if (answer.contains("active") && !answer["active"].is_boolean()) {
                 return "answered a non-boolean \"active\"; write true or false";
@@ -173,7 +176,8 @@ std::string check_injector(Instance &instance, const std::filesystem::path &scra
     }
     std::string swept;
     return call_and_check(
-        "sweep", "", {{"state_dir", request["state_dir"]}, {"dry_run", true}},
+        instance.plugin().id(), "sweep", "",
+        {{"state_dir", request["state_dir"]}, {"dry_run", true}},
         [&](const std::string &r) { return instance.sweep(r); },
         [](const json &answer) -> std::string {
             return answer.contains("removed") && answer["removed"].is_array()
@@ -192,7 +196,8 @@ std::string check_stub(Instance &instance, std::string &shown) {
         return instance.generate(r);
     };
     return sample_then_fuzzed(
-        "generate", json::parse(sample_requests::kStubGenerate), fuzzed_generate, invoke,
+        instance.plugin().id(), "generate", json::parse(sample_requests::kStubGenerate),
+        fuzzed_generate, invoke,
         [&](const json &answer) -> std::string {
             const auto sets = answer.find("input_sets");
             const auto count = asked.value("count", 0);
@@ -221,7 +226,7 @@ std::string check_metrics(Instance &instance, std::string &shown) {
     const auto invoke = [&](const std::string &r) { return instance.collect(r); };
     // The run phase (two steps with their output, one failed), then the cell phase.
     auto problem = sample_then_fuzzed(
-        "collect", json::parse(sample_requests::kMetricsCollectRun),
+        instance.plugin().id(), "collect", json::parse(sample_requests::kMetricsCollectRun),
         [](uint64_t seed) { return fuzzed_collect("run", seed); }, invoke,
         contract(AnswerKind::collect), shown);
     if (!problem.empty()) {
@@ -229,15 +234,15 @@ std::string check_metrics(Instance &instance, std::string &shown) {
     }
     std::string cell_answer;
     return sample_then_fuzzed(
-        "collect", json::parse(sample_requests::kMetricsCollectCell),
+        instance.plugin().id(), "collect", json::parse(sample_requests::kMetricsCollectCell),
         [](uint64_t seed) { return fuzzed_collect("cell", seed); }, invoke,
         contract(AnswerKind::collect), cell_answer);
 }
 
 std::string check_predictor(Instance &instance, std::string &shown) {
     return sample_then_fuzzed(
-        "predict", json::parse(sample_requests::kPredictorPredict), fuzzed_predict,
-        [&](const std::string &r) { return instance.predict(r); },
+        instance.plugin().id(), "predict", json::parse(sample_requests::kPredictorPredict),
+        fuzzed_predict, [&](const std::string &r) { return instance.predict(r); },
         contract(AnswerKind::predict, std::make_pair(0.0, 1.0)), shown);
 }
 
