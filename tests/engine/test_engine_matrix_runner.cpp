@@ -30,6 +30,9 @@ class MatrixRunnerTest : public ::testing::Test {
         settings_ = sbx::config::load_settings_text(
             "plugin_dirs: [\"" SBX_PLUGIN_DIR
             "\"]\n"
+            // No injector: the worker pool is under test, and a settings file without
+            // `injectors:` gets the default ones (not built for this test).
+            "injectors: []\n"
             "data_dir: \"" +
                 dir_ +
                 "/data\"\n"
