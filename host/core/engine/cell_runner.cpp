@@ -153,15 +153,16 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     record.failed_step = outcome.failed_step;
     record.wall_s = outcome.wall_s;
     std::vector<FailedCall> failed;
-    std::string steps_done;
-    for (const auto &step : outcome.steps) {
-        steps_done += (steps_done.empty() ? "" : ", ") + step.name;
-    }
-    const std::string context = "workflow " + workflow.name + ", scenario " + preset.name + ", " +
-                                flag + ", repetition " + std::to_string(repetition) +
-                                ", phase run, after steps " + steps_done;
     record.metrics =
-        collect(request + "]}", context, failed, &result.aggregations, &result.collector_metrics);
+        collect(request + "]}", "", failed, &result.aggregations, &result.collector_metrics);
+    // Where a collector failed, said only when one did: no text is built for every run.
+    for (auto &failure : failed) {
+        failure.context = "workflow " + workflow.name + ", scenario " + preset.name + ", " + flag +
+                          ", repetition " + std::to_string(repetition) + ", phase run, after steps";
+        for (const auto &step : outcome.steps) {
+            failure.context.append(&step == &outcome.steps.front() ? " " : ", ").append(step.name);
+        }
+    }
     record.metrics.insert(outcome.host_metrics.begin(), outcome.host_metrics.end());
     // An error of the setup is no failure of the inputs' making.
     const auto tags = stub_failure_metrics(record.input_meta, inputs,
