@@ -13,6 +13,7 @@ void CliTest::SetUp() {
 }
 
 void CliTest::TearDown() {
+    end_background_programs();  // a test that failed early left its host running
     std::filesystem::remove_all(dir_);
 }
 

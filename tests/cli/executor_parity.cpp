@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include "processes.hpp"
 
 namespace sbx::test {
 
@@ -85,11 +86,6 @@ std::string sleeper_seconds() {
     return std::to_string(600000 + ::getpid() % 100000);
 }
 
-std::string slurp(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 }  // namespace
 
 void ExecutorParityTest::expect_every_run_starts_clean(const std::string &executor_line) {
@@ -151,16 +147,9 @@ std::string ExecutorParityTest::expect_raw_bytes_reach_the_target(
 std::vector<int> ExecutorParityTest::leftover_sleepers() const {
     std::vector<int> found;
     const std::string marker = sleeper_seconds();
-    std::error_code error;
-    for (std::filesystem::directory_iterator it("/proc", error), end; !error && it != end;
-         it.increment(error)) {
-        const std::string name = it->path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) {
-            continue;
-        }
-        const std::string cmdline = slurp(it->path().string() + "/cmdline");
-        if (cmdline.rfind(std::string("sleep\0", 6) + marker, 0) == 0) {
-            found.push_back(std::stoi(name));
+    for (const sbx::test::LiveProcess &process : sbx::test::live_processes()) {
+        if (process.cmdline.rfind(std::string("sleep\0", 6) + marker, 0) == 0) {
+            found.push_back(process.pid);
         }
     }
     return found;

@@ -44,11 +44,20 @@ TEST_F(DockerCli, SameWorkflowSameRoiAndResultSchemaUnderLocalAndDocker) {
 }
 
 // Invalid UTF-8 in argv and env cannot go through the engine's JSON API: docker-run-init
-// reads such a command from a file. Pooled (an exec) and in a container of its own.
+// reads such a command from a file (an exec, a container of its own); the pool's agent gets
+// the bytes as they are on its own wire. Pooled through the agent and through an exec, and
+// in a container of its own.
 TEST_F(DockerCli, RawBytesReachTheTargetExactlyPooledAndAlone) {
     expect_raw_bytes_reach_the_target("    executor: docker\n");
-    EXPECT_EQ(query("SELECT json_extract(result, '$.pool') FROM steps"),
-              (std::vector<std::vector<std::string>>{{"new"}}));
+    EXPECT_EQ(query("SELECT json_extract(result, '$.pool'), json_extract(result, '$.transport') "
+                    "FROM steps"),
+              (std::vector<std::vector<std::string>>{{"new", "agent"}}));
+    std::filesystem::remove_all(dir_ + "/data");
+    expect_raw_bytes_reach_the_target("    executor: docker\n",
+                                      "plugins: {docker: {pool_transport: exec}}\n");
+    EXPECT_EQ(query("SELECT json_extract(result, '$.pool'), json_extract(result, '$.transport') "
+                    "FROM steps"),
+              (std::vector<std::vector<std::string>>{{"new", "exec"}}));
     std::filesystem::remove_all(dir_ + "/data");
     expect_raw_bytes_reach_the_target("    executor: docker\n",
                                       "plugins: {docker: {pool: false}}\n");

@@ -5,6 +5,8 @@
 // (exit 1); a missing program stops the command before any run (exit 2); a workflow that
 // never works is broken (exit 1).
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -19,7 +21,7 @@ class FaultAccounting : public sbx::test::CliTest {
     // Builds a third-party injector from `source` with the SDK alone, as authors do, into
     // <dir>/plugins/<id>.so; returns the folder.
     std::string build_injector(const std::string &source, const std::string &id) {
-        const std::string plugins = dir_ + "/plugins";
+        std::string plugins = dir_ + "/plugins";
         std::filesystem::create_directories(plugins);
         const std::string exports =
             std::string("-Wl,--version-script=") + SBX_SDK_INCLUDE + "/../cmake/sbx_plugin.map";
@@ -288,6 +290,42 @@ workflows:
                                "injector claims that fault"),
               std::string::npos)
         << refused.err;
+}
+
+// An injector whose probe says it stays idle under a preset is not asked again by that
+// preset's runs; under a preset where it acts, every run asks it.
+TEST_F(FaultAccounting, AnInjectorIdleUnderAPresetIsNotAskedByItsRuns) {
+    const std::string plugins = build_injector(SBX_COUNTING_INJECTOR, "counting");
+    const std::string log = dir_ + "/prepares.log";
+    write_settings(R"(injectors: [counting]
+plugins: {counting: {log: ")" +
+                   log + R"("}}
+scenarios:
+  - {name: normal}
+  - {name: counted, preset: {COUNTED: "1"}}
+workflows:
+  - name: t
+    steps: [{run: [/bin/true]}]
+)");
+    const auto result = runner(
+        {"--plugin-dir", plugins, "run-scenarios", "t", "--seed", "1", "--repetitions", "3"});
+    ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+    std::map<std::string, int> asked;
+    std::ifstream lines(log);
+    for (std::string line; std::getline(lines, line);) {
+        ++asked[line];
+    }
+    const auto times = [&](const std::string &line) {
+        const auto found = asked.find(line);
+        return found == asked.end() ? 0 : found->second;
+    };
+    EXPECT_EQ(times("probe normal"), 1);
+    EXPECT_EQ(times("run normal"), 0) << "an idle injector was asked by a run";
+    EXPECT_EQ(times("probe counted"), 1);
+    // At least: a run the sandbox failed is run again (sandbox_fault_reruns), asking again.
+    EXPECT_GE(times("run counted"), 6) << "each run (3 on, 3 off) of the preset it acts under "
+                                          "asks it";
+    EXPECT_EQ(asked.size(), 3U) << result.out;
 }
 
 TEST_F(FaultAccounting, EveryUpstreamIsNamedToTheTargetWhateverTheInjectors) {

@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "cli_fixture.hpp"
+#include "processes.hpp"
 
 namespace {
 
@@ -99,16 +100,9 @@ workflows:
     EXPECT_EQ(query("SELECT count(*) FROM runs WHERE passed = 1")[0][0], std::to_string(runs));
     EXPECT_EQ(query("PRAGMA integrity_check")[0][0], "ok");
     // No process of any run survives, the one interrupted mid-sleep included.
-    for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
-        const auto name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) {
-            continue;
-        }
-        std::ifstream cmdline(entry.path() / "cmdline");
-        std::string args((std::istreambuf_iterator<char>(cmdline)),
-                         std::istreambuf_iterator<char>());
-        EXPECT_EQ(args.find("sleep 0.2; echo done"), std::string::npos)
-            << "process " << name << " survived: " << args;
+    for (const sbx::test::LiveProcess &process : sbx::test::live_processes()) {
+        EXPECT_EQ(process.cmdline.find("sleep 0.2; echo done"), std::string::npos)
+            << "process " << process.pid << " survived: " << process.cmdline;
     }
 }
 
@@ -131,18 +125,11 @@ workflows:
         {{"TMPDIR", dir_}}, dir_, dir_ + "/host.log");  // its leftover workspace stays in dir_
     // Wait for the target to be running, then kill the host without warning.
     const auto target_alive = [] {
-        for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
-            std::ifstream cmdline(entry.path() / "cmdline");
-            std::string args((std::istreambuf_iterator<char>(cmdline)),
-                             std::istreambuf_iterator<char>());
-            if (args.find("sleep 7.5") != std::string::npos ||
-                args.find("sleep\0"
-                          "7.25",
-                          0, 10) != std::string::npos) {
-                return true;
-            }
-        }
-        return false;
+        return !sbx::test::processes_whose_cmdline_contains("sleep 7.5").empty() ||
+               !sbx::test::processes_whose_cmdline_contains(std::string_view("sleep\0"
+                                                                             "7.25",
+                                                                             10))
+                    .empty();
     };
     ASSERT_TRUE(sbx::test::wait_until(target_alive)) << "the target never started";
     ASSERT_EQ(kill(pid, SIGKILL), 0);

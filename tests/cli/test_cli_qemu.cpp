@@ -18,6 +18,7 @@
 
 #include <sbx/process_identity.hpp>
 #include "executor_parity.hpp"
+#include "processes.hpp"
 
 namespace {
 
@@ -32,17 +33,11 @@ std::string slurp(const std::string &path) {
 // Pids of live QEMU processes whose command line names `needle` (a test's scratch dir).
 std::vector<int> qemu_processes_naming(const std::string &needle) {
     std::vector<int> found;
-    std::error_code error;
-    for (fs::directory_iterator it("/proc", error), end; !error && it != end; it.increment(error)) {
-        const std::string name = it->path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) {
-            continue;
-        }
-        std::string cmdline = slurp(it->path().string() + "/cmdline");
-        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-        if (cmdline.find("qemu-system") != std::string::npos &&
-            cmdline.find(needle) != std::string::npos) {
-            found.push_back(std::stoi(name));
+    for (sbx::test::LiveProcess &process : sbx::test::live_processes()) {
+        std::replace(process.cmdline.begin(), process.cmdline.end(), '\0', ' ');
+        if (process.cmdline.find("qemu-system") != std::string::npos &&
+            process.cmdline.find(needle) != std::string::npos) {
+            found.push_back(process.pid);
         }
     }
     return found;

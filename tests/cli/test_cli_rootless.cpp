@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
+#include "processes.hpp"
 
 namespace {
 
@@ -25,17 +26,10 @@ constexpr unsigned kNobody = 65534;
 // Host PIDs of live processes whose command line contains `token`.
 std::vector<std::string> processes_with(const std::string &token) {
     std::vector<std::string> found;
-    for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) {
-            continue;
-        }
-        std::ifstream in(entry.path() / "cmdline");
-        std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-        if (cmdline.find(token) != std::string::npos) {
-            found.push_back(name);
-            found.back().append(": ").append(cmdline);
+    for (sbx::test::LiveProcess &process : sbx::test::live_processes()) {
+        std::replace(process.cmdline.begin(), process.cmdline.end(), '\0', ' ');
+        if (process.cmdline.find(token) != std::string::npos) {
+            found.push_back(std::to_string(process.pid) + ": " + process.cmdline);
         }
     }
     return found;

@@ -86,16 +86,23 @@ class SlurmCli : public CliTest {
     }
 
     // Waits until a task of an array of this test runs; returns the array's job id.
-    std::string running_array() {
+    // The array job of this test with a task running ("" after 60 s without one), and
+    // that task's index.
+    std::string running_array(std::string *task = nullptr) {
         std::string job;
         wait_until(
             [&] {
                 const auto listed = run_command(
-                    {"/usr/bin/env", "squeue", "-h", "-r", "-t", "RUNNING", "-o", "%F %Z"});
+                    {"/usr/bin/env", "squeue", "-h", "-r", "-t", "RUNNING", "-o", "%F %K %Z"});
                 std::istringstream in(listed.out);
                 for (std::string line; std::getline(in, line);) {
                     if (line.find(dir_) != std::string::npos) {
-                        job = line.substr(0, line.find(' '));
+                        std::istringstream fields(line);
+                        std::string index;
+                        fields >> job >> index;
+                        if (task != nullptr) {
+                            *task = index;
+                        }
                         return true;
                     }
                 }
@@ -200,18 +207,23 @@ TEST_F(SlurmCli, RunOverSlurmEqualsRunHere) {
 }
 
 TEST_F(SlurmCli, ACancelledTaskHasItsRunsMadeAgainEachOnce) {
-    write_settings(settings_with_sleep("0.2"));
+    // Steps long enough that task 1 is still running when scancel reaches it, on a loaded
+    // machine too (with 0.2 s steps it sometimes finished first).
+    write_settings(settings_with_sleep("0.5"));
     const int pid = spawn_background(host({"run-scenarios", "7", "--seed", "3", "--on", "slurm"}),
                                      {{"TMPDIR", dir_}}, dir_, dir_ + "/host.log");
-    const std::string job = running_array();
+    // The task seen running, not a fixed one: on a loaded machine task 1 may have ended
+    // before the first look at the queue.
+    std::string task;
+    const std::string job = running_array(&task);
     ASSERT_NE(job, "") << "no task of the array ran within 60 s";
-    ASSERT_EQ(run_command({"/usr/bin/env", "scancel", job + "_1"}).exit_code, 0);
+    ASSERT_EQ(run_command({"/usr/bin/env", "scancel", job + "_" + task}).exit_code, 0);
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, 0), pid);
     const auto log = run_command({"/bin/cat", dir_ + "/host.log"}).out;
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log;
     EXPECT_NE(log.find("submitting them again"), std::string::npos) << log;
-    EXPECT_NE(log.find("task 1 CANCELLED"), std::string::npos) << log;
+    EXPECT_NE(log.find("task " + task + " CANCELLED"), std::string::npos) << log;
     expect_each_run_once(2 + 4 * 2 * 3);
     EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "finished");
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "plugins/plugin.hpp"
+#include "processes.hpp"
 
 namespace sbx::executors_test {
 
@@ -32,6 +33,12 @@ inline std::string helper() {
 // helper() as a shell word: the build may live on a path with a space.
 inline std::string shell_helper() {
     return std::string("'") + SBX_TEST_TARGET_PATH + "'";
+}
+// The helper's folder, for a spec's `show`: a script that names the helper only in its text
+// (`sh -c "'HELPER' ..."`) must be shown it, or a checkout under /tmp (hidden by the run's
+// private /tmp) makes the script fail with "not found".
+inline std::string helper_folder() {
+    return std::filesystem::path(SBX_TEST_TARGET_PATH).parent_path().string();
 }
 
 inline std::shared_ptr<plugins::Plugin> local_plugin() {
@@ -74,20 +81,8 @@ inline bool process_exists(long pid) {
 
 // Host PIDs of live processes whose command line contains `token`.
 inline std::vector<long> processes_with(const std::string &token) {
-    std::vector<long> found;
-    for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) {
-            continue;
-        }
-        std::ifstream in(entry.path() / "cmdline");
-        const std::string cmdline((std::istreambuf_iterator<char>(in)),
-                                  std::istreambuf_iterator<char>());
-        if (cmdline.find(token) != std::string::npos && std::stol(name) != ::getpid()) {
-            found.push_back(std::stol(name));
-        }
-    }
-    return found;
+    const std::vector<pid_t> pids = sbx::test::processes_whose_cmdline_contains(token);
+    return {pids.begin(), pids.end()};
 }
 
 // A value from /proc/self/status in kB ("VmHWM", "VmRSS").

@@ -70,10 +70,20 @@ TEST_F(DockerExecutorTest, TheContainerLimitAndATimeoutsKillAreReported) {
     const json b = run_on(*instance, spec({"true"}, {{"memory_bytes", 32 << 20}}));
     EXPECT_EQ(reported(b, "active_container_limit_reached"), 1.0) << b.dump();
 
+    // The agent kills the run's processes; the container stays for the next run.
     const json slow = run_on(*instance, spec({"sleep", "30"}, {{"timeout_ms", 500}}));
     EXPECT_EQ(slow["status"], "TO") << slow.dump();
     EXPECT_EQ(reported(slow, "force_kills"), 1.0) << slow.dump();
-    EXPECT_EQ(docker("ps -aq --filter name=^/" + slow["container"].get<std::string>() + "$"), "");
+    EXPECT_TRUE(running(slow["container"].get<std::string>())) << slow.dump();
+
+    // An exec cannot be killed alone: the container goes with it.
+    json by_exec = config(true);
+    by_exec["pool_transport"] = "exec";
+    auto exec_instance = docker_plugin()->create(by_exec);
+    const json exec_slow = run_on(*exec_instance, spec({"sleep", "30"}, {{"timeout_ms", 500}}));
+    EXPECT_EQ(exec_slow["status"], "TO") << exec_slow.dump();
+    EXPECT_EQ(reported(exec_slow, "force_kills"), 1.0) << exec_slow.dump();
+    EXPECT_FALSE(exists(exec_slow["container"].get<std::string>())) << exec_slow.dump();
 
     auto alone = docker_plugin()->create(config(false));
     const json once = run_on(*alone, spec({"sleep", "30"}, {{"timeout_ms", 500}}));

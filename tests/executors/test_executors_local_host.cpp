@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "local_executor_fixture.hpp"
+#include "processes.hpp"
 #include "wait.hpp"
 
 namespace sbx::executors_test {
@@ -92,13 +93,8 @@ bool process_running(const std::vector<std::string> &argv) {
         wanted += arg;
         wanted += '\0';
     }
-    std::error_code error;
-    for (std::filesystem::directory_iterator it("/proc", error), end; !error && it != end;
-         it.increment(error)) {
-        std::ifstream in(it->path() / "cmdline");
-        const std::string cmdline((std::istreambuf_iterator<char>(in)),
-                                  std::istreambuf_iterator<char>());
-        if (cmdline == wanted) {
+    for (const sbx::test::LiveProcess &process : sbx::test::live_processes()) {
+        if (process.cmdline == wanted) {
             return true;
         }
     }
@@ -154,7 +150,7 @@ TEST_F(LocalExecutorTest, WithoutSysAdminRunsInAUserNamespace) {
                                        "; touch /usr/sbx-escape-" + token +
                                        " 2>/dev/null; "
                                        "id -u; echo > x && echo workspace-writable";
-            const json result = run({{"argv", {"sh", "-c", script}}});
+            const json result = run({{"argv", {"sh", "-c", script}}, {"show", {helper_folder()}}});
             const std::string expected = std::to_string(::geteuid()) + "\nworkspace-writable\n";
             const bool ok =
                 result["isolation"] == "pid_namespace" && result["user_namespace"] == true &&

@@ -35,6 +35,7 @@ NativeEnd run_natively(const std::vector<std::string> &argv, const std::filesyst
         ::dup2(null_fd, 1);
         ::dup2(null_fd, 2);
         std::vector<char *> args;
+        args.reserve(argv.size() + 1);
         for (const std::string &arg : argv) {
             args.push_back(const_cast<char *>(arg.c_str()));
         }
@@ -64,15 +65,28 @@ class NativeEndTest : public LocalExecutorTest {
     }
     void TearDown() override { std::filesystem::remove_all(folder_); }
 
-    // The program natively and through the executor end the same way.
+    // The run's spec: started cold (a workspace of its own) or in the thread's warm sandbox
+    // (a workspace the spec names, as the host does).
+    json spec(const std::vector<std::string> &argv, const json &limits, bool warm) const {
+        json spec = {{"argv", argv}, {"limits", limits}};
+        if (warm) {
+            spec["workspace"] = folder_.string();
+        }
+        return spec;
+    }
+
+    // The program natively and through the executor, cold and warm, end the same way.
     void expect_same_end(const std::vector<std::string> &argv, const json &limits = json::object(),
                          int resource = -1, rlim_t soft = 0, const json &config = json::object()) {
         const NativeEnd native = run_natively(argv, folder_, resource, soft);
         ASSERT_NE(native.signal, 0) << "the program did not die by a signal natively";
-        const json result = run({{"argv", argv}, {"limits", limits}}, config);
-        EXPECT_EQ(result["signal"], native.signal) << result.dump(2);
-        EXPECT_EQ(result["exit_code"], native.exit_code) << result.dump(2);
-        EXPECT_EQ(result["status"], "SG") << result.dump(2);
+        for (const bool warm : {false, true}) {
+            const json result = run(spec(argv, limits, warm), config);
+            EXPECT_EQ(result["sandbox"], warm ? "warm" : "cold") << result.dump(2);
+            EXPECT_EQ(result["signal"], native.signal) << result.dump(2);
+            EXPECT_EQ(result["exit_code"], native.exit_code) << result.dump(2);
+            EXPECT_EQ(result["status"], "SG") << result.dump(2);
+        }
     }
 
     std::filesystem::path folder_;
@@ -107,7 +121,7 @@ TEST_F(NativeEndTest, WriterToAClosedPipeEndsAsSigpipe) {
 }
 
 TEST_F(NativeEndTest, WritePastTheFileSizeLimitEndsAsSigxfsz) {
-    constexpr rlim_t kLimit = 64 * 1024;
+    constexpr rlim_t kLimit = rlim_t{64} * 1024;
     expect_same_end({helper(), "write", "big.bin", "1048576"}, {{"disk_bytes", kLimit}},
                     RLIMIT_FSIZE, kLimit, {{"disk_limit", "file_size"}});
 }
@@ -116,12 +130,14 @@ TEST_F(NativeEndTest, CpuTimeLimitEndsAsSigxcpu) {
     const json limits = {{"cpu_time_s", 1}, {"timeout_ms", 45000}};  // wall: a safeguard
     const NativeEnd native = run_natively({helper(), "busy"}, folder_, RLIMIT_CPU, 1);
     ASSERT_EQ(native.signal, SIGXCPU);
-    const json result = run({{"argv", {helper(), "busy"}}, {"limits", limits}});
-    EXPECT_EQ(result["signal"], native.signal) << result.dump(2);
-    EXPECT_EQ(result["exit_code"], native.exit_code);
-    // The verdict still names the limit that ended it.
-    EXPECT_EQ(result["status"], "TO");
-    EXPECT_EQ(result["limit"], "cpu_time");
+    for (const bool warm : {false, true}) {
+        const json result = run(spec({helper(), "busy"}, limits, warm));
+        EXPECT_EQ(result["signal"], native.signal) << result.dump(2);
+        EXPECT_EQ(result["exit_code"], native.exit_code);
+        // The verdict still names the limit that ended it.
+        EXPECT_EQ(result["status"], "TO");
+        EXPECT_EQ(result["limit"], "cpu_time");
+    }
 }
 
 // The init forwards what the run is sent and the target stays its child: not PID 1.
@@ -134,6 +150,20 @@ TEST_F(NativeEndTest, TargetIsNotPidOneAndSeesItsOwnProcesses) {
     EXPECT_EQ(result["stdout"].get<std::string>().substr(0, 2), "2\n") << result.dump(2);
     const int processes = std::stoi(result["stdout"].get<std::string>().substr(2));
     EXPECT_LE(processes, 5) << result.dump(2);
+}
+
+// In the warm sandbox PID 1 is the zygote, which outlives the run; the target's PID is
+// whatever comes next, as natively, never 1; and only the run's processes are there.
+TEST_F(NativeEndTest, WarmTargetIsNotPidOneAndSeesItsOwnProcesses) {
+    for (int run_number = 0; run_number < 2; ++run_number) {
+        const json result =
+            run(spec({"sh", "-c", "echo $$; ls /proc | grep -c '^[0-9]'"}, json::object(), true));
+        ASSERT_EQ(result["status"], "OK") << result.dump(2);
+        EXPECT_EQ(result["sandbox"], "warm");
+        const std::string out = result["stdout"].get<std::string>();
+        EXPECT_GT(std::stoi(out), 1) << result.dump(2);
+        EXPECT_LE(std::stoi(out.substr(out.find('\n') + 1)), 5) << result.dump(2);
+    }
 }
 
 }  // namespace

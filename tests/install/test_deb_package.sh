@@ -10,9 +10,13 @@ fail() {
     echo "FAIL: $*" >&2
     exit 1
 }
+# Each step says when it starts: a run that reaches the timeout shows where it was.
+step() { echo "[${SECONDS}s] $*" >&2; }
 
+step "cpack -G DEB (strips, reads the libraries' dependencies, compresses)"
 cpack -G DEB --config "$build/CPackConfig.cmake" -B "$work/pkg" >"$work/cpack.log" 2>&1 ||
     fail "cpack: $(cat "$work/cpack.log")"
+step "the package's fields"
 deb=$(ls "$work"/pkg/sandbox-runner_*.deb)
 info=$(dpkg-deb --field "$deb" Package Version Architecture Depends)
 for wanted in "Package: sandbox-runner" "Architecture: amd64" libc6 libstdc++6 libyaml-cpp \
@@ -20,6 +24,7 @@ for wanted in "Package: sandbox-runner" "Architecture: amd64" libc6 libstdc++6 l
     [[ $info == *"$wanted"* ]] || fail "the package fields lack '$wanted':"$'\n'"$info"
 done
 
+step "extract and check its files"
 dpkg-deb -x "$deb" "$work/root"
 usr=$work/root/usr
 for file in bin/sandbox-runner lib/sandbox-runner/sbx-demo-kv \
@@ -38,6 +43,7 @@ cmp <("$usr/bin/sandbox-runner" completions bash) "$usr/share/bash-completion/co
 grep -q "run: \[/usr/lib/sandbox-runner/sbx-demo-kv, put" "$usr/share/sandbox-runner/sandbox_settings.yaml" ||
     fail "the installed settings do not name the installed demo target"
 
+step "the packaged host lists and verifies its plugins"
 # Run from elsewhere, with no configuration: the host reads the settings and finds the
 # plugins installed beside it.
 listed=$(cd "$work" && env -u SANDBOX_PLUGIN_DIRS -u SANDBOX_SETTINGS_YAML HOME="$work" \

@@ -13,6 +13,7 @@
 
 #include "../cli/cli_fixture.hpp"
 #include "plugins/plugin.hpp"
+#include "processes.hpp"
 #include "wait.hpp"
 
 namespace {
@@ -38,18 +39,7 @@ class PluginIsolation : public sbx::test::CliTest {
     }
     // Processes whose command line mentions `text` (the fixture's path): what a run left.
     static int processes_mentioning(const std::string &text) {
-        int count = 0;
-        for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
-            const auto name = entry.path().filename().string();
-            if (name.find_first_not_of("0123456789") != std::string::npos) {
-                continue;
-            }
-            std::ifstream in(entry.path() / "cmdline");
-            const std::string cmdline((std::istreambuf_iterator<char>(in)),
-                                      std::istreambuf_iterator<char>());
-            count += cmdline.find(text) != std::string::npos ? 1 : 0;
-        }
-        return count;
+        return static_cast<int>(sbx::test::processes_whose_cmdline_contains(text).size());
     }
     std::string who() const {
         return "plugin misbehaving_predictor (" + std::string(kMisbehaving) + ")";

@@ -3,7 +3,11 @@
 #include "command.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,6 +57,7 @@ pid_t start(const std::vector<std::string> &argv, const std::map<std::string, st
             _exit(126);
         }
         std::vector<char *> args;
+        args.reserve(argv.size() + 1);
         for (const auto &arg : argv) {
             args.push_back(const_cast<char *>(arg.c_str()));
         }
@@ -63,13 +68,68 @@ pid_t start(const std::vector<std::string> &argv, const std::map<std::string, st
     return pid;
 }
 
+// The programs tests started in the background. A test that fails before it waits for its
+// program leaves it running: it is ended with the test (CliTest::TearDown, or at the latest
+// when the test process exits), so that none outlives its test or writes into a folder the
+// test is removing. Held by pidfd (by syscall: this glibc's <sys/pidfd.h> lacks extern "C"): a pid
+// the test already reaped may name another process.
+class BackgroundPrograms {
+  public:
+    BackgroundPrograms() = default;
+    BackgroundPrograms(const BackgroundPrograms &) = delete;
+    BackgroundPrograms &operator=(const BackgroundPrograms &) = delete;
+    ~BackgroundPrograms() { end_all(); }
+
+    void add(pid_t pid) {
+        const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+        if (fd >= 0) {
+            fds_.push_back(fd);
+        }
+    }
+
+    // SIGTERM first, so that a host cleans up what it made; SIGKILL after 5 s.
+    void end_all() {
+        for (const int fd : fds_) {
+            if (::syscall(SYS_pidfd_send_signal, fd, SIGTERM, nullptr, 0) == 0) {
+                pollfd ended{fd, POLLIN, 0};
+                if (::poll(&ended, 1, 5000) == 0) {
+                    (void)::syscall(SYS_pidfd_send_signal, fd, SIGKILL, nullptr, 0);
+                }
+            }
+            siginfo_t info{};
+            (void)::waitid(P_PIDFD, static_cast<id_t>(fd), &info, WEXITED);  // ECHILD: reaped
+            ::close(fd);
+        }
+        fds_.clear();
+    }
+
+  private:
+    std::vector<int> fds_;
+};
+
+BackgroundPrograms &background_programs() {
+    static BackgroundPrograms programs;
+    return programs;
+}
+
 }  // namespace
+
+void end_background_programs() {
+    background_programs().end_all();
+}
 
 int spawn_background(const std::vector<std::string> &argv,
                      const std::map<std::string, std::string> &env, const std::string &working_dir,
                      const std::string &log_path) {
-    std::remove(log_path.c_str());
-    return start(argv, env, working_dir, log_path, log_path);
+    // A log left by an earlier start goes; anything else (a caller passing /dev/null, as
+    // root) must not: removing /dev/null broke every later test on the machine.
+    struct stat existing {};
+    if (::lstat(log_path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)) {
+        std::remove(log_path.c_str());
+    }
+    const pid_t pid = start(argv, env, working_dir, log_path, log_path);
+    background_programs().add(pid);
+    return pid;
 }
 
 CommandResult run_command(const std::vector<std::string> &argv,

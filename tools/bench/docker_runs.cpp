@@ -1,6 +1,6 @@
 // tools/bench/docker: N runs of one spec through the real docker executor (the host's
-// loader, no host around it), after one warm-up run; prints "ms_per_run: X" and the number
-// of distinct containers the runs used.
+// loader, no host around it), after one warm-up run; prints "ms_per_run: X", the number
+// of distinct containers the runs used and the pool's transports ("transport: agent").
 //   sbx-bench-docker-runs PLUGIN N CONFIG_JSON SPEC_JSON
 #include <chrono>
 #include <cstdio>
@@ -21,6 +21,7 @@ int main(int argc, char **argv) {
     const std::string spec = argv[4];
     (void)executor->run(spec);  // warm-up: the pool's first container, the connection
     std::set<std::string> containers;
+    std::set<std::string> transports;
     const auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < runs; ++i) {
         const auto result = nlohmann::json::parse(executor->run(spec));
@@ -29,9 +30,15 @@ int main(int argc, char **argv) {
             return 1;
         }
         containers.insert(result.value("container", ""));
+        transports.insert(result.value("transport", "none"));
     }
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    std::printf("ms_per_run: %.1f\ncontainers: %zu\n", ms / runs, containers.size());
+    std::string transport;
+    for (const auto &each : transports) {
+        transport += (transport.empty() ? "" : ",") + each;
+    }
+    std::printf("ms_per_run: %.2f\ncontainers: %zu\ntransport: %s\n", ms / runs, containers.size(),
+                transport.c_str());
     return 0;
 }

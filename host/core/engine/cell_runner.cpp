@@ -2,6 +2,7 @@
 #include "engine/cell_runner.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "engine/cell_share.hpp"
 #include "engine/fault_accounting.hpp"
@@ -183,8 +184,16 @@ void CellRunner::run_one(CellWork &work, int repetition) {
     result.passed_executions = outcome.passed_executions;
     result.active_injectors = std::move(outcome.active_injectors);
     record.cell_share = cell_share_of(result);
-    result.run_id = store_.record_run(record);
-    result.metrics = std::move(record.metrics);
+    if (in_background_) {
+        result.metrics = record.metrics;
+        result.record_ticket = store_.record_run_later(std::move(record));
+        if (!failed.empty()) {  // the failure is told with the run's id
+            result.run_id = store_.written_id(std::exchange(result.record_ticket, 0));
+        }
+    } else {
+        result.run_id = store_.record_run(record);
+        result.metrics = std::move(record.metrics);
+    }
     for (const auto &failure : failed) {
         disable_failed_plugin(plugins_, store_, session_id_, failure, result.run_id);
     }
@@ -344,8 +353,13 @@ CellSummary CellRunner::summarize(const CellWork &work) const {
     return summary;
 }
 
-CellSummary CellRunner::finish(const CellWork &work) {
+CellSummary CellRunner::finish(CellWork &work) {
     work.services->stop();  // every run of the cell is done with them
+    for (RunResult &result : work.results) {
+        if (result.record_ticket != 0) {
+            result.run_id = store_.written_id(std::exchange(result.record_ticket, 0));
+        }
+    }
     CellSummary summary = summarize(work);
     std::set<std::string> collector_metrics(summary.collector_metrics.begin(),
                                             summary.collector_metrics.end());

@@ -93,6 +93,9 @@ struct RunResult {
     FaultTally faults;                  // RunOutcome::faults
     std::vector<std::string> active_injectors;
     int64_t run_id = 0;  // runs.id
+    // The store's ticket while the run waits for its write (CellRunner::record_in_background);
+    // finish() turns it into run_id.
+    uint64_t record_ticket = 0;
 };
 
 // A cell in flight: its inputs, generated once, and a slot per repetition. Runs of one
@@ -120,13 +123,16 @@ class CellRunner {
     // preset. Throws InputError/EnvironmentError for a failing stub strategy.
     CellWork prepare(const config::Workflow &workflow, const presets::Preset &preset,
                      const CellOptions &options);
-    // Executes repetition `repetition` of `work`, commits it to the store and fills its
+    // Executes repetition `repetition` of `work`, records it in the store and fills its
     // slot. Throws Cancelled when the host is stopping (nothing of this run is recorded).
     void run_one(CellWork &work, int repetition);
+    // From now on run_one hands each run to the store's committer thread to write, and the
+    // slot's run_id is known when finish() has run: the writes leave the worker's path.
+    void record_in_background() { in_background_ = true; }
     // Aggregates the filled slots (in repetition order, so the result does not depend on
     // which worker ran what), asks the cell-phase collectors and the predictor, records
     // the cell.
-    CellSummary finish(const CellWork &work);
+    CellSummary finish(CellWork &work);
     // The summary of a cell an interrupted session recorded, its slots filled with the
     // committed runs: what finish returned then, without asking or recording anything.
     CellSummary restore(const CellWork &work, const store::RecordedCell &cell) const;
@@ -152,6 +158,7 @@ class CellRunner {
     WorkflowRunner &runner_;
     store::Store &store_;
     int64_t session_id_;
+    bool in_background_ = false;
 };
 
 }  // namespace sbx::engine

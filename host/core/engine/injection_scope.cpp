@@ -6,8 +6,9 @@
 namespace sbx::engine {
 
 InjectionScope::InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &injectors,
-                               const std::string &preset_text, nlohmann::json spec,
-                               const std::string &state_dir, int64_t command_seed, int repetition)
+                               const std::set<std::string> &idle, const std::string &preset_text,
+                               nlohmann::json spec, const std::string &state_dir,
+                               int64_t command_seed, int repetition)
     : spec_(std::move(spec)), spec_text_(spec_.dump()) {
     // The request is assembled from texts already at hand; JSON work at the plugin
     // boundary is most of the host's per-run cost.
@@ -19,6 +20,9 @@ InjectionScope::InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &
         fixed_fields.append(R"(,"repetition":)").append(std::to_string(repetition));
     }
     for (auto &injector : injectors) {
+        if (idle.count(injector->plugin().id()) != 0) {
+            continue;
+        }
         const std::string request = R"({"spec":)" + spec_text_ + fixed_fields + "}";
         // If a later prepare throws, the destructor does not run for a half-built
         // object: tear down what was prepared so far before rethrowing.

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,12 +18,14 @@ namespace sbx::engine {
 
 class InjectionScope {
   public:
-    // Calls prepare() on each injector in order, threading the run spec through them.
+    // Calls prepare() on each injector in order, threading the run spec through them, but
+    // for those in `idle` (their probe promised inactivity under this preset).
     // `command_seed` is the command's --seed, the same for every run of the command;
     // `repetition` the run's place in its cell (-1: none), sent when known.
     InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &injectors,
-                   const std::string &preset_text, nlohmann::json spec,
-                   const std::string &state_dir, int64_t command_seed, int repetition = -1);
+                   const std::set<std::string> &idle, const std::string &preset_text,
+                   nlohmann::json spec, const std::string &state_dir, int64_t command_seed,
+                   int repetition = -1);
     ~InjectionScope();
     InjectionScope(const InjectionScope &) = delete;
     InjectionScope &operator=(const InjectionScope &) = delete;

@@ -43,6 +43,7 @@ std::vector<FaultClaims> refuse_unworkable_faults(PluginSet &plugins,
     int probe = 0;
     for (const presets::Preset &preset : presets) {
         FaultClaims &claims = all_claims.emplace_back();
+        const std::string preset_text = preset.body.dump();
         const std::string run_id =
             "probe-" + std::to_string(::getpid()) + "-" + std::to_string(++probe);
         const nlohmann::json request{
@@ -72,6 +73,12 @@ std::vector<FaultClaims> refuse_unworkable_faults(PluginSet &plugins,
                 continue;
             }
             add_claims(claims, injector->plugin().id(), response);
+            // Idle: inactive under this preset whatever the run, so its runs skip it (a
+            // parse and a spec per run and injector, a tenth of a run of /bin/true each).
+            if (response.is_object() && !response.value("active", false) &&
+                response.value("idle", false)) {
+                plugins.mark_idle(preset_text, injector->plugin().id());
+            }
             // An injector that knows no probe prepared for real: undo it now. An inactive
             // answer with no state prepared nothing.
             if (response.is_object() && !response.value("probe", false) &&

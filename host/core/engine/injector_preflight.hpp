@@ -17,7 +17,8 @@ namespace sbx::engine {
 // or SBX_INVALID (the preset's value is wrong): throws InputError (exit 2) naming the
 // preset, where it came from, the plugin and its message. Any other failure is left to the
 // runs, which report it in their place. An injector that ignores `probe` and prepares for
-// real is torn down at once.
+// real is torn down at once. An inactive answer with `"idle": true` promises inactivity for
+// every run under that preset: `plugins` marks the injector idle for it.
 //
 // Returns, per preset in order, what the injectors claimed of it (the answer's "claims": the
 // keys and failure modes it makes), for refuse_unhandled_faults.

@@ -50,6 +50,8 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
     WorkflowRunner primary_runner(primary_, context_.settings, context_.invocation_dir,
                                   context_.state_dir.string());
     CellRunner primary_cells(primary_, primary_runner, context_.store, context_.session_id);
+    // A worker only queues its runs: the store's committer writes them (cell_runner.hpp).
+    primary_cells.record_in_background();
     if (context_.remote != nullptr) {
         context_.remote->catch_up();
     }
@@ -170,9 +172,11 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
             try {
                 // Each worker has its own instances: the ABI serializes calls per instance.
                 PluginSet plugins(context_.settings, context_.registry);
+                plugins.copy_idle_marks(primary_);
                 WorkflowRunner runner(plugins, context_.settings, context_.invocation_dir,
                                       context_.state_dir.string());
                 CellRunner cells(plugins, runner, context_.store, context_.session_id);
+                cells.record_in_background();
                 work_loop(cells);
             } catch (...) {
                 remember_error();

@@ -212,6 +212,16 @@ std::unique_ptr<plugins::Instance> PluginSet::make(const std::string &id, const 
     return plugin->create(config, locate);
 }
 
+void PluginSet::mark_idle(const std::string &preset_text, const std::string &injector_id) {
+    idle_injectors_[preset_text].insert(injector_id);
+}
+
+const std::set<std::string> &PluginSet::idle_injectors(const std::string &preset_text) const {
+    static const std::set<std::string> kNone;
+    const auto found = idle_injectors_.find(preset_text);
+    return found == idle_injectors_.end() ? kNone : found->second;
+}
+
 std::vector<std::shared_ptr<const plugins::Plugin>> PluginSet::used() const {
     std::vector<std::shared_ptr<const plugins::Plugin>> all;
     const auto add = [&](const plugins::Instance &instance) {

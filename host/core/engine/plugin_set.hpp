@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,13 @@ class PluginSet {
     [[nodiscard]] plugins::DisabledPlugins &disabled() const { return registry_.disabled(); }
     // Every instance's plugin, for the session record.
     [[nodiscard]] std::vector<std::shared_ptr<const plugins::Plugin>> used() const;
+    // The injectors whose probe promised to stay inactive under a preset, keyed by the
+    // preset's JSON text (engine/injector_preflight): its runs do not call them. Marked
+    // before the runs start, only read while they run.
+    void mark_idle(const std::string &preset_text, const std::string &injector_id);
+    [[nodiscard]] const std::set<std::string> &idle_injectors(const std::string &preset_text) const;
+    // The marks of `other` (the primary set, probed), for a worker's own set.
+    void copy_idle_marks(const PluginSet &other) { idle_injectors_ = other.idle_injectors_; }
 
   private:
     // The executor id for a run and where it was chosen (for a "no such plugin" error).
@@ -75,6 +83,7 @@ class PluginSet {
     std::map<std::string, std::unique_ptr<plugins::Instance>> stubs_;
     std::map<std::string, std::unique_ptr<plugins::Instance>> workflow_executors_;
     std::map<std::pair<std::string, size_t>, std::unique_ptr<plugins::Instance>> executor_copies_;
+    std::map<std::string, std::set<std::string>> idle_injectors_;
 };
 
 }  // namespace sbx::engine

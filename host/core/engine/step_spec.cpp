@@ -110,10 +110,14 @@ bool needs_network(const presets::Preset &preset, const config::Workflow &workfl
     return false;
 }
 
-// The folders a step may name paths in that a sandbox must not hide from it: the settings
-// file's, the working directory and the plugin folders (an injector's preload shim sits
-// beside its plugin). The executor shows those a `readonly` view would hide (under /tmp),
-// and adds the program, absolute arguments and preload shims itself.
+bool is_list_slot(const config::Step &step, const std::string &name) {
+    return std::any_of(step.inputs.begin(), step.inputs.end(), [&](const config::InputSlot &slot) {
+        return slot.name == name && slot.type == "list";
+    });
+}
+
+}  // namespace
+
 json shown_places(const config::Settings &settings, const std::filesystem::path &invocation_dir) {
     std::vector<std::filesystem::path> places{invocation_dir};
     std::error_code error;
@@ -133,14 +137,6 @@ json shown_places(const config::Settings &settings, const std::filesystem::path 
     }
     return show;
 }
-
-bool is_list_slot(const config::Step &step, const std::string &name) {
-    return std::any_of(step.inputs.begin(), step.inputs.end(), [&](const config::InputSlot &slot) {
-        return slot.name == name && slot.type == "list";
-    });
-}
-
-}  // namespace
 
 json WorkflowRunner::build_spec(const config::Step &step, const config::Workflow &workflow,
                                 const presets::Preset &preset, const presets::Limits &limits,
@@ -241,7 +237,7 @@ json WorkflowRunner::build_spec(const config::Step &step, const config::Workflow
     }
     // `minimal` shows the workflow's binds and nothing else of the host.
     if (!counterfactual && workflow.filesystem != "minimal") {
-        spec["show"] = shown_places(settings_, invocation_dir_);
+        spec["show"] = shown_places_;
     }
     raw.add_to(spec);
     return with_workflow_fields(std::move(spec), workflow);

@@ -139,7 +139,8 @@ WorkflowRunner::WorkflowRunner(PluginSet &plugins, const config::Settings &setti
       settings_(settings),
       invocation_dir_(std::move(invocation_dir)),
       state_dir_(std::move(state_dir)),
-      workspaces_(settings.keep_workspaces) {}
+      workspaces_(settings.keep_workspaces),
+      shown_places_(shown_places(settings, invocation_dir_)) {}
 
 std::vector<StepOutcome> WorkflowRunner::run_copies(const config::Workflow &workflow,
                                                     const presets::Preset &preset, const json &spec,
@@ -373,8 +374,9 @@ WorkflowRunner::StepExecution WorkflowRunner::execute_step(
         return execution;
     }
     try {
-        InjectionScope injection(plugins_.injectors(), preset_text, std::move(spec), state_dir_,
-                                 seeds.command, seeds.repetition);
+        InjectionScope injection(plugins_.injectors(), plugins_.idle_injectors(preset_text),
+                                 preset_text, std::move(spec), state_dir_, seeds.command,
+                                 seeds.repetition);
         for (const auto &id : injection.active()) {
             if (std::find(outcome.active_injectors.begin(), outcome.active_injectors.end(), id) ==
                 outcome.active_injectors.end()) {

@@ -1,9 +1,13 @@
 // Reused, emptied-per-run workspace directories.
 #include "engine/workspace_lease.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <sbx/unique_fd.hpp>
 #include <sbx/user_state.hpp>
 
 #include <chrono>
@@ -34,6 +38,34 @@ std::filesystem::path legacy_workspace_parent() {
     const char *tmpdir = std::getenv("TMPDIR");
     return std::filesystem::path(tmpdir != nullptr && tmpdir[0] == '/' ? tmpdir : "/tmp") /
            "sandbox-runner";
+}
+
+// True when `folder` surely holds nothing but "." and "..": what a run of a target that
+// writes nothing leaves, checked with three system calls and no allocation (emptying with
+// directory_iterator cost 22 us a run here). False when unsure; the caller then empties.
+bool surely_empty(const std::filesystem::path &folder) {
+    const UniqueFd opened(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!opened.valid()) {
+        return false;
+    }
+    alignas(8) char buffer[1024];
+    for (;;) {
+        const long got = ::syscall(SYS_getdents64, opened.get(), buffer, sizeof buffer);
+        if (got == 0) {
+            return true;
+        }
+        if (got < 0) {
+            return false;
+        }
+        for (long offset = 0; offset < got;) {
+            const auto *entry = reinterpret_cast<const dirent64 *>(buffer + offset);
+            offset += entry->d_reclen;
+            const char *name = entry->d_name;
+            if (!(name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))) {
+                return false;
+            }
+        }
+    }
 }
 
 bool owned_real_folder(const std::filesystem::path &path) {
@@ -137,7 +169,7 @@ WorkspacePool::Lease::Lease(WorkspacePool &pool, std::filesystem::path path)
     : pool_(pool), path_(std::move(path)) {}
 
 WorkspacePool::Lease::~Lease() {
-    if (pool_.keep_) {
+    if (pool_.keep_ || surely_empty(path_)) {
         return;
     }
     std::error_code ec;

@@ -41,10 +41,16 @@ const void *SBX_CALL get_service(void *, const char *) {
 }  // namespace
 
 const sbx_host *host_services() {
-    static const sbx_host host = {sizeof(sbx_host), {SBX_ABI_MAJOR, SBX_ABI_MINOR},
-                                  nullptr,          &log_from_plugin,
-                                  &is_cancelled,    &now_ns,
-                                  &get_service};
+    static const sbx_host host = [] {
+        // spdlog makes its registry on first use. Made here, on the thread that loads the
+        // plugins, it exists before any of them logs from a worker thread; made by the first
+        // log, two workers could race to it (a TSan report in spdlog).
+        (void)spdlog::default_logger_raw();
+        return sbx_host{sizeof(sbx_host), {SBX_ABI_MAJOR, SBX_ABI_MINOR},
+                        nullptr,          &log_from_plugin,
+                        &is_cancelled,    &now_ns,
+                        &get_service};
+    }();
     return &host;
 }
 

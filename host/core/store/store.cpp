@@ -5,6 +5,7 @@
 #include <ctime>
 #include <exception>
 #include <filesystem>
+#include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
@@ -16,6 +17,10 @@
 
 namespace sbx::store {
 namespace {
+
+// How long written runs wait for their commit, to be committed with those written meanwhile.
+// The most a SIGKILL can lose beyond the runs in flight.
+constexpr std::chrono::milliseconds kCommitEvery{20};
 
 std::string open_path(const std::filesystem::path &db_path) {
     std::error_code ec;
@@ -90,10 +95,71 @@ Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_pa
                          "INSERT INTO steps VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert_run_metric_.emplace(connection_.get(),
                                "INSERT INTO metrics(run_id, name, value) VALUES(?, ?, ?)");
+    savepoint_.emplace(connection_.get(), "SAVEPOINT run");
+    release_.emplace(connection_.get(), "RELEASE run");
+    rollback_to_.emplace(connection_.get(), "ROLLBACK TO run");
+    committer_ = std::thread([this] { commit_loop(); });
+}
+
+Store::~Store() {
+    {
+        const std::lock_guard<std::mutex> guard(mutex_);
+        stopping_ = true;
+    }
+    written_.notify_one();
+    committer_.join();
+}
+
+void Store::commit_open() {
+    if (!open_) {
+        return;
+    }
+    open_ = false;
+    try {
+        connection_.commit();
+    } catch (...) {
+        commit_error_ = std::current_exception();
+        try {
+            connection_.rollback();
+        } catch (...) {  // SQLite rolled back itself: nothing half-written stays
+        }
+    }
+}
+
+void Store::commit_loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+        // Every 20 ms the runs queued or written meanwhile go in one transaction. Polled,
+        // not woken: a worker queues a run without waiting for this lock.
+        written_.wait_for(lock, kCommitEvery, [this] { return stopping_; });
+        write_queued();
+        commit_open();
+        if (stopping_) {
+            if (commit_error_) {
+                try {
+                    std::rethrow_exception(commit_error_);
+                } catch (const std::exception &e) {
+                    spdlog::error("{}: the last runs were not committed: {}", connection_.path(),
+                                  e.what());
+                }
+            }
+            return;
+        }
+    }
+}
+
+std::unique_lock<std::mutex> Store::lock_committed() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    write_queued();
+    commit_open();
+    if (commit_error_) {
+        std::rethrow_exception(commit_error_);
+    }
+    return lock;
 }
 
 int Store::schema_version() {
-    std::lock_guard<std::mutex> guard(mutex_);
+    const auto guard = lock_committed();
     Statement query(connection_.get(), "PRAGMA user_version");
     query.step();
     return static_cast<int>(query.column_int(0));
@@ -107,7 +173,7 @@ int64_t Store::begin_session(const std::string &command, const std::string &sett
     if (std::error_code error; std::filesystem::is_regular_file(source, error)) {
         source = std::filesystem::absolute(source, error).lexically_normal().string();
     }
-    std::lock_guard<std::mutex> guard(mutex_);
+    const auto guard = lock_committed();
     Statement insert(connection_.get(),
                      "INSERT INTO sessions(command, started_at, seed, settings_source, "
                      "host_version, options, host_process) VALUES(?, ?, ?, ?, ?, ?, ?)");
@@ -128,14 +194,14 @@ int64_t Store::begin_session(const std::string &command, const std::string &sett
 }
 
 void Store::finish_session(int64_t session_id, const std::string &status) {
-    std::lock_guard<std::mutex> guard(mutex_);
+    const auto guard = lock_committed();
     Statement update(connection_.get(),
                      "UPDATE sessions SET finished_at = ?, status = ? WHERE id = ?");
     update.bind(1, utc_now()).bind(2, status).bind(3, session_id).run();
 }
 
 void Store::record_plugins(int64_t session_id, const std::vector<PluginRecord> &plugins) {
-    std::lock_guard<std::mutex> guard(mutex_);
+    const auto guard = lock_committed();
     Transaction transaction(connection_);
     Statement insert(connection_.get(),
                      "INSERT OR REPLACE INTO plugins_used VALUES(?, ?, ?, ?, ?, ?)");
@@ -152,7 +218,7 @@ void Store::record_plugins(int64_t session_id, const std::vector<PluginRecord> &
 }
 
 int64_t Store::preset_id(const std::string &name, const nlohmann::json &body) {
-    std::lock_guard<std::mutex> guard(mutex_);
+    const auto guard = lock_committed();
     const std::string canonical = body.dump();  // nlohmann orders object keys: canonical
     Statement find(connection_.get(), "SELECT id FROM presets WHERE body = ?");
     find.bind(1, canonical);
@@ -164,17 +230,20 @@ int64_t Store::preset_id(const std::string &name, const nlohmann::json &body) {
     return sqlite3_last_insert_rowid(connection_.get());
 }
 
-// A run on its way to the database: its JSON texts are made before it queues, so the
-// writer's time under the lock is SQLite's alone.
+// A run queued by record_run_later, until the committer (or the next call) writes it.
+struct Store::QueuedRun {
+    uint64_t ticket = 0;
+    RunRecord run;
+};
+
+// A run on its way to the database: its JSON texts are made before the lock is taken, so
+// the time under the lock is SQLite's alone.
 struct Store::PendingRun {
     const RunRecord &run;
     std::string inputs_text;
     std::optional<std::string> input_meta_text;
     std::string cell_share_text;  // "" for none
     std::vector<std::string> step_texts;
-    int64_t run_id = 0;
-    std::exception_ptr error;
-    bool done = false;
 
     explicit PendingRun(const RunRecord &record)
         : run(record),
@@ -198,54 +267,82 @@ struct Store::PendingRun {
 };
 
 int64_t Store::record_run(const RunRecord &run) {
-    PendingRun pending(run);
-    std::unique_lock<std::mutex> queue_lock(queue_mutex_);
-    queue_.push_back(&pending);
-    committed_.wait(queue_lock, [&] { return pending.done || !writing_; });
-    if (!pending.done) {
-        // No commit under way: this thread writes every run queued so far, its own included.
-        writing_ = true;
-        std::vector<PendingRun *> batch;
-        batch.swap(queue_);
-        queue_lock.unlock();
-        write_runs(batch);
-        queue_lock.lock();
-        writing_ = false;
-        for (auto *written : batch) {
-            written->done = true;
-        }
-        committed_.notify_all();
+    const PendingRun pending(run);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (commit_error_) {
+        std::rethrow_exception(commit_error_);
     }
-    if (pending.error) {
-        std::rethrow_exception(pending.error);
-    }
-    return pending.run_id;
+    return write_run(pending);
 }
 
-void Store::write_runs(const std::vector<PendingRun *> &batch) {
-    std::lock_guard<std::mutex> guard(mutex_);
+int64_t Store::write_run(const PendingRun &pending) {
+    if (!open_) {
+        connection_.begin();
+        open_ = true;
+    }
+    // A savepoint per run: one that cannot be written leaves nothing, and the runs written
+    // before it in the transaction stay.
+    savepoint_->run();
     try {
-        Transaction transaction(connection_);
-        for (auto *pending : batch) {
-            pending->run_id = insert_run_rows(*pending);
-        }
-        transaction.commit();
-        return;
+        const int64_t run_id = insert_run_rows(pending);
+        release_->run();
+        return run_id;
     } catch (...) {
-        // Rolled back. One run must not fail the others: each alone, keeping its own error.
+        for (auto *statement : {&*insert_run_, &*insert_step_, &*insert_run_metric_}) {
+            statement->reset();  // a failed step leaves its statement mid-run
+        }
+        rollback_to_->run();
+        release_->run();
+        throw;
     }
-    for (auto *pending : batch) {
+}
+
+uint64_t Store::record_run_later(RunRecord run) {
+    auto queued = std::make_unique<QueuedRun>(QueuedRun{0, std::move(run)});
+    const std::lock_guard<std::mutex> guard(queue_mutex_);
+    queued->ticket = next_ticket_++;
+    queue_.push_back(std::move(queued));
+    return queue_.back()->ticket;
+}
+
+void Store::write_queued() {
+    std::vector<std::unique_ptr<QueuedRun>> batch;
+    {
+        const std::lock_guard<std::mutex> guard(queue_mutex_);
+        batch.swap(queue_);
+    }
+    for (const auto &queued : batch) {
+        int64_t run_id = 0;
+        std::exception_ptr error;
         try {
-            for (auto *statement : {&*insert_run_, &*insert_step_, &*insert_run_metric_}) {
-                statement->reset();  // a failed step leaves its statement mid-run
-            }
-            Transaction transaction(connection_);
-            pending->run_id = insert_run_rows(*pending);
-            transaction.commit();
+            run_id = write_run(PendingRun(queued->run));
         } catch (...) {
-            pending->error = std::current_exception();
+            error = std::current_exception();
+        }
+        const std::lock_guard<std::mutex> guard(queue_mutex_);
+        if (error) {
+            write_errors_[queued->ticket] = error;
+        } else {
+            written_ids_[queued->ticket] = run_id;
         }
     }
+}
+
+int64_t Store::written_id(uint64_t ticket) {
+    (void)lock_committed();
+    const std::lock_guard<std::mutex> guard(queue_mutex_);
+    if (const auto failed = write_errors_.find(ticket); failed != write_errors_.end()) {
+        const std::exception_ptr error = failed->second;
+        write_errors_.erase(failed);
+        std::rethrow_exception(error);
+    }
+    const auto written = written_ids_.find(ticket);
+    if (written == written_ids_.end()) {
+        throw std::logic_error("store: no run was queued with ticket " + std::to_string(ticket));
+    }
+    const int64_t run_id = written->second;
+    written_ids_.erase(written);
+    return run_id;
 }
 
 int64_t Store::insert_run_rows(const PendingRun &pending) {
@@ -305,7 +402,7 @@ int64_t Store::insert_run_rows(const PendingRun &pending) {
 }
 
 int64_t Store::record_cell(const CellRecord &cell) {
-    std::lock_guard<std::mutex> guard(mutex_);
+    const auto guard = lock_committed();
     Transaction transaction(connection_);
     Statement insert(connection_.get(),
                      "INSERT INTO cells(session_id, workflow, preset_id, flag, runs, passed, "
@@ -333,7 +430,7 @@ int64_t Store::record_cell(const CellRecord &cell) {
 }
 
 void Store::record_prediction(const PredictionRecord &prediction) {
-    std::lock_guard<std::mutex> guard(mutex_);
+    const auto guard = lock_committed();
     Statement insert(connection_.get(),
                      "INSERT INTO predictions(session_id, subject, method, value, lower, upper, "
                      "points, created_at, chosen, shown) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -348,7 +445,7 @@ void Store::record_prediction(const PredictionRecord &prediction) {
 
 std::vector<RoiPoint> Store::roi_points(const std::string &workflow, const std::string &preset_name,
                                         const std::string &flag) {
-    std::lock_guard<std::mutex> guard(mutex_);
+    const auto guard = lock_committed();
     Statement query(connection_.get(),
                     "SELECT cells.roi, cells.finished_at FROM cells JOIN presets ON presets.id = "
                     "cells.preset_id WHERE cells.workflow = ? AND presets.name = ? AND "

@@ -90,6 +90,12 @@ ExecutorConfig parse_config(const std::string &config_json) {
             config.network_mode = support::read_c_string(value, where);
         } else if (key == "pool") {
             config.pool = support::read_bool(value, where);
+        } else if (key == "pool_transport") {
+            const std::string transport = support::read_c_string(value, where);
+            if (transport != "agent" && transport != "exec") {
+                invalid(where, "'" + transport + "' is not a transport; write agent or exec");
+            }
+            config.pool_agent = transport == "agent";
         } else if (key == "keepalive_argv") {
             if (!value.is_array() || value.empty()) {
                 invalid(where, "must be a non-empty array of strings");

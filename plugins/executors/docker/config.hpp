@@ -25,7 +25,8 @@ inline constexpr const char kConfigSchema[] = R"json({
     "parallel_starts": {"type": "integer", "minimum": 0, "default": 0, "description": "Most containers one host process creates and starts at once; the others wait their turn. 0: the machine's hardware threads."},
     "network_mode": {"type": "string", "default": "host", "description": "Docker network for runs that need networking (a preset with network keys, a workflow with upstreams). Others get none."},
     "pool": {"type": "boolean", "default": true, "description": "Reuse warm containers through exec for runs that share image, limits, user, network and workspace."},
-    "keepalive_argv": {"type": "array", "items": {"type": "string"}, "default": ["sleep", "2147483647"], "description": "What a pooled container runs while it waits for execs."},
+    "pool_transport": {"type": "string", "enum": ["agent", "exec"], "default": "agent", "description": "How a run reaches its warm container. agent: the container's main process is docker-run-init's agent, handed each run over a unix socket in the container's private folder (no engine call per run); exec: an Engine API exec per run, the container running keepalive_argv."},
+    "keepalive_argv": {"type": "array", "items": {"type": "string"}, "default": ["sleep", "2147483647"], "description": "What a pooled container runs while it waits for execs (pool_transport exec)."},
     "start_attempts": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3, "description": "Attempts to create and start a container before the run records diagnostics.docker_error."},
     "backoff_ms": {"type": "integer", "minimum": 0, "default": 200, "description": "Delay before the second attempt; doubled before each later one."},
     "idle_timeout_s": {"type": "number", "minimum": 0, "default": 300, "description": "A pooled container idle this long is removed. SANDBOX_CONTAINER_IDLE_TIMEOUT overrides."},
@@ -51,6 +52,8 @@ struct ExecutorConfig {
     std::uint64_t parallel_starts = 0;  // 0: the machine's hardware threads
     std::string network_mode = "host";
     bool pool = true;
+    // A warm container's runs go to its agent (docker-run-init --serve), not through execs.
+    bool pool_agent = true;
     std::vector<std::string> keepalive_argv = {"sleep", "2147483647"};
     int start_attempts = 3;
     std::uint64_t backoff_ms = 200;

@@ -39,6 +39,15 @@ std::vector<std::string> target_environment(const RunSpec &spec, const std::stri
     return env;
 }
 
+void serve_through_agent(ContainerPlan &plan, const std::string &socket_inside) {
+    json &host = plan.create_body["HostConfig"];
+    if (host.contains("PidsLimit")) {
+        host["PidsLimit"] = host["PidsLimit"].get<std::int64_t>() - 1;
+    }
+    host.erase("Ulimits");
+    plan.create_body["Cmd"] = json::array({kRunInitMount, "--serve", socket_inside});
+}
+
 std::vector<std::string> target_command(const RunSpec &spec, const std::string &stdin_path) {
     std::vector<std::string> command = {kRunInitMount};
     if (!spec.stdin_text.empty()) {

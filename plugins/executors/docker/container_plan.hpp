@@ -45,6 +45,13 @@ ContainerPlan plan_container(const RunSpec &spec, const ExecutorConfig &config, 
                              const std::vector<std::string> &command, const std::string &io_folder,
                              bool pooled);
 
+// Turns a pooled plan into one whose container's main process is the agent
+// (docker-run-init --serve, connecting to `socket_inside`), which runs every target: the
+// PidsLimit counts it alone (no keep-alive), and the CPU-time limit is left to the agent,
+// which sets it on each target (RLIMIT_CPU counts a process's own time, and the agent lives
+// across runs). The pool key stays: both transports run a spec alike.
+void serve_through_agent(ContainerPlan &plan, const std::string &socket_inside);
+
 // The target's environment: HOME and TMPDIR in the workspace, LANG=C.UTF-8, then the
 // spec's env (which wins). The image's own variables (PATH) stay unless the spec sets them.
 // A value that is not valid UTF-8 is left out: the run's command file carries it.

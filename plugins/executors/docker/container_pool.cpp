@@ -4,8 +4,11 @@
 
 #include <sbx/plugin.hpp>
 
+#include <signal.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 
 #include "state_files.hpp"
 
@@ -36,6 +39,26 @@ bool reserve_place(std::size_t cap) {
 
 double seconds_between(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double>(to - from).count();
+}
+
+// "; it said: LINE", the last line an agent that did not connect wrote (its own failures
+// print one), or "" when there is none.
+std::string agent_last_words(EngineApi &api, const std::string &container_id) {
+    CappedOutput out(4096);
+    CappedOutput err(4096);
+    StreamDemux demux(out, err);
+    try {
+        api.read_logs(container_id, demux);
+    } catch (const EngineError &) {
+        return "";
+    }
+    std::string said = err.kept().empty() ? out.kept() : err.kept();
+    while (!said.empty() && said.back() == '\n') {
+        said.pop_back();
+    }
+    const auto line_start = said.rfind('\n');
+    said = line_start == std::string::npos ? said : said.substr(line_start + 1);
+    return said.empty() ? "" : "; it said: " + said;
 }
 
 // A container idle for longer than this is inspected before it is reused: it may have
@@ -76,6 +99,9 @@ void ContainerPool::discard(WarmContainer *warm) {
 }
 
 bool ContainerPool::healthy(StartContext &context, WarmContainer &warm) {
+    if (warm.agent) {
+        return warm.agent->alive();  // a dead agent, a container killed or removed: no call
+    }
     if (seconds_between(warm.last_used, Clock::now()) < kHealthCheckAfterIdleS) {
         return true;
     }
@@ -164,8 +190,9 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
             continue;
         }
         if (!healthy(context, *warm)) {
-            host::log(SBX_LOG_INFO,
-                      "pooled container " + warm->container->name() + " failed its health check");
+            host::log(SBX_LOG_INFO, "pooled container " + warm->container->name() +
+                                        (warm->agent ? " lost its agent; replacing it"
+                                                     : " failed its health check"));
             tally_.add(kCleanupUnhealthy);
             discard(warm.get());
             break;  // the loop's iterator is gone; make a fresh one below
@@ -187,15 +214,22 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
         }
     }
     // The place is ours until the container is in warm_ (then discard gives it back).
-    auto warm = std::make_unique<WarmContainer>();
+    std::unique_ptr<WarmContainer> warm;
     try {
-        warm->io = std::make_unique<ScopedFolder>(docker_state_folder(context.state_dir) + "/io");
-        plan.create_body["HostConfig"]["Binds"].push_back(warm->io->path() + ":" + kIoMount +
-                                                          ":ro");
-        warm->container = start_container(context, plan);
-        const auto state =
-            context.api.inspect_container(warm->container->id()).value("State", nlohmann::json());
-        warm->usage = CgroupUsage::of_process(state.value("Pid", 0L));
+        if (config_.pool_agent && !agent_failed_) {
+            try {
+                warm = start_warm(context, plan, true);
+            } catch (const AgentLost &e) {
+                agent_failed_ = true;
+                host::log(SBX_LOG_WARN, std::string("a pooled container's agent did not start: ") +
+                                            e.what() +
+                                            "; this pool's runs go through execs from now on "
+                                            "(pool_transport: exec)");
+            }
+        }
+        if (!warm) {
+            warm = start_warm(context, plan, false);
+        }
     } catch (const EngineError &e) {
         --alive_in_process();
         if (e.failure() == EngineFailure::cancelled) {
@@ -213,6 +247,54 @@ WarmContainer *ContainerPool::acquire(StartContext &context, ContainerPlan &plan
     warm_.push_back(std::move(warm));
     start_reaper();
     return warm_.back().get();
+}
+
+std::unique_ptr<WarmContainer> ContainerPool::start_warm(StartContext &context, ContainerPlan &plan,
+                                                         bool with_agent) {
+    auto warm = std::make_unique<WarmContainer>();
+    warm->io = std::make_unique<ScopedFolder>(docker_state_folder(context.state_dir) + "/io");
+    ContainerPlan shaped = plan;
+    std::unique_ptr<AgentListener> listener;
+    if (with_agent) {
+        listener = std::make_unique<AgentListener>(warm->io->path());
+        serve_through_agent(shaped, std::string(kIoMount) + "/" + kAgentSocketName);
+    }
+    shaped.create_body["HostConfig"]["Binds"].push_back(warm->io->path() + ":" + kIoMount + ":ro");
+    warm->container = start_container(context, shaped);
+    plan.enforcement = shaped.enforcement;
+    const auto state =
+        context.api.inspect_container(warm->container->id()).value("State", nlohmann::json());
+    warm->usage = CgroupUsage::of_process(state.value("Pid", 0L));
+    if (listener) {
+        // The engine reports the main process's pid, in this machine's PID namespace when
+        // it shares it (a rootless engine's too): its end is noticed at once. When the pid
+        // is not ours to see, the engine is asked, every tenth time.
+        long pid = state.value("Running", false) ? state.value("Pid", 0L) : -1;
+        unsigned asked = 0;
+        const auto running = [&context, &warm, &pid, &asked] {
+            if (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM)) {
+                return true;
+            }
+            if (pid < 0 || (pid == 0 && asked++ % 10 != 0)) {
+                return pid == 0;
+            }
+            try {
+                const auto now = context.api.inspect_container(warm->container->id())
+                                     .value("State", nlohmann::json());
+                pid = now.value("Running", false) ? 0 : -1;  // 0: running, pid unseen here
+            } catch (const EngineError &) {
+                pid = -1;
+            }
+            return pid == 0;
+        };
+        try {
+            warm->agent =
+                listener->accept(std::chrono::milliseconds(config_.call_timeout_ms), running);
+        } catch (const AgentLost &e) {
+            throw AgentLost(e.what() + agent_last_words(context.api, warm->container->id()));
+        }
+    }
+    return warm;
 }
 
 void ContainerPool::release(WarmContainer *warm, bool healthy) {

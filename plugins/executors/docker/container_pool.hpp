@@ -1,8 +1,8 @@
-// Warm containers kept running (the keep-alive command) and reused through exec by runs
-// whose plans share a pool key. Idle and over-age containers are removed at each acquire
-// and by a reaper thread every cleanup_interval_s; the pool's destruction stops the reaper
-// and removes every container (end of a command, SIGINT/SIGTERM: the host cancels, unwinds
-// and destroys its executor instances).
+// Warm containers kept running (the agent, or the keep-alive command) and reused by runs
+// whose plans share a pool key: through the agent, or through exec. Idle and over-age containers
+// are removed at each acquire and by a reaper thread every cleanup_interval_s; the pool's
+// destruction stops the reaper and removes every container (end of a command, SIGINT/SIGTERM: the
+// host cancels, unwinds and destroys its executor instances).
 #pragma once
 
 #include <chrono>
@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "agent_client.hpp"
 #include "cgroup_usage.hpp"
 #include "container.hpp"
 #include "container_plan.hpp"
@@ -26,6 +27,9 @@ struct WarmContainer {
     std::unique_ptr<Container> container;
     std::string key;
     CgroupUsage usage;  // the container's cgroup: CPU time, memory peak, OOM kills
+    // Its agent (pool_transport agent), or null: runs go through execs. Closed before the
+    // container is removed (the agent ends with it, and the container stops).
+    std::unique_ptr<AgentConnection> agent;
     std::chrono::steady_clock::time_point last_used;
     unsigned long execs = 0;
     bool busy = false;
@@ -61,6 +65,10 @@ class ContainerPool {
     void remove_expired(Taken expired);
     void discard(WarmContainer *warm);
     bool healthy(StartContext &context, WarmContainer &warm);
+    // A new warm container for `plan` (its enforcement updated), with an agent when
+    // `with_agent`; throws AgentLost when the agent does not connect, as start_container.
+    std::unique_ptr<WarmContainer> start_warm(StartContext &context, ContainerPlan &plan,
+                                              bool with_agent);
     void start_reaper();
     void reaper_loop();
 
@@ -69,6 +77,8 @@ class ContainerPool {
     std::mutex mutex_;  // guards warm_
     std::vector<std::unique_ptr<WarmContainer>> warm_;
     std::size_t creations_ = 0;
+    // An agent failed to start: this pool's later containers use execs (logged once).
+    bool agent_failed_ = false;
 
     // The reaper removes with an engine client of its own: a client is one connection,
     // used by one thread at a time, and the run's may be held by a long exec.

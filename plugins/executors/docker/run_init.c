@@ -19,7 +19,9 @@
  * sbx-docker-run-init --command-file FILE: the command is in FILE instead, as NUL-terminated
  * items: NAME=VALUE variables to set, an empty item, then PROG and its arguments. The
  * executor uses it for argv items and variables that are not valid UTF-8, which the
- * engine's JSON API would change (command_file.hpp). */
+ * engine's JSON API would change (command_file.hpp).
+ *
+ * sbx-docker-run-init --serve SOCKET: a warm container's agent (agent_serve.c). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -34,9 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { kHelperFailed = 125 };
+#include "run_init.h"
 
-static const char kName[] = "sbx-docker-run-init";
+static const char kName[] = SBX_RUN_INIT_NAME;
 static volatile pid_t target_pid = 0;
 
 /* As PID 1 (a container of its own) a termination signal from the engine would be dropped
@@ -47,7 +49,7 @@ static void forward(int signal_number) {
     }
 }
 
-static void reset_signals(void) {
+void reset_signals(void) {
     for (int signal_number = 1; signal_number < NSIG; ++signal_number) {
         if (signal_number != SIGKILL && signal_number != SIGSTOP) {
             signal(signal_number, SIG_DFL);
@@ -65,7 +67,7 @@ static void pause_ms(long milliseconds) {
 
 /* Every process of the run is gone and reaped: true; one this user cannot kill (a set-uid
  * program's) still runs after 5 s: false. */
-static int kill_the_rest(void) {
+int kill_the_rest(void) {
     for (int round = 0; round < 5000; ++round) {
         kill(-1, SIGKILL);
         pid_t reaped;
@@ -116,7 +118,7 @@ static void empty_folder(int dir, dev_t device) {
     closedir(listing);
 }
 
-static void empty_scratch(const char *path) {
+void empty_scratch(const char *path) {
     const int dir = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     struct stat info;
     if (dir < 0) {
@@ -187,8 +189,11 @@ static char **read_command_file(const char *path) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--serve") == 0) {
+        return serve(argv[2]);
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: %s PROG [ARG...] | --command-file FILE\n", kName);
+        fprintf(stderr, "usage: %s PROG [ARG...] | --command-file FILE | --serve SOCKET\n", kName);
         return kHelperFailed;
     }
     char **command = argv + 1;

@@ -95,6 +95,10 @@ UniqueFd CgroupDir::open_procs() const {
     return UniqueFd(::open((path_ + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC));
 }
 
+UniqueFd CgroupDir::open_folder() const {
+    return UniqueFd(::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+}
+
 void CgroupDir::kill_members() const {
     const std::optional<std::string> members = read("cgroup.procs");
     if (!members) {

@@ -29,6 +29,8 @@ class CgroupDir {
     [[nodiscard]] std::optional<std::string> read(const char *file) const;
     // cgroup.procs opened for writing: the child writes "0" into it to join.
     [[nodiscard]] UniqueFd open_procs() const;
+    // The folder itself, opened (for clone3's CLONE_INTO_CGROUP).
+    [[nodiscard]] UniqueFd open_folder() const;
 
     // mkdir that accepts an existing folder; false (logged) otherwise.
     static bool make_folder(const std::string &path);

@@ -15,6 +15,7 @@ class CgroupsV2 final : public RunCgroups {
   public:
     std::unique_ptr<CgroupDir> dir;
     UniqueFd procs;
+    UniqueFd folder;
     bool memory = false;
     bool swap = false;  // memory.swap.max was set to 0
     bool pids = false;
@@ -32,6 +33,7 @@ class CgroupsV2 final : public RunCgroups {
                       "past the limit)";
     }
     [[nodiscard]] std::vector<int> join_fds() const override { return {procs.get()}; }
+    [[nodiscard]] int folder_fd() const override { return folder.get(); }
     [[nodiscard]] CgroupCounters counters() const override {
         CgroupCounters counters;
         counters.oom_kills = keyed_counter(dir->read("memory.events").value_or(""), "oom_kill");
@@ -98,6 +100,7 @@ std::unique_ptr<RunCgroups> make_cgroups_v2(const CgroupRequest &request) {
         request.io_device + " wbps=" + std::to_string(request.disk_write_bps);
     cgroups->io = want_io && cgroups->dir->write("io.max", io_max);
     cgroups->procs = cgroups->dir->open_procs();
+    cgroups->folder = cgroups->dir->open_folder();  // -1: the child joins through procs
     if ((!cgroups->memory && !cgroups->pids && !cgroups->cpu && !cgroups->io) ||
         !cgroups->procs.valid()) {
         return nullptr;

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <sstream>
 #include <mutex>
+#include <sstream>
 
 #include "cgroup_dir.hpp"
 

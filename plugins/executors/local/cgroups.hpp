@@ -51,6 +51,9 @@ class RunCgroups {
     [[nodiscard]] virtual std::string memory_swap() const = 0;
     // Open cgroup.procs files; valid as long as this object.
     [[nodiscard]] virtual std::vector<int> join_fds() const = 0;
+    // The run's one cgroup v2 folder, open, for clone3(CLONE_INTO_CGROUP); -1 under cgroup v1
+    // (a folder per controller: the child joins through join_fds()).
+    [[nodiscard]] virtual int folder_fd() const { return -1; }
     [[nodiscard]] virtual CgroupCounters counters() const = 0;
 };
 

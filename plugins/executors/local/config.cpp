@@ -47,6 +47,12 @@ ExecutorConfig parse_config(const std::string &config_json) {
                 support::invalid(where, "must be \"tmpfs\" or \"file_size\", got \"" + mode + "\"");
             }
             result.disk_as_tmpfs = mode == "tmpfs";
+        } else if (key == "sandbox") {
+            const std::string mode = support::read_string(value, where);
+            if (mode != "warm" && mode != "cold") {
+                support::invalid(where, "must be \"warm\" or \"cold\", got \"" + mode + "\"");
+            }
+            result.warm_sandbox = mode == "warm";
         } else if (key == "filesystem") {
             result.filesystem =
                 support::read_filesystem_mode(support::read_string(value, where), where);
@@ -54,7 +60,7 @@ ExecutorConfig parse_config(const std::string &config_json) {
             support::invalid("local executor configuration",
                              "unknown key '" + key +
                                  "'; known keys: workspace_root, output_bytes, default_timeout_ms, "
-                                 "inherit_env, cgroups, disk_limit, filesystem");
+                                 "inherit_env, cgroups, disk_limit, sandbox, filesystem");
         }
     }
     // A relative root would move with the host's working directory; pin it now. Empty stays

@@ -69,6 +69,7 @@ SpawnRequest spawn_request(const ProgramLookup &program, const CStringArray &arg
     request.stderr_fd = stdio.stderr_write.get();
     if (cgroups != nullptr) {
         request.cgroup_procs_fds = cgroups->join_fds();
+        request.cgroup_folder_fd = cgroups->folder_fd();
     }
     if (disk.tmpfs) {
         request.workspace_mount_fd = disk.tmpfs->mount_fd();
@@ -218,6 +219,9 @@ nlohmann::json execute(const support::RunSpec &spec, const ExecutorConfig &confi
         request.netns_owner_fd = network->userns_fd();
     }
     request.filesystem = spec.filesystem;
+    // A workspace made for this run alone would need a sandbox of its own: such runs start
+    // cold. The host names a workspace it reuses run after run.
+    request.warm = config.warm_sandbox && !spec.workspace.empty();
     request.shown = shown_paths(spec, program.path, environment, workspace.path());
     for (const support::BindPath &bind : spec.binds) {
         request.bind_paths.push_back(bind.path.c_str());
@@ -263,6 +267,11 @@ nlohmann::json execute(const support::RunSpec &spec, const ExecutorConfig &confi
         return result;
     }
     result["isolation"] = isolation_name(spawned.target->isolation());
+    result["sandbox"] = spawned.warm ? "warm" : "cold";
+    if (cgroups != nullptr) {
+        // How the target entered its cgroup: made in it, or moved in by its first write.
+        result["cgroup_entry"] = spawned.cloned_into_cgroup ? "clone_into_cgroup" : "cgroup.procs";
+    }
     result["user_namespace"] = spawned.target->user_namespace();
     result["filesystem"] = support::filesystem_name(spec.filesystem);
 

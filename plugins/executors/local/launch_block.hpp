@@ -46,6 +46,9 @@ struct LaunchBlock {
     std::size_t limit_count = 0;
     const int *cgroup_fds = nullptr;
     std::size_t cgroup_fd_count = 0;
+    // Set by the warm sandbox's zygote before it makes the target with CLONE_INTO_CGROUP:
+    // the target is in its cgroup from its first instruction and writes no cgroup.procs.
+    bool cloned_into_cgroup = false;
     const support::IdMapText *id_maps =
         nullptr;                        // non-null: write these maps (a new user namespace)
     const MountView *mounts = nullptr;  // non-null: build this view (a new mount namespace)
@@ -63,10 +66,37 @@ struct LaunchBlock {
     volatile bool target_ended = false;
     volatile int target_wait_status = 0;
     volatile long max_rss_kb = 0;  // the largest ru_maxrss of everything the init reaped
+    // CPU of everything the init reaped, in microseconds (the warm sandbox reports these:
+    // its zygote outlives the run, so no wait4 on it can).
+    volatile long cpu_user_us = 0;
+    volatile long cpu_sys_us = 0;
 };
 
 // The init: PID 1 of the run's PID namespace. Prepares the namespaces, starts the target,
 // reaps everything, forwards termination signals to the target and records its end.
 int run_init(void *launch_block);
+
+// Steps the init and the warm sandbox's zygote share (run_init.cpp).
+namespace init_steps {
+
+// Records why the init (or the target) gave up, with errno, and exits 127.
+[[noreturn]] void give_up(LaunchBlock *block, int step);
+// Every signal's action back to default, for the target to inherit (libc: call it only
+// while the host waits).
+void default_signal_actions();
+// The target's side of its start: a clone(CLONE_VM | CLONE_VFORK) child of the init.
+int start_target(void *launch_block);
+// Sets `phase` and wakes the host waiting on it. Raw system calls only.
+void publish(LaunchBlock *block, pid_t phase);
+// Adds a reaped process's CPU to the block's and keeps the largest RSS.
+void record_usage(LaunchBlock *block, const rusage &usage);
+// Reaps every ended child without waiting, recording the target's end, the largest RSS and
+// the CPU summed; true once the target was among them. Raw system calls only.
+bool reap_children(LaunchBlock *block, pid_t target);
+// Waits for the next signal (all are blocked): SIGCHLD reaps, others go to the target.
+// Returns once the target has ended. Raw system calls only.
+void serve_until_target_ends(LaunchBlock *block, pid_t target);
+
+}  // namespace init_steps
 
 }  // namespace sbx::local

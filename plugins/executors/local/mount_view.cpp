@@ -29,9 +29,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include <cerrno>
 
 #include "launch_block.hpp"
+#include "raw_syscall.hpp"
 
 namespace sbx::local {
 namespace {
@@ -253,7 +256,129 @@ bool build_minimal(const MountView &view, int &failed_step) {
     return built;
 }
 
+// Replaces the tmpfs at `path` with a new empty one; nothing to do where there is none (a
+// system without /dev/shm).
+bool renew_tmpfs(const char *path) {
+    if (::umount2(path, MNT_DETACH) != 0) {
+        return errno == EINVAL || errno == ENOENT;
+    }
+    return mount_private_tmpfs(path);
+}
+
+// True when `name` is one of the '/'-separated names of `names`.
+SBX_BESIDE_THE_HOST bool listed(const char *name, const char *names) {
+    while (*names != '\0') {
+        std::size_t i = 0;
+        while (name[i] != '\0' && names[i] == name[i]) {
+            ++i;
+        }
+        if (name[i] == '\0' && (names[i] == '/' || names[i] == '\0')) {
+            return true;
+        }
+        while (*names != '\0' && *names != '/') {
+            ++names;
+        }
+        if (*names == '/') {
+            ++names;
+        }
+    }
+    return false;
+}
+
+SBX_BESIDE_THE_HOST std::size_t count_names(const char *names) {
+    if (*names == '\0') {
+        return 0;
+    }
+    std::size_t count = 1;
+    for (; *names != '\0'; ++names) {
+        count += *names == '/' ? 1 : 0;
+    }
+    return count;
+}
+
+// True when the open folder holds exactly the names listed. Raw system calls only.
+SBX_BESIDE_THE_HOST bool holds_just(int folder, const char *names) {
+    alignas(8) char buffer[4096] = {};  // written by the kernel, which the analyzer cannot see
+    std::size_t seen = 0;
+    const std::size_t expected = count_names(names);
+    for (;;) {
+        const long got =
+            raw_syscall(SYS_getdents64, folder, reinterpret_cast<long>(buffer), sizeof(buffer));
+        if (got < 0) {
+            return false;
+        }
+        if (got == 0) {
+            return seen == expected;
+        }
+        for (long offset = 0; offset < got;) {
+            const auto *entry = reinterpret_cast<const dirent64 *>(buffer + offset);
+            offset += entry->d_reclen;
+            const char *name = entry->d_name;
+            if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) {
+                continue;
+            }
+            if (!listed(name, names) || ++seen > expected) {
+                return false;
+            }
+        }
+    }
+}
+
 }  // namespace
+
+SBX_BESIDE_THE_HOST bool scratch_is_clean(const ScratchPlan &plan, struct stat *attributes,
+                                          bool record) {
+    if (!plan.checkable) {
+        return false;
+    }
+    for (std::size_t i = 0; i < plan.folder_count; ++i) {
+        const auto folder = static_cast<int>(raw_syscall(SYS_openat, AT_FDCWD,
+                                                         reinterpret_cast<long>(plan.folders[i]),
+                                                         O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        if (folder < 0) {
+            if (folder == -ENOENT) {
+                continue;
+            }
+            return false;
+        }
+        struct stat now {};
+        bool clean = raw_syscall(SYS_fstat, folder, reinterpret_cast<long>(&now)) == 0 &&
+                     holds_just(folder, plan.fresh_names[i]);
+        if (clean && record) {
+            attributes[i] = now;
+        } else if (clean) {
+            const struct stat &then = attributes[i];
+            clean = now.st_ino == then.st_ino && now.st_mode == then.st_mode &&
+                    now.st_uid == then.st_uid && now.st_gid == then.st_gid;
+        }
+        (void)raw_syscall(SYS_close, folder);
+        if (!clean) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool renew_scratch(const ScratchPlan &plan) {
+    int trees[1 + 2 * support::kMaxBinds];
+    for (std::size_t i = 0; i < plan.kept_count; ++i) {
+        trees[i] = -1;
+    }
+    // Clones first, while the mounts are still reachable; they keep their read-only flags.
+    bool renewed = true;
+    for (std::size_t i = 0; renewed && i < plan.kept_count; ++i) {
+        trees[i] =
+            ::open_tree(AT_FDCWD, plan.kept[i], OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+        renewed = trees[i] >= 0;
+    }
+    renewed = renewed && renew_tmpfs("/tmp") && renew_tmpfs("/dev/shm");
+    for (std::size_t i = 0; renewed && i < plan.kept_count; ++i) {
+        renewed = make_mount_point(trees[i], plan.kept[i]) &&
+                  ::move_mount(trees[i], "", AT_FDCWD, plan.kept[i], MOVE_MOUNT_F_EMPTY_PATH) == 0;
+    }
+    close_all(trees, plan.kept_count);
+    return renewed;
+}
 
 bool needs_mount_namespace(const MountView &view) {
     return view.mode != support::FilesystemMode::kHost || view.workspace_mount_fd >= 0;

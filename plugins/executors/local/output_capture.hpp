@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <utility>
 
@@ -32,9 +31,6 @@ class OutputCapture {
     std::uint64_t cap_;
     std::uint64_t total_ = 0;
     std::string kept_;
-    // Scratch space for read(2); allocated uninitialised because zeroing 64 KiB per stream
-    // per run was a tenth of the host's per-run CPU.
-    std::unique_ptr<char[]> buffer_;
 };
 
 }  // namespace sbx::local

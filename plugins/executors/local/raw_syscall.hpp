@@ -6,6 +6,11 @@
 
 #include <sys/syscall.h>
 
+// On the functions the init and the warm sandbox's zygote run beside the host: TSan's
+// instrumentation keeps per-thread state behind the thread pointer, which a CLONE_VM child
+// shares with the host thread that made it, so instrumented code there would corrupt it.
+#define SBX_BESIDE_THE_HOST __attribute__((no_sanitize("thread")))
+
 namespace sbx::local {
 
 inline long raw_syscall(long number, long a = 0, long b = 0, long c = 0, long d = 0) {

@@ -31,13 +31,16 @@
 #include "raw_syscall.hpp"
 
 namespace sbx::local {
-namespace {
 
-[[noreturn]] void give_up(LaunchBlock *block, int step) {
+[[noreturn]] void init_steps::give_up(LaunchBlock *block, int step) {
     block->failed_errno = errno;
     block->failed_step = step;
     _exit(127);
 }
+
+namespace {
+
+using init_steps::give_up;
 
 // Places `fd` on `target`. dup2 onto itself would keep close-on-exec, so that case clears it.
 bool place_fd(int fd, int target) {
@@ -46,6 +49,10 @@ bool place_fd(int fd, int target) {
     }
     return ::dup2(fd, target) == target;
 }
+
+}  // namespace
+
+namespace init_steps {
 
 void default_signal_actions() {
     struct sigaction default_action {};
@@ -56,14 +63,14 @@ void default_signal_actions() {
 }
 
 // The target, a vfork child of the init: the init resumes once it has exec'd or given up.
-int target_main(void *argument) {
+int start_target(void *argument) {
     auto *block = static_cast<LaunchBlock *>(argument);
     const SpawnRequest &request = *block->request;
     if (!block->pid_namespace) {
         // Without a PID namespace nothing else ends the target with the init.
         (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
     }
-    for (std::size_t i = 0; i < block->cgroup_fd_count; ++i) {
+    for (std::size_t i = 0; !block->cloned_into_cgroup && i < block->cgroup_fd_count; ++i) {
         // Joined before execve, so everything the target does is charged to the run.
         if (::write(block->cgroup_fds[i], "0", 1) != 1) {  // "0": the writing process
             give_up(block, kJoinCgroup);
@@ -91,21 +98,31 @@ int target_main(void *argument) {
     give_up(block, kExec);
 }
 
-// Tells the host that the target started (or why it did not) and wakes it. From here on
-// the host runs beside the init: raw system calls only (raw_syscall.hpp says why).
-void publish(LaunchBlock *block) {
-    __atomic_store_n(&block->phase, kPhaseReported, __ATOMIC_RELEASE);
+// Tells the host what happened (the target started, or why it did not; the run ended) and
+// wakes it. Once the host runs beside us: raw system calls only (raw_syscall.hpp says why).
+SBX_BESIDE_THE_HOST void publish(LaunchBlock *block, pid_t phase) {
+    __atomic_store_n(&block->phase, phase, __ATOMIC_RELEASE);
     (void)raw_syscall(SYS_futex, reinterpret_cast<long>(&block->phase), FUTEX_WAKE, 1);
 }
 
-[[noreturn]] void end_init(int code) {
-    for (;;) {
-        (void)raw_syscall(SYS_exit_group, code);
+namespace {
+
+long microseconds(const timeval &time) {
+    return time.tv_sec * 1000000L + time.tv_usec;
+}
+
+}  // namespace
+
+SBX_BESIDE_THE_HOST void record_usage(LaunchBlock *block, const rusage &usage) {
+    if (usage.ru_maxrss > block->max_rss_kb) {
+        block->max_rss_kb = usage.ru_maxrss;
     }
+    block->cpu_user_us = block->cpu_user_us + microseconds(usage.ru_utime);
+    block->cpu_sys_us = block->cpu_sys_us + microseconds(usage.ru_stime);
 }
 
 // Reaps every ended child; true once the target was among them.
-bool reap_children(LaunchBlock *block, pid_t target) {
+SBX_BESIDE_THE_HOST bool reap_children(LaunchBlock *block, pid_t target) {
     bool target_ended = false;
     for (;;) {
         int status = 0;
@@ -116,9 +133,7 @@ bool reap_children(LaunchBlock *block, pid_t target) {
         if (reaped <= 0) {
             return target_ended;
         }
-        if (usage.ru_maxrss > block->max_rss_kb) {
-            block->max_rss_kb = usage.ru_maxrss;
-        }
+        record_usage(block, usage);
         if (reaped == target) {
             block->target_wait_status = status;
             block->target_ended = true;
@@ -127,7 +142,37 @@ bool reap_children(LaunchBlock *block, pid_t target) {
     }
 }
 
+SBX_BESIDE_THE_HOST void serve_until_target_ends(LaunchBlock *block, pid_t target) {
+    const unsigned long all = ~0UL;  // the kernel's sigset: one bit per signal 1..64
+    for (;;) {
+        siginfo_t info{};
+        const long signal_number = raw_syscall(SYS_rt_sigtimedwait, reinterpret_cast<long>(&all),
+                                               reinterpret_cast<long>(&info), 0, sizeof(all));
+        if (signal_number == SIGCHLD) {
+            if (reap_children(block, target)) {
+                return;
+            }
+        } else if (signal_number > 0) {
+            // SIGTERM, SIGINT, SIGHUP, ... sent to the run: they are meant for the target.
+            (void)raw_syscall(SYS_kill, target, signal_number);
+        }
+    }
+}
+
+}  // namespace init_steps
+
+namespace {
+
+[[noreturn]] SBX_BESIDE_THE_HOST void end_init(int code) {
+    for (;;) {
+        (void)raw_syscall(SYS_exit_group, code);
+    }
+}
+
 }  // namespace
+
+using init_steps::publish;
+using init_steps::reap_children;
 
 int run_init(void *argument) {
     auto *block = static_cast<LaunchBlock *>(argument);
@@ -135,7 +180,7 @@ int run_init(void *argument) {
 
     // Every signal stays blocked (as the host blocked them for the clone) and is taken with
     // sigwaitinfo below; the actions go back to default, for the target to inherit.
-    default_signal_actions();
+    init_steps::default_signal_actions();
     // If the host dies (even by SIGKILL) the init dies with it, and with the init its whole
     // PID namespace: a crashed host leaves no run behind. The signal fires when the spawning
     // *thread* exits, so runs must be started from threads that outlive them.
@@ -157,33 +202,21 @@ int run_init(void *argument) {
         }
     }
 
-    const pid_t target =
-        ::clone(target_main, block->target_stack.top(), CLONE_VM | CLONE_VFORK | SIGCHLD, block);
+    const pid_t target = ::clone(init_steps::start_target, block->target_stack.top(),
+                                 CLONE_VM | CLONE_VFORK | SIGCHLD, block);
     if (target < 0) {
         give_up(block, kStartTarget);
     }
     if (block->failed_step != kNoFailure) {
         (void)reap_children(block, target);
-        publish(block);
+        publish(block, kPhaseReported);
         end_init(127);
     }
     block->target_started = true;
-    publish(block);
+    publish(block, kPhaseReported);
 
-    const unsigned long all = ~0UL;  // the kernel's sigset: one bit per signal 1..64
-    for (;;) {
-        siginfo_t info{};
-        const long signal_number = raw_syscall(SYS_rt_sigtimedwait, reinterpret_cast<long>(&all),
-                                               reinterpret_cast<long>(&info), 0, sizeof(all));
-        if (signal_number == SIGCHLD) {
-            if (reap_children(block, target)) {
-                end_init(0);
-            }
-        } else if (signal_number > 0) {
-            // SIGTERM, SIGINT, SIGHUP, ... sent to the run: they are meant for the target.
-            (void)raw_syscall(SYS_kill, target, signal_number);
-        }
-    }
+    init_steps::serve_until_target_ends(block, target);
+    end_init(0);
 }
 
 const char *child_step_name(int step) {

@@ -1,14 +1,12 @@
-// clone() of the run's init (run_init.cpp) and the host's side of its start: which
-// namespaces the run gets, the handshake until the target has exec'd, and the Target that
-// owns the init until it is reaped.
+// A run's cold start: clone() of an init made for the run (run_init.cpp), the handshake
+// until the target has exec'd, and the Target that owns the init until it is reaped. Most
+// runs start warm instead (warm_sandbox.hpp); this path takes the rest: the first run of a
+// view, runs in a network namespace, and runs without namespaces.
 //
-// Namespaces, best first, the first that the kernel grants being kept for later runs:
-//   1. PID (+ mount) namespaces made directly: root, or CAP_SYS_ADMIN;
-//   2. the same inside a new user namespace mapping the caller's ids: any user, where
-//      unprivileged user namespaces are enabled (most distributions); or inside the user
-//      namespace owning the run's network namespace, when a normal user made that one;
-//   3. no namespace: the init leads a session that is killed at the end. A descendant that
-//      calls setsid() escapes it; a filesystem view cannot be built (the run fails saying so).
+// Namespaces as namespace_tier.hpp says; without root, a run in a network namespace that a
+// normal user made gets them inside the user namespace owning that one. With no namespace
+// at all, a descendant that calls setsid() escapes the init's session, and a filesystem
+// view cannot be built (the run fails saying so).
 // Why PID namespaces: when the init ends, the kernel kills every other process in the
 // namespace (setsid'ed or double-forked ones included) and wait4 on the init returns only
 // after they are gone, so no run leaves processes behind.
@@ -21,36 +19,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <utility>
 
 #include "launch_block.hpp"
+#include "namespace_tier.hpp"
 #include "support/block_all_signals.hpp"
 #include "support/sys_error.hpp"
+#include "view_plan.hpp"
+#include "warm_sandbox.hpp"
 
 namespace sbx::local {
 namespace {
-
-enum class Tier : int { kNamespaces, kUserNamespace, kProcessGroup };
-
-// The best tier the kernel granted so far; later runs start there.
-std::atomic<int> g_tier{static_cast<int>(Tier::kNamespaces)};
-
-bool refused_by_kernel(int error) {
-    // EPERM: no CAP_SYS_ADMIN (or user namespaces off). EINVAL/ENOSPC/EUSERS: namespaces
-    // disabled or nested too deep. EACCES: a security module said no.
-    return error == EPERM || error == EINVAL || error == ENOSPC || error == EUSERS ||
-           error == EACCES;
-}
-
-const char *tier_text(Tier tier) {
-    return tier == Tier::kUserNamespace
-               ? "runs get PID and mount namespaces inside a user namespace of their own"
-               : "targets run in their own session instead, and descendants that leave it "
-                 "(setsid) may outlive a run";
-}
 
 // Without root, a run in a network namespace that a normal user made (support::UserNetwork)
 // gets its namespaces inside the user namespace owning it, not in a new one: setns() into
@@ -153,16 +134,6 @@ Target::Target(pid_t pid, UniqueFd pidfd, Isolation isolation, bool user_namespa
       user_namespace_(user_namespace),
       block_(std::move(block)) {}
 
-Target::Target(Target &&other) noexcept
-    : pid_(other.pid_),
-      pidfd_(std::move(other.pidfd_)),
-      isolation_(other.isolation_),
-      user_namespace_(other.user_namespace_),
-      reaped_(other.reaped_),
-      block_(std::move(other.block_)) {
-    other.reaped_ = true;
-}
-
 Target::~Target() {
     if (reaped_) {
         return;
@@ -218,40 +189,30 @@ ExitInfo Target::wait() {
 }
 
 SpawnOutcome spawn_target(const SpawnRequest &request) {
+    if (WarmSandbox *sandbox = WarmSandbox::for_request(request)) {
+        std::optional<SpawnOutcome> warm = sandbox->start(request);
+        if (warm) {
+            return std::move(*warm);
+        }
+        WarmSandbox::drop();  // the sandbox broke outside the target: this run starts cold
+    }
+    return spawn_cold(request);
+}
+
+SpawnOutcome spawn_cold(const SpawnRequest &request) {
     auto block = std::make_unique<LaunchBlock>();
     block->request = &request;
     block->limits = request.limits.data();
     block->limit_count = request.limits.size();
     block->cgroup_fds = request.cgroup_procs_fds.data();
     block->cgroup_fd_count = request.cgroup_procs_fds.size();
-    MountView view;
-    view.mode = request.filesystem;
-    view.workdir = request.workdir;
-    view.workspace_mount_fd = request.workspace_mount_fd;
-    view.fresh_proc = request.filesystem != support::FilesystemMode::kHost;
-    std::vector<const char *> shown_paths;
-    std::vector<char> shown_writable;
-    for (const support::BindPath &path : request.shown) {
-        shown_paths.push_back(path.path.c_str());
-        shown_writable.push_back(path.writable ? 1 : 0);
-    }
-    std::vector<const char *> bind_paths = request.bind_paths;
-    std::vector<char> bind_writable = request.bind_writable;
-    if (request.filesystem == support::FilesystemMode::kMinimal) {
-        bind_paths.insert(bind_paths.end(), shown_paths.begin(), shown_paths.end());
-        bind_writable.insert(bind_writable.end(), shown_writable.begin(), shown_writable.end());
-    } else if (request.filesystem == support::FilesystemMode::kReadonly) {
-        view.shown_paths = shown_paths.data();
-        view.shown_writable = shown_writable.data();
-        view.shown_count = shown_paths.size();
-    }
-    view.bind_paths = bind_paths.data();
-    view.bind_writable = bind_writable.data();
-    view.bind_count = bind_paths.size();
+    const ViewPlan plan(request.filesystem, request.workdir, request.workspace_mount_fd,
+                        request.shown, request.bind_paths, request.bind_writable);
+    const MountView &view = plan.view();
 
     int pidfd = -1;
     int error = 0;
-    auto tier = static_cast<Tier>(g_tier.load());
+    Tier tier = current_tier();
     pid_t pid = -1;
     SpawnOutcome outcome;
     for (;;) {
@@ -267,14 +228,7 @@ SpawnOutcome spawn_target(const SpawnRequest &request) {
             joins_owner(*block, tier)) {
             break;
         }
-        const auto next = static_cast<Tier>(static_cast<int>(tier) + 1);
-        int expected = static_cast<int>(tier);
-        if (g_tier.compare_exchange_strong(expected, static_cast<int>(next))) {
-            host::log(next == Tier::kProcessGroup ? SBX_LOG_WARN : SBX_LOG_INFO,
-                      std::string("cannot create namespaces for a run (") +
-                          support::errno_text(error) + "); " + tier_text(next));
-        }
-        tier = next;
+        tier = step_down_from(tier, error);
     }
     if (pid < 0) {
         support::throw_system_error(
@@ -290,9 +244,10 @@ SpawnOutcome spawn_target(const SpawnRequest &request) {
 
     wait_for_report(*block);
     LaunchBlock &report = *block;
-    Target started(pid, UniqueFd(pidfd), isolation, user_namespace, std::move(block));
+    auto started =
+        std::make_unique<Target>(pid, UniqueFd(pidfd), isolation, user_namespace, std::move(block));
     if (!report.target_started) {
-        const ExitInfo ended = started.wait();
+        const ExitInfo ended = started->wait();
         if (report.failed_step != kNoFailure) {
             outcome.failed_errno = report.failed_errno;
             outcome.failed_step = child_step_name(report.failed_step);
@@ -302,7 +257,7 @@ SpawnOutcome spawn_target(const SpawnRequest &request) {
         }
         return outcome;
     }
-    outcome.target.emplace(std::move(started));
+    outcome.target = std::move(started);
     return outcome;
 }
 

@@ -49,7 +49,12 @@ struct SpawnRequest {
     std::vector<const char *> bind_paths;
     std::vector<char> bind_writable;
     std::vector<int> cgroup_procs_fds;  // cgroup.procs files the target writes "0" into
+    // The run's cgroup v2 folder, or -1: a warm run's target is made in it with
+    // clone3(CLONE_INTO_CGROUP) where the kernel has that, and writes cgroup.procs otherwise.
+    int cgroup_folder_fd = -1;
     std::vector<ResourceLimit> limits;
+    // Start in the calling thread's warm sandbox when the run can (warm_sandbox.hpp).
+    bool warm = true;
 };
 
 // How the target's descendants are tied to the run.
@@ -68,28 +73,51 @@ struct ExitInfo {
 
 struct LaunchBlock;
 
-// A started run. Owns the init process: the destructor kills and reaps it if nobody did.
-class Target {
+// A started run, whether its init was made for it (Target, below) or it runs in the
+// calling thread's warm sandbox (warm_sandbox.hpp). Ending it ends everything it started.
+class RunningTarget {
+  public:
+    RunningTarget() = default;
+    virtual ~RunningTarget() = default;
+    RunningTarget(const RunningTarget &) = delete;
+    RunningTarget &operator=(const RunningTarget &) = delete;
+    RunningTarget(RunningTarget &&) = delete;
+    RunningTarget &operator=(RunningTarget &&) = delete;
+
+    // Readable once the target has ended.
+    [[nodiscard]] virtual int ended_fd() const = 0;
+    [[nodiscard]] virtual Isolation isolation() const = 0;
+    // The run is in a user namespace of its own (no root: the caller's ids mapped).
+    [[nodiscard]] virtual bool user_namespace() const = 0;
+    // SIGKILL to the target; everything it started goes with it.
+    virtual void kill() noexcept = 0;
+    // Blocks until the run has ended and nothing it started is left; then its status and
+    // the CPU of the target and everything it started.
+    virtual ExitInfo wait() = 0;
+};
+
+// A run with an init of its own. Owns the init process: the destructor kills and reaps it
+// if nobody did.
+class Target final : public RunningTarget {
   public:
     Target(pid_t pid, UniqueFd pidfd, Isolation isolation, bool user_namespace,
            std::unique_ptr<LaunchBlock> block);
-    ~Target();
-    Target(Target &&other) noexcept;
+    ~Target() override;
+    Target(Target &&) = delete;
     Target &operator=(Target &&) = delete;
     Target(const Target &) = delete;
     Target &operator=(const Target &) = delete;
 
-    // Readable once the run (the init) has ended.
-    [[nodiscard]] int pidfd() const { return pidfd_.get(); }
-    [[nodiscard]] Isolation isolation() const { return isolation_; }
-    // The run is in a user namespace of its own (no root: the caller's ids mapped).
-    [[nodiscard]] bool user_namespace() const { return user_namespace_; }
+    // The init's pidfd: readable once the run (the init) has ended.
+    [[nodiscard]] int ended_fd() const override { return pidfd_.get(); }
+    [[nodiscard]] Isolation isolation() const override { return isolation_; }
+    [[nodiscard]] bool user_namespace() const override { return user_namespace_; }
     // SIGKILL to the init (and, in process-group mode, to its group). In a PID namespace the
     // kernel then kills every other process in it.
-    void kill() noexcept;
-    // Blocks until the run has ended and reaps the init. Throws when it was already reaped
-    // by someone else (a host that ignores SIGCHLD).
-    ExitInfo wait();
+    void kill() noexcept override;
+    // Reaps the init. Throws when it was already reaped by someone else (a host that
+    // ignores SIGCHLD).
+    ExitInfo wait() override;
 
   private:
     pid_t pid_;
@@ -102,13 +130,20 @@ class Target {
 };
 
 struct SpawnOutcome {
-    std::optional<Target> target;  // empty when the run failed before or at execve
+    std::unique_ptr<RunningTarget> target;  // empty when the run failed before or at execve
+    bool warm = false;                      // started in the thread's warm sandbox
+    // Made in its cgroup by clone3(CLONE_INTO_CGROUP), not moved there by a cgroup.procs write.
+    bool cloned_into_cgroup = false;
     int failed_errno = 0;
     std::string failed_step;  // "execve", "chdir", ... when target is empty
 };
 
-// Starts the run. Throws sbx::Error only when no process could be created at all (clone
-// failed); a target that failed to exec is a SpawnOutcome without a target.
+// Starts the run in the calling thread's warm sandbox when it can, else with an init of its
+// own. Throws sbx::Error only when no process could be created at all (clone failed); a
+// target that failed to exec is a SpawnOutcome without a target.
 SpawnOutcome spawn_target(const SpawnRequest &request);
+
+// Starts the run with an init of its own (no warm sandbox).
+SpawnOutcome spawn_cold(const SpawnRequest &request);
 
 }  // namespace sbx::local

@@ -3,9 +3,12 @@
 #include "supervise.hpp"
 
 #include <poll.h>
+#include <sys/wait.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 
 #include "support/sys_error.hpp"
 
@@ -19,6 +22,8 @@ constexpr std::chrono::milliseconds kCancelPollInterval{100};
 // In process-group mode a descendant that left the group can hold a pipe open forever;
 // after the target ended we read for at most this long.
 constexpr std::chrono::milliseconds kDrainGrace{250};
+// How long a target ended by SIGTERM, SIGINT or SIGHUP waits for the host to say it stops.
+constexpr std::chrono::milliseconds kStopSignalGrace{200};
 
 timespec to_timespec(Clock::duration duration) {
     const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(duration);
@@ -63,15 +68,39 @@ void drain(OutputCapture &out, OutputCapture &err, Clock::time_point until) {
     }
 }
 
+// SIGTERM, SIGINT, SIGHUP: what stops a host (scancel, Ctrl-C, a closed terminal) too.
+bool ended_by_stop_signal(int wait_status) {
+    if (!WIFSIGNALED(wait_status)) {
+        return false;
+    }
+    const int signal_number = WTERMSIG(wait_status);
+    return signal_number == SIGTERM || signal_number == SIGINT || signal_number == SIGHUP;
+}
+
+// The same signal may reach the target a moment before the host's handler marks the host
+// as cancelled (scancel signals every process of the job at once): a short wait tells a
+// stopped host from a program that ended by such a signal of its own.
+bool host_stops_soon() {
+    const Clock::time_point until = Clock::now() + kStopSignalGrace;
+    while (!host::cancelled()) {
+        if (Clock::now() >= until) {
+            return false;
+        }
+        const timespec pause{0, 5000000};
+        ::nanosleep(&pause, nullptr);
+    }
+    return true;
+}
+
 }  // namespace
 
-Supervised supervise(Target &target, OutputCapture &out, OutputCapture &err,
+Supervised supervise(RunningTarget &target, OutputCapture &out, OutputCapture &err,
                      std::optional<Clock::time_point> deadline) {
     Supervised result;
     for (;;) {
         pollfd fds[3];
         nfds_t count = 0;
-        fds[count++] = pollfd{target.pidfd(), POLLIN, 0};
+        fds[count++] = pollfd{target.ended_fd(), POLLIN, 0};
         watch(out, fds, count);
         watch(err, fds, count);
 
@@ -96,10 +125,19 @@ Supervised supervise(Target &target, OutputCapture &out, OutputCapture &err,
             break;
         }
     }
+    // A run that ended while the host was being stopped may have ended by the very signal
+    // that stops the host (a Ctrl-C or scancel reaches the whole process group, and the
+    // init forwards it to the target): not the program's verdict, so not recorded.
+    if (!result.timed_out && host::cancelled()) {
+        result.cancelled = true;
+    }
     if (result.timed_out || result.cancelled) {
         target.kill();
     }
     result.exit = target.wait();
+    if (!result.timed_out && !result.cancelled && ended_by_stop_signal(result.exit.wait_status)) {
+        result.cancelled = host_stops_soon();
+    }
     drain(out, err, Clock::now() + kDrainGrace);
     return result;
 }

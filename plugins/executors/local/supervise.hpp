@@ -18,7 +18,7 @@ struct Supervised {
 
 // Runs until the target has ended and been reaped, and its pipes are drained. Kills it at
 // `deadline` (when set) or when the host cancels.
-Supervised supervise(Target &target, OutputCapture &out, OutputCapture &err,
+Supervised supervise(RunningTarget &target, OutputCapture &out, OutputCapture &err,
                      std::optional<std::chrono::steady_clock::time_point> deadline);
 
 }  // namespace sbx::local

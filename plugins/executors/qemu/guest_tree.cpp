@@ -23,4 +23,20 @@ bool remove_guest_tree(const std::string &folder) {
     return !error && !fs::exists(folder, error);
 }
 
+bool empty_guest_folder(const std::string &folder) {
+    std::error_code error;
+    // The folder itself first: the guest may have taken its own rights away.
+    fs::permissions(folder, fs::perms::owner_all, fs::perm_options::add, error);
+    bool emptied = true;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+        std::error_code each;
+        if (fs::is_directory(it->symlink_status(each))) {
+            emptied = remove_guest_tree(it->path().string()) && emptied;
+        } else {
+            emptied = fs::remove(it->path(), each) && emptied;
+        }
+    }
+    return emptied && !error && fs::is_empty(folder, error) && !error;
+}
+
 }  // namespace sbx::qemu

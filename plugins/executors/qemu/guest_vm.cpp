@@ -94,11 +94,17 @@ GuestVm::GuestVm(const GuestPlan &plan, std::unique_ptr<OverlayDir> overlay,
                           (console.empty() ? "" : "; console: " + console));
     };
     const auto line = channel_.read_line(deadline, keep_going);
-    if (!line || *line != "ready") {
+    if (line && *line == "ready") {
+        fail(
+            "the guest's agent is older than this plugin (it said 'ready', not 'ready 2'); "
+            "build the guest again: tools/build-guest-initramfs --agent "
+            "build/bin/sbx-guest-agent ...");
+    }
+    if (!line || *line != "ready 2") {
         if (cancelled()) {
             fail("boot cancelled by the host");
         }
-        fail(line       ? "the guest agent said '" + *line + "' instead of ready"
+        fail(line       ? "the guest agent said '" + *line + "' instead of 'ready 2'"
              : exited() ? "the guest stopped before its agent was ready"
                         : "the guest agent was not ready within " +
                               std::to_string(plan_.boot_timeout_ms) + " ms");
@@ -307,6 +313,21 @@ std::optional<std::string> GuestVm::run_job(std::uint64_t id, Clock::time_point 
         }
         answer_ready_.wait_for(lock, std::chrono::milliseconds(100));
     }
+}
+
+std::uint64_t GuestVm::take_job_folder() {
+    const std::lock_guard<std::mutex> lock(folders_mutex_);
+    if (free_folders_.empty()) {
+        return ++folders_made_;
+    }
+    const std::uint64_t n = free_folders_.back();
+    free_folders_.pop_back();
+    return n;
+}
+
+void GuestVm::return_job_folder(std::uint64_t n) {
+    const std::lock_guard<std::mutex> lock(folders_mutex_);
+    free_folders_.push_back(n);
 }
 
 std::string GuestVm::console_tail() const {

@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "control_channel.hpp"
 #include "guest_plan.hpp"
@@ -53,6 +54,12 @@ class GuestVm {
     // when the guest died, the deadline passed, or `keep_waiting()` turned false. [any thread]
     std::optional<std::string> run_job(std::uint64_t id, Clock::time_point deadline,
                                        const std::function<bool()> &keep_waiting);
+    // A job folder (jobs/<N> in the share) for one run at a time: one given back is reused,
+    // its files already open in the agent (every 9p walk and open costs the guest round
+    // trips to QEMU). [any thread]
+    std::uint64_t take_job_folder();
+    // Gives folder `n` back for the next run; only once finish_job emptied it. [any thread]
+    void return_job_folder(std::uint64_t n);
     // Counts a run served and returns how many it has served. [any thread]
     std::uint64_t count_run() { return ++runs_served_; }
     // What the guest printed on its console last (for a diagnostic).
@@ -83,6 +90,9 @@ class GuestVm {
     std::map<std::uint64_t, std::string> answers_;
     std::set<std::uint64_t> awaited_;  // ids a run_job() waits for
     std::atomic<std::uint64_t> runs_served_{0};
+    std::mutex folders_mutex_;
+    std::vector<std::uint64_t> free_folders_;  // under folders_mutex_
+    std::uint64_t folders_made_ = 0;           // under folders_mutex_
     // QEMU's parent-death signal fires when the *thread* that forked it ends, and the host
     // calls an instance from short-lived threads too; so a thread of our own forks QEMU and
     // lives exactly as long as the guest.

@@ -3,11 +3,14 @@
 // matrix pays for one boot per worker, not one per run.
 #include <sbx/plugin.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <iomanip>
 #include <memory>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -36,11 +39,39 @@ bool first_use_of(const std::string &root) {
     return seen.insert(root).second;
 }
 
-// Job ids are unique in the process: instances share guests.
-std::atomic<std::uint64_t> next_job_id{0};
-
 std::string dump(const json &value) {
     return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+double ms_between(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// Where a warm run's time went, for the debug log (tools/bench/qemu reads it): the host's
+// steps on its clock, the guest's from the result's phases_us on the guest's clock, and the
+// rest of the round trip, which neither side can time alone: the "run N" line in, the
+// worker's scheduling, the result's write and the "done N" line out.
+std::string timing_line(std::uint64_t id, double write_ms, double round_trip_ms, double read_ms,
+                        double copy_back_ms, const std::string &phases_us) {
+    static constexpr const char *kGuestPhases[] = {"start", "request", "setup", "target",
+                                                   "collect"};
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(2) << "timing job " << id << ": host_write " << write_ms
+         << " ms";
+    double guest_ms = 0;
+    std::istringstream items(phases_us);
+    std::string item;
+    for (const char *name : kGuestPhases) {
+        if (!std::getline(items, item, ',')) {
+            break;
+        }
+        const double ms = static_cast<double>(std::strtoull(item.c_str(), nullptr, 10)) / 1000;
+        guest_ms += ms;
+        line << ", guest_" << name << " " << ms << " ms";
+    }
+    line << ", exchange " << std::max(0.0, round_trip_ms - guest_ms) << " ms, host_read " << read_ms
+         << " ms, host_copy_back " << copy_back_ms << " ms; round_trip " << round_trip_ms << " ms";
+    return line.str();
 }
 
 }  // namespace
@@ -108,9 +139,13 @@ class QemuExecutor final : public Executor {
         if (!guest_) {
             return finish(result);
         }
-        const std::uint64_t id = ++next_job_id;
+        // The job's folder number is its id on the control line: the guest's folders are
+        // used by one run at a time.
+        const std::uint64_t id = guest_->take_job_folder();
+        const auto write_started = Clock::now();
+        std::size_t request_bytes = 0;
         try {
-            write_job(guest_->share(), id, spec, workspace.path());
+            request_bytes = write_job(guest_->share(), id, spec, workspace.path());
         } catch (const std::exception &e) {
             result["error"] = std::string("cannot hand the run to the guest: ") + e.what();
             result["sandbox_fault"] = true;
@@ -124,6 +159,7 @@ class QemuExecutor final : public Executor {
                                                        spec.limits.timeout_ms +
                                                        std::min(config_.answer_slack_ms, kYearMs))
                                   : Clock::time_point::max();
+        const auto sent = Clock::now();
         const auto answer = guest_->run_job(
             id, deadline, [this] { return !host::cancelled() && guest_->usable(); });
         if (host::cancelled()) {
@@ -146,17 +182,26 @@ class QemuExecutor final : public Executor {
             put_vm_error(result, "the guest agent answered '" + *answer + "'", 1);
             return finish(result);
         }
+        const auto answered = Clock::now();
         try {
-            put_report(result,
-                       read_report(guest_->share(), id,
-                                   static_cast<std::size_t>(spec.limits.output_bytes)),
-                       spec);
-            if (const auto skipped = finish_job(guest_->share(), id, workspace.path());
-                skipped > 0) {
-                result["workspace_error"] = std::to_string(skipped) +
+            const AgentReport report =
+                read_report(guest_->share(), id, request_bytes,
+                            static_cast<std::size_t>(spec.limits.output_bytes));
+            put_report(result, report, spec);
+            const auto read_back = Clock::now();
+            const FinishedJob finished = finish_job(guest_->share(), id, workspace.path());
+            if (finished.skipped > 0) {
+                result["workspace_error"] = std::to_string(finished.skipped) +
                                             " entries of the guest's workspace could not be "
                                             "brought back (FIFOs, sockets, devices, or unreadable)";
             }
+            if (finished.reusable) {
+                guest_->return_job_folder(id);
+            }
+            host::log(SBX_LOG_DEBUG,
+                      timing_line(id, ms_between(write_started, sent), ms_between(sent, answered),
+                                  ms_between(answered, read_back),
+                                  ms_between(read_back, Clock::now()), report.text("phases_us")));
         } catch (const std::exception &e) {
             put_vm_error(result, std::string("reading the run back: ") + e.what(), 1);
         }

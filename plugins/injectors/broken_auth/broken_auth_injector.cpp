@@ -85,7 +85,7 @@ class BrokenAuth final : public Injector {
         const json preset = request.value("preset", json::object());
         if (!support::flag_set(preset, "BROKEN_AUTH") &&
             !support::lists_failure_mode(preset, "broken_auth")) {
-            return R"({"active":false,"state":null})";
+            return R"({"active":false,"state":null,"idle":true})";  // the preset decided
         }
         if (support::is_probe(request)) {
             return support::probe_answer(

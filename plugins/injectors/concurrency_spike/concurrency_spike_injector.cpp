@@ -45,7 +45,8 @@ class ConcurrencySpike final : public sbx::Injector {
         const BurstPlan plan = sbx::concurrency_spike::plan_from_preset(
             request.value("preset", json::object()), thread_cap_);
         if (!plan.active) {
-            return R"({"active":false,"state":null})";  // no "spec": left as it was
+            // No "spec": left as it was. Idle: the preset decided, for every run under it.
+            return R"({"active":false,"state":null,"idle":true})";
         }
         if (sbx::support::is_probe(request)) {
             return sbx::support::probe_answer(

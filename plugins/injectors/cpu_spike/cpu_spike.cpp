@@ -97,8 +97,9 @@ class CpuSpike final : public sbx::Injector {
         const unsigned count =
             burners_requested(request.value("preset", json::object()), default_burners_);
         if (count == 0) {
-            // No "spec": the host keeps the one it sent, unchanged.
-            return R"({"active":false,"state":null})";
+            // No "spec": the host keeps the one it sent, unchanged. Idle: the preset alone
+            // decided, so no run under it needs asking (docs/abi.md, probe).
+            return R"({"active":false,"state":null,"idle":true})";
         }
         if (sbx::support::is_probe(request)) {
             return sbx::support::probe_answer(

@@ -110,7 +110,8 @@ class NetworkInjector final : public Injector {
         const json preset = request.value("preset", json::object());
         const NetworkPlan plan = plan_from_preset(preset);
         if (!plan.active) {
-            return R"({"active":false,"state":null})";  // no "spec": left as it was
+            // No "spec": left as it was. Idle: the preset decided, for every run under it.
+            return R"({"active":false,"state":null,"idle":true})";
         }
         if (support::is_probe(request)) {
             check_can_make_namespaces(options_);

@@ -56,7 +56,7 @@ class TimeoutInjector final : public Injector {
         const json request = json::parse(request_json);
         const json preset = request.value("preset", json::object());
         if (!support::lists_failure_mode(preset, "timeout")) {
-            return R"({"active":false,"state":null})";
+            return R"({"active":false,"state":null,"idle":true})";  // the preset decided
         }
         if (preset.contains("TIMEOUT")) {
             // The preset's own limit is the timeout the user asked for: not shortened (the

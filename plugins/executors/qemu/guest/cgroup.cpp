@@ -2,11 +2,15 @@
 // memory, pids and cpu controllers for its children.
 #include "cgroup.hpp"
 
+#include <sbx/unique_fd.hpp>
+
 #include "file_io.hpp"
 
 #include <fcntl.h>
+#include <linux/sched.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -68,10 +72,25 @@ JobCgroup::~JobCgroup() {
     }
 }
 
-void JobCgroup::enter() const {
+pid_t JobCgroup::fork_into() const {
     if (!path_.empty()) {
+        const UniqueFd dir(::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        if (dir) {
+            clone_args args{};
+            args.flags = CLONE_INTO_CGROUP;
+            args.exit_signal = SIGCHLD;
+            args.cgroup = static_cast<std::uint64_t>(dir.get());
+            const long child = ::syscall(SYS_clone3, &args, sizeof args);
+            if (child >= 0 || (errno != ENOSYS && errno != EINVAL && errno != E2BIG)) {
+                return static_cast<pid_t>(child);
+            }
+        }
+    }
+    const pid_t child = ::fork();
+    if (child == 0 && !path_.empty()) {
         write_file(path_ + "/cgroup.procs", "0");
     }
+    return child;
 }
 
 void JobCgroup::kill_all() const {

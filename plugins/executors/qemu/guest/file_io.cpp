@@ -28,6 +28,22 @@ std::optional<std::string> read_file(const std::string &path) {
     return text;
 }
 
+bool write_all_at(int fd, const std::string &text, std::uint64_t offset) {
+    size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t wrote =
+            ::pwrite(fd, text.data() + done, text.size() - done, static_cast<off_t>(offset + done));
+        if (wrote < 0 && errno == EINTR) {
+            continue;
+        }
+        if (wrote <= 0) {
+            return false;
+        }
+        done += static_cast<size_t>(wrote);
+    }
+    return true;
+}
+
 bool write_file(const std::string &path, const std::string &text, bool create) {
     const int flags = O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_TRUNC : 0);
     const int fd = ::open(path.c_str(), flags, 0644);

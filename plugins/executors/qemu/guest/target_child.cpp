@@ -38,19 +38,6 @@ void default_signals() {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
-// A /tmp of the job's own: a tmpfs in a mount namespace of its own, which goes with the
-// job's last process (the cgroup kill). Jobs side by side and one after the other never see
-// each other's files.
-bool private_tmp(std::uint64_t disk_bytes) {
-    std::string options = "mode=1777";
-    if (disk_bytes > 0) {
-        options += ",size=" + std::to_string(disk_bytes);
-    }
-    return ::unshare(CLONE_NEWNS) == 0 &&
-           ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
-           ::mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) == 0;
-}
-
 void set_limit(int resource, rlim_t soft, rlim_t hard) {
     const rlimit limit{soft, hard};
     ::setrlimit(resource, &limit);
@@ -91,32 +78,44 @@ std::vector<char *> c_strings(const std::vector<std::string> &items) {
 
 }  // namespace
 
-void become_target(const JobCgroup &cgroup, const std::string &job_dir, const JobRequest &request,
-                   const TargetPipes &pipes) {
+int enter_private_tmp(std::uint64_t disk_bytes) {
+    std::string options = "mode=1777";
+    if (disk_bytes > 0) {
+        options += ",size=" + std::to_string(disk_bytes);
+    }
+    const bool entered =
+        ::unshare(CLONE_NEWNS) == 0 &&
+        ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
+        ::mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) == 0;
+    return entered ? 0 : errno;
+}
+
+void become_target(const JobCgroup &cgroup, const JobRequest &request, const TargetFds &fds,
+                   int private_tmp_errno) {
     ::setsid();
-    cgroup.enter();
     default_signals();
-    if (!private_tmp(request.limit("disk_bytes"))) {
-        fail(pipes.report_fd, "private-tmp");
+    if (private_tmp_errno != 0) {
+        errno = private_tmp_errno;
+        fail(fds.report_fd, "private-tmp");
     }
     // The agent shields itself from the OOM killer; its targets must not inherit that.
     write_file("/proc/self/oom_score_adj", "0");
     apply_rlimits(request, !cgroup.path().empty());
-    const int in_fd = ::open((job_dir + "/stdin").c_str(), O_RDONLY | O_CLOEXEC);
-    if (in_fd < 0 || ::dup2(in_fd, 0) < 0 || ::dup2(pipes.stdout_fd, 1) < 0 ||
-        ::dup2(pipes.stderr_fd, 2) < 0) {
-        fail(pipes.report_fd, "stdio");
+    if (::dup2(fds.stdin_fd, 0) < 0 || ::dup2(fds.stdout_fd, 1) < 0 ||
+        ::dup2(fds.stderr_fd, 2) < 0) {
+        fail(fds.report_fd, "stdio");
     }
     if (!drop_privileges()) {
-        fail(pipes.report_fd, "drop privileges");
+        fail(fds.report_fd, "drop privileges");
     }
-    if (::chdir((job_dir + "/work").c_str()) != 0) {
-        fail(pipes.report_fd, "chdir");
+    // As nobody, so the folder's permissions are checked as the target's.
+    if (::fchdir(fds.work_dir_fd) != 0) {
+        fail(fds.report_fd, "chdir");
     }
     const auto args = c_strings(request.argv);
     const auto vars = c_strings(request.env);
     ::execvpe(args[0], args.data(), vars.data());
-    fail(pipes.report_fd, "execve");
+    fail(fds.report_fd, "execve");
 }
 
 }  // namespace sbx::guest
