@@ -114,6 +114,14 @@ void print_text(const store::RecordedRun &original, const engine::ShrinkResult &
     if (!result.removed_fault_keys.empty()) {
         std::printf("minimal preset: %s\n", result.preset_body.dump().c_str());
     }
+    for (const auto &[slot, changes] : result.broken_by) {
+        std::string said;
+        for (const std::string &change : changes) {
+            said += (said.empty() ? "" : ", ") + change;
+        }
+        std::printf("broken by: %s (slot %s: its example with just %s)\n", said.c_str(),
+                    slot.c_str(), changes.size() == 1 ? "this change" : "these changes");
+    }
     for (const auto &[slot, category] : report["belongs_to"].items()) {
         std::printf("belongs to: %s (slot %s)\n", category.get_ref<const std::string &>().c_str(),
                     slot.c_str());
@@ -186,6 +194,7 @@ int run_shrink_command(CliContext &context, const std::vector<std::string> &args
         {"fault_keys_removed", result.removed_fault_keys},
         {"preset", result.preset_body},
         {"belongs_to", shrunk.belongs_to},
+        {"broken_by", result.broken_by},
         {"minimal_run", minimal_run},
         {"replay", reports::replay_line(
                        reports::command_prefix(context.settings.source, context.settings.data_dir),

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 
+#include "engine/example_diff.hpp"
 #include "engine/plugin_set.hpp"
 #include "engine/shrunk_category.hpp"
 #include "matrix_command.hpp"
@@ -84,7 +85,8 @@ RecordedShrink shrink_recorded_run(CliContext &context, store::Store &store,
         return same;
     };
     shrunk.result = within_session(store, shrunk.session, [&] {
-        return engine::shrink_failure(original.inputs, original.preset_body, fails, max_runs);
+        return engine::shrink_failure(original.inputs, original.preset_body, fails, max_runs,
+                                      engine::slot_examples(workflow));
     });
     if (shrunk.result.reproducible) {
         shrunk.minimal_run =

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "config/profile_names.hpp"
+#include "engine/program_words.hpp"
 #include "store/stub_cache.hpp"
 #include "util/errors.hpp"
 #include "util/hex_digest.hpp"
@@ -182,8 +183,12 @@ CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
     }
     CellInputs inputs;
     inputs.strategy = joined(ids);
-    const json request{
-        {"slots", slots_of(workflow)}, {"count", count}, {"seed", seed}, {"preset", preset.body}};
+    // `words`: what the programs hold, for strategies that try the program's own values.
+    const json request{{"slots", slots_of(workflow)},
+                       {"count", count},
+                       {"seed", seed},
+                       {"preset", preset.body},
+                       {"words", program_words(workflow)}};
     const std::string request_text = request.dump();
     const store::StubCacheKey key{workflow.name, inputs.strategy, seed,
                                   stable_hash(versions + request_text)};

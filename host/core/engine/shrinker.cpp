@@ -8,6 +8,7 @@
 
 #include "config/profile_names.hpp"
 #include "engine/ddmin.hpp"
+#include "engine/example_diff.hpp"
 #include "engine/input_generation.hpp"
 #include "engine/input_shrink.hpp"
 
@@ -149,12 +150,52 @@ class Shrinker {
         body_ = with_faults(body_, kept);
     }
 
+    // Each json slot with an example, toward it: the fewest changes that still fail.
+    void toward_examples(const std::map<std::string, json> &examples) {
+        for (const auto &[slot, example] : examples) {
+            if (!inputs_.is_object() || !inputs_.contains(slot)) {
+                continue;
+            }
+            const json original = inputs_[slot];
+            const auto document = document_of(original);
+            auto changes =
+                document ? changes_between(example, *document) : std::vector<DocumentChange>{};
+            if (changes.empty()) {
+                continue;
+            }
+            const auto as_value = [&](const std::vector<DocumentChange> &subset) {
+                const json edited = with_changes(example, subset);
+                return original.is_string() ? json(edited.dump()) : edited;
+            };
+            const std::function<bool(const std::vector<DocumentChange> &)> fails =
+                [&](const std::vector<DocumentChange> &subset) {
+                    json inputs = inputs_;
+                    inputs[slot] = as_value(subset);
+                    return test(inputs, body_);
+                };
+            // Every change at once first: a failure that needs what parsing loses (a key
+            // written twice, the text's own spelling) is not made of these changes.
+            if (!fails(changes)) {
+                continue;
+            }
+            changes = ddmin<DocumentChange>(changes, fails);
+            inputs_[slot] = as_value(changes);
+            toward_example_.insert(slot);
+            for (const DocumentChange &change : changes) {
+                broken_by_[slot].push_back(change.label);
+            }
+        }
+    }
+
     void shrink_inputs() {
         if (!inputs_.is_object()) {
             return;
         }
         for (const auto &[slot, value] : inputs_.items()) {
             const std::string name = slot;
+            if (toward_example_.count(name) != 0) {
+                continue;  // already the example with the fewest changes: keep it readable
+            }
             const json original = value;
             inputs_[name] = shrink_value(original, [&](const json &candidate) {
                 json inputs = inputs_;
@@ -166,6 +207,8 @@ class Shrinker {
 
     json inputs_;
     json body_;
+    std::set<std::string> toward_example_;
+    std::map<std::string, std::vector<std::string>> broken_by_;
     // The last candidate that failed: where a spent budget leaves the shrinking.
     json best_inputs_;
     json best_body_;
@@ -194,7 +237,8 @@ size_t inputs_size(const json &inputs) {
 }
 
 ShrinkResult shrink_failure(const json &inputs, const json &preset_body,
-                            const FailsTheSameWay &fails_the_same_way, int max_runs) {
+                            const FailsTheSameWay &fails_the_same_way, int max_runs,
+                            const std::map<std::string, json> &examples) {
     Shrinker shrinker(fails_the_same_way, max_runs);
     shrinker.inputs_ = inputs;
     shrinker.body_ = preset_body;
@@ -202,6 +246,7 @@ ShrinkResult shrink_failure(const json &inputs, const json &preset_body,
     try {
         result.reproducible = shrinker.test(inputs, preset_body);
         if (result.reproducible) {
+            shrinker.toward_examples(examples);
             // Faults first: fewer faults make every later run cheaper.
             for (;;) {
                 const auto before = candidate_key(shrinker.inputs_, shrinker.body_);
@@ -225,6 +270,7 @@ ShrinkResult shrink_failure(const json &inputs, const json &preset_body,
         result.preset_body = preset_body;
     }
     result.runs = shrinker.runs_;
+    result.broken_by = shrinker.broken_by_;
     for (const auto &item : fault_items(preset_body)) {
         const auto left = fault_items(result.preset_body);
         if (std::none_of(left.begin(), left.end(), [&](const FaultItem &other) {

@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include <sbx/random.hpp>
 #include "catalogue.hpp"
 #include "embedded_payloads.hpp"
 #include "skeleton.hpp"
+#include "structured_slot.hpp"
 
 namespace {
 
@@ -20,6 +22,7 @@ using sbx_hostile::Catalogue;
 using sbx_hostile::Payload;
 using sbx_hostile::Skeleton;
 using sbx_hostile::SlotKind;
+using sbx_hostile::StructuredSlot;
 
 // One slot of the request, resolved once per generate() call.
 struct SlotPlan {
@@ -30,6 +33,8 @@ struct SlotPlan {
     std::size_t position = 0;  // the slot's place in name order
     std::size_t start = 0;     // where the rest begins: (position + seed offset) mod size
     Skeleton skeleton;         // json slots: the document values are embedded in
+    // `type: json` slots: the example's own structure, edited (structured_slot.hpp).
+    std::shared_ptr<StructuredSlot> structured;
 
     // Catalogue index of the payload this slot gets in set j: the first-tried list in
     // turn (shifted by the slot's position, so a set's slots differ), then the rest from
@@ -41,6 +46,12 @@ struct SlotPlan {
         }
         const std::size_t n = rest->size();
         return (*rest)[(start + static_cast<std::size_t>((j - p) % n)) % n];
+    }
+    // For a structured slot: the first-tried list in turn, then the rest one entry per
+    // four sets (the sets StructuredSlot fills with a payload; the others are edits).
+    [[nodiscard]] std::size_t pick_structured(uint64_t j) const {
+        const std::size_t p = first->size();
+        return j < p ? pick(j) : pick(p + (j - p) / 4);
     }
     [[nodiscard]] bool embeds(const Payload &p) const {
         return kind == SlotKind::json && !p.document;
@@ -90,14 +101,29 @@ class HostileStub final : public sbx::StubStrategy {
     std::string generate(const std::string &request_json) override {
         const auto request = sbx::support::read_request(request_json, "hostile");
         const uint64_t count = request.count;
-        const std::vector<SlotPlan> plans = plan(request.slots, request.seed);
+        const std::vector<SlotPlan> plans = plan(request.slots, request.seed, words(request.body));
+        for (const SlotPlan &p : plans) {
+            if (p.structured) {
+                p.structured->plan(catalogue_, count,
+                                   [&p](uint64_t j) { return p.pick_structured(j); });
+            }
+        }
 
-        const auto value = [this](std::string *out, const SlotPlan &plan, const Payload &p) {
+        const auto &payloads = catalogue_.payloads();
+        const auto value = [&](std::string *out, const SlotPlan &plan, uint64_t j) {
+            if (plan.structured) {
+                return put(out, plan.structured->value(j));
+            }
+            const Payload &p = payloads[plan.pick(j)];
             return plan.embeds(p)
                        ? embedded(out, plan.skeleton, p)
                        : put(out, plan.kind == SlotKind::number ? p.as_number : p.as_text);
         };
-        const auto meta = [](std::string *out, const SlotPlan &plan, const Payload &p) {
+        const auto meta = [&](std::string *out, const SlotPlan &plan, uint64_t j) {
+            if (plan.structured) {
+                return put(out, plan.structured->meta(j));
+            }
+            const Payload &p = payloads[plan.pick(j)];
             return put(out, plan.embeds(p) ? p.meta_embedded : p.meta);
         };
         const std::string head = "{\"input_sets\":[";
@@ -154,7 +180,23 @@ class HostileStub final : public sbx::StubStrategy {
         return files;
     }
 
-    std::vector<SlotPlan> plan(const json &slots, uint64_t seed) const {
+    // The request's `words` (the program's own strings, most likely compared first), when
+    // the host sent them; anything else there is ignored.
+    static std::vector<std::string> words(const json &request) {
+        std::vector<std::string> out;
+        const auto it = request.find("words");
+        if (it != request.end() && it->is_array()) {
+            for (const json &word : *it) {
+                if (word.is_string() && !word.get_ref<const std::string &>().empty()) {
+                    out.push_back(word.get<std::string>());
+                }
+            }
+        }
+        return out;
+    }
+
+    std::vector<SlotPlan> plan(const json &slots, uint64_t seed,
+                               const std::vector<std::string> &words) const {
         const uint64_t mixed = sbx::splitmix64(seed);
         std::vector<SlotPlan> plans;
         std::size_t position = 0;  // slots in name order: nlohmann objects are sorted
@@ -172,6 +214,10 @@ class HostileStub final : public sbx::StubStrategy {
             p.start = static_cast<std::size_t>((position % n + mixed % n) % n);
             if (p.kind == SlotKind::json) {
                 p.skeleton = sbx_hostile::skeleton_of(slot);
+            }
+            if (type != slot.end() && *type == "json") {
+                p.structured =
+                    std::make_shared<StructuredSlot>(sbx_hostile::structure_of(slot), words);
             }
             plans.push_back(std::move(p));
             ++position;
@@ -191,6 +237,10 @@ class HostileStub final : public sbx::StubStrategy {
                     categories.push_back(category);
                 }
             }
+        }
+        if (std::any_of(plans.begin(), plans.end(),
+                        [](const SlotPlan &p) { return p.structured; })) {
+            categories.push_back("structural");
         }
         return categories.dump();
     }
@@ -221,7 +271,6 @@ class HostileStub final : public sbx::StubStrategy {
     template <class Piece>
     std::size_t append_sets(std::string *out, const std::vector<SlotPlan> &plans, uint64_t count,
                             Piece piece) const {
-        const auto &payloads = catalogue_.payloads();
         std::size_t size = 0;
         for (uint64_t j = 0; j < count; ++j) {
             // Long batches stay responsive to a host that wants to stop.
@@ -236,7 +285,7 @@ class HostileStub final : public sbx::StubStrategy {
                 }
                 first = false;
                 size += put(out, p.key);
-                size += piece(out, p, payloads[p.pick(j)]);
+                size += piece(out, p, j);
             }
             size += put(out, "}");
         }

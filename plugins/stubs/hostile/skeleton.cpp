@@ -64,6 +64,24 @@ json shape_of(const json &declaration) {
 
 }  // namespace
 
+nlohmann::ordered_json structure_of(const json &declaration) {
+    nlohmann::ordered_json shape;
+    for (const char *key : {"example", "default"}) {
+        const auto it = declaration.is_object() ? declaration.find(key) : declaration.end();
+        if (!declaration.is_object() || it == declaration.end() || it->is_null()) {
+            continue;
+        }
+        shape = it->is_string() ? nlohmann::ordered_json::parse(it->get_ref<const std::string &>(),
+                                                                nullptr, false)
+                                : nlohmann::ordered_json(*it);
+        break;
+    }
+    if (shape.is_structured() && !shape.empty()) {
+        return shape;
+    }
+    return {{"name", ""}, {"items", nlohmann::ordered_json::array({""})}, {"count", 1}};
+}
+
 Skeleton skeleton_of(const json &declaration) {
     SkeletonWriter writer;
     writer.walk(declaration.is_object() ? shape_of(declaration) : json());

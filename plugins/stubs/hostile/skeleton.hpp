@@ -24,4 +24,9 @@ struct Skeleton {
 // {"name": _, "items": [_], "count": _}.
 Skeleton skeleton_of(const nlohmann::json &declaration);
 
+// The document a `json` slot's structural edits start from: its example (else default) when
+// that is an object or a list (an example written as text keeps its key order), else the
+// small record {"name": "", "items": [""], "count": 1}.
+nlohmann::ordered_json structure_of(const nlohmann::json &declaration);
+
 }  // namespace sbx_hostile

@@ -1,0 +1,114 @@
+// Shrinking toward a json slot's example: the changes between the example and a failing
+// document, applying any subset of them, and the shrinker keeping the fewest changes that
+// still fail (with pure predicates: no processes).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/example_diff.hpp"
+#include "engine/shrinker.hpp"
+
+namespace {
+
+using nlohmann::json;
+using sbx::engine::changes_between;
+using sbx::engine::with_changes;
+
+const json kExample = json::parse(
+    R"({"id": 42, "admin": false, "tags": ["new", "gift"], "shipping": {"method": "post", "days": 2}})");
+
+std::vector<std::string> labels(const std::vector<sbx::engine::DocumentChange> &changes) {
+    std::vector<std::string> out;
+    for (const auto &change : changes) {
+        out.push_back(change.label);
+    }
+    return out;
+}
+
+TEST(ExampleDiff, EveryKindOfChangeIsOneNamedChange) {
+    json document = kExample;
+    document["admin"] = true;
+    document["tags"].push_back("");
+    document["shipping"].erase("days");
+    document["debug"] = true;
+    const auto changes = changes_between(kExample, document);
+    EXPECT_EQ(labels(changes), (std::vector<std::string>{"admin false→true", "shipping −days",
+                                                         "tags +\"\"", "(document) +debug: true"}));
+    EXPECT_EQ(with_changes(kExample, changes), document);
+    EXPECT_TRUE(changes_between(kExample, kExample).empty());
+}
+
+TEST(ExampleDiff, AnySubsetAppliesAndTrailingElementsComeAndGo) {
+    json document = kExample;
+    document["tags"] = {"new"};
+    document["id"] = -1;
+    const auto changes = changes_between(kExample, document);
+    ASSERT_EQ(changes.size(), 2U);
+    json only_id = kExample;
+    only_id["id"] = -1;
+    EXPECT_EQ(with_changes(kExample, {changes[0]}), only_id);
+    json only_tags = kExample;
+    only_tags["tags"] = {"new"};
+    EXPECT_EQ(with_changes(kExample, {changes[1]}), only_tags);
+    // Appended elements without the ones before them are still appended.
+    json longer = kExample;
+    longer["tags"] = {"new", "gift", "a", "b"};
+    const auto appended = changes_between(kExample, longer);
+    ASSERT_EQ(appended.size(), 2U);
+    EXPECT_EQ(with_changes(kExample, {appended[1]})["tags"], (json{"new", "gift", "b"}));
+}
+
+TEST(ExampleDiff, DocumentsAreObjectsArraysOrTheTextOfOne) {
+    EXPECT_EQ(sbx::engine::document_of(json("{\"a\": 1}")), json({{"a", 1}}));
+    EXPECT_EQ(sbx::engine::document_of(json::array({1})), json::array({1}));
+    EXPECT_FALSE(sbx::engine::document_of(json("%n%n")));
+    EXPECT_FALSE(sbx::engine::document_of(json("{\"a\": ")));
+    EXPECT_FALSE(sbx::engine::document_of(json{{"$bytes", "AA=="}}));
+}
+
+TEST(ShrinkTowardExample, TheFewestChangesThatFailAreKeptAndNamed) {
+    json failing = kExample;
+    failing["admin"] = true;
+    failing["id"] = 0;
+    failing["tags"] = json::array();
+    failing["shipping"]["days"] = 2147483648LL;
+    const json inputs = {{"order", failing.dump()}, {"name", "x"}};
+    int runs = 0;
+    // Fails when admin is true and the tags are empty, whatever else.
+    const auto fails = [&](const json &candidate, const json &) {
+        ++runs;
+        const json order = json::parse(candidate["order"].get<std::string>());
+        return order["admin"] == true && order["tags"].empty();
+    };
+    const auto result =
+        sbx::engine::shrink_failure(inputs, json::object(), fails, 100, {{"order", kExample}});
+    ASSERT_TRUE(result.reproducible);
+    EXPECT_TRUE(result.minimal);
+    EXPECT_EQ(result.broken_by.at("order"),
+              (std::vector<std::string>{"admin false→true", "tags −[1]", "tags −[0]"}));
+    json expected = kExample;
+    expected["admin"] = true;
+    expected["tags"] = json::array();
+    ASSERT_TRUE(result.inputs["order"].is_string()) << "the value keeps its form";
+    EXPECT_EQ(json::parse(result.inputs["order"].get<std::string>()), expected);
+    EXPECT_EQ(result.inputs["name"], "") << "the other slots shrink as before";
+    EXPECT_LT(runs, 30);
+}
+
+TEST(ShrinkTowardExample, AFailureTheChangesDoNotMakeShrinksAsBefore) {
+    // The failure needs the document's text (a key written twice), which parsing loses.
+    const std::string text = R"({"id":42,"id":42,"admin":false})";
+    const json inputs = {{"order", text}};
+    const auto fails = [](const json &candidate, const json &) {
+        const std::string order = candidate["order"].get<std::string>();
+        return order.find("\"id\":42,\"id\"") != std::string::npos;
+    };
+    const auto result =
+        sbx::engine::shrink_failure(inputs, json::object(), fails, 200, {{"order", kExample}});
+    EXPECT_TRUE(result.broken_by.empty());
+    EXPECT_NE(result.inputs["order"].get<std::string>().find("\"id\":42,\"id\""),
+              std::string::npos);
+}
+
+}  // namespace
