@@ -54,6 +54,7 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
 int run_workflows_command(CliContext &context, const std::vector<std::string> &args);
 int run_replay_command(CliContext &context, const std::vector<std::string> &args);
 int run_shrink_command(CliContext &context, const std::vector<std::string> &args);
+int run_explore_command(CliContext &context, const std::vector<std::string> &args);
 int run_autopurge_command(CliContext &context, const std::vector<std::string> &args);
 // `command` is purge-stale, cleanup (the same) or check-resources (list only).
 int run_cleanup_command(CliContext &context, const std::string &command,

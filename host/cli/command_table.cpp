@@ -76,6 +76,13 @@ const std::vector<Command> &commands() {
          "still fail the same way; exit 1 when the run does not fail again)",
          "Shrinks a failed run to the smallest inputs and fault keys that still fail the same way.",
          "", one<run_shrink_command>},
+        {"explore", nullptr,
+         "WORKFLOW [--slot S] [--runs N] [--seed N] [--preset NAME] [--corpus DIR]\n"
+         "[--shrink-runs N] [--json]      (coverage-guided where the target gives coverage)",
+         "Spends a budget of runs on one workflow's input, keeping inputs that reach new lines "
+         "and trying their edits first; reports each distinct crash, shrunk, with its replay "
+         "line.",
+         "", one<run_explore_command>},
         {"purge-stale", "cleanup", "[--json]      (what crashed runs left behind)",
          "Removes what crashed hosts left behind: processes, namespaces, cgroups, mounts, firewall "
          "rules, containers, guests and temporary folders.",

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 
+#include "engine/crash_signature.hpp"
 #include "engine/example_diff.hpp"
 #include "engine/plugin_set.hpp"
 #include "engine/shrunk_category.hpp"
@@ -44,9 +45,15 @@ json categories(const json &input_meta, const json &inputs) {
 }  // namespace
 
 bool fails_the_same_way(const store::RecordedRun &original, const store::RecordedRun &again) {
-    return !again.passed && again.failed_step == original.failed_step &&
-           failed_status(again) == failed_status(original) &&
-           (original.outcome.empty() || again.outcome == original.outcome);
+    if (again.passed || again.failed_step != original.failed_step ||
+        failed_status(again) != failed_status(original) ||
+        (!original.outcome.empty() && again.outcome != original.outcome)) {
+        return false;
+    }
+    // A crash stays the same crash: shrinking one input bug must not drift into another.
+    const auto crash = engine::crash_signature(original);
+    const auto crash_again = crash ? engine::crash_signature(again) : std::nullopt;
+    return !crash || (crash_again && crash_again->key == crash->key);
 }
 
 RecordedShrink shrink_recorded_run(CliContext &context, store::Store &store,

@@ -24,8 +24,9 @@ struct RecordedShrink {
     nlohmann::json belongs_to = nlohmann::json::object();
 };
 
-// The same failure: the same step fails with the same status, and the run ends in the
-// same outcome class (a crash stays a crash, not a clean rejection with the same status).
+// The same failure: the same step fails with the same status, the run ends in the same
+// outcome class (a crash stays a crash, not a clean rejection with the same status), and a
+// crash or hang has the same signature (engine/crash_signature.hpp: the same error words).
 bool fails_the_same_way(const store::RecordedRun &original, const store::RecordedRun &again);
 
 // Shrinks `original` (a failed run of `workflow`) in a session of its own, spending at

@@ -33,8 +33,10 @@ struct Bug {
     const char *reached_by;
 };
 
-// In the order the program meets them. Ten need one edit of one field; the last four need
-// two fields changed together or a value only the program's own code holds.
+// In the order the program meets them. Ten need one edit of one field; the next four need
+// two fields changed together or a value only the program's own code holds; the last two
+// sit behind nested branches, each edit on the way reaching new lines (what coverage
+// feedback follows).
 const std::vector<Bug> &all_bugs() {
     static const std::vector<Bug> bugs = {
         {"duplicate_key", "single edit: a key written twice"},
@@ -51,6 +53,8 @@ const std::vector<Bug> &all_bugs() {
         {"pair_zero_days_negative_price", "two edits: days 0 and price below 0"},
         {"magic_method", "the program's own word: shipping method 'drone'"},
         {"magic_key", "the program's own word: a 'debug' key"},
+        {"deep_courier_same_day", "three edits, each a new branch: courier, days 0, no note"},
+        {"deep_second_item", "two edits, each a new branch: a second item, its sku emptied"},
     };
     return bugs;
 }
@@ -168,6 +172,35 @@ void check_types(const json &order) {
     }
 }
 
+// A courier order may ship the same day, with a note for the courier.
+void deliver(const json &shipping, const std::string &note) {
+    if (shipping.value("method", "") != "courier") {
+        return;
+    }
+    const json days = shipping.value("days", json(1));
+    std::printf("courier booked\n");
+    if (days == 0) {
+        std::printf("same-day courier\n");
+        if (note.empty()) {
+            bug_if(true, "deep_courier_same_day");
+        }
+    }
+}
+
+// Items after the first are packed by their sku.
+void pack(const json &items) {
+    for (std::size_t i = 1; i < items.size(); ++i) {
+        if (!items[i].is_object()) {
+            continue;
+        }
+        std::printf("packing item %zu\n", i);
+        const json sku = items[i].value("sku", json());
+        if (sku.is_string() && sku.get<std::string>().empty()) {
+            bug_if(true, "deep_second_item");
+        }
+    }
+}
+
 void process(const json &order) {
     const auto id = order["id"].get<long double>();
     bug_if(id < 0, "negative_id");
@@ -191,6 +224,8 @@ void process(const json &order) {
     bug_if(shipping.value("days", json(1)) == 0 && price < 0, "pair_zero_days_negative_price");
     bug_if(shipping.value("method", "") == "drone", "magic_method");
     bug_if(order.contains("debug"), "magic_key");
+    deliver(shipping, note);
+    pack(items);
 }
 
 }  // namespace

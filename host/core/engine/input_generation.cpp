@@ -159,7 +159,7 @@ PresetStrategies preset_strategies(const presets::Preset &preset) {
 
 CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
                                 const config::Workflow &workflow, const presets::Preset &preset,
-                                int count, int64_t seed) {
+                                int count, int64_t seed, bool cached) {
     const auto &settings = plugins.settings();
     if (!settings.input_stubs.is_null()) {
         return given_inputs(settings.input_stubs, count);
@@ -192,7 +192,7 @@ CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
     const std::string request_text = request.dump();
     const store::StubCacheKey key{workflow.name, inputs.strategy, seed,
                                   stable_hash(versions + request_text)};
-    if (settings.stub_cache) {
+    if (settings.stub_cache && cached) {
         if (const auto kept = store::find_stub_sets(store, key)) {
             const json answer = json::parse(*kept);
             inputs.input_sets = answer.at("input_sets");
@@ -221,7 +221,7 @@ CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
             inputs.categories[ids[k]] = said;
         }
     }
-    if (settings.stub_cache) {
+    if (settings.stub_cache && cached) {
         const json answers{{"input_sets", inputs.input_sets},
                            {"meta", inputs.meta},
                            {"categories", inputs.categories}};

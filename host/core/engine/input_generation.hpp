@@ -47,8 +47,10 @@ nlohmann::json slots_of(const config::Workflow &workflow);
 
 // Throws EnvironmentError when a strategy breaks the ABI (another number of sets, a set
 // that is no object) and InputError when the preset names a strategy that is not loaded.
+// `cached`: false for inputs asked once and never again (explore's batches), which the stub
+// cache would only grow by.
 CellInputs generate_cell_inputs(PluginSet &plugins, store::Store &store,
                                 const config::Workflow &workflow, const presets::Preset &preset,
-                                int count, int64_t seed);
+                                int count, int64_t seed, bool cached = true);
 
 }  // namespace sbx::engine

@@ -35,11 +35,13 @@ std::optional<RecordedRun> find_run(Store &store, int64_t run_id) {
         run.outcome = query.column_text(12);
         Statement steps(
             connection.get(),
-            "SELECT name, status, passed FROM steps WHERE run_id = ? ORDER BY position");
+            "SELECT name, status, passed, signal, coalesce(json_extract(result, '$.stderr'), '') "
+            "FROM steps WHERE run_id = ? ORDER BY position");
         steps.bind(1, run_id);
         while (steps.step()) {
-            run.steps.push_back(
-                {steps.column_text(0), steps.column_text(1), steps.column_int(2) != 0});
+            run.steps.push_back({steps.column_text(0), steps.column_text(1),
+                                 steps.column_int(2) != 0, static_cast<int>(steps.column_int(3)),
+                                 steps.column_text(4)});
         }
         return run;
     });

@@ -13,6 +13,8 @@ struct RecordedStep {
     std::string name;
     std::string status;
     bool passed = false;
+    int signal = 0;      // 0 when none
+    std::string stderr;  // what the step wrote to stderr, as its result kept it
 };
 
 struct RecordedRun {

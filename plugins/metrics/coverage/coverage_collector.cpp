@@ -149,9 +149,16 @@ class CoverageCollector final : public MetricsCollector {
                                       : "{}";
         }
         const json input_meta = request.value("input_meta", json());
-        ledger().update(request, [&](LineTally &tally) { tally.add_run(run, input_meta); });
+        // The lines no earlier run of the cell reached: what makes an input worth mutating
+        // further (sandbox-runner explore keeps such inputs in its corpus).
+        std::size_t fresh = 0;
+        ledger().update(request, [&](LineTally &tally) {
+            fresh = count_new(run.reached, tally.cell().reached);
+            tally.add_run(run, input_meta);
+        });
         return json{{"line_coverage", share(run.reached.size(), run.instrumented.size())},
                     {"lines_reached", run.reached.size()},
+                    {"new_lines_in_cell", {{"value", fresh}, {"aggregate", "sum"}}},
                     {"coverage_unreadable", unreadable(run)}}
             .dump();
     }

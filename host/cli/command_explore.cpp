@@ -1,0 +1,292 @@
+// `explore WORKFLOW [--slot S] [--runs N] [--seed N] [--preset NAME] [--corpus DIR]
+// [--shrink-runs N] [--json]`: a budget of runs spent on one workflow's input, coverage
+// guided where the target gives coverage (engine/explorer.hpp); the distinct crashes found,
+// each shrunk, with its replay line; the corpus kept in DIR to resume from.
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli_context.hpp"
+#include "engine/explorer.hpp"
+#include "engine/program_preflight.hpp"
+#include "matrix_command.hpp"
+#include "option_parsing.hpp"
+#include "presets/canonical.hpp"
+#include "progress_line.hpp"
+#include "recorded_run.hpp"
+#include "recorded_shrink.hpp"
+#include "reports/replay_line.hpp"
+#include "session.hpp"
+#include "util/errors.hpp"
+#include "util/hex_digest.hpp"
+#include "workflow_choice.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace sbx::cli {
+namespace {
+
+using nlohmann::json;
+
+struct ExploreOptions {
+    std::string workflow;
+    std::string slot;
+    int runs = 1000;
+    int64_t seed = 1;
+    std::string preset = "hostile_input";
+    std::string corpus;
+    int shrink_runs = 100;
+    bool json = false;
+};
+
+ExploreOptions parse(const std::vector<std::string> &args) {
+    ExploreOptions options;
+    po::options_description description("explore options");
+    description.add_options()("workflow", po::value(&options.workflow), "the workflow")(
+        "slot", po::value(&options.slot), "the input to explore")("runs", po::value(&options.runs),
+                                                                  "runs to spend (default 1000)")(
+        "seed", po::value(&options.seed), "the stub strategy's seed (default 1)")(
+        "preset", po::value(&options.preset), "the preset the runs use (default hostile_input)")(
+        "corpus", po::value(&options.corpus), "a folder to resume the corpus from and keep it in")(
+        "shrink-runs", po::value(&options.shrink_runs),
+        "runs to spend shrinking each crash (default 100; 0: none)")(
+        "json", po::bool_switch(&options.json), "print the result as JSON");
+    po::positional_options_description positional;
+    positional.add("workflow", 1);
+    parse_options("explore", args, description, positional,
+                  "write `sandbox-runner explore WORKFLOW [--slot S] [--runs N] [--corpus DIR]`");
+    if (options.runs < 1) {
+        throw InputError("explore: --runs must be at least 1, not " + std::to_string(options.runs));
+    }
+    if (options.shrink_runs < 0) {
+        throw InputError("explore: --shrink-runs must be 0 (no shrinking) or more, not " +
+                         std::to_string(options.shrink_runs));
+    }
+    return options;
+}
+
+// The preset the runs use: one of the settings' presets by SCENARIO_NAME, else a canonical
+// profile (or its alias) at low severity.
+presets::Preset chosen_preset(const config::Settings &settings, const std::string &name) {
+    for (std::size_t i = 0; i < settings.presets.size(); ++i) {
+        const json &body = settings.presets[i];
+        if (body.value("SCENARIO_NAME", json()) == name) {
+            return {name, body, settings.preset_locations[i].str()};
+        }
+    }
+    try {
+        const std::string canonical = presets::resolve_profile_alias(name);
+        return {canonical, presets::canonical_preset(canonical, presets::Severity::low),
+                "the canonical " + canonical + " preset"};
+    } catch (const InputError &e) {
+        throw InputError("explore: --preset " + name + ": neither a preset of the settings nor " +
+                         e.what());
+    }
+}
+
+// The corpus kept in `folder`: every *.json file, in name order.
+std::vector<json> read_corpus(const std::string &folder) {
+    std::vector<json> corpus;
+    std::error_code error;
+    if (folder.empty() || !fs::is_directory(folder, error)) {
+        return corpus;
+    }
+    std::vector<fs::path> files;
+    for (const auto &entry : fs::directory_iterator(folder)) {
+        if (entry.path().extension() == ".json") {
+            files.push_back(entry.path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path &file : files) {
+        std::ifstream in(file);
+        json value = json::parse(in, nullptr, false);
+        if (value.is_discarded()) {
+            throw InputError("explore: --corpus " + folder + ": " + file.filename().string() +
+                             " is not JSON; remove it, or the folder, to start afresh");
+        }
+        corpus.push_back(std::move(value));
+    }
+    return corpus;
+}
+
+// Writes each new corpus input as <hash>.json in `folder` (made when missing).
+void keep_corpus(const std::string &folder, const std::vector<json> &found) {
+    if (folder.empty()) {
+        return;
+    }
+    fs::create_directories(folder);
+    for (const json &value : found) {
+        const std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+        std::ofstream(fs::path(folder) / (util::fnv1a_hex(text) + ".json")) << text << '\n';
+    }
+}
+
+// A value for the terminal: strings over 120 bytes cut to their start and their length,
+// also inside a string that holds a JSON document (the json slots' values).
+json shortened(const json &value) {
+    constexpr std::size_t kLongest = 120;
+    if (value.is_string()) {
+        const auto &text = value.get_ref<const std::string &>();
+        if (text.size() <= kLongest) {
+            return value;
+        }
+        const json document = json::parse(text, nullptr, false);
+        if (!document.is_discarded() && document.is_structured()) {
+            return shortened(document).dump(-1, ' ', false, json::error_handler_t::replace);
+        }
+        return text.substr(0, 40) + "… (" + std::to_string(text.size()) + " bytes)";
+    }
+    if (value.is_structured()) {
+        json out = value;
+        for (auto &member : out) {
+            member = shortened(member);
+        }
+        return out;
+    }
+    return value;
+}
+
+struct ShrunkCrash {
+    engine::ExploreCrash crash;
+    std::optional<RecordedShrink> shrunk;
+};
+
+json crash_json(const ShrunkCrash &entry, const std::string &commands) {
+    json out = {{"signature", entry.crash.signature.key},
+                {"summary", entry.crash.signature.summary},
+                {"run", entry.crash.run_id},
+                {"found_at", entry.crash.found_at},
+                {"hits", entry.crash.hits},
+                {"replay", reports::replay_line(commands, entry.crash.run_id)}};
+    if (entry.shrunk && entry.shrunk->result.reproducible) {
+        out["shrunk"] = {{"inputs", entry.shrunk->result.inputs},
+                         {"minimal", entry.shrunk->result.minimal},
+                         {"broken_by", entry.shrunk->result.broken_by},
+                         {"run", entry.shrunk->minimal_run},
+                         {"replay", reports::replay_line(commands, entry.shrunk->minimal_run)}};
+    }
+    return out;
+}
+
+void print_text(const engine::ExploreOutcome &outcome, const std::vector<ShrunkCrash> &crashes,
+                const ExploreOptions &options, const std::string &commands, int64_t session) {
+    std::printf("explore %s: %d runs under %s, input %s\n", options.workflow.c_str(), outcome.runs,
+                options.preset.c_str(), outcome.slot.c_str());
+    if (outcome.coverage) {
+        std::printf("coverage feedback: on; %d runs reached new lines, kept in the corpus (%zu)\n",
+                    outcome.runs_with_new_lines, outcome.corpus.size());
+    } else {
+        std::printf(
+            "coverage feedback: off (no run gave line coverage: build the target with "
+            "--coverage and add `metrics: [+coverage]` and `injectors: "
+            "[+coverage_capture]`)\n");
+    }
+    if (outcome.exhausted) {
+        std::printf("the stub strategy had no new input left after %d runs\n", outcome.runs);
+    }
+    std::printf("distinct crashes: %zu\n", crashes.size());
+    int n = 0;
+    for (const ShrunkCrash &entry : crashes) {
+        const auto &crash = entry.crash;
+        std::printf("  %d. %s\n     first at run %d of %d (%d runs crashed this way)\n", ++n,
+                    crash.signature.summary.c_str(), crash.found_at, outcome.runs, crash.hits);
+        if (entry.shrunk && entry.shrunk->result.reproducible) {
+            for (const auto &[slot, changes] : entry.shrunk->result.broken_by) {
+                std::string said;
+                for (const std::string &change : changes) {
+                    said += (said.empty() ? "" : ", ") + change;
+                }
+                std::printf("     broken by: %s (input %s)\n", said.c_str(), slot.c_str());
+            }
+            std::printf("     minimal input: %s\n",
+                        shortened(entry.shrunk->result.inputs)
+                            .dump(-1, ' ', false, json::error_handler_t::replace)
+                            .c_str());
+            std::printf("     replay: %s\n",
+                        reports::replay_line(commands, entry.shrunk->minimal_run).c_str());
+        } else {
+            std::printf("     %s\n     replay: %s\n",
+                        entry.shrunk ? "did not crash again when run once more (flaky)"
+                                     : "not shrunk (--shrink-runs 0)",
+                        reports::replay_line(commands, crash.run_id).c_str());
+        }
+    }
+    if (!options.corpus.empty()) {
+        std::printf("corpus: %zu new inputs kept in %s (resume with --corpus %s)\n",
+                    outcome.corpus.size(), options.corpus.c_str(), options.corpus.c_str());
+    }
+    std::printf("recorded as session %lld\n", static_cast<long long>(session));
+}
+
+}  // namespace
+
+int run_explore_command(CliContext &context, const std::vector<std::string> &args) {
+    ExploreOptions options = parse(args);
+    auto &settings = context.settings;
+    const config::Workflow &workflow = choose_workflow(context, "explore", options.workflow);
+    options.workflow = workflow.name;
+    const presets::Preset preset = chosen_preset(settings, options.preset);
+    engine::ExploreSettings explore_settings;
+    explore_settings.slot = engine::explored_slot(workflow, options.slot);
+    explore_settings.runs = options.runs;
+    explore_settings.seed = options.seed;
+    explore_settings.corpus = read_corpus(options.corpus);
+
+    engine::PluginSet plugins(settings, context.registry());
+    resolve_plugins_for(plugins, {&workflow}, {preset});
+    engine::refuse_missing_programs(plugins, workflow, fs::current_path());
+    store::Store store(fs::path(settings.data_dir) / "metrics.db");
+    const int64_t session = store.begin_session(
+        "explore " + workflow.name, settings.source, options.seed,
+        json{{"slot", explore_settings.slot}, {"runs", options.runs}, {"preset", preset.name}});
+    record_plugins_used(store, session, plugins);
+    engine::WorkflowRunner runner(plugins, settings, fs::current_path(),
+                                  settings.state_folder().string());
+    engine::CellRunner cells(plugins, runner, store, session);
+    ProgressLine progress(context.options);
+    const engine::ExploreOutcome outcome = within_session(store, session, [&] {
+        return engine::explore(plugins, cells, store, workflow, preset, explore_settings,
+                               progress.observer());
+    });
+    progress.stop();
+    keep_corpus(options.corpus, outcome.corpus);
+
+    std::vector<ShrunkCrash> crashes;
+    for (const engine::ExploreCrash &crash : outcome.crashes) {
+        ShrunkCrash entry{crash, std::nullopt};
+        if (options.shrink_runs > 0) {
+            const auto run = store::find_run(store, crash.run_id);
+            entry.shrunk = shrink_recorded_run(context, store, *run, workflow, options.shrink_runs);
+        }
+        crashes.push_back(std::move(entry));
+    }
+    const std::string commands = reports::command_prefix(settings.source, settings.data_dir);
+    if (options.json) {
+        json found = json::array();
+        for (const ShrunkCrash &entry : crashes) {
+            found.push_back(crash_json(entry, commands));
+        }
+        std::cout << json{{"workflow", workflow.name},
+                          {"session", session},
+                          {"slot", outcome.slot},
+                          {"preset", preset.name},
+                          {"runs", outcome.runs},
+                          {"coverage", outcome.coverage},
+                          {"runs_with_new_lines", outcome.runs_with_new_lines},
+                          {"corpus", outcome.corpus},
+                          {"exhausted", outcome.exhausted},
+                          {"crashes", found}}
+                         .dump(2, ' ', false, json::error_handler_t::replace)
+                  << '\n';
+    } else {
+        print_text(outcome, crashes, options, commands, session);
+    }
+    std::fflush(stdout);
+    return finish_with_disabled_plugins(disabled_plugins(store, session),
+                                        settings.plugin_host.strict, kExitOk);
+}
+
+}  // namespace sbx::cli
