@@ -78,10 +78,14 @@ class Loop {
                 entries_.push_back({given_value(*slot), 0, true});
             }
         }
+        // A kept corpus: the inputs furthest from the example are mutated first.
         for (const json &kept : settings.corpus) {
             entries_.push_back({kept, 0, true, distance(kept)});
             fresh_.push_back(entries_.size() - 1);
         }
+        std::stable_sort(fresh_.begin(), fresh_.end(), [this](std::size_t a, std::size_t b) {
+            return entries_[a].changes < entries_[b].changes;
+        });
         work_.workflow = &workflow;
         work_.preset = preset;
         work_.options = {settings.runs, settings.seed, false};
@@ -124,17 +128,13 @@ class Loop {
         return example && document ? changes_between(*example, *document).size() : 1;
     }
 
-    // An input that reached new lines and was not mutated yet, the closest to the example
-    // first (one edit away before five: its new lines are that edit's, and its own edits
-    // go one branch deeper); else the input whose edits went least far.
+    // The newest input that reached new lines and was not mutated yet: depth first, since
+    // an input joins only as its parent with one or two edits, so its edits go one branch
+    // deeper. Else the input whose edits went least far.
     std::size_t next_entry() {
         if (!fresh_.empty()) {
-            const auto closest = std::min_element(
-                fresh_.begin(), fresh_.end(), [this](std::size_t a, std::size_t b) {
-                    return entries_[a].changes < entries_[b].changes;
-                });
-            const std::size_t entry = *closest;
-            fresh_.erase(closest);
+            const std::size_t entry = fresh_.back();
+            fresh_.pop_back();
             return entry;
         }
         return static_cast<std::size_t>(

@@ -14,8 +14,12 @@ Contenders, at equal executions (one run of sandbox-runner = one execution of AF
 A bug is found within N when an execution before the N-th crashed with it: for
 sandbox-runner the run's repetition, for AFL++ the `execs:` of the crash it saved.
 
-Usage: tools/bench/efficacy --structural [--seeds S] [--runs N,N,...] [--afl-seeds S]
-                                         [--afl-execs N,N,...]
+Then `explore` on the two bugs behind nested branches, with the target built with
+--coverage and the coverage collector on, and without: runs to the first failure.
+
+Usage: tools/bench/efficacy --structural [--seeds S] [--alone-seeds S] [--runs N,N,...]
+           [--afl-seeds S] [--afl-execs N] [--afl-long-seeds S]
+           [--coverage-runs N] [--coverage-seeds S]
 """
 import argparse
 import json
@@ -40,6 +44,7 @@ EXAMPLE = ('{"id": 42, "user": "ada", "admin": false, "quantity": 3, "price": 9.
            '"currency": "EUR", "tags": ["new", "gift"], "items": [{"sku": "A1", "count": 1}], '
            '"note": "leave at the door", "shipping": {"method": "post", "days": 2}}')
 BUG_LINE = re.compile(r"planted bug (\w+)")
+DEEP_BUGS = ("deep_courier_same_day", "deep_second_item")
 
 
 def bugs():
@@ -151,12 +156,19 @@ def main():
     parser.add_argument("--runs", default="13,100,1000")
     parser.add_argument("--alone-seeds", type=int, default=5,
                         help="seeds for the one-bug-per-workflow column (14 workflows each)")
-    parser.add_argument("--afl-seeds", type=int, default=100)
-    parser.add_argument("--afl-execs", default="13,100,1000,10000,100000")
+    parser.add_argument("--afl-seeds", type=int, default=100,
+                        help="AFL++ campaigns of --afl-execs executions")
+    parser.add_argument("--afl-execs", type=int, default=10000)
+    parser.add_argument("--afl-long-seeds", type=int, default=20,
+                        help="AFL++ campaigns of 100,000 executions (the goal's line)")
+    parser.add_argument("--coverage-runs", type=int, default=1000,
+                        help="explore's budget per seed with and without coverage feedback")
+    parser.add_argument("--coverage-seeds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=int(os.environ.get("SBX_BENCH_WORKERS", 2)))
     args = parser.parse_args()
     counts = [int(n) for n in args.runs.split(",")]
-    afl_counts = [int(n) for n in args.afl_execs.split(",")]
+    afl_counts = [n for n in (13, 100, 1000, 10000, 100000) if n <= args.afl_execs] + \
+        ([100000] if args.afl_long_seeds > 0 and args.afl_execs < 100000 else [])
     subprocess.run([str(REPO / "tools" / "build")], check=True, stdout=subprocess.DEVNULL)
     if shutil.which("afl-fuzz") is None:
         sys.exit("efficacy --structural: AFL++ is needed for the peer column "
@@ -170,35 +182,99 @@ def main():
         ours = sandbox_runner(work, range(1, args.seeds + 1), max(counts), args.workers, [None])
         alone = sandbox_runner(work, range(1, args.alone_seeds + 1), max(counts), args.workers,
                                names)
+        explored = explore_with_and_without_coverage(work, args.coverage_runs,
+                                                     args.coverage_seeds)
         binary = afl_build(work)
-        afl = {}
+        afl, afl_long = {}, {}
         with ThreadPoolExecutor(max_workers=args.workers) as pool:
             for dictionary in (False, True):
-                jobs = [pool.submit(afl_campaign, binary, work, seed, max(afl_counts), dictionary)
+                jobs = [pool.submit(afl_campaign, binary, work, seed, args.afl_execs, dictionary)
                         for seed in range(1, args.afl_seeds + 1)]
+                long_jobs = [pool.submit(afl_campaign, binary, work, seed, 100000, dictionary)
+                             for seed in range(1001, 1001 + args.afl_long_seeds)]
                 afl[dictionary] = [job.result() for job in jobs]
+                afl_long[dictionary] = [job.result() for job in long_jobs]
 
     print(f"structural efficacy: {len(listed)} planted bugs in one order processor "
           f"({os.cpu_count()} cores, {os.uname().release})")
-    print(f"  bugs found within N executions, median over seeds "
-          f"(sandbox-runner {args.seeds} seeds, AFL++ 4 {args.afl_seeds} seeds)")
+    print(f"  bugs found within N executions, median over seeds (sandbox-runner {args.seeds} "
+          f"seeds, one bug armed per workflow {args.alone_seeds}; AFL++ {args.afl_seeds} seeds, "
+          f"{args.afl_long_seeds} at 100,000)")
     print(f"  {'N':>7} {'sandbox-runner':>15} {'AFL++':>7} {'AFL++ +dict':>12} "
           f"{'sandbox-runner, one bug armed per workflow':>44}")
+    def afl_at(dictionary, n):
+        if n <= args.afl_execs:
+            return found_within(afl[dictionary], n)
+        return found_within(afl_long[dictionary], n) if afl_long[dictionary] else "-"
+
     for n in sorted(set(counts) | set(afl_counts)):
         ours_n = found_within(ours, n) if n <= max(counts) else "-"
-        afl_n = found_within(afl[False], n) if n <= max(afl_counts) else "-"
-        dict_n = found_within(afl[True], n) if n <= max(afl_counts) else "-"
+        afl_n = afl_at(False, n)
+        dict_n = afl_at(True, n)
         alone_n = found_within(alone, n) if n <= max(counts) else "-"
         print(f"  {n:>7} {ours_n!s:>15} {afl_n!s:>7} {dict_n!s:>12} {alone_n!s:>44}")
     print()
-    print("  executions to the first failure, median / p90 over seeds (- = not within the budget)")
+    print("  executions to the first failure, median / p90 over seeds (- = not within the budget;"
+          " AFL++ from its 100,000-execution campaigns)")
     print(f"  {'bug':<30} {'reached by':<46} {'sandbox-runner':>15} {'AFL++':>17} "
           f"{'AFL++ +dict':>17} {'one armed':>11}")
     for name, reached_by in listed:
         print(f"  {name:<30} {reached_by[:46]:<46} {first_failure(ours, name, max(counts)):>15} "
-              f"{first_failure(afl[False], name, max(afl_counts)):>17} "
-              f"{first_failure(afl[True], name, max(afl_counts)):>17} "
+              f"{first_failure(afl_long[False] or afl[False], name, max(afl_counts)):>17} "
+              f"{first_failure(afl_long[True] or afl[True], name, max(afl_counts)):>17} "
               f"{first_failure(alone, name, max(counts)):>11}")
+    print_explored(explored, args.coverage_runs, args.coverage_seeds)
+
+
+def explore_with_and_without_coverage(work, runs, seeds):
+    """{mode: {bug: [runs to first failure per seed]}} of `explore` on the deep bugs: the
+    target built with --coverage and the coverage collector on, and the plain build."""
+    if runs <= 0 or seeds <= 0:
+        return {}
+    covered = work / "covered"
+    covered.mkdir()
+    subprocess.run(["g++", "-std=c++17", "--coverage", "-O0", "-o", str(covered / "orders"),
+                    str(SOURCE)], check=True, cwd=covered)
+    out = {}
+    for mode, binary, extra in (("with coverage", covered / "orders",
+                                 {"injectors": ["+coverage_capture"], "metrics": ["+coverage"]}),
+                                ("without", TARGET, {"injectors": []})):
+        out[mode] = {}
+        for bug in DEEP_BUGS:
+            settings = dict(extra, workflows=[{"name": "orders", "steps": [{
+                "run": [str(binary), "--bug", bug], "stdin": "{{input.order}}",
+                "inputs": {"order": {"type": "json", "example": EXAMPLE}},
+                "rejects": {"exit_codes": [2]}, "timeout": "20s"}]}])
+            path = work / f"explore-{bug}-{len(out)}.json"
+            path.write_text(json.dumps(settings))
+            firsts = []
+            for seed in range(1, seeds + 1):
+                result = subprocess.run(
+                    [str(HOST), "--log-level", "error", "--config", str(path), "--data-dir",
+                     str(work / f"explore-data-{bug}-{len(out)}"), "explore", "orders", "--runs",
+                     str(runs), "--seed", str(seed), "--shrink-runs", "0", "--json"],
+                    capture_output=True, text=True, check=False)
+                report = json.loads(result.stdout) if result.stdout.strip() else {"crashes": []}
+                found = [c["found_at"] for c in report["crashes"] if bug in c["summary"]]
+                firsts.append(found[0] if found else float("inf"))
+            out[mode][bug] = firsts
+    return out
+
+
+def print_explored(explored, runs, seeds):
+    if not explored:
+        return
+    print()
+    print(f"  explore: runs to the first failure of the bugs behind nested branches, median / "
+          f"p90 over {seeds} seeds (- = not within {runs} runs)")
+    print(f"  {'bug':<30} {'with coverage feedback':>24} {'without':>10}")
+    for bug in DEEP_BUGS:
+        cells = []
+        for mode in ("with coverage", "without"):
+            values = explored[mode][bug]
+            shown = lambda v: "-" if v == float("inf") else str(int(v))
+            cells.append(f"{shown(statistics.median(values))} / {shown(percentile(values, 0.9))}")
+        print(f"  {bug:<30} {cells[0]:>24} {cells[1]:>10}")
 
 
 if __name__ == "__main__":

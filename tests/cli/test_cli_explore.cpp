@@ -1,0 +1,128 @@
+// `explore WORKFLOW` end to end: a real C program's planted crashes found, each kind once
+// however many runs hit it, shrunk to the example with the change that matters and
+// replayed; coverage feedback (the program built with --coverage here, the coverage
+// collector on) reaching a crash behind three nested branches that edits in order miss;
+// the corpus kept and resumed.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+class Explore : public sbx::test::CliTest {
+  protected:
+    void settings_for(const std::string &program, bool coverage) {
+        write_settings(std::string(coverage ? "injectors: [+coverage_capture]\n"
+                                              "metrics: [+coverage]\n"
+                                            : "injectors: []\n") +
+                       R"(workflows:
+  - name: orders
+    steps:
+      - run: [")" + program +
+                       R"("]
+        stdin: "{{input.order}}"
+        inputs:
+          order: {type: json, example: '{"id": 1, "note": "hi", "shipping": {"method": "post", "days": 2}}'}
+        rejects: {exit_codes: [2]}
+)");
+    }
+
+    json explore(const std::vector<std::string> &extra) {
+        std::vector<std::string> args = {"explore", "orders", "--json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto result = runner(args);
+        EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+        return json::parse(result.out);
+    }
+
+    static const json *crash_named(const json &report, const std::string &words) {
+        for (const json &crash : report["crashes"]) {
+            if (crash["summary"].get<std::string>().find(words) != std::string::npos) {
+                return &crash;
+            }
+        }
+        return nullptr;
+    }
+};
+
+TEST_F(Explore, EachCrashIsReportedOnceShrunkToItsChangeAndReplayed) {
+    settings_for(SBX_COURIER_ORDERS, false);
+    const json report = explore({"--runs", "120"});
+    EXPECT_EQ(report["coverage"], false);
+    EXPECT_EQ(report["slot"], "order");
+    EXPECT_EQ(report["runs"], 120);
+    std::set<std::string> signatures;
+    for (const json &crash : report["crashes"]) {
+        EXPECT_TRUE(signatures.insert(crash["signature"].get<std::string>()).second) << crash;
+    }
+    const json *negative = crash_named(report, "negative id used as an index");
+    ASSERT_NE(negative, nullptr) << report.dump(2);
+    EXPECT_GE((*negative)["hits"].get<int>(), 2) << "several inputs hit it: reported once";
+    EXPECT_EQ((*negative)["summary"], "step 'step1': signal 6; negative id used as an index");
+    const json &shrunk = (*negative)["shrunk"];
+    EXPECT_EQ(shrunk["broken_by"], (json{{"order", {"id 1→-1"}}})) << shrunk;
+    // The shrunk run replays the same way.
+    const auto replay = runner({"replay", std::to_string(shrunk["run"].get<int64_t>())});
+    EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+    // Three edits in a row, and no feedback to follow: not within these runs.
+    EXPECT_EQ(crash_named(report, "courier left without a note"), nullptr);
+    // The text report says the same.
+    const auto text = runner({"explore", "orders", "--runs", "40", "--shrink-runs", "10"});
+    EXPECT_NE(text.out.find("coverage feedback: off"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("broken by: id 1→-1 (input order)"), std::string::npos) << text.out;
+}
+
+TEST_F(Explore, CoverageFeedbackFollowsNewLinesToADeepCrashAndTheCorpusResumes) {
+    const std::string binary = dir_ + "/courier_orders";
+    const auto compiled = sbx::test::run_command(
+        {"/usr/bin/gcc", "--coverage", "-O0", SBX_COURIER_ORDERS_SOURCE, "-o", binary}, {}, dir_);
+    ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
+    settings_for(binary, true);
+    const std::string corpus = dir_ + "/corpus";
+    const json first = explore({"--runs", "400", "--corpus", corpus, "--shrink-runs", "40"});
+    EXPECT_EQ(first["coverage"], true);
+    ASSERT_FALSE(first["corpus"].empty()) << "inputs that reached new lines are kept";
+    const json *deep = crash_named(first, "courier left without a note");
+    ASSERT_NE(deep, nullptr) << "the crash behind three branches, not found in 400 runs";
+    EXPECT_EQ((*deep)["shrunk"]["broken_by"]["order"].size(), 3U) << (*deep)["shrunk"];
+    // The corpus was kept, one file per input, and a second explore starts from it.
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto &file : std::filesystem::directory_iterator(corpus)) {
+        ++files;
+    }
+    EXPECT_EQ(files, first["corpus"].size());
+    const json again = explore({"--runs", "400", "--corpus", corpus, "--shrink-runs", "0"});
+    const json *resumed = crash_named(again, "courier left without a note");
+    ASSERT_NE(resumed, nullptr);
+    EXPECT_LT((*resumed)["found_at"].get<int>(), (*deep)["found_at"].get<int>())
+        << "the kept corpus is mutated first";
+}
+
+TEST_F(Explore, BadArgumentsAreRefusedNamingWhatToWrite) {
+    settings_for(SBX_COURIER_ORDERS, false);
+    const auto slot = runner({"explore", "orders", "--slot", "nope"});
+    EXPECT_EQ(slot.exit_code, 2);
+    EXPECT_NE(slot.err.find("--slot nope: workflow 'orders' has no such input; its inputs are "
+                            "order"),
+              std::string::npos)
+        << slot.err;
+    const auto runs = runner({"explore", "orders", "--runs", "0"});
+    EXPECT_EQ(runs.exit_code, 2);
+    EXPECT_NE(runs.err.find("--runs must be at least 1"), std::string::npos) << runs.err;
+    const auto preset = runner({"explore", "orders", "--preset", "nonesuch"});
+    EXPECT_EQ(preset.exit_code, 2);
+    EXPECT_NE(preset.err.find("--preset nonesuch"), std::string::npos) << preset.err;
+    std::filesystem::create_directories(dir_ + "/bad");
+    std::ofstream(dir_ + "/bad/x.json") << "{";
+    const auto corpus = runner({"explore", "orders", "--corpus", dir_ + "/bad"});
+    EXPECT_EQ(corpus.exit_code, 2);
+    EXPECT_NE(corpus.err.find("x.json is not JSON"), std::string::npos) << corpus.err;
+}
+
+}  // namespace
