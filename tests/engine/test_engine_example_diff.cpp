@@ -15,11 +15,16 @@ using nlohmann::json;
 using sbx::engine::changes_between;
 using sbx::engine::with_changes;
 
-const json kExample = json::parse(
-    R"({"id": 42, "admin": false, "tags": ["new", "gift"], "shipping": {"method": "post", "days": 2}})");
+// The example the tests edit: a flag, a number, a list and a nested object.
+const json &example() {
+    static const json document = json::parse(
+        R"({"id": 42, "admin": false, "tags": ["new", "gift"], "shipping": {"method": "post", "days": 2}})");
+    return document;
+}
 
 std::vector<std::string> labels(const std::vector<sbx::engine::DocumentChange> &changes) {
     std::vector<std::string> out;
+    out.reserve(changes.size());
     for (const auto &change : changes) {
         out.push_back(change.label);
     }
@@ -27,36 +32,36 @@ std::vector<std::string> labels(const std::vector<sbx::engine::DocumentChange> &
 }
 
 TEST(ExampleDiff, EveryKindOfChangeIsOneNamedChange) {
-    json document = kExample;
+    json document = example();
     document["admin"] = true;
     document["tags"].push_back("");
     document["shipping"].erase("days");
     document["debug"] = true;
-    const auto changes = changes_between(kExample, document);
+    const auto changes = changes_between(example(), document);
     EXPECT_EQ(labels(changes), (std::vector<std::string>{"admin false→true", "shipping −days",
                                                          "tags +\"\"", "(document) +debug: true"}));
-    EXPECT_EQ(with_changes(kExample, changes), document);
-    EXPECT_TRUE(changes_between(kExample, kExample).empty());
+    EXPECT_EQ(with_changes(example(), changes), document);
+    EXPECT_TRUE(changes_between(example(), example()).empty());
 }
 
 TEST(ExampleDiff, AnySubsetAppliesAndTrailingElementsComeAndGo) {
-    json document = kExample;
+    json document = example();
     document["tags"] = {"new"};
     document["id"] = -1;
-    const auto changes = changes_between(kExample, document);
+    const auto changes = changes_between(example(), document);
     ASSERT_EQ(changes.size(), 2U);
-    json only_id = kExample;
+    json only_id = example();
     only_id["id"] = -1;
-    EXPECT_EQ(with_changes(kExample, {changes[0]}), only_id);
-    json only_tags = kExample;
+    EXPECT_EQ(with_changes(example(), {changes[0]}), only_id);
+    json only_tags = example();
     only_tags["tags"] = {"new"};
-    EXPECT_EQ(with_changes(kExample, {changes[1]}), only_tags);
+    EXPECT_EQ(with_changes(example(), {changes[1]}), only_tags);
     // Appended elements without the ones before them are still appended.
-    json longer = kExample;
+    json longer = example();
     longer["tags"] = {"new", "gift", "a", "b"};
-    const auto appended = changes_between(kExample, longer);
+    const auto appended = changes_between(example(), longer);
     ASSERT_EQ(appended.size(), 2U);
-    EXPECT_EQ(with_changes(kExample, {appended[1]})["tags"], (json{"new", "gift", "b"}));
+    EXPECT_EQ(with_changes(example(), {appended[1]})["tags"], (json{"new", "gift", "b"}));
 }
 
 TEST(ExampleDiff, DocumentsAreObjectsArraysOrTheTextOfOne) {
@@ -68,7 +73,7 @@ TEST(ExampleDiff, DocumentsAreObjectsArraysOrTheTextOfOne) {
 }
 
 TEST(ShrinkTowardExample, TheFewestChangesThatFailAreKeptAndNamed) {
-    json failing = kExample;
+    json failing = example();
     failing["admin"] = true;
     failing["id"] = 0;
     failing["tags"] = json::array();
@@ -82,12 +87,12 @@ TEST(ShrinkTowardExample, TheFewestChangesThatFailAreKeptAndNamed) {
         return order["admin"] == true && order["tags"].empty();
     };
     const auto result =
-        sbx::engine::shrink_failure(inputs, json::object(), fails, 100, {{"order", kExample}});
+        sbx::engine::shrink_failure(inputs, json::object(), fails, 100, {{"order", example()}});
     ASSERT_TRUE(result.reproducible);
     EXPECT_TRUE(result.minimal);
     EXPECT_EQ(result.broken_by.at("order"),
               (std::vector<std::string>{"admin false→true", "tags −[1]", "tags −[0]"}));
-    json expected = kExample;
+    json expected = example();
     expected["admin"] = true;
     expected["tags"] = json::array();
     ASSERT_TRUE(result.inputs["order"].is_string()) << "the value keeps its form";
@@ -105,7 +110,7 @@ TEST(ShrinkTowardExample, AFailureTheChangesDoNotMakeShrinksAsBefore) {
         return order.find("\"id\":42,\"id\"") != std::string::npos;
     };
     const auto result =
-        sbx::engine::shrink_failure(inputs, json::object(), fails, 200, {{"order", kExample}});
+        sbx::engine::shrink_failure(inputs, json::object(), fails, 200, {{"order", example()}});
     EXPECT_TRUE(result.broken_by.empty());
     EXPECT_NE(result.inputs["order"].get<std::string>().find("\"id\":42,\"id\""),
               std::string::npos);

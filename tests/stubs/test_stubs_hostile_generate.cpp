@@ -10,21 +10,26 @@
 namespace sbx::stubs_test {
 namespace {
 
-const std::map<std::string, std::string> kSlots = {{"a_text", "string"}, {"b_path", "path"},
-                                                   {"c_email", "email"}, {"d_int", "int"},
-                                                   {"e_float", "float"}, {"f_json", "json"}};
+// One slot of each kind a strategy treats differently.
+const std::map<std::string, std::string> &slots_of_every_kind() {
+    static const std::map<std::string, std::string> slots = {
+        {"a_text", "string"}, {"b_path", "path"},   {"c_email", "email"},
+        {"d_int", "int"},     {"e_float", "float"}, {"f_json", "json"}};
+    return slots;
+}
 
 TEST(HostileGenerate, SameSeedIsByteIdenticalAndAnotherSeedDiffersAfterTheFirstTried) {
     auto first = hostile();
     auto second = hostile();
-    const std::string once = first->generate(request(kSlots, 50, 7).dump());
-    EXPECT_EQ(once, first->generate(request(kSlots, 50, 7).dump()));
-    EXPECT_EQ(once, second->generate(request(kSlots, 50, 7).dump())) << "across instances";
-    EXPECT_NE(once, first->generate(request(kSlots, 50, 8).dump()));
-    EXPECT_NE(once, first->generate(request(kSlots, 50, -7).dump()));
+    const std::string once = first->generate(request(slots_of_every_kind(), 50, 7).dump());
+    EXPECT_EQ(once, first->generate(request(slots_of_every_kind(), 50, 7).dump()));
+    EXPECT_EQ(once, second->generate(request(slots_of_every_kind(), 50, 7).dump()))
+        << "across instances";
+    EXPECT_NE(once, first->generate(request(slots_of_every_kind(), 50, 8).dump()));
+    EXPECT_NE(once, first->generate(request(slots_of_every_kind(), 50, -7).dump()));
     // The first-tried payloads are the same for every seed: the most potent come first.
-    const json a = generate(*first, request(kSlots, 13, 7));
-    const json b = generate(*first, request(kSlots, 13, 8));
+    const json a = generate(*first, request(slots_of_every_kind(), 13, 7));
+    const json b = generate(*first, request(slots_of_every_kind(), 13, 8));
     EXPECT_EQ(a["input_sets"], b["input_sets"]);
 }
 
@@ -59,7 +64,7 @@ TEST(HostileGenerate, PolyglotsComeFirstAndNameTheirParts) {
     }
     EXPECT_TRUE(empty);
     EXPECT_TRUE(raw_polyglot) << "invalid UTF-8 comes as a $bytes value";
-    const json reached = answer["categories"];
+    const json &reached = answer["categories"];
     for (const char *category : {"polyglot", "invalid_utf8", "empty", "sql_injection"}) {
         EXPECT_NE(std::find(reached.begin(), reached.end(), category), reached.end()) << category;
     }
@@ -118,11 +123,11 @@ TEST(HostileGenerate, JsonSlotsGetHostileValuesInsideTheExampleDocument) {
 
 TEST(HostileGenerate, ReturnsExactlyCountSetsWithAParallelMeta) {
     auto stub = hostile();
-    const json answer = generate(*stub, request(kSlots, 37));
+    const json answer = generate(*stub, request(slots_of_every_kind(), 37));
     ASSERT_EQ(answer["input_sets"].size(), 37U);
     ASSERT_EQ(answer["meta"].size(), 37U);
     for (std::size_t j = 0; j < 37; ++j) {
-        for (const auto &[name, type] : kSlots) {
+        for (const auto &[name, type] : slots_of_every_kind()) {
             EXPECT_TRUE(answer["input_sets"][j].contains(name));
             const json &meta = answer["meta"][j][name];
             EXPECT_TRUE(meta["category"].is_string());
@@ -157,7 +162,7 @@ TEST(HostileGenerate, EveryCategoryReachesEveryTextSlotOverABatch) {
 
     // Every payload comes round: small categories cycle while the largest is dealt, so the
     // whole order is (categories x largest category) long, under 2000 here.
-    const json answer = generate(*stub, request(kSlots, 2000, 12345));
+    const json answer = generate(*stub, request(slots_of_every_kind(), 2000, 12345));
     for (const char *slot : {"a_text", "b_path", "c_email"}) {
         EXPECT_EQ(categories_of(answer, slot), categories) << slot;
         std::set<int64_t> indexes;
@@ -170,8 +175,9 @@ TEST(HostileGenerate, EveryCategoryReachesEveryTextSlotOverABatch) {
     // many sets longer covers them all, wherever the seed starts it (also late in the
     // order, past the small categories' end).
     for (const std::int64_t seed : {99, 12345, 7, 2024, 31337}) {
-        const json short_batch =
-            generate(*stub, request(kSlots, 13 + static_cast<int64_t>(categories.size()), seed));
+        const json short_batch = generate(
+            *stub,
+            request(slots_of_every_kind(), 13 + static_cast<int64_t>(categories.size()), seed));
         EXPECT_EQ(categories_of(short_batch, "a_text"), categories) << "seed " << seed;
     }
 }

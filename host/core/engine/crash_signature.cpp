@@ -98,10 +98,14 @@ std::optional<CrashSignature> crash_signature(const store::RecordedRun &run) {
         const std::string words = error_words(step.stderr);
         const std::string ending =
             step.status == "SG" ? "signal " + std::to_string(step.signal) : step.status;
-        const std::string key_text = step.name + '\n' + ending + '\n' + words;
-        return CrashSignature{util::fnv1a_hex(key_text),
-                              "step '" + step.name + "': " + ending +
-                                  (words.empty() ? "" : "; " + stderr_tail(words, 1))};
+        std::string key_text = step.name;
+        key_text.append(1, '\n').append(ending).append(1, '\n').append(words);
+        std::string summary = "step '" + step.name + "': ";
+        summary += ending;
+        if (!words.empty()) {
+            summary.append("; ").append(stderr_tail(words, 1));
+        }
+        return CrashSignature{util::fnv1a_hex(key_text), summary};
     }
     return std::nullopt;
 }

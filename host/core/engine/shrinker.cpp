@@ -152,7 +152,10 @@ class Shrinker {
 
     // Each json slot with an example, toward it: the fewest changes that still fail.
     void toward_examples(const std::map<std::string, json> &examples) {
-        for (const auto &[slot, example] : examples) {
+        for (const auto &entry : examples) {
+            // Named copies: a lambda below uses them (C++17 lambdas cannot capture bindings).
+            const std::string &slot = entry.first;
+            const json &example = entry.second;
             if (!inputs_.is_object() || !inputs_.contains(slot)) {
                 continue;
             }

@@ -119,6 +119,7 @@ std::vector<std::string> nearest(const std::vector<std::string> &words,
         return a.around != b.around ? a.around > b.around : a.distance < b.distance;
     });
     std::vector<std::string> out;
+    out.reserve(ranks.size());
     for (const Rank &rank : ranks) {
         out.push_back(words[rank.index]);
     }
@@ -180,7 +181,9 @@ void DocumentEdits::index(const ordered_json &value, std::string name, std::size
     const std::string prefix = depth == 0 ? "" : nodes_[n].name;
     if (value.is_object()) {
         for (const auto &[member_key, member] : value.items()) {
-            index(member, prefix.empty() ? member_key : prefix + "." + member_key, n, member_key);
+            std::string member_name = prefix;
+            member_name.append(prefix.empty() ? "" : ".").append(member_key);
+            index(member, std::move(member_name), n, member_key);
         }
     } else if (value.is_array()) {
         for (std::size_t i = 0; i < value.size(); ++i) {
@@ -375,7 +378,8 @@ void DocumentEdits::write_node(std::size_t n, const std::vector<const DocumentEd
             write_value();
         };
         std::size_t child = n + 1;
-        for (const auto &[key, value] : node.value->items()) {
+        for (const auto &item : node.value->items()) {
+            const std::string &key = item.key();  // a lambda below uses it: not a binding
             const bool removed = std::any_of(here.begin(), here.end(), [&](const auto *e) {
                 return e->op == Op::remove_key && e->key == key;
             });

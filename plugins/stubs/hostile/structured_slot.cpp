@@ -194,6 +194,9 @@ StructuredSlot::Edits StructuredSlot::packed(std::size_t payload_leaf) {
         if (document_.nodes()[node].type == DocumentNode::Type::string) {
             keeping = std::min<std::size_t>(keeping, 2);  // empty and long; words one by one
         }
+        if (keeping == 0) {
+            continue;  // not packable (packable_ holds only places with one)
+        }
         const DocumentEdit &edit = list[packed_seen_[i] % keeping];
         const bool hidden = std::any_of(edits.begin(), edits.end(), [&](const DocumentEdit *e) {
             return document_.hides(*e, node);
