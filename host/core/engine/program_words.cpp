@@ -39,10 +39,13 @@ bool is_word(std::string_view text) {
 
 class WordList {
   public:
-    void add(std::string_view text) {
+    // True when the word was new.
+    bool add(std::string_view text) {
         if (is_word(text) && seen_.insert(std::string(text)).second) {
             words_.emplace_back(text);
+            return true;
         }
+        return false;
     }
     // A literal and the words at its tail: a linker keeps "days" as the end of
     // "missing_days" (tail merging), so the shorter literal shows only that way.

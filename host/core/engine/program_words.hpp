@@ -18,10 +18,12 @@ namespace sbx::engine {
 // literals ('...', "...", `...`). A file that cannot be read gives none.
 std::vector<std::string> file_words(const std::string &path);
 
-// The words of a workflow's programs, first step first, each once, at most `limit`. A step
-// whose arguments name a script (an existing file after the program) gives the script's
-// words, not its interpreter's; otherwise the program's. Templates are skipped. Read once
-// per file and version (path, size, mtime) per process.
-std::vector<std::string> program_words(const config::Workflow &workflow, std::size_t limit = 256);
+// The words of a workflow's programs, first step first, each once, at most `limit`. A step whose
+// arguments name a script (an existing file after the program) gives the script's words, not its
+// interpreter's; otherwise the program's. Templates are skipped. Read once per file and version
+// (path, size, mtime) per process. The limit is generous: a program linked with a sanitizer's
+// runtime holds its own literals after the runtime's 2,000-odd, and the strategy ranks the words by
+// where the example's own keys and values sit among them, so a long list costs little.
+std::vector<std::string> program_words(const config::Workflow &workflow, std::size_t limit = 8192);
 
 }  // namespace sbx::engine
