@@ -1,6 +1,6 @@
 // `explore WORKFLOW [--slot S] [--runs N] [--seed N] [--preset NAME] [--corpus DIR]
 // [--shrink-runs N] [--json]`: a budget of runs spent on one workflow's input, coverage
-// guided where the target gives coverage (engine/explorer.hpp); the distinct crashes found,
+// guided where the target gives coverage (engine/explorer.hpp); the distinct failures found,
 // each shrunk, with its replay line; the corpus kept in DIR to resume from.
 #include <boost/program_options.hpp>
 #include <filesystem>
@@ -180,18 +180,25 @@ void print_text(const engine::ExploreOutcome &outcome, const std::vector<ShrunkC
                     outcome.runs_with_new_lines, outcome.corpus.size());
     } else {
         std::printf(
-            "coverage feedback: off (no run gave line coverage: build the target with "
-            "--coverage and add `metrics: [+coverage]` and `injectors: "
-            "[+coverage_capture]`)\n");
+            "coverage feedback: off (no run gave line coverage: add `metrics: [+coverage]` and "
+            "`injectors: [+coverage_capture]`, with a C/C++ target built with --coverage or a "
+            "Python one run by a python3 that has coverage.py)\n");
+    }
+    if (outcome.accepted == 0 && !outcome.first_refusal.empty()) {
+        std::printf(
+            "none of the %d runs was accepted: the program refused every input (first: "
+            "%s); check the step's command (a relative path is the workspace's) and the "
+            "example\n",
+            outcome.runs, outcome.first_refusal.c_str());
     }
     if (outcome.exhausted) {
         std::printf("the stub strategy had no new input left after %d runs\n", outcome.runs);
     }
-    std::printf("distinct crashes: %zu\n", crashes.size());
+    std::printf("distinct failures: %zu\n", crashes.size());
     int n = 0;
     for (const ShrunkCrash &entry : crashes) {
         const auto &crash = entry.crash;
-        std::printf("  %d. %s\n     first at run %d of %d (%d runs crashed this way)\n", ++n,
+        std::printf("  %d. %s\n     first at run %d of %d (%d runs failed this way)\n", ++n,
                     crash.signature.summary.c_str(), crash.found_at, outcome.runs, crash.hits);
         if (entry.shrunk && entry.shrunk->result.reproducible) {
             for (const auto &[slot, changes] : entry.shrunk->result.broken_by) {
@@ -201,10 +208,12 @@ void print_text(const engine::ExploreOutcome &outcome, const std::vector<ShrunkC
                 }
                 std::printf("     broken by: %s (input %s)\n", said.c_str(), slot.c_str());
             }
-            std::printf("     minimal input: %s\n",
-                        shortened(entry.shrunk->result.inputs)
-                            .dump(-1, ' ', false, json::error_handler_t::replace)
-                            .c_str());
+            std::string text = shortened(entry.shrunk->result.inputs)
+                                   .dump(-1, ' ', false, json::error_handler_t::replace);
+            if (text.size() > 400) {
+                text = text.substr(0, 200) + "… (" + std::to_string(text.size()) + " bytes)";
+            }
+            std::printf("     minimal input: %s\n", text.c_str());
             std::printf("     replay: %s\n",
                         reports::replay_line(commands, entry.shrunk->minimal_run).c_str());
         } else {
@@ -276,9 +285,10 @@ int run_explore_command(CliContext &context, const std::vector<std::string> &arg
                           {"runs", outcome.runs},
                           {"coverage", outcome.coverage},
                           {"runs_with_new_lines", outcome.runs_with_new_lines},
+                          {"accepted", outcome.accepted},
                           {"corpus", outcome.corpus},
                           {"exhausted", outcome.exhausted},
-                          {"crashes", found}}
+                          {"failures", found}}
                          .dump(2, ' ', false, json::error_handler_t::replace)
                   << '\n';
     } else {

@@ -80,7 +80,7 @@ const std::vector<Command> &commands() {
          "WORKFLOW [--slot S] [--runs N] [--seed N] [--preset NAME] [--corpus DIR]\n"
          "[--shrink-runs N] [--json]      (coverage-guided where the target gives coverage)",
          "Spends a budget of runs on one workflow's input, keeping inputs that reach new lines "
-         "and trying their edits first; reports each distinct crash, shrunk, with its replay "
+         "and trying their edits first; reports each distinct failure, shrunk, with its replay "
          "line.",
          "", one<run_explore_command>},
         {"purge-stale", "cleanup", "[--json]      (what crashed runs left behind)",

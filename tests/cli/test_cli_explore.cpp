@@ -42,7 +42,7 @@ class Explore : public sbx::test::CliTest {
     }
 
     static const json *crash_named(const json &report, const std::string &words) {
-        for (const json &crash : report["crashes"]) {
+        for (const json &crash : report["failures"]) {
             if (crash["summary"].get<std::string>().find(words) != std::string::npos) {
                 return &crash;
             }
@@ -58,7 +58,7 @@ TEST_F(Explore, EachCrashIsReportedOnceShrunkToItsChangeAndReplayed) {
     EXPECT_EQ(report["slot"], "order");
     EXPECT_EQ(report["runs"], 120);
     std::set<std::string> signatures;
-    for (const json &crash : report["crashes"]) {
+    for (const json &crash : report["failures"]) {
         EXPECT_TRUE(signatures.insert(crash["signature"].get<std::string>()).second) << crash;
     }
     const json *negative = crash_named(report, "negative id used as an index");

@@ -16,7 +16,8 @@ sbx::store::RecordedRun crashed(const std::string &stderr_text, int signal = 6) 
     run.passed = false;
     run.outcome = "crashed";
     run.failed_step = "parse";
-    run.steps = {{"prepare", "OK", true, 0, ""}, {"parse", "SG", false, signal, stderr_text}};
+    run.steps = {{"prepare", "OK", true, 0, "", 0},
+                 {"parse", "SG", false, signal, stderr_text, 128 + signal}};
     return run;
 }
 
@@ -38,10 +39,11 @@ TEST(CrashSignature, ASanitizersSummaryLineIsTheCrashWhereverMemoryWas) {
 }
 
 TEST(CrashSignature, APythonTracebackIsItsExceptionAndInnermostFrame) {
-    const std::string traceback = "Traceback (most recent call last):\n"
-                                  "  File \"/app/main.py\", line 30, in <module>\n"
-                                  "  File \"/app/orders.py\", line 12, in total\n"
-                                  "ZeroDivisionError: division by zero\n";
+    const std::string traceback =
+        "Traceback (most recent call last):\n"
+        "  File \"/app/main.py\", line 30, in <module>\n"
+        "  File \"/app/orders.py\", line 12, in total\n"
+        "ZeroDivisionError: division by zero\n";
     EXPECT_EQ(error_words(traceback),
               "  File \"/app/orders.py\", line 12, in total | ZeroDivisionError");
 }
@@ -60,24 +62,35 @@ TEST(CrashSignature, TheSameWordsFromAnotherStepOrSignalAreAnotherCrash) {
     EXPECT_EQ(abort->summary, "step 'parse': signal 6; boom");
     auto other_step = crashed("boom\n", 6);
     other_step.failed_step = "prepare";
-    other_step.steps[0] = {"prepare", "SG", false, 6, "boom\n"};
+    other_step.steps[0] = {"prepare", "SG", false, 6, "boom\n", 134};
     EXPECT_NE(crash_signature(other_step)->key, abort->key);
 }
 
-TEST(CrashSignature, OnlyCrashesAndHangsHaveOne) {
+TEST(CrashSignature, CrashesHangsAndOtherFailuresHaveOneCleanRefusalsNone) {
     auto refused = crashed("refused: not an order\n");
     refused.outcome = "rejected";
     EXPECT_FALSE(crash_signature(refused));
-    auto wrong = crashed("");
-    wrong.outcome = "failed";
-    EXPECT_FALSE(crash_signature(wrong));
-    auto hung = crashed("", 0);
-    hung.outcome = "hung";
-    hung.steps[1].status = "TO";
-    EXPECT_TRUE(crash_signature(hung));
     auto passed = crashed("");
     passed.passed = true;
     EXPECT_FALSE(crash_signature(passed));
+    auto hung = crashed("", 0);
+    hung.outcome = "hung";
+    hung.steps[1].status = "TO";
+    EXPECT_EQ(crash_signature(hung)->summary, "step 'parse': TO");
+    // An uncaught exception's exit 1 is the program's failure too, told by its exit code.
+    auto raised = crashed(
+        "Traceback (most recent call last):\n  File \"/app/a.py\", line 7, in f\n"
+        "ZeroDivisionError: division by zero\n",
+        0);
+    raised.outcome = "failed";
+    raised.steps[1].status = "RE";
+    raised.steps[1].exit_code = 1;
+    const auto failed = crash_signature(raised);
+    ASSERT_TRUE(failed);
+    EXPECT_EQ(failed->summary,
+              "step 'parse': exit 1;   File \"/app/a.py\", line 7, in f | ZeroDivisionError");
+    raised.steps[1].exit_code = 3;
+    EXPECT_NE(crash_signature(raised)->key, failed->key);
 }
 
 }  // namespace

@@ -88,7 +88,8 @@ std::string error_words(const std::string &stderr_text) {
 }
 
 std::optional<CrashSignature> crash_signature(const store::RecordedRun &run) {
-    if (run.passed || (run.outcome != "crashed" && run.outcome != "hung")) {
+    if (run.passed ||
+        (run.outcome != "crashed" && run.outcome != "hung" && run.outcome != "failed")) {
         return std::nullopt;
     }
     for (const store::RecordedStep &step : run.steps) {
@@ -96,8 +97,9 @@ std::optional<CrashSignature> crash_signature(const store::RecordedRun &run) {
             continue;
         }
         const std::string words = error_words(step.stderr);
-        const std::string ending =
-            step.status == "SG" ? "signal " + std::to_string(step.signal) : step.status;
+        const std::string ending = step.status == "SG"   ? "signal " + std::to_string(step.signal)
+                                   : step.status == "RE" ? "exit " + std::to_string(step.exit_code)
+                                                         : step.status;
         std::string key_text = step.name;
         key_text.append(1, '\n').append(ending).append(1, '\n').append(words);
         std::string summary = "step '" + step.name + "': ";

@@ -1,6 +1,7 @@
-// Telling one crash from another: explore reports each distinct crash once, however many
-// inputs reach it. Two runs crash the same way when the same step ends the same way (status
-// and signal) with the same first words of its error: a sanitizer's SUMMARY line (the kind
+// Telling one failure from another: explore reports each distinct crash, hang or other
+// failure (an uncaught exception's exit 1) once, however many inputs reach it. Two runs fail
+// the same way when the same step ends the same way (the signal, the exit code, a timeout)
+// with the same first words of its error: a sanitizer's SUMMARY line (the kind
 // of error and where), a Python traceback's exception and innermost frame, or else the
 // first two lines of stderr; addresses and long numbers (a pid, a byte count) do not count.
 #pragma once
@@ -17,8 +18,8 @@ struct CrashSignature {
     std::string summary;  // "step 'parse': SIGABRT; planted bug admin_flag", for people
 };
 
-// The signature of a run that crashed or hung (its outcome class); nullopt for a run that
-// passed, refused its input cleanly or gave a wrong answer.
+// The signature of a run that crashed, hung or failed otherwise (its outcome class);
+// nullopt for a run that passed or refused its input cleanly.
 std::optional<CrashSignature> crash_signature(const store::RecordedRun &run);
 
 // The part of a step's stderr that says which error it was (see above), normalized.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/example_diff.hpp"
+#include "engine/failure_detail.hpp"
 #include "engine/input_generation.hpp"
 #include "store/run_lookup.hpp"
 #include "util/errors.hpp"
@@ -185,8 +186,20 @@ class Loop {
         if (observer_ != nullptr) {
             observer_->finished(result.passed);
         }
-        if (!result.passed) {
-            note_crash(result.run_id);
+        const auto run = store::find_run(store_, result.run_id);
+        if (run && run->outcome == "accepted") {
+            ++outcome_.accepted;
+        } else if (run && run->outcome == "rejected" && outcome_.first_refusal.empty() &&
+                   !run->steps.empty()) {
+            const std::string &text = run->steps.back().stderr;
+            const std::size_t start = text.find_first_not_of(" \t\r\n");
+            outcome_.first_refusal =
+                start == std::string::npos
+                    ? ""
+                    : stderr_tail(text.substr(start, text.find('\n', start) - start), 1);
+        }
+        if (!result.passed && run) {
+            note_crash(*run);
         }
         const auto fresh = result.metrics.find("new_lines_in_cell");
         if (fresh == result.metrics.end()) {
@@ -206,7 +219,6 @@ class Loop {
         if (changes > entries_[parent].changes + 2) {
             return false;
         }
-        const auto run = store::find_run(store_, result.run_id);
         if (!run || run->outcome != "accepted") {
             return false;
         }
@@ -216,9 +228,8 @@ class Loop {
         return true;
     }
 
-    void note_crash(int64_t run_id) {
-        const auto run = store::find_run(store_, run_id);
-        const auto signature = run ? crash_signature(*run) : std::nullopt;
+    void note_crash(const store::RecordedRun &run) {
+        const auto signature = crash_signature(run);
         if (!signature) {
             return;
         }
@@ -228,7 +239,7 @@ class Loop {
             return;
         }
         crash_index_[signature->key] = outcome_.crashes.size();
-        outcome_.crashes.push_back({*signature, run_id, outcome_.runs, 1});
+        outcome_.crashes.push_back({*signature, run.id, outcome_.runs, 1});
     }
 
     PluginSet &plugins_;

@@ -5,8 +5,8 @@
 // `new_lines_in_cell`) joins a corpus, and the next runs are the strategy's edits of that
 // input, newest first:
 // AFL's loop. Without coverage data the corpus stays the example and the runs walk its
-// edits in order. Every run is a recorded run of one cell; crashes and hangs are counted
-// once per kind (engine/crash_signature.hpp).
+// edits in order. Every run is a recorded run of one cell; crashes, hangs and other
+// failures are counted once per kind (engine/crash_signature.hpp).
 #pragma once
 
 #include <cstdint>
@@ -49,6 +49,10 @@ struct ExploreOutcome {
     std::vector<nlohmann::json> corpus;
     std::vector<ExploreCrash> crashes;  // one per kind, in the order found
     bool exhausted = false;             // the strategy had no new input left to give
+    int accepted = 0;                   // runs whose input the program took in
+    // The stderr of the first run the program refused, when none was accepted: a setup
+    // that refuses everything (a script path the workspace does not have) looks like one.
+    std::string first_refusal;
 };
 
 // The slot explore varies: `wanted` when the workflow declares it (else InputError naming

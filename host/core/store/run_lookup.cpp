@@ -35,13 +35,14 @@ std::optional<RecordedRun> find_run(Store &store, int64_t run_id) {
         run.outcome = query.column_text(12);
         Statement steps(
             connection.get(),
-            "SELECT name, status, passed, signal, coalesce(json_extract(result, '$.stderr'), '') "
+            "SELECT name, status, passed, signal, coalesce(json_extract(result, '$.stderr'), ''), "
+            "exit_code "
             "FROM steps WHERE run_id = ? ORDER BY position");
         steps.bind(1, run_id);
         while (steps.step()) {
             run.steps.push_back({steps.column_text(0), steps.column_text(1),
                                  steps.column_int(2) != 0, static_cast<int>(steps.column_int(3)),
-                                 steps.column_text(4)});
+                                 steps.column_text(4), static_cast<int>(steps.column_int(5))});
         }
         return run;
     });

@@ -15,6 +15,7 @@ struct RecordedStep {
     bool passed = false;
     int signal = 0;      // 0 when none
     std::string stderr;  // what the step wrote to stderr, as its result kept it
+    int exit_code = 0;   // 128 + the signal when killed
 };
 
 struct RecordedRun {

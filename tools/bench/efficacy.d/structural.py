@@ -254,8 +254,8 @@ def explore_with_and_without_coverage(work, runs, seeds):
                      str(work / f"explore-data-{bug}-{len(out)}"), "explore", "orders", "--runs",
                      str(runs), "--seed", str(seed), "--shrink-runs", "0", "--json"],
                     capture_output=True, text=True, check=False)
-                report = json.loads(result.stdout) if result.stdout.strip() else {"crashes": []}
-                found = [c["found_at"] for c in report["crashes"] if bug in c["summary"]]
+                report = json.loads(result.stdout) if result.stdout.strip() else {"failures": []}
+                found = [c["found_at"] for c in report["failures"] if bug in c["summary"]]
                 firsts.append(found[0] if found else float("inf"))
             out[mode][bug] = firsts
     return out
