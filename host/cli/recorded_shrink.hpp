@@ -26,7 +26,8 @@ struct RecordedShrink {
 
 // The same failure: the same step fails with the same status, the run ends in the same
 // outcome class (a crash stays a crash, not a clean rejection with the same status), and a
-// crash or hang has the same signature (engine/crash_signature.hpp: the same error words).
+// crash or hang has the same signature (engine/crash_signature.hpp: the same error words;
+// not asked of other failures, whose stderr often quotes the input being shrunk).
 bool fails_the_same_way(const store::RecordedRun &original, const store::RecordedRun &again);
 
 // Shrinks `original` (a failed run of `workflow`) in a session of its own, spending at
