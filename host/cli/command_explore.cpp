@@ -86,10 +86,16 @@ presets::Preset chosen_preset(const config::Settings &settings, const std::strin
     }
 }
 
-// The corpus kept in `folder`: every *.json file, in name order.
+// The corpus kept in `folder`: every *.json file, in name order. A path that is there but
+// no folder is refused before any run (the corpus could not be kept at the end).
 std::vector<json> read_corpus(const std::string &folder) {
     std::vector<json> corpus;
     std::error_code error;
+    if (!folder.empty() && fs::exists(folder, error) && !fs::is_directory(folder, error)) {
+        throw InputError("explore: --corpus " + folder +
+                         " is not a folder; name a folder (made when missing) to keep the "
+                         "corpus in");
+    }
     if (folder.empty() || !fs::is_directory(folder, error)) {
         return corpus;
     }
@@ -117,10 +123,19 @@ void keep_corpus(const std::string &folder, const std::vector<json> &found) {
     if (folder.empty()) {
         return;
     }
-    fs::create_directories(folder);
+    std::error_code error;
+    fs::create_directories(folder, error);
     for (const json &value : found) {
         const std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-        std::ofstream(fs::path(folder) / (util::fnv1a_hex(text) + ".json")) << text << '\n';
+        const fs::path file = fs::path(folder) / (util::fnv1a_hex(text) + ".json");
+        std::ofstream out(file);
+        out << text << '\n';
+        if (!out.flush()) {
+            // The runs are recorded; only the corpus is lost, said as such.
+            std::fprintf(stderr, "explore: cannot write %s; the corpus is not kept\n",
+                         file.c_str());
+            return;
+        }
     }
 }
 

@@ -200,7 +200,7 @@ int run_shrink_command(CliContext &context, const std::vector<std::string> &args
                        reports::command_prefix(context.settings.source, context.settings.data_dir),
                        minimal_run)}};
     if (options.json) {
-        std::cout << report.dump(2) << '\n';
+        std::cout << report.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
     } else {
         print_text(original, result, report, options.max_runs);
     }

@@ -120,6 +120,10 @@ TEST_F(Explore, BadArgumentsAreRefusedNamingWhatToWrite) {
     EXPECT_NE(preset.err.find("--preset nonesuch"), std::string::npos) << preset.err;
     std::filesystem::create_directories(dir_ + "/bad");
     std::ofstream(dir_ + "/bad/x.json") << "{";
+    std::ofstream(dir_ + "/a-file") << "x";
+    const auto file = runner({"explore", "orders", "--corpus", dir_ + "/a-file"});
+    EXPECT_EQ(file.exit_code, 2);
+    EXPECT_NE(file.err.find("is not a folder"), std::string::npos) << file.err;
     const auto corpus = runner({"explore", "orders", "--corpus", dir_ + "/bad"});
     EXPECT_EQ(corpus.exit_code, 2);
     EXPECT_NE(corpus.err.find("x.json is not JSON"), std::string::npos) << corpus.err;

@@ -52,6 +52,10 @@ TEST(CrashSignature, OtherwiseTheFirstTwoLinesWithoutTheirLongNumbers) {
     EXPECT_EQ(error_words("\nplanted bug 12 at byte 123456\nsecond line 0xdeadbeef\nthird\n"),
               "planted bug 12 at byte # | second line 0x#");
     EXPECT_EQ(error_words(""), "");
+    // A message that quotes the input is one error whatever the input.
+    EXPECT_EQ(error_words("refused: unknown method 'drone'\n"),
+              error_words("refused: unknown method 'zeppelin'\n"));
+    EXPECT_EQ(error_words("bad key \"x\" here\n"), "bad key \"…\" here");
 }
 
 TEST(CrashSignature, TheSameWordsFromAnotherStepOrSignalAreAnotherCrash) {

@@ -152,5 +152,38 @@ TEST(HostileStructure, SameSeedSameDocumentsAndTextsThatAreNotUtf8GoAsBytes) {
     EXPECT_TRUE(bytes) << "the raw-bytes polyglot inside a document";
 }
 
+TEST(HostileStructure, NonAsciiHugeAndDeepExamplesStayValidAndBounded) {
+    auto stub = hostile();
+    // A label cut inside a UTF-8 character would make the answer invalid JSON.
+    json accents = request({{"order", "json"}}, 40);
+    // The last tag is copied by a single edit; its label is cut at 21 bytes, between
+    // characters.
+    accents["slots"]["order"]["example"] = {{"tags", {"ü", "aéééééééééééééééééééééé"}},
+                                            {"name", "Zoë Ørsted"}};
+    const json answer = generate(*stub, accents);
+    ASSERT_EQ(answer["input_sets"].size(), 40U);
+    EXPECT_NE(answer["meta"].dump().find(R"(tags array+\"aééééééééé...)"), std::string::npos)
+        << "the copy's label, cut between characters";
+    // 5,000 strings and 200 levels: the places past the bounds are written as they are.
+    json wide = json::object();
+    for (int i = 0; i < 5000; ++i) {
+        wide["field" + std::to_string(i)] = "value";
+    }
+    json deep = "leaf";
+    for (int i = 0; i < 200; ++i) {
+        deep = json{{"down", deep}};
+    }
+    for (const json &example : {wide, deep}) {
+        json req = request({{"order", "json"}}, 20);
+        req["slots"]["order"]["example"] = example;
+        const std::string text = stub->generate(req.dump());
+        EXPECT_LT(text.size(), std::size_t{64} << 20) << "20 sets";
+        const json sets = json::parse(text)["input_sets"];
+        ASSERT_EQ(sets.size(), 20U);
+        const std::string &last = sets[19]["order"].get_ref<const std::string &>();
+        EXPECT_TRUE(json::parse(last).is_object()) << last.substr(0, 200);
+    }
+}
+
 }  // namespace
 }  // namespace sbx::stubs_test

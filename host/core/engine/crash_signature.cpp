@@ -60,6 +60,24 @@ std::string normalized(const std::string &line) {
     return out;
 }
 
+// Text in quotes becomes '…': a message that quotes the input ("unknown method 'xyz'") is
+// one error whatever the input was.
+std::string unquoted(const std::string &line) {
+    std::string out;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        const std::size_t end =
+            c == '\'' || c == '"' || c == '`' ? line.find(c, i + 1) : std::string::npos;
+        if (end == std::string::npos) {
+            out += c;
+            continue;
+        }
+        out.append(1, c).append("…").append(1, c);
+        i = end;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string error_words(const std::string &stderr_text) {
@@ -82,7 +100,7 @@ std::string error_words(const std::string &stderr_text) {
     }
     std::string words;
     for (std::size_t i = 0; i < lines.size() && i < 2; ++i) {
-        words += (i == 0 ? "" : " | ") + normalized(lines[i]);
+        words += (i == 0 ? "" : " | ") + normalized(unquoted(lines[i]));
     }
     return words;
 }

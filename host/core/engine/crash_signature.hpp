@@ -3,7 +3,8 @@
 // the same way when the same step ends the same way (the signal, the exit code, a timeout)
 // with the same first words of its error: a sanitizer's SUMMARY line (the kind
 // of error and where), a Python traceback's exception and innermost frame, or else the
-// first two lines of stderr; addresses and long numbers (a pid, a byte count) do not count.
+// first two lines of stderr; addresses, long numbers (a pid, a byte count) and quoted text
+// (the input a message quotes) do not count.
 #pragma once
 
 #include <optional>

@@ -122,6 +122,18 @@ class Loop {
     }
 
   private:
+    // Whether `value` can be an example in its turn: a document of the example's own kind
+    // (an object for an object) when the example is one, not a payload that happens to
+    // parse (10,000 brackets) or raw bytes; any value when the example is no document.
+    bool like_example(const json &value) const {
+        const auto example = document_of(entries_.front().value);
+        if (!example) {
+            return true;
+        }
+        const auto document = document_of(value);
+        return document && document->type() == example->type();
+    }
+
     // The changes between the example and `value` when both are documents, else one.
     std::size_t distance(const json &value) const {
         const auto example = document_of(entries_.front().value);
@@ -215,16 +227,17 @@ class Loop {
         // with one or two edits: its new lines are those edits', and its own edits go one
         // branch deeper. A set of many edits at once reaches new lines too, but its edits
         // lead nowhere in particular.
-        const std::size_t changes = distance(set[outcome_.slot]);
+        const auto value = set.find(outcome_.slot);
+        if (value == set.end() || !run || run->outcome != "accepted" || !like_example(*value)) {
+            return false;
+        }
+        const std::size_t changes = distance(*value);
         if (changes > entries_[parent].changes + 2) {
             return false;
         }
-        if (!run || run->outcome != "accepted") {
-            return false;
-        }
-        entries_.push_back({set[outcome_.slot], 0, false, changes});
+        entries_.push_back({*value, 0, false, changes});
         fresh_.push_back(entries_.size() - 1);
-        outcome_.corpus.push_back(set[outcome_.slot]);
+        outcome_.corpus.push_back(*value);
         return true;
     }
 

@@ -16,6 +16,10 @@ constexpr std::size_t kWordsAsValues = 16;
 constexpr std::size_t kWordsAsKeys = 32;
 // A string long enough to overrun the fixed buffers and length fields real readers keep.
 constexpr std::size_t kLongString = 65536;
+// The places of an example that get edits: the members of containers deeper than this, or
+// past this many places, are written as they are (a huge or deep example stays cheap).
+constexpr std::size_t kMaxDepth = 32;
+constexpr std::size_t kMaxPlaces = 1024;
 
 Type type_of(const ordered_json &value) {
     switch (value.type()) {
@@ -77,11 +81,23 @@ std::string zero_of(Type type) {
 }
 
 // How a written value reads in a label: short, and a long string as its length.
+// At most `size` bytes of `text`, never ending inside a UTF-8 character (a label is JSON
+// text in the answer, which must stay valid UTF-8).
+std::string head_of(const std::string &text, std::size_t size) {
+    if (text.size() <= size) {
+        return text;
+    }
+    while (size > 0 && (static_cast<unsigned char>(text[size]) & 0xC0U) == 0x80U) {
+        --size;
+    }
+    return text.substr(0, size);
+}
+
 std::string shown(const std::string &text) {
     if (text.size() > kLongString) {
         return std::to_string(text.size() - 2) + "×A";
     }
-    return text.size() <= 24 ? text : text.substr(0, 21) + "...";
+    return text.size() <= 24 ? text : head_of(text, 21) + "...";
 }
 
 // The words in the order a place tries them: those among the most of the place's own texts
@@ -137,6 +153,14 @@ class EditList {
         std::string label = where_.name + " " + type_word(where_.type) + "→" + shown(text);
         add({node_, Op::replace, std::move(text), "", std::move(label), keeps_types});
     }
+    // The value replaced by a string of `size` 'A's, written when the document is.
+    void replace_long(std::size_t size) {
+        std::string label =
+            where_.name + " " + type_word(where_.type) + "→" + std::to_string(size) + "×A";
+        DocumentEdit edit{node_, Op::replace, "", "", std::move(label), true};
+        edit.long_string = size;
+        add(std::move(edit));
+    }
     void append(std::string text, bool keeps_types) {
         std::string label = where_.name + " array+" + shown(text);
         add({node_, Op::append, std::move(text), "", std::move(label), keeps_types});
@@ -179,6 +203,12 @@ void DocumentEdits::index(const ordered_json &value, std::string name, std::size
     const std::size_t depth = n == 0 ? 0 : nodes_[parent].depth + 1;
     nodes_.push_back({type_of(value), std::move(name), 0, parent, std::move(key), depth, &value});
     const std::string prefix = depth == 0 ? "" : nodes_[n].name;
+    nodes_[n].expanded =
+        !value.is_structured() || (depth < kMaxDepth && nodes_.size() + value.size() <= kMaxPlaces);
+    if (!nodes_[n].expanded) {
+        nodes_[n].subtree_end = nodes_.size();
+        return;
+    }
     if (value.is_object()) {
         for (const auto &[member_key, member] : value.items()) {
             std::string member_name = prefix;
@@ -215,6 +245,9 @@ void DocumentEdits::plan_edits(const std::vector<std::string> &words) {
     edits_.resize(nodes_.size());
     for (std::size_t n = 0; n < nodes_.size(); ++n) {
         const DocumentNode &node = nodes_[n];
+        if (!node.expanded) {
+            continue;  // written as the example has it (see kMaxPlaces)
+        }
         const ordered_json &value = *node.value;
         EditList list(n, node);
         switch (node.type) {
@@ -245,7 +278,7 @@ void DocumentEdits::plan_edits(const std::vector<std::string> &words) {
                 break;
             case Type::string: {
                 list.replace("\"\"", true);
-                list.replace("\"" + std::string(kLongString, 'A') + "\"", true);
+                list.replace_long(kLongString);
                 const auto ranked = nearest(words, {value.get<std::string>()});
                 for (std::size_t w = 0; w < ranked.size() && w < kWordsAsValues; ++w) {
                     list.replace(ordered_json(ranked[w]).dump(), true);
@@ -344,11 +377,19 @@ void DocumentEdits::write_node(std::size_t n, const std::vector<const DocumentEd
     for (const DocumentEdit *edit : edits) {
         if (edit->node == n) {
             if (edit->op == Op::replace) {
-                out += edit->text;
+                if (edit->long_string > 0) {
+                    out.append(1, '"').append(edit->long_string, 'A').append(1, '"');
+                } else {
+                    out += edit->text;
+                }
                 return;
             }
             here.push_back(edit);
         }
+    }
+    if (!node.expanded) {
+        out += node.value->dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+        return;
     }
     if (node.type == Type::array) {
         out += '[';

@@ -23,6 +23,9 @@ struct DocumentNode {
     std::string key;              // its member name in an object parent, else ""
     std::size_t depth = 0;
     const nlohmann::ordered_json *value = nullptr;
+    // Its members are places of their own; false past the depth and size the edits cover
+    // (the container is then written as the example has it, and has no edits).
+    bool expanded = true;
 };
 
 struct DocumentEdit {
@@ -41,6 +44,9 @@ struct DocumentEdit {
     // The document keeps every field's JSON type (a validating reader still accepts it):
     // such edits are packed several to a document; the others go one at a time.
     bool keeps_types = true;
+    // For a replace: when not 0, the value is a string of this many 'A's (written then,
+    // not kept: an example of many strings would otherwise hold 64 KiB for each).
+    std::size_t long_string = 0;
 };
 
 class DocumentEdits {

@@ -11,6 +11,7 @@ namespace {
 
 using nlohmann::ordered_json;
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+constexpr std::size_t kPackedStrings = 16;
 
 // A payload as the text of one string leaf: its JSON string, or, for bytes that are not
 // UTF-8, a string holding those raw bytes (the document then travels as a `$bytes` value).
@@ -67,8 +68,10 @@ StructuredSlot::StructuredSlot(const ordered_json &example, const std::vector<st
             const bool code = std::find(words.begin(), words.end(),
                                         nodes[n].value->get<std::string>()) != words.end();
             (code ? coded : strings_).push_back(n);
-            if (code) {
-                continue;  // an enum value: its own words are tried one at a time
+            // An enum value's own words are tried one at a time; past 16 strings, packed
+            // sets would carry a 64 KiB string for every fourth of them.
+            if (code || strings_.size() > kPackedStrings) {
+                continue;
             }
         }
         if (!edits.empty() && edits.front().keeps_types) {
@@ -138,7 +141,8 @@ void StructuredSlot::add(const Catalogue &catalogue, uint64_t j, const Payload &
         if (leaf != kNone) {
             edits.push_back(&in_leaf);
         }
-        finish(document_.write(edits), meta.dump());
+        finish(document_.write(edits),
+               meta.dump(-1, ' ', false, ordered_json::error_handler_t::replace));
         return;
     }
     const uint64_t r = j - first_tried;
@@ -170,7 +174,8 @@ void StructuredSlot::add(const Catalogue &catalogue, uint64_t j, const Payload &
     } else {
         meta["edits"] = labels(edits);
     }
-    finish(document_.write(edits), meta.dump());
+    finish(document_.write(edits),
+           meta.dump(-1, ' ', false, ordered_json::error_handler_t::replace));
 }
 
 StructuredSlot::Edits StructuredSlot::packed(std::size_t payload_leaf) {
