@@ -1,6 +1,8 @@
 // Differences between a json slot's example and a document, and applying some of them.
 #include "engine/example_diff.hpp"
 
+#include <sbx/utf8.hpp>
+
 #include <algorithm>
 
 namespace sbx::engine {
@@ -9,25 +11,13 @@ namespace {
 using nlohmann::json;
 
 // How a value reads in a label: its JSON, shortened, a long string as its length.
-// At most `size` bytes of `text`, never ending inside a UTF-8 character (labels go into
-// JSON reports, which must stay valid UTF-8).
-std::string head_of(const std::string &text, std::size_t size) {
-    if (text.size() <= size) {
-        return text;
-    }
-    while (size > 0 && (static_cast<unsigned char>(text[size]) & 0xC0U) == 0x80U) {
-        --size;
-    }
-    return text.substr(0, size);
-}
-
 std::string shown(const json &value) {
     if (value.is_string() && value.get_ref<const std::string &>().size() > 24) {
-        return "\"" + head_of(value.get_ref<const std::string &>(), 12) + "…\" (" +
+        return "\"" + sbx::utf8_stand_in(value.get_ref<const std::string &>(), 12) + "…\" (" +
                std::to_string(value.get_ref<const std::string &>().size()) + " bytes)";
     }
     const std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-    return text.size() <= 32 ? text : head_of(text, 29) + "...";
+    return text.size() <= 32 ? text : sbx::utf8_stand_in(text, 29) + "...";
 }
 
 std::string name_of(const std::vector<std::string> &path, const json &root) {

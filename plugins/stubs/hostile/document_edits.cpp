@@ -1,6 +1,8 @@
 // The edits of each place in an example document, and writing the example with some applied.
 #include "document_edits.hpp"
 
+#include <sbx/utf8.hpp>
+
 #include <algorithm>
 #include <utility>
 
@@ -81,23 +83,11 @@ std::string zero_of(Type type) {
 }
 
 // How a written value reads in a label: short, and a long string as its length.
-// At most `size` bytes of `text`, never ending inside a UTF-8 character (a label is JSON
-// text in the answer, which must stay valid UTF-8).
-std::string head_of(const std::string &text, std::size_t size) {
-    if (text.size() <= size) {
-        return text;
-    }
-    while (size > 0 && (static_cast<unsigned char>(text[size]) & 0xC0U) == 0x80U) {
-        --size;
-    }
-    return text.substr(0, size);
-}
-
 std::string shown(const std::string &text) {
     if (text.size() > kLongString) {
         return std::to_string(text.size() - 2) + "×A";
     }
-    return text.size() <= 24 ? text : head_of(text, 21) + "...";
+    return text.size() <= 24 ? text : sbx::utf8_stand_in(text, 21) + "...";
 }
 
 // The words in the order a place tries them: those among the most of the place's own texts
