@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "engine/input_coverage.hpp"
 #include "engine/outcome_counts.hpp"
 #include "reports/replay_line.hpp"
 
@@ -109,8 +110,12 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
         } else if (cell.robustness) {
             outcomes +=
                 "  " + cell.preset + ": " + workflow + " " +
-                engine::outcome_line(engine::outcome_counts(cell.metrics, cell.scored_runs())) +
-                "\n";
+                engine::outcome_line(engine::outcome_counts(cell.metrics, cell.scored_runs()));
+            if (const auto tried = engine::input_coverage_text(cell.metrics, cell.scored_runs());
+                !tried.empty()) {
+                outcomes += "; tried " + tried;
+            }
+            outcomes += "\n";
         }
     }
     if (!outcomes.empty()) {

@@ -2,7 +2,7 @@
 // however many runs hit it, shrunk to the example with the change that matters and
 // replayed; coverage feedback (the program built with --coverage here, the coverage
 // collector on) reaching a crash behind three nested branches that edits in order miss;
-// the corpus kept and resumed.
+// the corpus kept and resumed; the same feedback in the rounds of `run`'s repetitions.
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -17,6 +17,17 @@ using nlohmann::json;
 
 class Explore : public sbx::test::CliTest {
   protected:
+    // The courier reader built with --coverage (its .gcda files go beside it).
+    std::string covered_build() {
+        std::string binary = dir_ + "/covered/courier_orders";
+        std::filesystem::create_directories(dir_ + "/covered");
+        const auto compiled = sbx::test::run_command(
+            {"/usr/bin/gcc", "--coverage", "-O0", SBX_COURIER_ORDERS_SOURCE, "-o", binary}, {},
+            dir_ + "/covered");
+        EXPECT_EQ(compiled.exit_code, 0) << compiled.err;
+        return binary;
+    }
+
     void settings_for(const std::string &program, bool coverage) {
         write_settings(std::string(coverage ? "injectors: [+coverage_capture]\n"
                                               "metrics: [+coverage]\n"
@@ -51,6 +62,32 @@ class Explore : public sbx::test::CliTest {
     }
 };
 
+// The same feedback inside the robustness repetitions: `run` of the hostile scenario follows
+// the inputs that reached new lines, round after round; the plain build, with no coverage
+// data, keeps the strategy's own order. The report says what feedback did.
+class RepetitionsFeedback : public Explore {
+  protected:
+    // `run` of the hostile scenario: its text report.
+    std::string run_hostile(int runs) {
+        const std::string preset =
+            write_file("hostile.json",
+                       R"({"SCENARIO_NAME": "hostile_input", "FAILURE_MODES": "hostile_input"})");
+        const auto result = runner({"run", "-w", "orders", "--runs", std::to_string(runs), "--seed",
+                                    "7", "--workers", "2", "--preset-file", preset});
+        EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+        return result.out;
+    }
+
+    // The repetitions of the newest session whose program stopped on the deep crash.
+    std::vector<std::vector<std::string>> deep_crashes() {
+        return query(
+            "SELECT r.repetition, r.inputs, r.input_meta FROM runs r JOIN steps s ON s.run_id = "
+            "r.id WHERE r.session_id = (SELECT MAX(id) FROM sessions) AND "
+            "json_extract(s.result, '$.stderr') LIKE '%courier left without a note%' "
+            "ORDER BY r.repetition");
+    }
+};
+
 TEST_F(Explore, EachCrashIsReportedOnceShrunkToItsChangeAndReplayed) {
     settings_for(SBX_COURIER_ORDERS, false);
     const json report = explore({"--runs", "120"});
@@ -79,11 +116,7 @@ TEST_F(Explore, EachCrashIsReportedOnceShrunkToItsChangeAndReplayed) {
 }
 
 TEST_F(Explore, CoverageFeedbackFollowsNewLinesToADeepCrashAndTheCorpusResumes) {
-    const std::string binary = dir_ + "/courier_orders";
-    const auto compiled = sbx::test::run_command(
-        {"/usr/bin/gcc", "--coverage", "-O0", SBX_COURIER_ORDERS_SOURCE, "-o", binary}, {}, dir_);
-    ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
-    settings_for(binary, true);
+    settings_for(covered_build(), true);
     const std::string corpus = dir_ + "/corpus";
     const json first = explore({"--runs", "400", "--corpus", corpus, "--shrink-runs", "40"});
     EXPECT_EQ(first["coverage"], true);
@@ -127,6 +160,37 @@ TEST_F(Explore, BadArgumentsAreRefusedNamingWhatToWrite) {
     const auto corpus = runner({"explore", "orders", "--corpus", dir_ + "/bad"});
     EXPECT_EQ(corpus.exit_code, 2);
     EXPECT_NE(corpus.err.find("x.json is not JSON"), std::string::npos) << corpus.err;
+}
+
+TEST_F(RepetitionsFeedback, RoundsFollowNewLinesToADeepCrashThatTheStrategysOrderMisses) {
+    settings_for(covered_build(), true);
+    const std::string report = run_hostile(300);
+    const auto crashes = deep_crashes();
+    ASSERT_FALSE(crashes.empty()) << "the crash behind three branches, not found in 300 runs\n"
+                                  << report;
+    const int first = std::stoi(crashes[0][0]);
+    EXPECT_GE(first, 13) << "the first round is the strategy's first-tried sets";
+    // The crashing input is the example with the three changes that lead to it, each step
+    // of the way an input that reached new lines.
+    const json order = json::parse(json::parse(crashes[0][1])["order"].get<std::string>());
+    EXPECT_EQ(order["shipping"]["method"], "courier") << order;
+    EXPECT_EQ(order["shipping"]["days"], 0) << order;
+    EXPECT_EQ(order["note"], "") << order;
+    EXPECT_NE(crashes[0][2].find("\"edit\""), std::string::npos)
+        << "a set made by feedback names its edit like any other: " << crashes[0][2];
+    EXPECT_NE(report.find("; coverage feedback: "), std::string::npos) << report;
+    const auto kept = query(
+        "SELECT m.value FROM metrics m JOIN cells c ON c.id = m.cell_id WHERE c.flag = 'on' AND "
+        "m.name = 'feedback_inputs'");
+    ASSERT_EQ(kept.size(), 1U);
+    EXPECT_GE(std::stod(kept[0][0]), 3) << "one input per branch joined the corpus";
+
+    // The plain build gives no coverage data: the rest of the runs are the strategy's own
+    // sets, which do not put the three changes together within these runs.
+    settings_for(SBX_COURIER_ORDERS, false);
+    const std::string plain = run_hostile(300);
+    EXPECT_TRUE(deep_crashes().empty()) << plain;
+    EXPECT_EQ(plain.find("coverage feedback"), std::string::npos) << plain;
 }
 
 }  // namespace

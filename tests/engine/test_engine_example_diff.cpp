@@ -72,12 +72,18 @@ TEST(ExampleDiff, DocumentsAreObjectsArraysOrTheTextOfOne) {
     EXPECT_FALSE(sbx::engine::document_of(json{{"$bytes", "AA=="}}));
 }
 
-TEST(ShrinkTowardExample, TheFewestChangesThatFailAreKeptAndNamed) {
+// The example with admin flipped, id 0, the tags emptied and the days past 2^31.
+json four_changes() {
     json failing = example();
     failing["admin"] = true;
     failing["id"] = 0;
     failing["tags"] = json::array();
     failing["shipping"]["days"] = 2147483648LL;
+    return failing;
+}
+
+TEST(ShrinkTowardExample, TheFewestChangesThatFailAreKeptAndNamed) {
+    const json failing = four_changes();
     const json inputs = {{"order", failing.dump()}, {"name", "x"}};
     int runs = 0;
     // Fails when admin is true and the tags are empty, whatever else.
@@ -114,6 +120,29 @@ TEST(ShrinkTowardExample, AFailureTheChangesDoNotMakeShrinksAsBefore) {
     EXPECT_TRUE(result.broken_by.empty());
     EXPECT_NE(result.inputs["order"].get<std::string>().find("\"id\":42,\"id\""),
               std::string::npos);
+}
+
+TEST(ShrinkTowardExample, ABudgetSpentInsideNamesTheChangesOfWhatItLeaves) {
+    const json failing = four_changes();
+    const json inputs = {{"order", failing.dump()}};
+    const auto fails = [](const json &candidate, const json &) {
+        return json::parse(candidate["order"].get<std::string>())["admin"] == true;
+    };
+    // The original, every change at once, then ddmin's first halves: cut short.
+    const auto result =
+        sbx::engine::shrink_failure(inputs, json::object(), fails, 4, {{"order", example()}});
+    ASSERT_TRUE(result.reproducible);
+    EXPECT_FALSE(result.minimal);
+    const auto left = sbx::engine::changes_between(
+        example(), json::parse(result.inputs["order"].get<std::string>()));
+    ASSERT_FALSE(result.broken_by.empty()) << "the changes of the input it leaves, named";
+    std::vector<std::string> labels;
+    labels.reserve(left.size());
+    for (const auto &change : left) {
+        labels.push_back(change.label);
+    }
+    EXPECT_EQ(result.broken_by.at("order"), labels);
+    EXPECT_LT(labels.size(), sbx::engine::changes_between(example(), failing).size());
 }
 
 }  // namespace

@@ -361,6 +361,7 @@ CellSummary CellRunner::finish(CellWork &work) {
         }
     }
     CellSummary summary = summarize(work);
+    summary.metrics.insert(work.cell_metrics.begin(), work.cell_metrics.end());
     std::set<std::string> collector_metrics(summary.collector_metrics.begin(),
                                             summary.collector_metrics.end());
     const auto history = store_.roi_history(summary.workflow, summary.preset, summary.flag);

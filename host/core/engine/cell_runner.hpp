@@ -111,6 +111,9 @@ struct CellWork {
     nlohmann::json input_categories;  // {strategy: [category, ...]} (see CellInputs)
     std::string preset_text;
     std::vector<RunResult> results;  // by repetition
+    // Cell metrics the matrix made, not the runs: coverage feedback's `feedback_inputs`
+    // and `feedback_runs` (engine/cell_rounds.hpp).
+    std::map<std::string, double> cell_metrics;
     // The workflow's services when they run once per cell (service_scope: cell).
     std::shared_ptr<CellServices> services = std::make_shared<CellServices>();
 };

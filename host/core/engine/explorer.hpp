@@ -17,6 +17,7 @@
 
 #include "engine/cell_runner.hpp"
 #include "engine/crash_signature.hpp"
+#include "engine/input_corpus.hpp"
 #include "engine/plugin_set.hpp"
 #include "engine/run_observer.hpp"
 
@@ -54,10 +55,6 @@ struct ExploreOutcome {
     // that refuses everything (a script path the workspace does not have) looks like one.
     std::string first_refusal;
 };
-
-// The slot explore varies: `wanted` when the workflow declares it (else InputError naming
-// the slots it has), or the first json slot with an example, else the first slot.
-std::string explored_slot(const config::Workflow &workflow, const std::string &wanted);
 
 // Runs the loop in `cells` (runs recorded in its session; the cell is finished at the end).
 // `observer` (may be null) sees each run. Throws Cancelled when the host is stopping.

@@ -104,12 +104,24 @@ std::string input_coverage_text(const std::map<std::string, double> &metrics, in
         if (!counts["of"].is_null()) {
             text += " of " + std::to_string(counts["of"].get<int64_t>());
         }
-        text += " " + strategy + noun;
+        text.append(" ").append(strategy).append(noun);
     }
     if (text.empty()) {
         return "";
     }
-    return std::to_string(runs) + (runs == 1 ? " input, " : " inputs, ") + text;
+    text = std::to_string(runs) + (runs == 1 ? " input, " : " inputs, ") + text;
+    const auto made = metrics.find("feedback_runs");
+    if (made != metrics.end()) {
+        const auto kept = metrics.find("feedback_inputs");
+        const auto inputs = static_cast<int64_t>(kept != metrics.end() ? kept->second : 0);
+        text.append("; coverage feedback: ")
+            .append(std::to_string(inputs))
+            .append(inputs == 1 ? " input" : " inputs")
+            .append(" that reached new lines, ")
+            .append(std::to_string(static_cast<int64_t>(made->second)))
+            .append(" runs of their edits");
+    }
+    return text;
 }
 
 }  // namespace sbx::engine

@@ -20,8 +20,9 @@ namespace sbx::engine {
 std::map<std::string, double> input_coverage_metrics(const nlohmann::json &meta,
                                                      const nlohmann::json &reachable);
 
-// "13 inputs, 16 of 16 hostile categories" from a cell's metrics and run count; "" when no
-// strategy tagged its inputs.
+// "13 inputs, 16 of 16 hostile categories" from a cell's metrics and run count, then, when
+// the cell learned from coverage, "; coverage feedback: 3 inputs that reached new lines, 187
+// runs of their edits"; "" when no strategy tagged its inputs.
 std::string input_coverage_text(const std::map<std::string, double> &metrics, int runs);
 
 // {strategy: {"tried": n, "of": m or null}} for JSON reports.

@@ -1,20 +1,25 @@
 // The worker pool of a matrix. The unit of work is one run, not one cell: a matrix has
 // few cells (ten for run-scenarios) but many runs, and cell-sized work would leave most
-// workers idle. Inputs are generated per cell up front; the worker that completes a
-// cell's last run finishes the cell.
+// workers idle. Inputs are generated per cell up front; a cell that learns from coverage
+// makes each later round's inputs when its round before ended (engine/cell_rounds.hpp).
+// The worker that completes a cell's last run finishes the cell.
 #include "engine/matrix_runner.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include <spdlog/spdlog.h>
 #include <sbx/random.hpp>
 
+#include "engine/cell_rounds.hpp"
+#include "engine/run_queue.hpp"
 #include "util/errors.hpp"
 #include "util/hex_digest.hpp"
 
@@ -60,12 +65,13 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
     }
 
     // Every cell's inputs first, in plan order, on this thread: the same seed then gives
-    // the same inputs whatever the number of workers (and after an interruption).
+    // the same inputs whatever the number of workers (and after an interruption). A cell
+    // that learns from coverage has its later rounds' inputs made as its runs end.
     std::vector<CellWork> work(plans.size());
-    std::vector<std::pair<size_t, int>> tasks;  // (cell, repetition), in plan order
-    std::vector<size_t> complete;               // cells whose every run was kept
+    std::vector<PlannedRun> tasks;  // every run made for this matrix, in plan order
+    std::vector<std::vector<bool>> made_here(plans.size());  // per cell, per repetition
+    std::vector<size_t> complete;                            // cells whose every run was kept
     std::vector<bool> restored(plans.size(), false);
-    std::unique_ptr<std::atomic<int>[]> remaining(new std::atomic<int>[plans.size()]);
     for (size_t i = 0; i < plans.size(); ++i) {
         const auto &plan = plans[i];
         work[i] = primary_cells.prepare(*plan.workflow, plan.preset, plan.options);
@@ -77,23 +83,22 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
                 work[i].results[static_cast<size_t>(repetition)] = std::move(result);
             }
         }
-        remaining[i].store(0);
         if (kept.recorded != nullptr) {
             summaries[i] = primary_cells.restore(work[i], *kept.recorded);
             restored[i] = true;
             continue;
         }
+        made_here[i].assign(static_cast<size_t>(plan.options.runs), false);
         int missing = 0;
         for (int repetition = 0; repetition < plan.options.runs; ++repetition) {
             const bool wanted =
                 context_.shard == nullptr || context_.shard->runs.count({i, repetition}) != 0;
             if (kept.runs.count(repetition) == 0 && wanted) {
                 tasks.emplace_back(i, repetition);
+                made_here[i][static_cast<size_t>(repetition)] = true;
                 ++missing;
             }
         }
-        // A worker never finishes a cell: it holds a share of its runs at most.
-        remaining[i].store(context_.shard != nullptr ? missing + 1 : missing);
         if (missing == 0 && context_.shard == nullptr) {
             complete.push_back(i);
         }
@@ -126,21 +131,71 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
         }
         return summaries;
     }
-    for (const size_t cell : complete) {  // the host died before it recorded the cell
-        summaries[cell] = primary_cells.finish(work[cell]);
+    std::vector<size_t> open;  // cells with runs to make here
+    for (size_t i = 0; i < plans.size(); ++i) {
+        if (restored[i]) {
+            continue;
+        }
+        if (std::find(complete.begin(), complete.end(), i) != complete.end()) {
+            summaries[i] = primary_cells.finish(work[i]);  // the host died before it recorded it
+        } else {
+            open.push_back(i);
+        }
     }
 
-    std::atomic<size_t> cursor{0};
+    RunQueue queue(open.size());
+    std::vector<std::optional<CellRounds>> rounds(plans.size());
+    std::unique_ptr<std::atomic<int>[]> remaining(new std::atomic<int>[plans.size()]);
+    // Queues the runs of `cell`'s current round that are made here; false when it has none.
+    // The last round closes the cell. The count is set first: a worker may end a run of
+    // the round before the last one is queued.
+    const auto queue_round = [&](size_t cell) {
+        const CellRounds &round = *rounds[cell];
+        std::vector<int> repetitions;
+        for (int repetition = round.begin(); repetition < round.end(); ++repetition) {
+            if (made_here[cell][static_cast<size_t>(repetition)]) {
+                repetitions.push_back(repetition);
+            }
+        }
+        remaining[cell].store(static_cast<int>(repetitions.size()));
+        for (const int repetition : repetitions) {
+            queue.push({cell, repetition});
+        }
+        if (round.end() >= plans[cell].options.runs) {
+            queue.cell_closed();
+        }
+        return !repetitions.empty();
+    };
+    // Once no run of `cell`'s round is left: its next round with runs to make is queued,
+    // else the cell is finished (never by a worker of a shard: it holds a share at most).
+    const auto next_round = [&](size_t cell, PluginSet &plugins, CellRunner &cells) {
+        while (rounds[cell]->advance(plugins, context_.store, work[cell])) {
+            if (queue_round(cell)) {
+                return;
+            }
+        }
+        if (context_.shard == nullptr) {
+            summaries[cell] = cells.finish(work[cell]);
+        }
+    };
+    for (const size_t cell : open) {
+        rounds[cell].emplace(work[cell],
+                             context_.shard == nullptr && learns_from_coverage(work[cell]));
+        if (!queue_round(cell)) {
+            next_round(cell, primary_, primary_cells);
+        }
+    }
+
     std::atomic<bool> stop{false};
     std::mutex error_mutex;
     std::exception_ptr first_error;
-    const auto work_loop = [&](CellRunner &cells) {
+    const auto work_loop = [&](PluginSet &plugins, CellRunner &cells) {
         while (!stop.load()) {
-            const size_t index = cursor.fetch_add(1);
-            if (index >= tasks.size()) {
+            const auto task = queue.take();
+            if (!task) {
                 return;
             }
-            const auto [cell, repetition] = tasks[index];
+            const auto [cell, repetition] = *task;
             if (context_.observer != nullptr) {
                 context_.observer->started(work[cell].workflow->name, work[cell].preset.name,
                                            work[cell].options.counterfactual ? "off" : "on");
@@ -151,13 +206,14 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
                     work[cell].results[static_cast<size_t>(repetition)].passed);
             }
             if (remaining[cell].fetch_sub(1) == 1) {
-                summaries[cell] = cells.finish(work[cell]);
+                next_round(cell, plugins, cells);
             }
         }
     };
     // Called inside a catch block: keeps the first error and stops new runs starting.
     const auto remember_error = [&] {
         stop.store(true);
+        queue.stop();
         std::lock_guard<std::mutex> guard(error_mutex);
         if (!first_error) {
             first_error = std::current_exception();
@@ -177,14 +233,14 @@ std::vector<CellSummary> MatrixRunner::run(const std::vector<CellPlan> &plans) {
                                       context_.state_dir.string());
                 CellRunner cells(plugins, runner, context_.store, context_.session_id);
                 cells.record_in_background();
-                work_loop(cells);
+                work_loop(plugins, cells);
             } catch (...) {
                 remember_error();
             }
         });
     }
     try {
-        work_loop(primary_cells);
+        work_loop(primary_, primary_cells);
     } catch (...) {
         remember_error();
     }

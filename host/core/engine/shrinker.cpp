@@ -170,23 +170,39 @@ class Shrinker {
                 const json edited = with_changes(example, subset);
                 return original.is_string() ? json(edited.dump()) : edited;
             };
+            // The last subset that failed: what a spent budget leaves (best_inputs_), named.
+            std::vector<DocumentChange> last_failing;
             const std::function<bool(const std::vector<DocumentChange> &)> fails =
                 [&](const std::vector<DocumentChange> &subset) {
                     json inputs = inputs_;
                     inputs[slot] = as_value(subset);
-                    return test(inputs, body_);
+                    const bool failed = test(inputs, body_);
+                    if (failed) {
+                        last_failing = subset;
+                    }
+                    return failed;
                 };
+            const auto name_changes = [&](const std::vector<DocumentChange> &kept) {
+                auto &labels = broken_by_[slot];
+                labels.clear();
+                for (const DocumentChange &change : kept) {
+                    labels.push_back(change.label);
+                }
+            };
             // Every change at once first: a failure that needs what parsing loses (a key
             // written twice, the text's own spelling) is not made of these changes.
             if (!fails(changes)) {
                 continue;
             }
-            changes = ddmin<DocumentChange>(changes, fails);
+            try {
+                changes = ddmin<DocumentChange>(changes, fails);
+            } catch (const BudgetSpent &) {
+                name_changes(last_failing);  // fewer than at first, maybe not the fewest
+                throw;
+            }
             inputs_[slot] = as_value(changes);
             toward_example_.insert(slot);
-            for (const DocumentChange &change : changes) {
-                broken_by_[slot].push_back(change.label);
-            }
+            name_changes(changes);
         }
     }
 

@@ -26,7 +26,9 @@ struct ShrinkResult {
     // What left the preset: "API_LATENCY_MS", "FAILURE_MODES: cpu_spike".
     std::vector<std::string> removed_fault_keys;
     // Per json slot shrunk toward its example: the fewest changes of the example that still
-    // fail ("admin false→true"); that slot's value is the example with just those.
+    // fail ("admin false→true"); that slot's value is the example with just those. When the
+    // budget ran out inside, the changes of the last failing candidate (fewer, maybe not the
+    // fewest).
     std::map<std::string, std::vector<std::string>> broken_by;
 };
 

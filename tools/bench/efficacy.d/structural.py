@@ -14,12 +14,15 @@ Contenders, at equal executions (one run of sandbox-runner = one execution of AF
 A bug is found within N when an execution before the N-th crashed with it: for
 sandbox-runner the run's repetition, for AFL++ the `execs:` of the crash it saved.
 
-Then `explore` on the two bugs behind nested branches, with the target built with
---coverage and the coverage collector on, and without: runs to the first failure.
+Then coverage feedback on the two bugs behind nested branches, with the target built with
+--coverage and the coverage collector on, and without: runs to the first failure of
+`explore` and of the robustness repetitions (`run --runs N` of the hostile_input preset,
+whose rounds after the first follow the inputs that reached new lines).
+--coverage-only measures just that (no AFL++ needed).
 
 Usage: tools/bench/efficacy --structural [--seeds S] [--alone-seeds S] [--runs N,N,...]
            [--afl-seeds S] [--afl-execs N] [--afl-long-seeds S]
-           [--coverage-runs N] [--coverage-seeds S]
+           [--coverage-runs N] [--coverage-seeds S] [--coverage-only]
 """
 import argparse
 import json
@@ -164,12 +167,22 @@ def main():
     parser.add_argument("--coverage-runs", type=int, default=1000,
                         help="explore's budget per seed with and without coverage feedback")
     parser.add_argument("--coverage-seeds", type=int, default=3)
+    parser.add_argument("--coverage-only", action="store_true",
+                        help="measure only coverage feedback (explore and the repetitions)")
     parser.add_argument("--workers", type=int, default=int(os.environ.get("SBX_BENCH_WORKERS", 2)))
     args = parser.parse_args()
     counts = [int(n) for n in args.runs.split(",")]
     afl_counts = [n for n in (13, 100, 1000, 10000, 100000) if n <= args.afl_execs] + \
         ([100000] if args.afl_long_seeds > 0 and args.afl_execs < 100000 else [])
     subprocess.run([str(REPO / "tools" / "build")], check=True, stdout=subprocess.DEVNULL)
+    if args.coverage_only:
+        with tempfile.TemporaryDirectory(prefix="sbx-structural-") as tmp:
+            explored = explore_with_and_without_coverage(Path(tmp), args.coverage_runs,
+                                                         args.coverage_seeds, args.workers)
+        print(f"structural efficacy, coverage feedback ({os.cpu_count()} cores, "
+              f"{os.uname().release})")
+        print_explored(explored, args.coverage_runs, args.coverage_seeds)
+        return
     if shutil.which("afl-fuzz") is None:
         sys.exit("efficacy --structural: AFL++ is needed for the peer column "
                  "(apt-get install afl++)")
@@ -183,7 +196,7 @@ def main():
         alone = sandbox_runner(work, range(1, args.alone_seeds + 1), max(counts), args.workers,
                                names)
         explored = explore_with_and_without_coverage(work, args.coverage_runs,
-                                                     args.coverage_seeds)
+                                                     args.coverage_seeds, args.workers)
         binary = afl_build(work)
         afl, afl_long = {}, {}
         with ThreadPoolExecutor(max_workers=args.workers) as pool:
@@ -226,55 +239,85 @@ def main():
     print_explored(explored, args.coverage_runs, args.coverage_seeds)
 
 
-def explore_with_and_without_coverage(work, runs, seeds):
-    """{mode: {bug: [runs to first failure per seed]}} of `explore` on the deep bugs: the
-    target built with --coverage and the coverage collector on, and the plain build."""
+def explore_with_and_without_coverage(work, runs, seeds, workers):
+    """{(command, mode): {bug: [runs to first failure per seed]}} on the deep bugs, for
+    `explore` and for the robustness repetitions (`run`): the target built with --coverage
+    and the coverage collector on, and the plain build."""
     if runs <= 0 or seeds <= 0:
         return {}
     covered = work / "covered"
     covered.mkdir()
     subprocess.run(["g++", "-std=c++17", "--coverage", "-O0", "-o", str(covered / "orders"),
                     str(SOURCE)], check=True, cwd=covered)
+    (work / "hostile.json").write_text(json.dumps(
+        {"SCENARIO_NAME": "hostile_input", "SANDBOX_STUB_STRATEGY": "hostile"}))
     out = {}
     for mode, binary, extra in (("with coverage", covered / "orders",
                                  {"injectors": ["+coverage_capture"], "metrics": ["+coverage"]}),
                                 ("without", TARGET, {"injectors": []})):
-        out[mode] = {}
+        for command in ("explore", "run"):
+            out[(command, mode)] = {}
         for bug in DEEP_BUGS:
-            settings = dict(extra, workflows=[{"name": "orders", "steps": [{
+            settings = dict(extra, stub_cache=False, workflows=[{"name": "orders", "steps": [{
                 "run": [str(binary), "--bug", bug], "stdin": "{{input.order}}",
                 "inputs": {"order": {"type": "json", "example": EXAMPLE}},
                 "rejects": {"exit_codes": [2]}, "timeout": "20s"}]}])
-            path = work / f"explore-{bug}-{len(out)}.json"
+            tag = f"{bug}-{mode.replace(' ', '-')}"
+            path = work / f"coverage-{tag}.json"
             path.write_text(json.dumps(settings))
-            firsts = []
+            explored, repeated = [], []
             for seed in range(1, seeds + 1):
+                data = work / f"coverage-data-{tag}-{seed}"
+                base = [str(HOST), "--log-level", "error", "--config", str(path), "--data-dir",
+                        str(data)]
                 result = subprocess.run(
-                    [str(HOST), "--log-level", "error", "--config", str(path), "--data-dir",
-                     str(work / f"explore-data-{bug}-{len(out)}"), "explore", "orders", "--runs",
-                     str(runs), "--seed", str(seed), "--shrink-runs", "0", "--json"],
+                    base + ["explore", "orders", "--runs", str(runs), "--seed", str(seed),
+                            "--shrink-runs", "0", "--json"],
                     capture_output=True, text=True, check=False)
                 report = json.loads(result.stdout) if result.stdout.strip() else {"failures": []}
                 found = [c["found_at"] for c in report["failures"] if bug in c["summary"]]
-                firsts.append(found[0] if found else float("inf"))
-            out[mode][bug] = firsts
+                explored.append(found[0] if found else float("inf"))
+                subprocess.run(base + ["run", "-w", "orders", "--runs", str(runs), "--seed",
+                                       str(seed), "--workers", str(workers), "--preset-file",
+                                       str(work / "hostile.json")],
+                               stdout=subprocess.DEVNULL, check=False)
+                repeated.append(first_repetition(data, bug))
+                shutil.rmtree(data, ignore_errors=True)
+            out[("explore", mode)][bug] = explored
+            out[("run", mode)][bug] = repeated
     return out
+
+
+def first_repetition(data, bug):
+    """Runs to the first crash with `bug` in the newest `run` session of `data`."""
+    db = sqlite3.connect(data / "metrics.db")
+    rows = db.execute("""SELECT r.repetition, json_extract(s.result, '$.stderr')
+                         FROM runs r JOIN steps s ON s.run_id = r.id
+                         WHERE s.status = 'SG' AND r.flag = 'on' AND
+                               r.session_id = (SELECT MAX(id) FROM sessions)
+                         ORDER BY r.repetition""").fetchall()
+    db.close()
+    return next((repetition + 1 for repetition, stderr in rows if bug_of(stderr) == bug),
+                float("inf"))
 
 
 def print_explored(explored, runs, seeds):
     if not explored:
         return
     print()
-    print(f"  explore: runs to the first failure of the bugs behind nested branches, median / "
-          f"p90 over {seeds} seeds (- = not within {runs} runs)")
-    print(f"  {'bug':<30} {'with coverage feedback':>24} {'without':>10}")
+    print(f"  coverage feedback: runs to the first failure of the bugs behind nested branches,"
+          f" median / p90 over {seeds} seeds (- = not within {runs} runs)")
+    print(f"  {'bug':<24} {'command':<28} {'with coverage feedback':>24} {'without':>10}")
+    shown = lambda v: "-" if v == float("inf") else str(int(v))
     for bug in DEEP_BUGS:
-        cells = []
-        for mode in ("with coverage", "without"):
-            values = explored[mode][bug]
-            shown = lambda v: "-" if v == float("inf") else str(int(v))
-            cells.append(f"{shown(statistics.median(values))} / {shown(percentile(values, 0.9))}")
-        print(f"  {bug:<30} {cells[0]:>24} {cells[1]:>10}")
+        for command, label in (("explore", "explore"),
+                               ("run", "run (robustness repetitions)")):
+            cells = []
+            for mode in ("with coverage", "without"):
+                values = explored[(command, mode)][bug]
+                cells.append(f"{shown(statistics.median(values))} / "
+                             f"{shown(percentile(values, 0.9))}")
+            print(f"  {bug:<24} {label:<28} {cells[0]:>24} {cells[1]:>10}")
 
 
 if __name__ == "__main__":
