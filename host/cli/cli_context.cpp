@@ -9,6 +9,7 @@
 #include "install_layout.hpp"
 #include "logging/logging.hpp"
 #include "plugins/plugin_process.hpp"
+#include "store/alert_dispatch.hpp"
 #include "util/input_file.hpp"
 
 namespace sbx::cli {
@@ -83,6 +84,7 @@ CliContext make_context(const GlobalOptions &options) {
                                                                 ? settings.source + " (log_level)"
                                                                 : "--log-level"),
                    settings.json_logs);
+    store::set_alert_hook({settings.alert_command, settings.state_folder()});
     return context;
 }
 

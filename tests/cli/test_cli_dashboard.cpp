@@ -81,6 +81,7 @@ class Background {
         pid_ = -1;
         return WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_);
     }
+    [[nodiscard]] int pid() const { return pid_; }
     std::string log() const {
         std::ifstream in(log_);
         return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -435,6 +436,77 @@ scrape_configs:
     const auto targets = json::parse(
         get("http://127.0.0.1:" + std::to_string(prometheus_port) + "/api/v1/targets").body);
     EXPECT_EQ(targets["data"]["activeTargets"][0]["health"], "up") << targets.dump();
+}
+
+// Operations: an alert command hears of a crashed session (found by the next command) and
+// of one stopped by a signal; the exporter counts the restart, the last failure's time and
+// the alerts, and /health answers. The seeds' gauge names are kept.
+TEST_F(Dashboard, AlertsReachTheCommandAndTheExporterCountsRestartsAndFailures) {
+    const std::string alerts = dir_ + "/alerts.jsonl";
+    write_settings(R"(
+extends: default
+alert_command: [/bin/sh, -c, 'printf "%s\n" "$SANDBOX_ALERT" >> "$0"', ")" +
+                   alerts + R"("]
+workflows:
+  - name: slow
+    steps:
+      - run: [/bin/sh, -c, 'sleep 0.2']
+)");
+    const std::vector<std::string> run = {SBX_BINARY,     "--config", settings_,   "--data-dir",
+                                          dir_ + "/data", "run",      "-w",        "slow",
+                                          "--runs",       "20",       "--workers", "1"};
+    const int before_kill = static_cast<int>(::time(nullptr));
+    {
+        Background killed(run, dir_ + "/killed.log");
+        ASSERT_GE(wait_for_runs(2, std::chrono::seconds(60)), 2) << killed.log();
+        ::kill(killed.pid(), SIGKILL);
+        killed.wait_exit();
+    }
+    // The next command that opens the data dir finds the host gone: the crash alert.
+    const auto recovered = runner({"run", "-w", "slow", "--recover", "--workers", "2"});
+    ASSERT_EQ(recovered.exit_code, 0) << recovered.out << recovered.err;
+    // What the killed host left (its workspace) goes as a user's purge-stale takes it.
+    ASSERT_EQ(runner({"purge-stale"}).exit_code, 0);
+    {
+        const int64_t so_far = std::stoll(one("SELECT COUNT(*) FROM runs"));
+        Background stopped(run, dir_ + "/stopped.log");
+        ASSERT_GE(wait_for_runs(so_far + 2, std::chrono::seconds(60)), so_far + 2) << stopped.log();
+        stopped.stop();  // SIGINT: the session ends interrupted
+    }
+    std::ifstream in(alerts);
+    std::vector<json> received;
+    for (std::string line; std::getline(in, line);) {
+        received.push_back(json::parse(line));
+    }
+    ASSERT_EQ(received.size(), 2U) << "one alert per failure, each once";
+    EXPECT_EQ(received[0]["kind"], "session_crashed") << received[0];
+    EXPECT_EQ(received[0]["session"], 1) << received[0];
+    EXPECT_NE(received[0]["message"].get<std::string>().find("--recover"), std::string::npos);
+    EXPECT_EQ(received[1]["kind"], "session_failed") << received[1];
+    EXPECT_EQ(received[1]["session"], 2) << received[1];
+    EXPECT_EQ(one("SELECT COUNT(*) FROM alerts WHERE delivered = 1"), "2");
+
+    std::unique_ptr<Background> server;
+    const int port = start_dashboard(server);
+    ASSERT_GT(port, 0);
+    const std::string base = "http://127.0.0.1:" + std::to_string(port);
+    const auto metrics = get(base + "/metrics");
+    ASSERT_EQ(metrics.code, 200);
+    EXPECT_NE(metrics.body.find("\nsandbox_restart_total 1\n"), std::string::npos) << metrics.body;
+    std::smatch failed_at;
+    ASSERT_TRUE(std::regex_search(metrics.body, failed_at,
+                                  std::regex(R"(\nsandbox_last_failure_ts (\d+)\n)")))
+        << metrics.body;
+    EXPECT_GE(std::stoll(failed_at[1]), before_kill);
+    EXPECT_LE(std::stoll(failed_at[1]), static_cast<long long>(::time(nullptr)));
+    EXPECT_NE(metrics.body.find("\nsandbox_runner_alerts_total{kind=\"session_crashed\"} 1\n"),
+              std::string::npos)
+        << metrics.body;
+    const auto health = get(base + "/health");
+    EXPECT_EQ(health.code, 200);
+    const json answer = json::parse(health.body);
+    EXPECT_EQ(answer["status"], "ok");
+    EXPECT_EQ(answer["sessions"], 2);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -80,6 +82,42 @@ TEST_F(DockerCli, SandboxDockerSelectsDockerAndLeavesNothingBehind) {
     const json report = json::parse(left.out);
     EXPECT_FALSE(report["by_kind"].contains("docker")) << left.out;
     EXPECT_EQ(report["errors"], json::array()) << left.out;
+}
+
+// An image that will not start, past the pool's threshold: the run is an error of the
+// sandbox (not a verdict), and the session's end raises both alerts, given to the alert
+// command; the counters the exporter reads are the executor's.
+TEST_F(DockerCli, AnImageThatWillNotStartRaisesAlertsAndIsCounted) {
+    const std::string alerts = dir_ + "/alerts.jsonl";
+    write_settings(R"(extends: default
+alert_command: [/bin/sh, -c, 'printf "%s\n" "$SANDBOX_ALERT" >> "$0"', ")" +
+                   alerts + R"("]
+plugins: {docker: {image: "sbx-no-such-image:missing", fail_threshold: 1}}
+workflows:
+  - name: gone
+    executor: docker
+    steps:
+      - run: ["true"]
+)");
+    const std::string preset = write_file("normal.json", R"({"SCENARIO_NAME": "normal"})");
+    const auto result = runner({"run", "-w", "gone", "--runs", "1", "--preset-file", preset});
+    EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+    std::ifstream in(alerts);
+    std::map<std::string, json> by_kind;
+    for (std::string line; std::getline(in, line);) {
+        const json alert = json::parse(line);
+        by_kind[alert["kind"].get<std::string>()] = alert;
+    }
+    ASSERT_EQ(by_kind.count("container_start_failures"), 1U) << result.err;
+    EXPECT_EQ(by_kind["container_start_failures"]["subject"], "sbx-no-such-image:missing");
+    ASSERT_EQ(by_kind.count("sandbox_errors"), 1U) << result.err;
+    EXPECT_EQ(by_kind["sandbox_errors"]["session"], 1);
+    const json counters =
+        json::parse(std::ifstream(dir_ + "/data/state/docker/pool_failures.json"), nullptr, false);
+    const json &image = counters["sbx-no-such-image:missing"];
+    EXPECT_EQ(image["alerts"], 1) << counters.dump();
+    EXPECT_GE(image["failures"].get<int>(), 1) << counters.dump();
+    EXPECT_GT(image["last_seconds"].get<double>(), 0.0) << counters.dump();
 }
 
 // The pooled container kills what a run started and empties /tmp before the next run: three

@@ -58,7 +58,8 @@ TEST(ApplyEnvironment, EveryVariable) {
                          {"SANDBOX_WORKERS", "8"},
                          {"SANDBOX_LOG_LEVEL", "trace"},
                          {"SANDBOX_JSON_LOGS", "1"},
-                         {"SANDBOX_KEEP_WORKSPACES", "TRUE"}}};
+                         {"SANDBOX_KEEP_WORKSPACES", "TRUE"},
+                         {"SANDBOX_ALERT_COMMAND", "/usr/bin/notify  --channel ops"}}};
     Settings settings = base();
     apply_environment(settings, env.getenv());
     EXPECT_EQ(settings.data_dir, "/srv/data");
@@ -76,6 +77,8 @@ TEST(ApplyEnvironment, EveryVariable) {
     EXPECT_EQ(settings.log_level, "trace");
     EXPECT_TRUE(settings.json_logs);
     EXPECT_TRUE(settings.keep_workspaces);
+    EXPECT_EQ(settings.alert_command,
+              (std::vector<std::string>{"/usr/bin/notify", "--channel", "ops"}));
 }
 
 TEST(ApplyEnvironment, SwitchesTurnOff) {
@@ -102,6 +105,10 @@ TEST(ApplyEnvironment, WorkersAuto) {
 }
 
 TEST(ApplyEnvironment, BadValuesNameTheVariableAndWhatToWrite) {
+    EXPECT_EQ(error_of({{"SANDBOX_ALERT_COMMAND", "  "}}),
+              "environment variable SANDBOX_ALERT_COMMAND='  ': no command; set "
+              "SANDBOX_ALERT_COMMAND to a command, e.g. /usr/local/bin/notify --channel ops, or "
+              "unset it");
     EXPECT_EQ(error_of({{"SANDBOX_WORKERS", "0"}}),
               "environment variable SANDBOX_WORKERS='0': not a whole number from 1 to 1024 or "
               "auto; set SANDBOX_WORKERS to a number such as 4, or to auto for one per core");

@@ -39,6 +39,15 @@ TEST_P(DockerErrors, DeadDaemonIsRetriedThenAClearXX) {
     const json failures =
         json::parse(std::ifstream(state_dir_ + "/docker/pool_failures.json"), nullptr, false);
     EXPECT_EQ(failures[kImage]["consecutive"], 3) << failures.dump();
+    EXPECT_EQ(failures[kImage]["alerts"], 1) << "the threshold reached once: " << failures.dump();
+    // The engine back: a start counts a success and ends the streak.
+    const json again = run(spec({"true"}), GetParam());
+    EXPECT_EQ(again["status"], "OK") << again.dump();
+    const json after =
+        json::parse(std::ifstream(state_dir_ + "/docker/pool_failures.json"), nullptr, false);
+    EXPECT_EQ(after[kImage]["consecutive"], 0) << after.dump();
+    EXPECT_GE(after[kImage]["successes"].get<int>(), 1) << after.dump();
+    EXPECT_GT(after[kImage]["last_seconds"].get<double>(), 0.0) << after.dump();
 }
 
 INSTANTIATE_TEST_SUITE_P(OneShotAndPooled, DockerErrors, ::testing::Values(false, true),

@@ -52,4 +52,11 @@ inline void drop_plugin_failures_table(store::Connection &connection) {
     connection.exec("DROP TABLE plugin_failures;");
 }
 
+// Undoes migration 12 (restarts, the last failure, alerts).
+inline void drop_operations_columns(store::Connection &connection) {
+    connection.exec(
+        "ALTER TABLE sessions DROP COLUMN recoveries; ALTER TABLE sessions DROP COLUMN failed_at; "
+        "DROP TABLE alerts;");
+}
+
 }  // namespace sbx::test

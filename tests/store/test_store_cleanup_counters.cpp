@@ -80,6 +80,7 @@ TEST_F(CleanupCountersTest, AVersion3DatabaseGainsTheTable) {
         sbx::test::drop_forecast_pair_columns(made.connection());
         sbx::test::restore_runs_by_session_index(made.connection());
         sbx::test::drop_run_error_columns(made.connection());
+        sbx::test::drop_operations_columns(made.connection());
         sbx::test::drop_plugin_failures_table(made.connection());
         made.connection().exec("PRAGMA user_version = 3");
     }

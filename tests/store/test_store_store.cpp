@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "schema_history.hpp"
+#include "store/matrix_records.hpp"
 #include "store/migrations.hpp"
 #include "store/store.hpp"
 #include "util/errors.hpp"
@@ -76,6 +77,41 @@ TEST_F(StoreTest, RecordsARunWithItsStepsAndMetrics) {
     EXPECT_EQ(step.column_text(3), "failed");
 }
 
+TEST_F(StoreTest, AVersion11DatabaseKeepsWhenItsSessionsFailedAndCountsRecoveries) {
+    int64_t interrupted = 0;
+    int64_t finished = 0;
+    {
+        Store made(db());
+        interrupted = made.begin_session("run demo", "test.yaml", 7);
+        made.finish_session(interrupted, "interrupted");
+        finished = made.begin_session("run demo", "test.yaml", 8);
+        made.finish_session(finished, "finished");
+        sbx::test::drop_operations_columns(made.connection());
+        made.connection().exec("PRAGMA user_version = 11");
+    }
+    Store store(db());
+    sbx::store::Statement sessions(store.connection().get(),
+                                   "SELECT id, recoveries, failed_at IS NOT NULL, failed_at = "
+                                   "finished_at FROM sessions ORDER BY id");
+    ASSERT_TRUE(sessions.step());
+    EXPECT_EQ(sessions.column_int(0), interrupted);
+    EXPECT_EQ(sessions.column_int(1), 0);
+    EXPECT_EQ(sessions.column_int(2), 1) << "an interrupted session failed when it ended";
+    EXPECT_EQ(sessions.column_int(3), 1);
+    ASSERT_TRUE(sessions.step());
+    EXPECT_EQ(sessions.column_int(2), 0) << "a finished one never failed";
+    // A recovery counts, and keeps when it failed.
+    sbx::store::reopen_session(store, interrupted);
+    store.finish_session(interrupted, "finished");
+    sbx::store::Statement after(store.connection().get(),
+                                "SELECT recoveries, failed_at IS NOT NULL FROM sessions WHERE "
+                                "id = ?");
+    after.bind(1, interrupted);
+    ASSERT_TRUE(after.step());
+    EXPECT_EQ(after.column_int(0), 1);
+    EXPECT_EQ(after.column_int(1), 1);
+}
+
 TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
     {
         Store made(db());
@@ -85,6 +121,7 @@ TEST_F(StoreTest, AVersion4DatabaseGainsTheOutcomeColumns) {
         sbx::test::drop_forecast_pair_columns(made.connection());
         sbx::test::restore_runs_by_session_index(made.connection());
         sbx::test::drop_run_error_columns(made.connection());
+        sbx::test::drop_operations_columns(made.connection());
         sbx::test::drop_plugin_failures_table(made.connection());
         made.connection().exec("PRAGMA user_version = 4");
     }
@@ -106,6 +143,7 @@ TEST_F(StoreTest, ARunIsFoundByItsPlaceInOneIndexSearchAfterMigratingFromVersion
         Store made(db());
         sbx::test::restore_runs_by_session_index(made.connection());
         sbx::test::drop_run_error_columns(made.connection());
+        sbx::test::drop_operations_columns(made.connection());
         sbx::test::drop_plugin_failures_table(made.connection());
         made.connection().exec("PRAGMA user_version = 8");
     }
@@ -131,6 +169,7 @@ TEST_F(StoreTest, AVersion7DatabaseKeepsItsForecastsAsShownAndUnpaired) {
         sbx::test::drop_forecast_pair_columns(made.connection());
         sbx::test::restore_runs_by_session_index(made.connection());
         sbx::test::drop_run_error_columns(made.connection());
+        sbx::test::drop_operations_columns(made.connection());
         sbx::test::drop_plugin_failures_table(made.connection());
         made.connection().exec("PRAGMA user_version = 7");
     }

@@ -1,5 +1,6 @@
 // SANDBOX_* environment variables over the loaded settings (see load_settings.hpp).
 #include <algorithm>
+#include <sstream>
 
 #include "config/load_settings.hpp"
 #include "config/setting_values.hpp"
@@ -153,6 +154,20 @@ void apply_environment(Settings &settings,
     }
     if (const char *value = env.get("SANDBOX_ALLOW_LIMIT_DOWNGRADES")) {
         settings.allow_limit_downgrades = read_switch("SANDBOX_ALLOW_LIMIT_DOWNGRADES", value);
+    }
+    if (const char *value = env.get("SANDBOX_ALERT_COMMAND")) {
+        // Words split at spaces; an argument with a space needs the settings' list.
+        std::istringstream words(value);
+        std::vector<std::string> command;
+        for (std::string word; words >> word;) {
+            command.push_back(word);
+        }
+        if (command.empty()) {
+            fail("SANDBOX_ALERT_COMMAND", value, "no command",
+                 "set SANDBOX_ALERT_COMMAND to a command, e.g. /usr/local/bin/notify --channel "
+                 "ops, or unset it");
+        }
+        settings.alert_command = std::move(command);
     }
 }
 

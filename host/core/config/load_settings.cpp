@@ -47,7 +47,8 @@ const std::vector<std::string> &top_level_keys() {
                                                     "vm_os_types",
                                                     "allow_limit_downgrades",
                                                     "robustness_repetitions",
-                                                    "sandbox_fault_reruns"};
+                                                    "sandbox_fault_reruns",
+                                                    "alert_command"};
     return values;
 }
 
@@ -273,6 +274,14 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
         s.sandbox_fault_reruns = whole_number_within(
             reader, entry, {0, kMostReruns, 2},
             "write sandbox_fault_reruns: 2 (0 records a run the sandbox failed as it ended)");
+    } else if (key == "alert_command") {
+        std::vector<SourceLocation> ignored;
+        s.alert_command = reader.text_list(
+            entry, "alert_command: [/usr/local/bin/notify, --channel, ops]", &ignored);
+        if (s.alert_command.empty() || s.alert_command.front().empty()) {
+            reader.fail(reader.where(entry), "alert_command is empty",
+                        "write the command as a list, e.g. alert_command: [/usr/local/bin/notify]");
+        }
     } else if (key == "json_logs") {
         s.json_logs = reader.boolean(entry);
     } else if (key == "log_level") {

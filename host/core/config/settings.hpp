@@ -202,6 +202,8 @@ struct Settings {
     // Runs executed at once; the default (and `auto`) is one per core.
     unsigned workers = std::max(1u, std::thread::hardware_concurrency());
     bool keep_workspaces = false;
+    // Run for each alert (store/alert_dispatch.hpp); empty: alerts are only recorded.
+    std::vector<std::string> alert_command;
     // A preset limit that the executor can only hold by something weaker (no cgroup without
     // root: RLIMIT_AS instead of an OOM kill, ...) stops run-scenarios before any run unless
     // this is true; then the downgrade is printed before the matrix and kept in each result.

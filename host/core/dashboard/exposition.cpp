@@ -124,6 +124,72 @@ void history_samples(store::Connection &db, Families &families) {
     }
 }
 
+// Whether the (possibly older, unmigrated) database has this column.
+bool has_column(store::Connection &db, const std::string &table, const std::string &column) {
+    store::Statement query(db.get(), "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
+    query.bind(1, table).bind(2, column);
+    return query.step();
+}
+
+// The original system's names, kept so its dashboards and alert rules work: restarts of the
+// sandbox (sessions taken up again by --recover) and the Unix time of its last failure (a
+// session that ended interrupted, failed or crashed; 0 when none). And the alerts raised.
+void operations_samples(store::Connection &db, Families &families) {
+    if (!has_column(db, "sessions", "recoveries")) {
+        return;  // schema 11 or older, read as it is
+    }
+    store::Statement sessions(db.get(),
+                              "SELECT COALESCE(SUM(recoveries), 0), "
+                              "COALESCE(MAX(CAST(strftime('%s', failed_at) AS INTEGER)), 0) "
+                              "FROM sessions");
+    if (sessions.step()) {
+        add(families, "sandbox_restart_total", "counter",
+            "times an interrupted or crashed session was taken up again (--recover)", "",
+            static_cast<double>(sessions.column_int(0)));
+        add(families, "sandbox_last_failure_ts", "gauge",
+            "Unix time a session last ended interrupted, failed or crashed; 0 when none", "",
+            static_cast<double>(sessions.column_int(1)));
+    }
+    store::Statement alerts(db.get(), "SELECT kind, COUNT(*) FROM alerts GROUP BY kind");
+    while (alerts.step()) {
+        add(families, "sandbox_runner_alerts_total", "counter",
+            "alerts raised (the alerts table), by kind",
+            "kind=\"" + label_value(alerts.column_text(0)) + "\"",
+            static_cast<double>(alerts.column_int(1)));
+    }
+}
+
+// Per image, the docker executor's container starts (pool_failures.json), under the
+// original system's names.
+void container_samples(const std::filesystem::path &file, Families &families) {
+    std::ifstream in(file);
+    const auto counters = nlohmann::json::parse(in, nullptr, false);
+    if (!counters.is_object()) {
+        return;
+    }
+    for (const auto &item : counters.items()) {
+        const nlohmann::json &entry = item.value();  // named: a lambda below reads it
+        if (!entry.is_object()) {
+            continue;
+        }
+        const std::string labels = "image=\"" + label_value(item.key()) + "\"";
+        const auto value = [&](const char *key) {
+            const auto found = entry.find(key);
+            return found != entry.end() && found->is_number() ? found->get<double>() : 0.0;
+        };
+        add(families, "container_creation_failures_total", "counter",
+            "failed attempts to create and start a container, by image", labels, value("failures"));
+        add(families, "container_creation_success_total", "counter",
+            "containers created and started, by image", labels, value("successes"));
+        add(families, "container_creation_alerts_total", "counter",
+            "times an image failed to start SANDBOX_POOL_FAIL_THRESHOLD times in a row, by image",
+            labels, value("alerts"));
+        add(families, "container_creation_seconds", "gauge",
+            "how long the last attempt to create and start a container took, by image", labels,
+            value("last_seconds"));
+    }
+}
+
 }  // namespace
 
 std::string label_value(const std::string &text) {
@@ -162,7 +228,9 @@ std::string prometheus_exposition(const std::filesystem::path &data_dir) {
         scenario_samples(*db, families);
         synergy_samples(*db, families);
         history_samples(*db, families);
+        operations_samples(*db, families);
     }
+    container_samples(state / "docker" / "pool_failures.json", families);
     std::string text;
     for (const auto &[name, family] : families) {
         text += "# HELP " + name;

@@ -8,6 +8,7 @@
 #include "dashboard/dashboard_api.hpp"
 #include "dashboard/dashboard_pages.hpp"
 #include "dashboard/exposition.hpp"
+#include "store/read_only_database.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::dashboard {
@@ -26,6 +27,24 @@ void send_json(httplib::Response &response, const nlohmann::json &value) {
     // Replace, never throw: the database holds invalid UTF-8 on purpose (hostile inputs).
     response.set_content(value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace),
                          "application/json");
+}
+
+// GET /health: 200 {"status": "ok", "sessions": N} while metrics.db can be read (or does not
+// exist yet), else 503 {"status": "error", "error": ...}: what a load balancer or a
+// liveness probe asks.
+void send_health(httplib::Response &response, const std::filesystem::path &data_dir) {
+    nlohmann::json answer = {{"status", "ok"}, {"data_dir", data_dir.string()}, {"sessions", 0}};
+    try {
+        // Any schema: an older database is healthy, only not migrated yet.
+        if (const auto db = store::open_read_only(data_dir / "metrics.db", 1)) {
+            store::Statement count(db->get(), "SELECT COUNT(*) FROM sessions");
+            answer["sessions"] = count.step() ? count.column_int(0) : 0;
+        }
+    } catch (const std::exception &e) {
+        response.status = 503;
+        answer = {{"status", "error"}, {"data_dir", data_dir.string()}, {"error", e.what()}};
+    }
+    send_json(response, answer);
 }
 
 int64_t number_parameter(const httplib::Request &request) {
@@ -85,6 +104,9 @@ WebServer::WebServer(const std::filesystem::path &data_dir, const std::string &a
     server.Get("/metrics", [data_dir](const httplib::Request &, httplib::Response &response) {
         response.set_content(prometheus_exposition(data_dir),
                              "text/plain; version=0.0.4; charset=utf-8");
+    });
+    server.Get("/health", [data_dir](const httplib::Request &, httplib::Response &response) {
+        send_health(response, data_dir);
     });
     if (routes == Routes::dashboard) {
         add_dashboard_routes(server, data_dir);

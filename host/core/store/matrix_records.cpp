@@ -67,7 +67,8 @@ void reopen_session(Store &store, int64_t session_id) {
         // The recovering host owns it now: a later command must not take it for crashed.
         Statement(connection.get(),
                   "UPDATE sessions SET status = 'running', finished_at = NULL, "
-                  "host_process = ?, ended_note = NULL WHERE id = ?")
+                  "host_process = ?, ended_note = NULL, recoveries = recoveries + 1 "
+                  "WHERE id = ?")
             .bind(1, this_host_process())
             .bind(2, session_id)
             .run();

@@ -222,6 +222,25 @@ const std::vector<const char *> &migrations() {
             at TEXT NOT NULL,
             PRIMARY KEY(session_id, plugin_id));
         )sql",
+        // 12: how often a session was taken up again by --recover, and when it last ended
+        // other than finished (interrupted, failed, crashed): the `sandbox_restart_total`
+        // and `sandbox_last_failure_ts` gauges. A recovery clears finished_at, not this.
+        // And the alerts raised, each with whether the alert command took it.
+        R"sql(
+        ALTER TABLE sessions ADD COLUMN recoveries INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN failed_at TEXT;
+        UPDATE sessions SET failed_at = finished_at
+            WHERE status IN ('interrupted', 'failed', 'crashed');
+        CREATE TABLE alerts(
+            id INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            session_id INTEGER,
+            kind TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            message TEXT NOT NULL,
+            delivered INTEGER NOT NULL,
+            error TEXT NOT NULL);
+        )sql",
     };
     return steps;
 }

@@ -1,5 +1,7 @@
 #include "store/plugin_failures.hpp"
 
+#include "store/alert_dispatch.hpp"
+
 namespace sbx::store {
 
 void record_plugin_failure(Store &store, int64_t session_id, const PluginFailure &entry) {
@@ -14,18 +16,19 @@ void record_plugin_failure(Store &store, int64_t session_id, const PluginFailure
             .bind(5, entry.call)
             .bind(6, entry.failure)
             .bind(7, entry.reason)
-            .bind(8, entry.context);
-        if (entry.run_id) {
-            insert.bind(9, *entry.run_id);
-        } else {
-            insert.bind_null(9);
-        }
-        insert.bind(10, entry.request_file)
+            .bind(8, entry.context)
+            .bind(9, entry.run_id)
+            .bind(10, entry.request_file)
             .bind(11, entry.replay)
             .bind(12, entry.advice)
             .bind(13, utc_now())
             .run();
     });
+    raise_alert(store, {session_id, "plugin_disabled", entry.id,
+                        "plugin " + entry.id + " (" + entry.kind + ") was disabled after a " +
+                            entry.failure + " in " + entry.call + " (" + entry.context +
+                            "): " + entry.reason,
+                        false, ""});
 }
 
 std::vector<PluginFailure> plugin_failures(Connection &connection, int64_t session_id) {

@@ -37,7 +37,7 @@ std::string this_host_process() {
     return hostname() + " " + ProcessIdentity::current().text();
 }
 
-void mark_crashed_sessions(Connection &connection) {
+std::vector<int64_t> mark_crashed_sessions(Connection &connection) {
     std::vector<std::pair<int64_t, std::string>> orphans;
     {
         Statement query(connection.get(),
@@ -67,11 +67,17 @@ void mark_crashed_sessions(Connection &connection) {
                                  ") ended without closing it, after " + std::to_string(runs) +
                                  " committed runs and " + std::to_string(cells) + " cells";
         Statement update(connection.get(),
-                         "UPDATE sessions SET status = 'crashed', finished_at = ?, ended_note = ? "
-                         "WHERE id = ? AND status = 'running'");
+                         "UPDATE sessions SET status = 'crashed', finished_at = ?1, failed_at = "
+                         "?1, ended_note = ?2 WHERE id = ?3 AND status = 'running'");
         update.bind(1, utc_now()).bind(2, note).bind(3, session).run();
         spdlog::warn("session {} marked crashed: {}", session, note);
     }
+    std::vector<int64_t> marked;
+    marked.reserve(orphans.size());
+    for (const auto &orphan : orphans) {
+        marked.push_back(orphan.first);
+    }
+    return marked;
 }
 
 }  // namespace sbx::store

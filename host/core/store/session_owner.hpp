@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "store/sqlite_handle.hpp"
 
@@ -15,7 +16,8 @@ std::string this_host_process();
 // Marks `crashed` every `running` session whose host process, on this machine, is gone:
 // finished_at is now and ended_note says which process it was and how far the session got
 // (its committed runs and cells). Sessions of other machines (a shared data dir) are left
-// as they are: nothing here can tell whether their host lives. Logs one warning per session.
-void mark_crashed_sessions(Connection &connection);
+// as they are: nothing here can tell whether their host lives. Logs one warning per session
+// and returns the sessions it marked.
+std::vector<int64_t> mark_crashed_sessions(Connection &connection);
 
 }  // namespace sbx::store

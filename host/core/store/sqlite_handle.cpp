@@ -45,6 +45,10 @@ Statement &Statement::bind_null(int index) {
     return *this;
 }
 
+Statement &Statement::bind(int index, const std::optional<int64_t> &value) {
+    return value ? bind(index, *value) : bind_null(index);
+}
+
 bool Statement::step() {
     const int rc = sqlite3_step(stmt_.get());
     if (rc == SQLITE_ROW) {

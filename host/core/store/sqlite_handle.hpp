@@ -18,6 +18,8 @@ class Statement {
     Statement &bind(int index, double value);
     Statement &bind(int index, const std::string &value);
     Statement &bind_null(int index);
+    // The value, or NULL when there is none.
+    Statement &bind(int index, const std::optional<int64_t> &value);
     // Steps once; true when a row is available.
     bool step();
     // Runs to completion and resets, ready for the next bind.

@@ -9,6 +9,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "store/alert_dispatch.hpp"
 #include "store/cleanup_counters.hpp"
 #include "store/journal_mode.hpp"
 #include "store/migrations.hpp"
@@ -86,7 +87,7 @@ Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_pa
     connection_.exec(wal ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=FULL");
     connection_.exec("PRAGMA foreign_keys=ON");
     migrate(connection_);
-    mark_crashed_sessions(connection_);
+    crashed_on_open_ = mark_crashed_sessions(connection_);
     insert_run_.emplace(connection_.get(),
                         "INSERT INTO runs(session_id, workflow, preset_id, flag, repetition, "
                         "inputs, passed, failed_step, started_at, wall_s, input_meta, outcome, "
@@ -99,6 +100,18 @@ Store::Store(const std::filesystem::path &db_path) : connection_(open_path(db_pa
     release_.emplace(connection_.get(), "RELEASE run");
     rollback_to_.emplace(connection_.get(), "ROLLBACK TO run");
     committer_ = std::thread([this] { commit_loop(); });
+    for (const int64_t session : crashed_on_open_) {
+        std::string note;
+        {
+            Statement query(connection_.get(), "SELECT ended_note FROM sessions WHERE id = ?");
+            query.bind(1, session);
+            note = query.step() ? query.column_text(0) : "";
+        }
+        raise_alert(*this, {session, "session_crashed", std::to_string(session),
+                            "session " + std::to_string(session) + " crashed: " + note +
+                                "; --recover finishes it",
+                            false, ""});
+    }
 }
 
 Store::~Store() {
@@ -194,10 +207,15 @@ int64_t Store::begin_session(const std::string &command, const std::string &sett
 }
 
 void Store::finish_session(int64_t session_id, const std::string &status) {
-    const auto guard = lock_committed();
-    Statement update(connection_.get(),
-                     "UPDATE sessions SET finished_at = ?, status = ? WHERE id = ?");
-    update.bind(1, utc_now()).bind(2, status).bind(3, session_id).run();
+    {
+        const auto guard = lock_committed();
+        // Any ending but `finished` is a failure of the session, kept across a recovery.
+        Statement update(connection_.get(),
+                         "UPDATE sessions SET finished_at = ?1, status = ?2, failed_at = CASE "
+                         "WHEN ?2 = 'finished' THEN failed_at ELSE ?1 END WHERE id = ?3");
+        update.bind(1, utc_now()).bind(2, status).bind(3, session_id).run();
+    }
+    raise_session_end_alerts(*this, session_id, status);
 }
 
 void Store::record_plugins(int64_t session_id, const std::vector<PluginRecord> &plugins) {

@@ -1,7 +1,8 @@
 // The results database (<data_dir>/metrics.db, SQLite in WAL mode). One writer. A run is
 // written when record_run returns (or by the store's committer thread, record_run_later)
-// and committed within 20 ms by the committer, off the worker's path; a killed host loses at most the runs in flight and those of
-// the last 20 ms, never part of a run, and `--recover` makes them again.
+// and committed within 20 ms by the committer, off the worker's path; a killed host loses at most
+// the runs in flight and those of the last 20 ms, never part of a run, and `--recover` makes them
+// again.
 #pragma once
 
 #include <condition_variable>
@@ -105,6 +106,8 @@ class Store {
                           std::optional<int64_t> seed,
                           const nlohmann::json &options = nlohmann::json());
     void finish_session(int64_t session_id, const std::string &status);
+    // The sessions opening this store found crashed (their host gone) and marked so.
+    [[nodiscard]] const std::vector<int64_t> &crashed_on_open() const { return crashed_on_open_; }
     void record_plugins(int64_t session_id, const std::vector<PluginRecord> &plugins);
     // Returns the id of the preset with this canonical body, inserting it when new.
     int64_t preset_id(const std::string &name, const nlohmann::json &body);
@@ -148,6 +151,7 @@ class Store {
   private:
     struct PendingRun;
     struct QueuedRun;
+    std::vector<int64_t> crashed_on_open_;
     // The store's lock, taken with no transaction open: written runs are committed first.
     // Throws the error of a failed commit.
     std::unique_lock<std::mutex> lock_committed();

@@ -8,8 +8,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 
 extern char **environ;
 
@@ -63,7 +65,8 @@ std::string CommandOutput::failure() const {
 }
 
 CommandOutput command_output(const std::vector<std::string> &argv,
-                             std::chrono::milliseconds deadline) {
+                             std::chrono::milliseconds deadline,
+                             const std::vector<std::string> &environment) {
     CommandOutput result;
     if (argv.empty()) {
         result.error = "no command";
@@ -92,9 +95,25 @@ CommandOutput command_output(const std::vector<std::string> &argv,
     ::posix_spawnattr_init(&attributes);
     ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
     ::posix_spawnattr_setpgroup(&attributes, 0);
+    // The host's environment, less the names `environment` sets, then `environment`.
+    std::vector<char *> variables;
+    for (char **entry = environ; *entry != nullptr; ++entry) {
+        const std::string_view text(*entry);
+        const std::string_view name = text.substr(0, text.find('='));
+        if (std::none_of(environment.begin(), environment.end(), [&](const std::string &set) {
+                return set.size() > name.size() && set.compare(0, name.size(), name) == 0 &&
+                       set[name.size()] == '=';
+            })) {
+            variables.push_back(*entry);
+        }
+    }
+    for (const auto &entry : environment) {
+        variables.push_back(const_cast<char *>(entry.c_str()));
+    }
+    variables.push_back(nullptr);
     pid_t pid = -1;
-    const int spawn_error =
-        ::posix_spawnp(&pid, argv[0].c_str(), &actions, &attributes, pointers.data(), environ);
+    const int spawn_error = ::posix_spawnp(&pid, argv[0].c_str(), &actions, &attributes,
+                                           pointers.data(), variables.data());
     ::posix_spawnattr_destroy(&attributes);
     ::posix_spawn_file_actions_destroy(&actions);
     out.close_write();

@@ -23,9 +23,11 @@ struct CommandOutput {
 };
 
 // Runs `argv` (argv[0] looked up in PATH), stdin from /dev/null, in a process group of
-// its own, until it exits or `deadline` passes (then SIGKILL). stdout and stderr are read as they come, so a chatty
-// command cannot block on a full pipe.
+// its own, until it exits or `deadline` passes (then SIGKILL). stdout and stderr are read as they
+// come, so a chatty command cannot block on a full pipe. `environment`: "NAME=value" entries the
+// command gets besides (or instead of) the host's.
 CommandOutput command_output(const std::vector<std::string> &argv,
-                             std::chrono::milliseconds deadline);
+                             std::chrono::milliseconds deadline,
+                             const std::vector<std::string> &environment = {});
 
 }  // namespace sbx::util

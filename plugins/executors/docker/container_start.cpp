@@ -4,6 +4,7 @@
 #include <sbx/plugin.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "start_gate.hpp"
@@ -86,15 +87,21 @@ std::unique_ptr<Container> start_container(StartContext &context, ContainerPlan 
     const std::string failures = pool_failures_path(context.state_dir);
     auto delay = std::chrono::milliseconds(context.config.backoff_ms);
     for (int number = 1;; ++number) {
+        const auto started = std::chrono::steady_clock::now();
+        const auto seconds = [&] {
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+                .count();
+        };
         try {
             auto container = attempt(context, plan);
-            record_start_success(failures, image);
+            record_start_success(failures, image, seconds());
             return container;
         } catch (const EngineError &e) {
             if (e.failure() == EngineFailure::cancelled) {
                 throw Error(SBX_CANCELLED, e.what());
             }
-            const FailureCount count = record_start_failure(failures, image, e.what());
+            const FailureCount count = record_start_failure(failures, image, e.what(), seconds(),
+                                                            context.config.fail_threshold);
             if (count.consecutive == context.config.fail_threshold) {
                 std::string warning = "image " + image;
                 warning += " failed to start " + std::to_string(count.consecutive);

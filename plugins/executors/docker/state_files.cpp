@@ -17,7 +17,9 @@ using nlohmann::json;
 
 // Only a path: whoever writes there creates it (update_json_file, ScopedFolder), so a
 // reader such as `check-resources` leaves no folder behind.
-std::string docker_state_folder(const std::string &state_dir) { return state_dir + "/docker"; }
+std::string docker_state_folder(const std::string &state_dir) {
+    return state_dir + "/docker";
+}
 
 std::string active_containers_path(const std::string &state_dir) {
     const char *variable = std::getenv("SANDBOX_ACTIVE_CONTAINERS");
@@ -40,7 +42,8 @@ void unregister_active(const std::string &path, const std::string &id) {
 }
 
 FailureCount record_start_failure(const std::string &path, const std::string &image,
-                                  const std::string &message) {
+                                  const std::string &message, double seconds,
+                                  std::uint64_t threshold) {
     FailureCount count;
     update_json_file(path, [&](json &counters) {
         json &entry = counters[image];
@@ -53,17 +56,26 @@ FailureCount record_start_failure(const std::string &path, const std::string &im
         entry["consecutive"] = count.consecutive;
         entry["last_error"] = message;
         entry["last_failure"] = static_cast<std::int64_t>(std::time(nullptr));
+        entry["last_seconds"] = seconds;
+        if (count.consecutive == threshold) {
+            entry["alerts"] = entry.value("alerts", std::uint64_t{0}) + 1;
+        }
     });
     return count;
 }
 
-void record_start_success(const std::string &path, const std::string &image) {
-    // Read first, without the lock: the common case (no failures recorded) writes nothing.
-    const json counters = read_json_file(path);
-    if (!counters.contains(image) || counters[image].value("consecutive", 0) == 0) {
-        return;
-    }
-    update_json_file(path, [&](json &all) { all[image]["consecutive"] = 0; });
+void record_start_success(const std::string &path, const std::string &image, double seconds) {
+    // One locked write per container start: a start takes the engine 100 ms or more, the
+    // write a fraction of a millisecond, and the pool reuses containers across runs.
+    update_json_file(path, [&](json &counters) {
+        json &entry = counters[image];
+        if (!entry.is_object()) {
+            entry = json::object();
+        }
+        entry["successes"] = entry.value("successes", std::uint64_t{0}) + 1;
+        entry["consecutive"] = 0;
+        entry["last_seconds"] = seconds;
+    });
 }
 
 }  // namespace sbx::docker

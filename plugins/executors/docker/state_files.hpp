@@ -33,10 +33,17 @@ struct FailureCount {
     std::uint64_t failures = 0;     // every failed attempt, ever
     std::uint64_t consecutive = 0;  // since the image's last successful start
 };
-// Counts a failed start of `image` (with the engine's message) and returns the counts.
+// Per image in pool_failures.json: `failures`, `consecutive`, `last_error`, `last_failure`
+// (Unix time), `successes`, `last_seconds` (how long the last attempt took) and `alerts`
+// (the times `consecutive` reached the threshold: the host raises an alert for each). The
+// exporter's container_creation_* gauges read them.
+//
+// Counts a failed start of `image` that took `seconds` (with the engine's message) and
+// returns the counts; reaching `threshold` in a row counts an alert.
 FailureCount record_start_failure(const std::string &path, const std::string &image,
-                                  const std::string &message);
-// A successful start resets the image's consecutive count.
-void record_start_success(const std::string &path, const std::string &image);
+                                  const std::string &message, double seconds,
+                                  std::uint64_t threshold);
+// Counts a successful start that took `seconds`, and resets the consecutive count.
+void record_start_success(const std::string &path, const std::string &image, double seconds);
 
 }  // namespace sbx::docker
