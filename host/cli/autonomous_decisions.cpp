@@ -25,6 +25,10 @@ json LoopThresholds::to_json() const {
             {"synergy_threshold", optional(convergence.synergy_threshold)},
             {"entropy_plateau_threshold", optional(convergence.entropy_plateau_threshold)},
             {"entropy_plateau_consecutive", convergence.entropy_plateau_consecutive},
+            {"synergy_threshold_window", convergence.synergy_threshold_window},
+            {"synergy_threshold_weight", optional(convergence.synergy_threshold_weight)},
+            {"synergy_confidence", optional(convergence.synergy_confidence)},
+            {"roi_confidence", optional(tracker.roi_confidence)},
             {"sources",
              {{"roi", sources.roi}, {"synergy", sources.synergy}, {"entropy", sources.entropy}}}};
 }
@@ -47,6 +51,16 @@ LoopThresholds LoopThresholds::from_json(const json &kept) {
         convergence.entropy_plateau_threshold = kept.at("entropy_plateau_threshold").get<double>();
     }
     convergence.entropy_plateau_consecutive = kept.at("entropy_plateau_consecutive").get<int>();
+    // Loops saved before these knobs existed have none of them: the defaults.
+    convergence.synergy_threshold_window = kept.value("synergy_threshold_window", size_t{0});
+    const auto optional_of = [&](const char *key) {
+        const auto found = kept.find(key);
+        return found != kept.end() && found->is_number() ? std::optional(found->get<double>())
+                                                         : std::nullopt;
+    };
+    convergence.synergy_threshold_weight = optional_of("synergy_threshold_weight");
+    convergence.synergy_confidence = optional_of("synergy_confidence");
+    thresholds.tracker.roi_confidence = optional_of("roi_confidence");
     const auto &sources = kept.at("sources");
     thresholds.sources = {sources.at("roi").get<std::string>(),
                           sources.at("synergy").get<std::string>(),
@@ -79,6 +93,21 @@ double loop_roi_tolerance(const AutonomousState &state, double tolerance, bool g
         }
     }
     return tolerance / scoring::Tracker::reliability(predicted, actual);
+}
+
+std::vector<double> synergy_forecast_errors(const AutonomousState &state) {
+    std::vector<double> errors;
+    json forecast;  // the previous iteration's forecast of this one's synergy
+    for (const auto &record : state.iterations) {
+        if (!record.synergy_roi) {
+            continue;
+        }
+        const bool known = forecast.is_object() && forecast.value("value", json()).is_number();
+        errors.push_back(known ? std::fabs(forecast["value"].get<double>() - *record.synergy_roi)
+                               : std::nan(""));
+        forecast = record.synergy_forecast;
+    }
+    return errors;
 }
 
 LoopDecisions decide(const AutonomousState &state, const std::vector<std::string> &modules,
@@ -139,8 +168,9 @@ LoopDecisions decide(const AutonomousState &state, const std::vector<std::string
     const auto synergy = synergy_series(state);
     decisions.has_synergy = !synergy.empty();
     if (decisions.has_synergy) {
-        const auto check = scoring::check_synergy(synergy, convergence);
-        decisions.synergy_converged = scoring::synergy_converged(synergy, convergence);
+        const auto errors = synergy_forecast_errors(state);
+        const auto check = scoring::check_synergy(synergy, convergence, errors);
+        decisions.synergy_converged = scoring::synergy_converged(synergy, convergence, errors);
         decisions.synergy_reason = check.reason;
         if (!decisions.synergy_converged) {
             decisions.pending.push_back("synergy_roi (" + check.reason + ")");
@@ -158,6 +188,8 @@ LoopDecisions decide(const AutonomousState &state, const std::vector<std::string
                    {"reason", check.reason}};
         entry["adf_p"] = check.stationarity ? json(check.stationarity->p_value) : json();
         entry["levene_p"] = check.variance ? json(check.variance->p_value) : json();
+        entry["threshold_basis"] = check.threshold_basis;
+        entry["mean_shift_p"] = check.mean_shift_p ? json(*check.mean_shift_p) : json();
         decisions.log.push_back(entry);
     }
 

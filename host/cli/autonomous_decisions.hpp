@@ -52,6 +52,10 @@ struct LoopDecisions {
 // the shown predictor's forecasts of each module's ROI over the iterations.
 double loop_roi_tolerance(const AutonomousState &state, double tolerance, bool given);
 
+// |forecast − actual| of each synergy point, parallel to synergy_series: the forecast the
+// iteration before made of it; NaN for a point with none.
+std::vector<double> synergy_forecast_errors(const AutonomousState &state);
+
 LoopDecisions decide(const AutonomousState &state, const std::vector<std::string> &modules,
                      const scoring::TrackerSettings &tracker_settings,
                      const scoring::ConvergenceSettings &convergence,

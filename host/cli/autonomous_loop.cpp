@@ -50,6 +50,9 @@ json AutonomousOptions::to_json() const {
             {"roi_threshold", optional_number(roi_threshold)},
             {"synergy_threshold", optional_number(synergy_threshold)},
             {"entropy_threshold", optional_number(entropy_threshold)},
+            {"synergy_threshold_window", optional_number(synergy_threshold_window)},
+            {"synergy_threshold_weight", optional_number(synergy_threshold_weight)},
+            {"entropy_plateau_consecutive", optional_number(entropy_plateau_consecutive)},
             {"forecast_log",
              forecast_log.empty() ? "" : std::filesystem::absolute(forecast_log).string()}};
 }
@@ -74,6 +77,15 @@ AutonomousOptions AutonomousOptions::from_json(const json &options) {
     read("roi_threshold", parsed.roi_threshold);
     read("synergy_threshold", parsed.synergy_threshold);
     read("entropy_threshold", parsed.entropy_threshold);
+    // Loops saved before these options existed have no such keys.
+    const auto read_new = [&](const char *key, auto &into) {
+        if (options.contains(key)) {
+            read(key, into);
+        }
+    };
+    read_new("synergy_threshold_window", parsed.synergy_threshold_window);
+    read_new("synergy_threshold_weight", parsed.synergy_threshold_weight);
+    read_new("entropy_plateau_consecutive", parsed.entropy_plateau_consecutive);
     parsed.forecast_log = options.at("forecast_log").get<std::string>();
     return parsed;
 }
@@ -201,7 +213,7 @@ void forecast_loop_series(engine::Forecaster &forecaster, const AutonomousState 
                              std::nullopt});
     }
     if (record.synergy_roi) {
-        forecaster.forecast(
+        record.synergy_forecast = forecaster.forecast(
             {"synergy_roi" + loop, "synergy_roi",
              points(synergy_series(state), series_times(state, ""), *record.synergy_roi),
              std::nullopt});
@@ -308,9 +320,22 @@ LoopThresholds starting_thresholds(const AutonomousOptions &options) {
     if (options.synergy_cycles) {
         thresholds.convergence.synergy_cycles = *options.synergy_cycles;
     }
+    if (from_environment("SYNERGY_THRESHOLD")) {
+        thresholds.sources.synergy = "environment";
+    }
     if (options.synergy_threshold) {
         thresholds.convergence.synergy_threshold = *options.synergy_threshold;
         thresholds.sources.synergy = "option";
+    }
+    if (options.synergy_threshold_window) {
+        thresholds.convergence.synergy_threshold_window =
+            static_cast<size_t>(*options.synergy_threshold_window);
+    }
+    if (options.synergy_threshold_weight) {
+        thresholds.convergence.synergy_threshold_weight = *options.synergy_threshold_weight;
+    }
+    if (options.entropy_plateau_consecutive) {
+        thresholds.convergence.entropy_plateau_consecutive = *options.entropy_plateau_consecutive;
     }
     if (from_environment("ENTROPY_PLATEAU_THRESHOLD")) {
         thresholds.sources.entropy = "environment";

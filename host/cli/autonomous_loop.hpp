@@ -26,6 +26,10 @@ struct AutonomousOptions {
     unsigned workers = 0;
     std::optional<int> roi_cycles, synergy_cycles;
     std::optional<double> roi_threshold, synergy_threshold, entropy_threshold;
+    // The derived synergy threshold's window and newest weight; the entropy plateau's run
+    // of iterations (--consecutive).
+    std::optional<int> synergy_threshold_window, entropy_plateau_consecutive;
+    std::optional<double> synergy_threshold_weight;
     std::string forecast_log;  // JSONL file, "" for none
     bool recover = false;
     bool json_output = false;

@@ -28,6 +28,7 @@ json to_json(const IterationRecord &record) {
             {"presets", record.presets},
             {"modules", modules},
             {"synergy_roi", record.synergy_roi ? json(*record.synergy_roi) : json()},
+            {"synergy_forecast", record.synergy_forecast},
             {"finished_at", record.finished_at}};
 }
 
@@ -43,6 +44,7 @@ IterationRecord record_from_json(const json &entry) {
                                 module.value("forecast", json())};
     }
     record.finished_at = entry.value("finished_at", "");
+    record.synergy_forecast = entry.value("synergy_forecast", json());
     if (entry.at("synergy_roi").is_number()) {
         record.synergy_roi = entry.at("synergy_roi").get<double>();
     }

@@ -37,7 +37,10 @@ struct IterationRecord {
     std::vector<std::string> presets;
     std::map<std::string, ModuleIteration> modules;
     std::optional<double> synergy_roi;  // the mean over presets with a combined run
-    std::string finished_at;            // when its runs were done (ISO 8601 UTC)
+    // The shown predictor's forecast of the next iteration's synergy_roi (as
+    // ModuleIteration::forecast); null without synergy.
+    nlohmann::json synergy_forecast;
+    std::string finished_at;  // when its runs were done (ISO 8601 UTC)
 };
 
 struct AutonomousState {

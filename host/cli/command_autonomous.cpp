@@ -23,6 +23,9 @@ AutonomousOptions parse(const std::string &command, const std::vector<std::strin
     double roi_threshold = 0;
     double synergy_threshold = 0;
     double entropy_threshold = 0;
+    int threshold_window = 0;
+    double threshold_weight = 0;
+    int consecutive = 0;
     po::options_description description(command + " options");
     description.add_options()("workflow,w", po::value(&options.workflows)->composing(),
                               "a workflow to work on (repeatable; default: every one)")(
@@ -38,6 +41,13 @@ AutonomousOptions parse(const std::string &command, const std::vector<std::strin
         "roi-threshold", po::value(&roi_threshold), "fixed ROI tolerance")(
         "synergy-threshold", po::value(&synergy_threshold), "fixed synergy threshold")(
         "entropy-threshold", po::value(&entropy_threshold), "ROI per entropy ceiling")(
+        "synergy-threshold-window", po::value(&threshold_window),
+        "forecast errors (or points) the derived synergy threshold weighs")(
+        "synergy-threshold-weight", po::value(&threshold_weight),
+        "weight of the newest in the derived synergy threshold, (0, 1]")(
+        "entropy-plateau-consecutive", po::value(&consecutive),
+        "iterations of no entropy change before a plateau")(
+        "consecutive", po::value(&consecutive), "the same as --entropy-plateau-consecutive")(
         "forecast-log", po::value(&options.forecast_log), "JSONL file of forecasts and actuals")(
         "recover", po::bool_switch(&options.recover), "go on with the interrupted loop")(
         "json", po::bool_switch(&options.json_output), "print the final report as JSON");
@@ -51,7 +61,9 @@ AutonomousOptions parse(const std::string &command, const std::vector<std::strin
             command, vm,
             {"workflow", "max-iterations", "max-minutes", "preset-count", "preset-file", "runs",
              "seed", "workers", "roi-cycles", "synergy-cycles", "roi-threshold",
-             "synergy-threshold", "entropy-threshold", "forecast-log"});
+             "synergy-threshold", "entropy-threshold", "synergy-threshold-window",
+             "synergy-threshold-weight", "entropy-plateau-consecutive", "consecutive",
+             "forecast-log"});
         return options;
     }
     const auto fail = [&](const std::string &what) { throw InputError(command + ": " + what); };
@@ -105,6 +117,27 @@ AutonomousOptions parse(const std::string &command, const std::vector<std::strin
     }
     if (vm.count("entropy-threshold")) {
         options.entropy_threshold = entropy_threshold;
+    }
+    if (vm.count("synergy-threshold-window")) {
+        if (threshold_window < 2 || threshold_window > 1000) {
+            fail("--synergy-threshold-window " + std::to_string(threshold_window) +
+                 " must be from 2 to 1000");
+        }
+        options.synergy_threshold_window = threshold_window;
+    }
+    if (vm.count("synergy-threshold-weight")) {
+        if (!(threshold_weight > 0 && threshold_weight <= 1)) {
+            fail(
+                "--synergy-threshold-weight must be the weight of the newest value, above 0 "
+                "and at most 1 (e.g. 0.3)");
+        }
+        options.synergy_threshold_weight = threshold_weight;
+    }
+    if (vm.count("entropy-plateau-consecutive") || vm.count("consecutive")) {
+        if (consecutive < 1) {
+            fail("--consecutive " + std::to_string(consecutive) + " must be at least 1");
+        }
+        options.entropy_plateau_consecutive = consecutive;
     }
     return options;
 }

@@ -168,6 +168,32 @@ TEST_F(AutonomousLoop, IteratesUntilAReasonAndReportsRankingsDecisionsAndForecas
         << again.err;
 }
 
+// The gates as the original system tunes them: --consecutive shortens the plateau, and the
+// synergy threshold follows the loop's own forecast errors once it has two.
+TEST_F(AutonomousLoop, ThePlateauAndTheSynergyThresholdAreTunable) {
+    const auto result =
+        runner({"full-autonomous-run", "--max-iterations", "5", "--runs", "2", "--seed", "7",
+                "--workers", "2", "--consecutive", "2", "--synergy-threshold-window", "4"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto loop = state();
+    EXPECT_EQ(loop["iterations"].size(), 3u) << "two unchanged steps, not three";
+    EXPECT_EQ(loop["stopped"].get<std::string>().rfind("entropy plateau", 0), 0u) << loop;
+    std::ifstream decisions_file(dir_ + "/data/threshold_log.jsonl");
+    std::vector<json> synergy;
+    for (std::string line; std::getline(decisions_file, line);) {
+        const auto decision = json::parse(line);
+        if (decision["kind"] == "synergy") {
+            synergy.push_back(decision);
+        }
+    }
+    ASSERT_EQ(synergy.size(), 3u);
+    EXPECT_EQ(synergy[0]["threshold_basis"], "spread") << "no forecast error yet";
+    // Iterations 2 and 3 each met the forecast the one before made: -0.5 against -0.5.
+    EXPECT_EQ(synergy[2]["threshold_basis"], "forecast error") << synergy[2];
+    EXPECT_DOUBLE_EQ(synergy[2]["threshold"].get<double>(), 0.0) << synergy[2];
+    EXPECT_EQ(loop["options"]["thresholds"]["synergy_threshold_window"], 4) << loop["options"];
+}
+
 TEST_F(AutonomousLoop, ASigkilledLoopRecoversToTheReportOfAnUninterruptedOne) {
     const auto expected = reference(loop_);
     // 12 runs an iteration: kill in the middle of the second.
@@ -239,6 +265,11 @@ TEST_F(AutonomousLoop, BadOptionsAreRefusedWithExit2) {
              {{"full-autonomous-run", "--workflow", "nope"}, "--workflow nope names no workflow"},
              {{"full-autonomous-run", "--recover"}, "holds no unfinished full-autonomous-run"},
              {{"full-autonomous-run", "--roi-cycles", "0"}, "--roi-cycles 0 must be at least 1"},
+             {{"full-autonomous-run", "--consecutive", "0"}, "--consecutive 0 must be at least 1"},
+             {{"full-autonomous-run", "--synergy-threshold-weight", "0"},
+              "--synergy-threshold-weight must be the weight of the newest value"},
+             {{"full-autonomous-run", "--synergy-threshold-window", "1"},
+              "--synergy-threshold-window 1 must be from 2 to 1000"},
              {{"run-complete"}, "give the presets to run"}}) {
         const auto result = runner(args);
         EXPECT_EQ(result.exit_code, 2) << args[1] << ": " << result.out;

@@ -129,13 +129,54 @@ TEST(EntropyPlateau, EndsWhenTheChangesStop) {
     EXPECT_TRUE(entropy_plateaued(rising, settings));
 }
 
+TEST(SynergyCheck, TheThresholdIsTheLoopsForecastErrorWhenItHasTwo) {
+    ConvergenceSettings settings;  // window 5
+    const std::vector<double> series(10, 0.5);
+    const double nan = std::nan("");
+    // Errors 0.02 then 0.04 (the newest): weights 1 and 1 − 2/6 = 2/3.
+    std::vector<double> errors(10, nan);
+    errors[8] = 0.02;
+    errors[9] = 0.04;
+    const auto check = check_synergy(series, settings, errors);
+    EXPECT_EQ(check.threshold_basis, "forecast error");
+    EXPECT_NEAR(check.threshold, (0.04 + 2.0 / 3 * 0.02) / (1 + 2.0 / 3), 1e-12);
+    // The weight of the newest, given: 1 leaves the newest alone.
+    settings.synergy_threshold_weight = 1;
+    EXPECT_NEAR(check_synergy(series, settings, errors).threshold, 0.04, 1e-12);
+    // One error is no basis: the series' own spread.
+    errors[8] = nan;
+    EXPECT_EQ(check_synergy(series, settings, errors).threshold_basis, "spread");
+    settings.synergy_threshold = 0.5;
+    const auto given = check_synergy(series, settings, errors);
+    EXPECT_TRUE(given.threshold_given);
+    EXPECT_EQ(given.threshold_basis, "");
+}
+
+TEST(SynergyCheck, AShiftWithinTheThresholdFailsTheConfidenceGate) {
+    ConvergenceSettings settings;
+    settings.synergy_threshold = 1;  // a move of 0.1 is within it
+    const std::vector<double> series = {0, 0.01, 0, 0.01, 0, 0.1, 0.11, 0.1, 0.11, 0.1};
+    EXPECT_EQ(check_synergy(series, settings).reason.find("mean shifted"), std::string::npos);
+    settings.synergy_confidence = 0.95;
+    const auto check = check_synergy(series, settings);
+    EXPECT_FALSE(check.stable);
+    EXPECT_NE(check.reason.find("its mean shifted (Welch's t test p "), std::string::npos)
+        << check.reason;
+    ASSERT_TRUE(check.mean_shift_p.has_value());
+    EXPECT_LT(*check.mean_shift_p, 0.05);
+}
+
 TEST(ConvergenceSettings, ReadTheEnvironmentAndNameABadVariable) {
     const std::map<std::string, std::string> env = {{"SYNERGY_MA_WINDOW", "4"},
                                                     {"SYNERGY_STATIONARITY_CONFIDENCE", "0.99"},
                                                     {"SYNERGY_VARIANCE_CONFIDENCE", "0.9"},
                                                     {"SYNERGY_CYCLES", "5"},
                                                     {"ENTROPY_PLATEAU_THRESHOLD", "0.02"},
-                                                    {"ENTROPY_PLATEAU_CONSECUTIVE", "2"}};
+                                                    {"ENTROPY_PLATEAU_CONSECUTIVE", "2"},
+                                                    {"SYNERGY_THRESHOLD", "0.03"},
+                                                    {"SYNERGY_THRESHOLD_WINDOW", "7"},
+                                                    {"SYNERGY_THRESHOLD_WEIGHT", "0.4"},
+                                                    {"SYNERGY_CONFIDENCE", "0.9"}};
     const auto lookup = [&](const char *name) -> const char * {
         const auto found = env.find(name);
         return found == env.end() ? nullptr : found->second.c_str();
@@ -147,12 +188,19 @@ TEST(ConvergenceSettings, ReadTheEnvironmentAndNameABadVariable) {
     EXPECT_EQ(settings.synergy_cycles, 5);
     EXPECT_EQ(settings.entropy_plateau_threshold, 0.02);
     EXPECT_EQ(settings.entropy_plateau_consecutive, 2);
+    EXPECT_EQ(settings.synergy_threshold, 0.03);
+    EXPECT_EQ(settings.synergy_threshold_window, 7u);
+    EXPECT_EQ(settings.synergy_threshold_weight, 0.4);
+    EXPECT_EQ(settings.synergy_confidence, 0.9);
     const auto bad = [](const char *wanted, const char *value) {
         return [=](const char *name) -> const char * {
             return std::string(name) == wanted ? value : nullptr;
         };
     };
     EXPECT_THROW(convergence_settings_from_environment(bad("SYNERGY_MA_WINDOW", "1")), InputError);
+    EXPECT_THROW(convergence_settings_from_environment(bad("SYNERGY_THRESHOLD_WEIGHT", "0")),
+                 InputError);
+    EXPECT_THROW(convergence_settings_from_environment(bad("SYNERGY_CONFIDENCE", "1")), InputError);
     try {
         (void)convergence_settings_from_environment(bad("SYNERGY_VARIANCE_CONFIDENCE", "95"));
         FAIL() << "95 is not a confidence";

@@ -70,6 +70,26 @@ TEST(Tracker, ConvergesAfterRoiCyclesWithAFullWindow) {
     EXPECT_EQ(tracker.converged_modules(), std::vector<std::string>{"a"});
 }
 
+TEST(Tracker, RoiConfidenceWantsTheMeanWithinByAnEquivalenceTest) {
+    // Deltas that swing ±0.009: their mean (0.0018) is within the threshold (≈ 0.0101), but
+    // five of them do not show it at 95 % (the TOST p is about 0.07).
+    const std::vector<double> swings = {0.009, -0.009, 0.009, -0.009, 0.009};
+    Tracker by_mean(TrackerSettings{5, 0.01, 1, 0, std::nullopt});
+    Tracker by_test(TrackerSettings{5, 0.01, 1, 0, 0.95});
+    for (const double delta : swings) {
+        cycle(by_mean, delta, {"a"});
+        cycle(by_test, delta, {"a"});
+    }
+    EXPECT_TRUE(by_mean.converged("a"));
+    EXPECT_FALSE(by_test.converged("a"));
+    // Steady small deltas show it.
+    Tracker steady(TrackerSettings{5, 0.01, 1, 0, 0.95});
+    for (const double delta : {0.001, 0.002, 0.001, 0.002, 0.001}) {
+        cycle(steady, delta, {"a"});
+    }
+    EXPECT_TRUE(steady.converged("a"));
+}
+
 TEST(Tracker, ALargeDeltaResetsTheStreak) {
     Tracker tracker;
     for (int update = 0; update < 6; ++update) {
@@ -86,17 +106,17 @@ TEST(Tracker, ALargeDeltaResetsTheStreak) {
 
 TEST(Tracker, TheThresholdItselfCountsAsWithin) {
     // Constant deltas of 0.25: σ 0, threshold = tolerance.
-    Tracker equal(TrackerSettings{1, 0.25, 1, 0});
+    Tracker equal(TrackerSettings{1, 0.25, 1, 0, std::nullopt});
     cycle(equal, 0.25, {"a"});
     EXPECT_TRUE(equal.converged("a"));  // |0.25| <= 0.25
 
-    Tracker above(TrackerSettings{1, 0.125, 1, 0});
+    Tracker above(TrackerSettings{1, 0.125, 1, 0, std::nullopt});
     cycle(above, 0.25, {"a"});
     EXPECT_FALSE(above.converged("a"));  // |0.25| > 0.125
 }
 
 TEST(Tracker, OnlyModulesOfTheCycleAdvance) {
-    Tracker tracker(TrackerSettings{1, 0.01, 2, 0});
+    Tracker tracker(TrackerSettings{1, 0.01, 2, 0, std::nullopt});
     cycle(tracker, 0, {"a", "b"});
     cycle(tracker, 0, {"a"});
     cycle(tracker, 0, {"a"});
@@ -107,7 +127,7 @@ TEST(Tracker, OnlyModulesOfTheCycleAdvance) {
 }
 
 TEST(Tracker, ConvergedModulesStayConverged) {
-    Tracker tracker(TrackerSettings{1, 0.01, 1, 0});
+    Tracker tracker(TrackerSettings{1, 0.01, 1, 0, std::nullopt});
     cycle(tracker, 0, {"b"});
     cycle(tracker, 0, {"a"});
     cycle(tracker, 5, {"a"});
@@ -116,15 +136,15 @@ TEST(Tracker, ConvergedModulesStayConverged) {
 }
 
 TEST(Tracker, RejectsImpossibleSettings) {
-    EXPECT_THROW(Tracker(TrackerSettings{0, 0.01, 3, 0}), std::invalid_argument);
-    EXPECT_THROW(Tracker(TrackerSettings{5, 0.01, 0, 0}), std::invalid_argument);
-    EXPECT_THROW(Tracker(TrackerSettings{5, -0.01, 3, 0}), std::invalid_argument);
-    EXPECT_THROW(Tracker(TrackerSettings{5, 0.01, 3, -1}), std::invalid_argument);
+    EXPECT_THROW(Tracker(TrackerSettings{0, 0.01, 3, 0, std::nullopt}), std::invalid_argument);
+    EXPECT_THROW(Tracker(TrackerSettings{5, 0.01, 0, 0, std::nullopt}), std::invalid_argument);
+    EXPECT_THROW(Tracker(TrackerSettings{5, -0.01, 3, 0, std::nullopt}), std::invalid_argument);
+    EXPECT_THROW(Tracker(TrackerSettings{5, 0.01, 3, -1, std::nullopt}), std::invalid_argument);
 }
 
 // Window 3, entropy threshold 0.5.
 Tracker entropy_tracker(double threshold = 0.5) {
-    return Tracker(TrackerSettings{3, 0.01, 3, threshold});
+    return Tracker(TrackerSettings{3, 0.01, 3, threshold, std::nullopt});
 }
 
 TEST(EntropyCeiling, MeanRoiPerEntropyBelowTheThreshold) {

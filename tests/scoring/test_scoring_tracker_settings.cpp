@@ -52,6 +52,11 @@ TEST(TrackerSettings, CyclesAndEntropyThreshold) {
     const TrackerSettings settings = from({{"ROI_CYCLES", "4"}, {"ENTROPY_THRESHOLD", "0.2"}});
     EXPECT_EQ(settings.roi_cycles, 4);
     EXPECT_DOUBLE_EQ(settings.entropy_threshold, 0.2);
+    EXPECT_FALSE(settings.roi_confidence.has_value()) << "no equivalence test unless asked";
+    EXPECT_EQ(from({{"ROI_CONFIDENCE", "0.9"}}).roi_confidence, 0.9);
+    EXPECT_EQ(error_of({{"ROI_CONFIDENCE", "90"}}),
+              "environment variable ROI_CONFIDENCE='90': must be a confidence between 0 and 1 "
+              "(exclusive); write e.g. ROI_CONFIDENCE=0.95");
 }
 
 TEST(TrackerSettings, ToleranceErrorsNameTheVariable) {

@@ -13,7 +13,7 @@ namespace sbx::scoring {
 namespace {
 
 // Window 1, one cycle: a module converges on its first delta within the tolerance.
-const TrackerSettings kQuick{1, 0.01, 1, 0.5};
+const TrackerSettings kQuick{1, 0.01, 1, 0.5, std::nullopt};
 
 std::string read(const std::filesystem::path &path) {
     std::ifstream file(path);
@@ -44,7 +44,7 @@ class TrackerFiles : public ::testing::Test {
 };
 
 TEST(TrackerState, JsonRoundTrip) {
-    Tracker tracker(TrackerSettings{2, 0.01, 2, 0.5});
+    Tracker tracker(TrackerSettings{2, 0.01, 2, 0.5, std::nullopt});
     tracker.update(0.5, 0.5, {"a", "b"}, {{"latency_ms", 10}});
     tracker.update(0.5, 0.5, {"a"}, {});
     tracker.update(0.5, 0.5, {"a"}, {});

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "scoring/mean_tests.hpp"
 #include "scoring/statistics.hpp"
 
 namespace sbx::scoring {
@@ -19,26 +20,45 @@ std::string text(double value) {
 
 }  // namespace
 
-double adaptive_threshold(const std::vector<double> &values, size_t window) {
+namespace {
+
+// The decay of the weights: each older value weighs this times the next.
+double decay_of(size_t window, std::optional<double> weight) {
+    return 1 - weight.value_or(2.0 / (static_cast<double>(window) + 1));
+}
+
+}  // namespace
+
+double weighted_recent_mean(const std::vector<double> &values, size_t window,
+                            std::optional<double> weight) {
+    const auto recent = last_values(values, window);
+    const double decay = decay_of(window, weight);
+    double factor = 1;
+    double weights = 0;
+    double weighted_sum = 0;
+    for (size_t i = recent.size(); i-- > 0;) {  // newest first, weight 1
+        weighted_sum += factor * recent[i];
+        weights += factor;
+        factor *= decay;
+    }
+    return weights > 0 ? weighted_sum / weights : 0;
+}
+
+double adaptive_threshold(const std::vector<double> &values, size_t window,
+                          std::optional<double> weight) {
     const auto recent = last_values(values, window);
     if (recent.size() < 2) {
         return 0;
     }
-    const double decay = 1 - 2.0 / (static_cast<double>(window) + 1);
-    double weight = 1;
+    const double decay = decay_of(window, weight);
+    const double center = weighted_recent_mean(recent, window, weight);
+    double factor = 1;
     double weights = 0;
-    double weighted_sum = 0;
-    for (size_t i = recent.size(); i-- > 0;) {  // newest first, weight 1
-        weighted_sum += weight * recent[i];
-        weights += weight;
-        weight *= decay;
-    }
-    const double mean = weighted_sum / weights;
     double squares = 0;
-    weight = 1;
     for (size_t i = recent.size(); i-- > 0;) {
-        squares += weight * (recent[i] - mean) * (recent[i] - mean);
-        weight *= decay;
+        squares += factor * (recent[i] - center) * (recent[i] - center);
+        weights += factor;
+        factor *= decay;
     }
     return std::sqrt(squares / weights);
 }
@@ -62,9 +82,32 @@ double outcome_entropy(int passed, const std::map<std::string, int> &failures) {
     return entropy == 0 ? 0 : entropy;  // never -0
 }
 
-SynergyCheck check_synergy(const std::vector<double> &series, const ConvergenceSettings &settings) {
+SynergyCheck check_synergy(const std::vector<double> &series, const ConvergenceSettings &settings,
+                           const std::vector<double> &forecast_errors) {
     SynergyCheck check;
     const size_t window = settings.synergy_window;
+    // The threshold first: the log shows it (and its basis) while the points are too few.
+    check.threshold_given = settings.synergy_threshold.has_value();
+    const size_t threshold_window =
+        settings.synergy_threshold_window > 0 ? settings.synergy_threshold_window : window;
+    std::vector<double> errors;  // the forecast errors known, in order
+    for (size_t i = 0; i < forecast_errors.size() && i < series.size(); ++i) {
+        if (!std::isnan(forecast_errors[i])) {
+            errors.push_back(forecast_errors[i]);
+        }
+    }
+    if (check.threshold_given) {
+        check.threshold = *settings.synergy_threshold;
+    } else if (errors.size() >= 2) {
+        // How far the loop's own forecasts miss: a move within that is no move it can see.
+        check.threshold =
+            weighted_recent_mean(errors, threshold_window, settings.synergy_threshold_weight);
+        check.threshold_basis = "forecast error";
+    } else {
+        check.threshold =
+            adaptive_threshold(series, threshold_window, settings.synergy_threshold_weight);
+        check.threshold_basis = "spread";
+    }
     if (series.size() < 2 * window) {
         check.reason = "needs " + std::to_string(2 * window) + " points (SYNERGY_MA_WINDOW " +
                        std::to_string(window) + " twice), has " + std::to_string(series.size());
@@ -75,13 +118,21 @@ SynergyCheck check_synergy(const std::vector<double> &series, const ConvergenceS
     const std::vector<double> recent(both.begin() + static_cast<long>(window), both.end());
     check.recent_mean = mean(recent);
     check.previous_mean = mean(previous);
-    check.threshold_given = settings.synergy_threshold.has_value();
-    check.threshold = settings.synergy_threshold.value_or(adaptive_threshold(series, window));
     const double moved = std::fabs(check.recent_mean - check.previous_mean);
     if (moved > check.threshold) {
         check.reason =
             "its moving average moved by " + text(moved) + ", above " + text(check.threshold);
         return check;
+    }
+    // A move within the threshold can still be a shift the spread makes certain.
+    if (settings.synergy_confidence) {
+        check.mean_shift_p = welch_t_test(previous, recent);
+        const double alpha = 1 - *settings.synergy_confidence;
+        if (check.mean_shift_p && *check.mean_shift_p < alpha) {
+            check.reason = "its mean shifted (Welch's t test p " + text(*check.mean_shift_p) +
+                           " < " + text(alpha) + ")";
+            return check;
+        }
     }
     // Exactly equal values, not a zero spread: a mean of equal doubles can miss them by an
     // ulp, and the ADF regression of a constant cannot be fitted.
@@ -110,13 +161,18 @@ SynergyCheck check_synergy(const std::vector<double> &series, const ConvergenceS
     return check;
 }
 
-bool synergy_converged(const std::vector<double> &series, const ConvergenceSettings &settings) {
+bool synergy_converged(const std::vector<double> &series, const ConvergenceSettings &settings,
+                       const std::vector<double> &forecast_errors) {
     const auto cycles = static_cast<size_t>(settings.synergy_cycles);
     if (series.size() < cycles) {
         return false;
     }
     for (size_t end = series.size() - cycles + 1; end <= series.size(); ++end) {
-        if (!check_synergy({series.begin(), series.begin() + static_cast<long>(end)}, settings)
+        const std::vector<double> errors(
+            forecast_errors.begin(),
+            forecast_errors.begin() + static_cast<long>(std::min(end, forecast_errors.size())));
+        if (!check_synergy({series.begin(), series.begin() + static_cast<long>(end)}, settings,
+                           errors)
                  .stable) {
             return false;
         }

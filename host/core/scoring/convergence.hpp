@@ -19,7 +19,14 @@ namespace sbx::scoring {
 // The exponentially weighted standard deviation of the last `window` values (weight
 // (1 − a)^age, a = 2 / (window + 1), newest weighted most): how much the series moves now.
 // 0 for fewer than two values. The threshold a check derives from history when none is given.
-double adaptive_threshold(const std::vector<double> &values, size_t window);
+// `weight` replaces a: the weight of the newest value.
+double adaptive_threshold(const std::vector<double> &values, size_t window,
+                          std::optional<double> weight = std::nullopt);
+
+// The weighted mean of the last `window` values, the newest weighing 1 and each older one
+// (1 − weight) times the next (weight none: 2 / (window + 1)); 0 for none.
+double weighted_recent_mean(const std::vector<double> &values, size_t window,
+                            std::optional<double> weight = std::nullopt);
 
 // The Shannon entropy, in bits, of a cell's outcomes: its passing runs and each distinct
 // failure reason with its count. 0 when every run ended the same way.
@@ -30,18 +37,26 @@ struct SynergyCheck {
     std::string reason;                         // why not, or "stable"
     double recent_mean = 0, previous_mean = 0;  // of the last window and the one before
     double threshold = 0;
-    bool threshold_given = false;               // from --synergy-threshold, not derived
+    bool threshold_given = false;  // from --synergy-threshold or SYNERGY_THRESHOLD
+    // Where a derived threshold came from: "forecast error" (the loop's synergy forecasts
+    // against what came) or "spread" (the series' own); "" when given.
+    std::string threshold_basis;
+    std::optional<double> mean_shift_p;         // Welch's t test, with SYNERGY_CONFIDENCE
     bool constant = false;                      // the last two windows hold one value
     std::optional<UnitRootTest> stationarity;   // on the last two windows
     std::optional<EqualVarianceTest> variance;  // last window against the one before
 };
 
-// One check of the series as it is now; it needs two windows of points.
-SynergyCheck check_synergy(const std::vector<double> &series, const ConvergenceSettings &settings);
+// One check of the series as it is now; it needs two windows of points. `forecast_errors`,
+// parallel to `series`: |forecast − value| of each point that had a forecast, NaN for one
+// that had none (or empty: no forecasts).
+SynergyCheck check_synergy(const std::vector<double> &series, const ConvergenceSettings &settings,
+                           const std::vector<double> &forecast_errors = {});
 
 // True when check_synergy passed on the series as it was after each of its last
 // `synergy_cycles` points.
-bool synergy_converged(const std::vector<double> &series, const ConvergenceSettings &settings);
+bool synergy_converged(const std::vector<double> &series, const ConvergenceSettings &settings,
+                       const std::vector<double> &forecast_errors = {});
 
 struct PlateauCheck {
     bool within = false;  // this change is at most the threshold

@@ -56,6 +56,28 @@ ConvergenceSettings convergence_settings_from_environment(
     if (const char *value = lookup(getenv, "SYNERGY_CYCLES")) {
         settings.synergy_cycles = whole_number("SYNERGY_CYCLES", value, 1, 1000000, "3");
     }
+    if (const char *value = lookup(getenv, "SYNERGY_THRESHOLD")) {
+        const auto number = parse_finite_number(value);
+        if (!number || *number < 0) {
+            fail("SYNERGY_THRESHOLD", value, "must be a number of at least 0", "0.01");
+        }
+        settings.synergy_threshold = *number;
+    }
+    if (const char *value = lookup(getenv, "SYNERGY_THRESHOLD_WINDOW")) {
+        settings.synergy_threshold_window =
+            static_cast<size_t>(whole_number("SYNERGY_THRESHOLD_WINDOW", value, 2, 1000, "5"));
+    }
+    if (const char *value = lookup(getenv, "SYNERGY_THRESHOLD_WEIGHT")) {
+        const auto number = parse_finite_number(value);
+        if (!number || !(*number > 0 && *number <= 1)) {
+            fail("SYNERGY_THRESHOLD_WEIGHT", value,
+                 "must be the weight of the newest value, above 0 and at most 1", "0.3");
+        }
+        settings.synergy_threshold_weight = *number;
+    }
+    if (const char *value = lookup(getenv, "SYNERGY_CONFIDENCE")) {
+        settings.synergy_confidence = confidence("SYNERGY_CONFIDENCE", value);
+    }
     if (const char *value = lookup(getenv, "ENTROPY_PLATEAU_THRESHOLD")) {
         const auto number = parse_finite_number(value);
         if (!number || *number < 0) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "scoring/mean_tests.hpp"
 #include "scoring/statistics.hpp"
 
 namespace sbx::scoring {
@@ -59,8 +60,14 @@ void Tracker::update_streak(const std::string &module, ModuleHistory &history, d
         return;
     }
     const bool full_window = history.roi_deltas.size() >= settings_.window;
-    if (full_window &&
-        std::abs(mean(last_values(history.roi_deltas, settings_.window))) <= threshold) {
+    const auto recent = last_values(history.roi_deltas, settings_.window);
+    bool within = full_window && std::abs(mean(recent)) <= threshold;
+    if (within && settings_.roi_confidence) {
+        // ROI_CONFIDENCE: within by an equivalence test too, not by the mean alone.
+        const auto p = within_margin_t_test(recent, threshold);
+        within = p && *p < 1 - *settings_.roi_confidence;
+    }
+    if (within) {
         ++history.streak;
     } else {
         history.streak = 0;

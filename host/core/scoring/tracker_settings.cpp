@@ -52,6 +52,14 @@ TrackerSettings tracker_settings_from_environment(
         }
         settings.roi_cycles = static_cast<int>(*cycles);
     }
+    if (const char *value = lookup(getenv, "ROI_CONFIDENCE")) {
+        const auto number = parse_finite_number(value);
+        if (!number || !(*number > 0 && *number < 1)) {
+            fail("ROI_CONFIDENCE", value, "must be a confidence between 0 and 1 (exclusive)",
+                 "write e.g. ROI_CONFIDENCE=0.95");
+        }
+        settings.roi_confidence = *number;
+    }
     if (const char *value = lookup(getenv, "ENTROPY_THRESHOLD")) {
         settings.entropy_threshold =
             non_negative_number("ENTROPY_THRESHOLD", value, "0.05 (0 turns the ceiling off)");

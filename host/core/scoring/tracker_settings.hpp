@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 
 namespace sbx::scoring {
 
@@ -16,11 +17,15 @@ struct TrackerSettings {
     int roi_cycles = 3;
     // ROI gained per unit of entropy below which a module is complete; 0 turns it off.
     double entropy_threshold = 0;
+    // ROI_CONFIDENCE: a cycle counts toward convergence only when the equivalence t test
+    // (TOST) puts the mean of the last window deltas within the threshold at this
+    // confidence; none: the mean alone decides.
+    std::optional<double> roi_confidence;
 };
 
-// The defaults with SANDBOX_ROI_TOLERANCE (or, when unset, ROI_THRESHOLD), ROI_CYCLES and
-// ENTROPY_THRESHOLD applied; empty variables count as unset. Throws InputError naming the
-// variable for a value that is not a number or is out of range.
+// The defaults with SANDBOX_ROI_TOLERANCE (or, when unset, ROI_THRESHOLD), ROI_CYCLES,
+// ROI_CONFIDENCE and ENTROPY_THRESHOLD applied; empty variables count as unset. Throws InputError
+// naming the variable for a value that is not a number or is out of range.
 TrackerSettings tracker_settings_from_environment(
     const std::function<const char *(const char *)> &getenv = ::getenv);
 
