@@ -21,7 +21,7 @@ namespace sbx::cli {
 namespace {
 
 constexpr const char *kUsage =
-    "presets generate [--profiles P...] [--count N] [--severity low|high] [--seed S] "
+    "presets generate [--profiles P[+P]...] [--count N] [--severity low|high] [--seed S] "
     "[--out FILE] [--canonical]";
 // More would be a typo rather than a plan, and each preset is held in memory.
 constexpr uint64_t kMaxCount = 100000;
@@ -105,7 +105,8 @@ std::vector<std::string> split_profiles(const std::vector<std::string> &words) {
     return names;
 }
 
-// Canonical names or aliases; an unknown one names the option and lists the known names.
+// Canonical names or aliases, or combinations of them joined with '+'; an unknown one names
+// the option and lists the known names.
 std::vector<std::string> checked_profiles(const std::vector<std::string> &words) {
     auto names = split_profiles(words);
     if (names.empty()) {
@@ -113,7 +114,7 @@ std::vector<std::string> checked_profiles(const std::vector<std::string> &words)
     }
     for (const auto &name : names) {
         try {
-            (void)presets::resolve_profile_alias(name);
+            (void)presets::resolve_profile_combination(name);
         } catch (const InputError &e) {
             throw InputError(std::string("presets generate: --profiles: ") + e.what());
         }

@@ -130,7 +130,7 @@ const std::vector<Command> &commands() {
          "Lists, inspects, verifies and calls plugins, and scaffolds a new one.",
          "list inspect verify call new", one<run_plugins_command>},
         {"presets", nullptr,
-         "generate [--profiles P...] [--count N] [--severity low|high] [--seed S]\n"
+         "generate [--profiles P[+P]...] [--count N] [--severity low|high] [--seed S]\n"
          "[--out FILE] [--canonical]",
          "Generates scenario presets from profiles.", "generate", one<run_presets_command>},
         {"synergy-metrics", nullptr, "[--window N] [--plot FILE.svg] [--json]",

@@ -370,12 +370,13 @@ workflows:
         EXPECT_DOUBLE_EQ(broken[kind].get<double>(), share) << kind;
     }
 
-    // SANDBOX_PRESET_MODE=canonical: the six low canonical presets, user_misuse included.
+    // SANDBOX_PRESET_MODE=canonical: the six canonical profiles at both severities,
+    // user_misuse included.
     const auto canonical = sbx::test::run_command(
         {SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run", "--json"},
         {{"SANDBOX_PRESET_MODE", "canonical"}}, dir_);
     ASSERT_EQ(canonical.exit_code, 0) << canonical.err;
-    EXPECT_EQ(json::parse(canonical.out)["cells"].size(), 6u);
+    EXPECT_EQ(json::parse(canonical.out)["cells"].size(), 12u);
 }
 
 }  // namespace

@@ -78,6 +78,20 @@ TEST_F(PresetsCommand, ProfilesSeverityAndCanonical) {
     EXPECT_EQ(presets[0]["SCENARIO_NAME"], "schema_drift");
     EXPECT_EQ(presets[0]["SCHEMA_MISMATCHES"], "5");
     EXPECT_EQ(presets[1]["SCENARIO_NAME"], "flaky_upstream");
+
+    // Two profiles in one preset.
+    result = runner({"presets", "generate", "--canonical", "--severity", "low", "--profiles",
+                     "high_latency_api+flaky_upstream"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    presets = json::parse(result.out);
+    ASSERT_EQ(presets.size(), 1u);
+    EXPECT_EQ(presets[0]["SCENARIO_NAME"], "high_latency_api+flaky_upstream");
+    EXPECT_EQ(presets[0]["UPSTREAM_FAILURES"], "1");
+    EXPECT_TRUE(presets[0].contains("NETWORK_LATENCY_MS")) << presets[0];
+    result = runner({"presets", "generate", "--profiles", "hostile_input+user_misuse"});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("each choose the input stub strategy"), std::string::npos)
+        << result.err;
 }
 
 TEST_F(PresetsCommand, WithoutASeedItLogsTheSeedItChose) {

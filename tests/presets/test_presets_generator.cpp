@@ -7,6 +7,8 @@
 // now gives other presets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -290,6 +292,56 @@ TEST(Canonical, OptionGivesTheCanonicalPresetsOfTheProfiles) {
                                  canonical_preset("hostile_input", Severity::high)}));
     options.severity.reset();
     EXPECT_EQ(generate_presets(options).size(), 4u);
+}
+
+TEST(Combinations, OnePresetCarriesEveryProfileOfTheCombination) {
+    GenerateOptions options;
+    options.canonical = true;
+    options.severity = Severity::high;
+    options.profiles = {"high_latency+malicious_data"};
+    const auto presets = generate_presets(options);
+    ASSERT_EQ(presets.size(), 1u);
+    const json &both = presets[0];
+    EXPECT_EQ(both["SCENARIO_NAME"], "high_latency_api+hostile_input");
+    const json latency = canonical_preset("high_latency_api", Severity::high);
+    const json hostile = canonical_preset("hostile_input", Severity::high);
+    EXPECT_EQ(both["FAILURE_MODES"], latency["FAILURE_MODES"].get<std::string>() + "," +
+                                         hostile["FAILURE_MODES"].get<std::string>());
+    for (const json *part : {&latency, &hostile}) {
+        for (const auto &[key, value] : part->items()) {
+            if (key == "SCENARIO_NAME" || key == "FAILURE_MODES" || key == "THREAT_INTENSITY") {
+                continue;
+            }
+            EXPECT_EQ(both[key], value) << key;
+        }
+    }
+    // A key both set: the harsher.
+    const int threat = std::max(std::stoi(latency["THREAT_INTENSITY"].get<std::string>()),
+                                std::stoi(hostile["THREAT_INTENSITY"].get<std::string>()));
+    EXPECT_EQ(both["THREAT_INTENSITY"], std::to_string(threat));
+    // Random mode: the same keys over the drawn pools, the same name.
+    options.canonical = false;
+    options.count = 2;
+    for (const auto &preset : generate_presets(options)) {
+        EXPECT_EQ(preset["SCENARIO_NAME"], "high_latency_api+hostile_input");
+        EXPECT_EQ(preset["THREAT_INTENSITY"], std::to_string(threat));
+        EXPECT_EQ(preset["FAILURE_MODES"], both["FAILURE_MODES"]);
+    }
+}
+
+TEST(Combinations, TwoStubStrategiesOrAProfileTwiceAreRefused) {
+    GenerateOptions options;
+    options.profiles = {"hostile_input+schema_mismatch"};
+    try {
+        (void)generate_presets(options);
+        FAIL() << "two stub-driven profiles";
+    } catch (const InputError &e) {
+        EXPECT_NE(std::string(e.what()).find("each choose the input stub strategy"),
+                  std::string::npos)
+            << e.what();
+    }
+    options.profiles = {"flaky_upstream+upstream_failure"};
+    EXPECT_THROW(generate_presets(options), InputError);
 }
 
 TEST(Errors, UnknownProfileAndNegativeCount) {

@@ -118,10 +118,11 @@ TEST_F(Selection, GenerationSwitchAndCanonicalMode) {
     SelectionInputs inputs;
     setenv("SANDBOX_PRESET_MODE", "canonical", 1);
     const auto canonical = choose_presets(inputs);
-    const auto low = generate_canonical_presets(Severity::low);
-    ASSERT_EQ(canonical.size(), low.size());
-    for (size_t i = 0; i < low.size(); ++i) {
-        EXPECT_EQ(canonical[i].body, low[i]);
+    const auto both = generate_canonical_presets(std::nullopt);  // low, then high, per profile
+    ASSERT_EQ(canonical.size(), 2 * canonical_profile_names().size());
+    ASSERT_EQ(canonical.size(), both.size());
+    for (size_t i = 0; i < both.size(); ++i) {
+        EXPECT_EQ(canonical[i].body, both[i]);
     }
     setenv("SANDBOX_GENERATE_PRESETS", "0", 1);  // wins over the mode
     const auto normal = choose_presets(inputs);

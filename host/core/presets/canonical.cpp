@@ -1,7 +1,11 @@
 // The canonical profile table, transcribed from docs/semantics.md; tests pin every value.
 #include "presets/canonical.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include "config/profile_names.hpp"
+#include "config/setting_values.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::presets {
@@ -138,6 +142,76 @@ nlohmann::json canonical_preset(const std::string &profile, Severity severity) {
     }
     preset["SCENARIO_NAME"] = row.name;
     preset["FAILURE_MODES"] = failure_modes_text(row.failure_modes);
+    return preset;
+}
+
+std::vector<std::string> resolve_profile_combination(const std::string &name) {
+    std::vector<std::string> parts;
+    int stub_driven = 0;
+    for (size_t start = 0; start <= name.size();) {
+        const size_t end = std::min(name.find('+', start), name.size());
+        const std::string canonical = resolve_profile_alias(name.substr(start, end - start));
+        if (std::find(parts.begin(), parts.end(), canonical) != parts.end()) {
+            std::string message = "profile combination '";
+            message.append(name).append("' names ").append(canonical);
+            throw InputError(message.append(" twice; name each profile once"));
+        }
+        if (canonical == "hostile_input" || canonical == "user_misuse" ||
+            canonical == "schema_drift") {
+            ++stub_driven;
+        }
+        parts.push_back(canonical);
+        start = end + 1;
+    }
+    if (stub_driven > 1) {
+        throw InputError("profile combination '" + name +
+                         "' joins two profiles that each choose the input stub strategy "
+                         "(hostile_input, user_misuse, schema_drift), and one run feeds one; "
+                         "combine one of them with the others");
+    }
+    return parts;
+}
+
+std::map<std::string, std::string> combined_profile_values(const std::vector<std::string> &parts,
+                                                           Severity severity) {
+    std::map<std::string, std::string> values;
+    for (const auto &part : parts) {
+        for (const auto &[key, value] : profile_values(part, severity)) {
+            const auto [kept, fresh] = values.emplace(key, value);
+            if (!fresh) {
+                // The keys profiles share (THREAT_INTENSITY) are whole numbers.
+                constexpr int64_t kAny = std::numeric_limits<int64_t>::max();
+                const auto mine = config::parse_whole_number(kept->second, -kAny, kAny);
+                const auto theirs = config::parse_whole_number(value, -kAny, kAny);
+                if (mine && theirs && *theirs > *mine) {
+                    kept->second = value;  // the harsher of the two
+                }
+            }
+        }
+    }
+    return values;
+}
+
+nlohmann::json combined_canonical_preset(const std::vector<std::string> &parts, Severity severity) {
+    if (parts.size() == 1) {
+        return canonical_preset(parts.front(), severity);
+    }
+    nlohmann::json preset = {{"CPU_LIMIT", "1"}, {"MEMORY_LIMIT", "512Mi"}};
+    std::vector<std::string> modes;
+    std::string name;
+    for (const auto &part : parts) {
+        for (const auto &mode : profile_failure_modes(part)) {
+            if (std::find(modes.begin(), modes.end(), mode) == modes.end()) {
+                modes.push_back(mode);
+            }
+        }
+        name += (name.empty() ? "" : "+") + part;
+    }
+    for (const auto &[key, value] : combined_profile_values(parts, severity)) {
+        preset[key] = value;
+    }
+    preset["SCENARIO_NAME"] = name;
+    preset["FAILURE_MODES"] = failure_modes_text(modes);
     return preset;
 }
 

@@ -44,6 +44,22 @@ std::string failure_modes_text(const std::vector<std::string> &modes);
 // profile's canonical name, FAILURE_MODES = its failure modes. Every value is a string.
 nlohmann::json canonical_preset(const std::string &profile, Severity severity);
 
+// A combination of profiles written with '+' ("high_latency_api+hostile_input", aliases
+// allowed): its canonical names in the order written. InputError for an unknown part, a
+// part named twice, or two profiles that each choose the input stub strategy
+// (hostile_input, user_misuse, schema_drift: one run feeds one strategy).
+std::vector<std::string> resolve_profile_combination(const std::string &name);
+
+// The keys the profiles of a combination set at `severity`: each profile's values; a key
+// two of them set gets the larger number (the harsher), else the first one's value.
+std::map<std::string, std::string> combined_profile_values(const std::vector<std::string> &parts,
+                                                           Severity severity);
+
+// The canonical preset of a combination: the base, combined_profile_values, SCENARIO_NAME =
+// the canonical names joined with '+', FAILURE_MODES = every part's modes, in order. One
+// part: canonical_preset.
+nlohmann::json combined_canonical_preset(const std::vector<std::string> &parts, Severity severity);
+
 // Every canonical profile in canonical order, at `severity`; both severities (low, then
 // high, for each profile) when it is nullopt.
 std::vector<nlohmann::json> generate_canonical_presets(std::optional<Severity> severity_or_both);

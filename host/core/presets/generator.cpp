@@ -14,9 +14,10 @@
 //   3. pick PACKET_LOSS, PACKET_DUPLICATION, SECURITY_LEVEL (1..5), THREAT_INTENSITY,
 //      CONCURRENCY_LEVEL.
 //   4. Severity: the option's, else low when draw(2) == 0, high otherwise.
-//   5a. With profiles: profile p = profiles[i mod n] (aliases resolved). Every key of p at
-//      that severity replaces the drawn value; FAILURE_MODES = p's modes, SCENARIO_NAME = p.
-//      Nothing more is drawn.
+//   5a. With profiles: profile p = profiles[i mod n] (aliases resolved; "a+b" a
+//      combination). Every key of p at that severity replaces the drawn value (a key two
+//      parts set: the larger); FAILURE_MODES = p's modes, SCENARIO_NAME = p's names joined
+//      with '+'. Nothing more is drawn.
 //   5b. Without: combine = draw(5) == 0 (probability exactly 0.2); k = combine ? 2 +
 //      draw(2) : 1 modes. Candidates = random_failure_modes() in order; k times: take
 //      candidates[draw(size)] and remove it; a stub-driven mode (hostile_input,
@@ -152,7 +153,7 @@ std::string join_with_plus(const std::vector<std::string> &modes) {
     return name;
 }
 
-json random_preset(SplitMix64 &rng, const std::string *profile,
+json random_preset(SplitMix64 &rng, const std::vector<std::string> *profile,
                    std::optional<Severity> wanted_severity) {
     json preset = draw_pools(rng);
     Severity severity = Severity::low;
@@ -162,11 +163,12 @@ json random_preset(SplitMix64 &rng, const std::string *profile,
         severity = rng.below(2) == 0 ? Severity::low : Severity::high;
     }
     if (profile != nullptr) {
-        for (const auto &[key, value] : profile_values(*profile, severity)) {
+        for (const auto &[key, value] : combined_profile_values(*profile, severity)) {
             preset[key] = value;
         }
-        preset["FAILURE_MODES"] = failure_modes_text(profile_failure_modes(*profile));
-        preset["SCENARIO_NAME"] = *profile;
+        const json named = combined_canonical_preset(*profile, severity);
+        preset["FAILURE_MODES"] = named["FAILURE_MODES"];
+        preset["SCENARIO_NAME"] = named["SCENARIO_NAME"];
         return preset;
     }
     const auto modes = draw_failure_modes(rng);
@@ -213,14 +215,16 @@ double number_of(const json &preset, const char *key) {
     return error == std::errc() && end == text.data() + text.size() ? value : 0;
 }
 
-// Canonical names in the order given; with `once`, a name repeated is kept the first time.
-// Random mode keeps repeats: [a, a, b] asks for two presets on a for each on b.
-std::vector<std::string> resolved_profiles(const std::vector<std::string> &names, bool once) {
-    std::vector<std::string> resolved;
+// Each name's profiles ("a+b": a combination) in the order given; with `once`, a name
+// repeated is kept the first time. Random mode keeps repeats: [a, a, b] asks for two
+// presets on a for each on b.
+std::vector<std::vector<std::string>> resolved_profiles(const std::vector<std::string> &names,
+                                                        bool once) {
+    std::vector<std::vector<std::string>> resolved;
     for (const auto &name : names) {
-        const std::string canonical = resolve_profile_alias(name);
-        if (!once || std::find(resolved.begin(), resolved.end(), canonical) == resolved.end()) {
-            resolved.push_back(canonical);
+        auto parts = resolve_profile_combination(name);
+        if (!once || std::find(resolved.begin(), resolved.end(), parts) == resolved.end()) {
+            resolved.push_back(std::move(parts));
         }
     }
     return resolved;
@@ -254,7 +258,7 @@ bool is_high_latency_api(const nlohmann::json &preset) {
 }
 
 std::vector<nlohmann::json> generate_presets(const GenerateOptions &options) {
-    const std::vector<std::string> profiles =
+    const std::vector<std::vector<std::string>> profiles =
         resolved_profiles(options.profiles, options.canonical);
     std::vector<json> presets;
     if (options.canonical) {
@@ -264,7 +268,7 @@ std::vector<nlohmann::json> generate_presets(const GenerateOptions &options) {
         for (const auto &profile : profiles) {
             for (const Severity severity : {Severity::low, Severity::high}) {
                 if (!options.severity || *options.severity == severity) {
-                    presets.push_back(canonical_preset(profile, severity));
+                    presets.push_back(combined_canonical_preset(profile, severity));
                 }
             }
         }
@@ -276,7 +280,7 @@ std::vector<nlohmann::json> generate_presets(const GenerateOptions &options) {
     }
     SplitMix64 rng(options.seed);
     for (int i = 0; i < options.count; ++i) {
-        const std::string *profile =
+        const std::vector<std::string> *profile =
             profiles.empty() ? nullptr : &profiles[static_cast<size_t>(i) % profiles.size()];
         presets.push_back(random_preset(rng, profile, options.severity));
     }

@@ -18,8 +18,9 @@ struct GenerateOptions {
     int count = 3;
     // The whole output is a function of the options, this seed included.
     uint64_t seed = 0;
-    // Canonical names or aliases. Random mode: preset i is built on profiles[i mod n]
-    // (repeats kept).
+    // Canonical names or aliases, or combinations of them joined with '+'
+    // (high_latency_api+hostile_input: one preset on both). Random mode: preset i is built on
+    // profiles[i mod n] (repeats kept).
     // Canonical mode: only these profiles (in the order given, each once). Empty: none /
     // all of them.
     std::vector<std::string> profiles;

@@ -54,9 +54,10 @@ bool canonical_mode() {
     if (std::string(value) == "canonical") {
         return true;
     }
-    bad_variable("SANDBOX_PRESET_MODE", value, "not a preset mode",
-                 "set it to canonical (the low canonical presets) or random (seeded random "
-                 "presets, the default), or unset it");
+    bad_variable(
+        "SANDBOX_PRESET_MODE", value, "not a preset mode",
+        "set it to canonical (the canonical presets, low and high) or random (seeded random "
+        "presets, the default), or unset it");
 }
 
 std::vector<Preset> wrap_all(const std::vector<nlohmann::json> &bodies, const std::string &origin) {
@@ -72,7 +73,8 @@ std::vector<Preset> generated(const SelectionInputs &inputs, bool enabled, bool 
         return {make_preset({{"SCENARIO_NAME", "normal"}}, "SANDBOX_GENERATE_PRESETS=0", 0)};
     }
     if (canonical) {
-        return wrap_all(generate_canonical_presets(Severity::low), "SANDBOX_PRESET_MODE=canonical");
+        // Both severities: the low presets say whether it copes, the high ones how far.
+        return wrap_all(generate_canonical_presets(std::nullopt), "SANDBOX_PRESET_MODE=canonical");
     }
     if (inputs.preset_count < 1) {
         throw InputError("a preset count of " + std::to_string(inputs.preset_count) +
