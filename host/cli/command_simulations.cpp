@@ -5,11 +5,14 @@
 #include <sys/stat.h>
 
 #include <spdlog/spdlog.h>
+#include <algorithm>
 #include <iostream>
+#include <set>
 
 #include "engine/forecaster.hpp"
 #include "engine/simulation.hpp"
 #include "matrix_command.hpp"
+#include "presets/canonical.hpp"
 #include "presets/keyword_profiles.hpp"
 #include "presets/selection.hpp"
 #include "progress_line.hpp"
@@ -265,8 +268,8 @@ int run_section_simulations(CliContext &context, RunOptions &options) {
         repo_env && *repo_env ? std::filesystem::path(repo_env) : std::filesystem::current_path();
     const auto targets = expand_targets(settings, repo);
 
-    // A custom preset list (files, SANDBOX_ENV_PRESETS, settings) is the base; canonical
-    // presets are added for every profile a target wants that the list leaves out.
+    // A custom preset list (files, SANDBOX_ENV_PRESETS, settings) is the base; the low
+    // canonical preset of every profile it leaves out is added.
     const char *env_presets = std::getenv("SANDBOX_ENV_PRESETS");
     const bool custom = !options.preset_files.empty() || !settings.presets.empty() ||
                         (env_presets != nullptr && *env_presets != '\0');
@@ -276,16 +279,14 @@ int run_section_simulations(CliContext &context, RunOptions &options) {
                                         static_cast<uint64_t>(options.seed), &settings,
                                         settings.preset_env});
     }
-    std::vector<std::vector<std::string>> wanted;
-    std::vector<std::string> all_wanted;
+    // Every section meets every canonical profile (the guarantee); the profiles its path's
+    // keywords name it meets at high severity too.
+    std::vector<std::vector<std::string>> emphasized;
+    std::set<std::string> high_profiles;
     for (const auto &target : targets) {
-        wanted.push_back(presets::profiles_for_path(target.lexically_relative(repo).string(),
-                                                    settings.keyword_profiles));
-        for (const auto &profile : wanted.back()) {
-            if (std::find(all_wanted.begin(), all_wanted.end(), profile) == all_wanted.end()) {
-                all_wanted.push_back(profile);
-            }
-        }
+        emphasized.push_back(presets::keyword_matches_for_path(
+            target.lexically_relative(repo).string(), settings.keyword_profiles));
+        high_profiles.insert(emphasized.back().begin(), emphasized.back().end());
     }
     std::vector<json> bodies;
     bodies.reserve(base.size());
@@ -293,24 +294,36 @@ int run_section_simulations(CliContext &context, RunOptions &options) {
         bodies.push_back(preset.body);
     }
     const size_t custom_count = bodies.size();
-    bodies = presets::add_missing_canonical(std::move(bodies), all_wanted,
+    bodies = presets::add_missing_canonical(std::move(bodies), presets::canonical_profile_names(),
                                             presets::fail_on_missing_scenarios());
+    const size_t high_start = bodies.size();
+    std::vector<std::string> high_order;  // the profile of each high preset, canonical order
+    for (const auto &profile : presets::canonical_profile_names()) {
+        if (high_profiles.count(profile) != 0) {
+            bodies.push_back(presets::canonical_preset(profile, presets::Severity::high));
+            high_order.push_back(profile);
+        }
+    }
     engine::Simulation simulation{"sections", "all_sections", {}, {}};
     for (size_t i = 0; i < bodies.size(); ++i) {
-        simulation.presets.push_back(
-            i < custom_count ? base[i] : presets::make_preset(bodies[i], "canonical preset", i));
+        if (i < custom_count) {
+            simulation.presets.push_back(base[i]);
+        } else if (i < high_start) {
+            simulation.presets.push_back(presets::make_preset(bodies[i], "canonical preset", i));
+        } else {
+            auto high = presets::make_preset(bodies[i], "canonical preset (high)", i);
+            high.name += "#high";  // its own series beside the low one of the same scenario
+            simulation.presets.push_back(std::move(high));
+        }
     }
+    presets::make_names_unique(simulation.presets);
     for (size_t t = 0; t < targets.size(); ++t) {
-        // A section runs under the presets covering its profiles, and under every custom
-        // preset that covers no canonical profile (a user's own scenario applies to all).
+        // Every low or custom preset; a high one where the section's keywords name it.
         std::vector<std::string> names;
-        for (const auto &preset : simulation.presets) {
-            const auto covered = presets::profiles_covered_by(preset.body);
-            const bool matches = std::any_of(covered.begin(), covered.end(), [&](const auto &p) {
-                return std::find(wanted[t].begin(), wanted[t].end(), p) != wanted[t].end();
-            });
-            if (matches || covered.empty()) {
-                names.push_back(preset.name);
+        for (size_t i = 0; i < simulation.presets.size(); ++i) {
+            if (i < high_start || std::find(emphasized[t].begin(), emphasized[t].end(),
+                                            high_order[i - high_start]) != emphasized[t].end()) {
+                names.push_back(simulation.presets[i].name);
             }
         }
         simulation.parts.push_back({engine::section_workflow(targets[t], repo), names});

@@ -103,7 +103,7 @@ workflows:
     EXPECT_DOUBLE_EQ(out["rankings"][1]["roi_delta_total"].get<double>(), 1.0);
 }
 
-TEST_F(Simulations, SectionsRunUnderTheirKeywordPresetsAndCombine) {
+TEST_F(Simulations, SectionsMeetEveryProfileAndTheirKeywordsAtHighSeverity) {
     // cache → high_latency_api; schema → schema_drift; "probe" is mapped to both by the
     // settings' keyword_profiles.
     write_script("repo/bin/cache_warm", "exit 0");
@@ -120,7 +120,8 @@ keyword_profiles: {probe: [high_latency_api, schema_mismatch]}
     for (const auto &entry : out["presets"]) {
         by_preset[entry["preset"].get<std::string>()] = entry;
     }
-    ASSERT_EQ(by_preset.size(), 2u) << out.dump(2);
+    // The six low canonical presets, then the high ones the keywords name.
+    ASSERT_EQ(by_preset.size(), 8u) << out.dump(2);
     const auto part_names = [](const json &entry) {
         std::vector<std::string> names;
         for (const auto &part : entry["parts"]) {
@@ -128,18 +129,23 @@ keyword_profiles: {probe: [high_latency_api, schema_mismatch]}
         }
         return names;
     };
-    EXPECT_EQ(part_names(by_preset["high_latency_api"]),
+    const std::vector<std::string> every = {"bin_cache_warm", "bin_probe", "bin_schema_check"};
+    // The guarantee: a cache target meets hostile_input too, whatever its keywords.
+    EXPECT_EQ(part_names(by_preset["hostile_input"]), every);
+    EXPECT_EQ(part_names(by_preset["high_latency_api"]), every);
+    EXPECT_EQ(part_names(by_preset["high_latency_api#high"]),
               (std::vector<std::string>{"bin_cache_warm", "bin_probe"}));
-    EXPECT_EQ(part_names(by_preset["schema_drift"]),
+    EXPECT_EQ(part_names(by_preset["schema_drift#high"]),
               (std::vector<std::string>{"bin_probe", "bin_schema_check"}));
-    EXPECT_DOUBLE_EQ(by_preset["high_latency_api"]["synergy"]["synergy_roi"].get<double>(), 0.0);
-    // schema_drift: combined fails with schema_check: 0 − mean(1, 0).
-    EXPECT_DOUBLE_EQ(by_preset["schema_drift"]["synergy"]["synergy_roi"].get<double>(), -0.5);
+    // schema_drift: the combined run fails with schema_check: 0 − mean(1, 1, 0); at high
+    // severity only probe and schema_check: 0 − mean(1, 0).
+    EXPECT_NEAR(by_preset["schema_drift"]["synergy"]["synergy_roi"].get<double>(), -2.0 / 3, 1e-9);
+    EXPECT_DOUBLE_EQ(by_preset["schema_drift#high"]["synergy"]["synergy_roi"].get<double>(), -0.5);
     EXPECT_EQ(query("SELECT count(*) FROM synergy WHERE subject = 'sections' AND name = "
                     "'synergy_roi'")[0][0],
-              "2");
+              "8");
 
-    // A custom preset list that leaves out a wanted profile is an error when asked.
+    // A custom preset list that leaves out a profile is an error when asked.
     write_settings(R"(
 targets: ["bin/cache_warm"]
 presets: [{SCENARIO_NAME: tight, MEMORY_LIMIT: 64Mi}]
@@ -150,12 +156,13 @@ presets: [{SCENARIO_NAME: tight, MEMORY_LIMIT: 64Mi}]
         argv, {{"SANDBOX_REPO_PATH", dir_ + "/repo"}, {"SANDBOX_FAIL_ON_MISSING_SCENARIOS", "1"}},
         dir_);
     EXPECT_EQ(strict.exit_code, 2);
-    EXPECT_NE(strict.err.find("high_latency_api"), std::string::npos) << strict.err;
-    // Without the switch the canonical preset is added beside the custom one.
+    EXPECT_NE(strict.err.find("high_latency_api, hostile_input"), std::string::npos) << strict.err;
+    // Without the switch the canonical presets are added beside the custom one.
     const json added = run_json({"run", "--json"}, {{"SANDBOX_REPO_PATH", dir_ + "/repo"}});
-    ASSERT_EQ(added["presets"].size(), 2u);
+    ASSERT_EQ(added["presets"].size(), 8u);
     EXPECT_EQ(added["presets"][0]["preset"], "tight");
     EXPECT_EQ(added["presets"][1]["preset"], "high_latency_api");
+    EXPECT_EQ(added["presets"][7]["preset"], "high_latency_api#high");
 
     write_settings("targets: [\"bin/nothing*\"]\n");
     const auto none = sbx::test::run_command(argv, {{"SANDBOX_REPO_PATH", dir_ + "/repo"}}, dir_);

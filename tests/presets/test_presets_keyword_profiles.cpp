@@ -140,4 +140,12 @@ TEST(AddMissingCanonical, FailOnMissingNamesTheMissingProfiles) {
 }
 
 }  // namespace
+TEST(KeywordMatches, OnlyWhatTheKeywordsName) {
+    EXPECT_EQ(keyword_matches_for_path("services/api/main.cpp", kNoOverrides),
+              profiles_for_path("services/api/main.cpp", kNoOverrides));
+    EXPECT_TRUE(keyword_matches_for_path("bin/kvtool", kNoOverrides).empty())
+        << "no keyword: no emphasis (profiles_for_path gives every profile)";
+    EXPECT_EQ(profiles_for_path("bin/kvtool", kNoOverrides), canonical_profile_names());
+}
+
 }  // namespace sbx::presets

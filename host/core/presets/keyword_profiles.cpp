@@ -120,7 +120,7 @@ std::vector<std::string> path_words(const std::string &path) {
     return words;
 }
 
-std::vector<std::string> profiles_for_path(
+std::vector<std::string> keyword_matches_for_path(
     const std::string &target_path,
     const std::map<std::string, std::vector<std::string>> &yaml_overrides) {
     std::map<std::string, std::vector<std::string>> keywords = builtin_keyword_profiles();
@@ -143,7 +143,14 @@ std::vector<std::string> profiles_for_path(
             chosen.insert(resolve_profile_alias(profile));
         }
     }
-    return matched ? in_canonical_order(chosen) : canonical_profile_names();
+    return matched ? in_canonical_order(chosen) : std::vector<std::string>{};
+}
+
+std::vector<std::string> profiles_for_path(
+    const std::string &target_path,
+    const std::map<std::string, std::vector<std::string>> &yaml_overrides) {
+    auto matched = keyword_matches_for_path(target_path, yaml_overrides);
+    return matched.empty() ? canonical_profile_names() : matched;
 }
 
 std::vector<std::string> profiles_covered_by(const nlohmann::json &preset) {

@@ -32,6 +32,12 @@ std::vector<std::string> profiles_for_path(
     const std::string &target_path,
     const std::map<std::string, std::vector<std::string>> &yaml_overrides);
 
+// Only the profiles the path's keywords name (empty when none does): the profiles a section
+// simulation runs at high severity too, beside every profile's low preset.
+std::vector<std::string> keyword_matches_for_path(
+    const std::string &target_path,
+    const std::map<std::string, std::vector<std::string>> &yaml_overrides);
+
 // The canonical profiles a preset covers, in canonical order: its SCENARIO_NAME and each
 // '+'-separated part of it ("hostile_input+memory") that is a profile's name or alias.
 // Empty for a preset of its own ("normal", "tight_memory") or one without a SCENARIO_NAME.
