@@ -118,6 +118,26 @@ workflows:
     EXPECT_EQ(image["alerts"], 1) << counters.dump();
     EXPECT_GE(image["failures"].get<int>(), 1) << counters.dump();
     EXPECT_GT(image["last_seconds"].get<double>(), 0.0) << counters.dump();
+    EXPECT_EQ(query("SELECT COUNT(*) FROM alerts WHERE delivered = 1")[0][0], "2");
+
+    // An alert command that fails is a warning and the row's error, never the exit code.
+    write_settings(R"(extends: default
+alert_command: [/bin/sh, -c, 'echo no pager >&2; exit 3']
+plugins: {docker: {image: "sbx-no-such-image:missing", fail_threshold: 1}}
+workflows:
+  - name: gone
+    executor: docker
+    steps:
+      - run: ["true"]
+)");
+    const auto refused = runner({"run", "-w", "gone", "--runs", "1", "--preset-file", preset});
+    EXPECT_EQ(refused.exit_code, 0) << refused.err;
+    EXPECT_NE(refused.err.find("did not take the sandbox_errors alert: exit 3: no pager"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_EQ(query("SELECT delivered, error FROM alerts WHERE session_id = 2 AND kind = "
+                    "'sandbox_errors'"),
+              (std::vector<std::vector<std::string>>{{"0", "exit 3: no pager"}}));
 }
 
 // The pooled container kills what a run started and empties /tmp before the next run: three

@@ -1,5 +1,5 @@
-// The alert hook: the table first (nothing is lost when the command fails), then the
-// command, outside the store's lock.
+// The alert hook: the table first (nothing is lost when the command fails or the host is
+// killed while it runs), then the command, outside the store's lock, then its outcome.
 #include "store/alert_dispatch.hpp"
 
 #include <spdlog/spdlog.h>
@@ -69,6 +69,26 @@ int64_t count(Store &store, const std::string &sql, int64_t session) {
     });
 }
 
+// Images that crossed the threshold again since the last look (their streak counts), and
+// the state folder they were read from.
+std::map<std::string, int64_t> new_start_alerts(std::filesystem::path &state_dir) {
+    auto &held = state();
+    {
+        const std::lock_guard<std::mutex> lock(held.mutex);
+        state_dir = held.hook.state_dir;
+    }
+    const auto now = start_alerts(state_dir);  // the file read outside the lock
+    std::map<std::string, int64_t> fresh;
+    const std::lock_guard<std::mutex> lock(held.mutex);
+    for (const auto &[image, crossings] : now) {
+        if (crossings > held.start_alerts_seen[image]) {
+            fresh[image] = crossings;
+        }
+        held.start_alerts_seen[image] = crossings;
+    }
+    return fresh;
+}
+
 }  // namespace
 
 void set_alert_hook(const AlertHook &hook) {
@@ -88,17 +108,19 @@ void raise_alert(Store &store, AlertRecord alert) noexcept {
         }
         // What it is about was said where it happened; this is the record of the alert.
         spdlog::debug("alert {}: {}", alert.kind, alert.message);
-        if (!command.empty()) {
-            const auto ran =
-                util::command_output(command, kCommandDeadline, alert_environment(alert));
-            alert.delivered = ran.ok();
-            if (!ran.ok()) {
-                alert.error = ran.failure();
-                spdlog::warn("alert_command {} did not take the {} alert: {}", command.front(),
-                             alert.kind, alert.error);
-            }
+        if (command.empty()) {
+            record_alert(store, alert);
+            return;
         }
-        record_alert(store, alert);
+        // Recorded before the command runs: a host killed while it waits keeps the alert.
+        alert.error = "the alert command did not end (the host stopped while it ran)";
+        const int64_t id = record_alert(store, alert);
+        const auto ran = util::command_output(command, kCommandDeadline, alert_environment(alert));
+        if (!ran.ok()) {
+            spdlog::warn("alert_command {} did not take the {} alert: {}", command.front(),
+                         alert.kind, ran.failure());
+        }
+        settle_alert(store, id, ran.ok(), ran.ok() ? "" : ran.failure());
     } catch (const std::exception &e) {
         spdlog::warn("alert {} not recorded: {}", alert.kind, e.what());
     }
@@ -125,24 +147,8 @@ void raise_session_end_alerts(Store &store, int64_t session, const std::string &
                                     "(an injector, the executor or a service failed)",
                                 false, ""});
         }
-        std::map<std::string, int64_t> fresh;
         std::filesystem::path state_dir;
-        {
-            auto &held = state();
-            const std::lock_guard<std::mutex> lock(held.mutex);
-            state_dir = held.hook.state_dir;
-        }
-        const auto now = start_alerts(state_dir);
-        {
-            auto &held = state();
-            const std::lock_guard<std::mutex> lock(held.mutex);
-            for (const auto &[image, crossings] : now) {
-                if (crossings > held.start_alerts_seen[image]) {
-                    fresh[image] = crossings;
-                }
-                held.start_alerts_seen[image] = crossings;
-            }
-        }
+        const auto fresh = new_start_alerts(state_dir);
         for (const auto &[image, crossings] : fresh) {
             raise_alert(store,
                         {session, "container_start_failures", image,

@@ -2,8 +2,8 @@
 
 namespace sbx::store {
 
-void record_alert(Store &store, const AlertRecord &alert) {
-    store.locked([&](Connection &connection) {
+int64_t record_alert(Store &store, const AlertRecord &alert) {
+    return store.locked([&](Connection &connection) {
         Statement insert(connection.get(),
                          "INSERT INTO alerts(at, session_id, kind, subject, message, delivered, "
                          "error) VALUES(?, ?, ?, ?, ?, ?, ?)");
@@ -14,6 +14,17 @@ void record_alert(Store &store, const AlertRecord &alert) {
             .bind(5, alert.message)
             .bind(6, static_cast<int64_t>(alert.delivered ? 1 : 0))
             .bind(7, alert.error)
+            .run();
+        return static_cast<int64_t>(sqlite3_last_insert_rowid(connection.get()));
+    });
+}
+
+void settle_alert(Store &store, int64_t id, bool delivered, const std::string &error) {
+    store.locked([&](Connection &connection) {
+        Statement(connection.get(), "UPDATE alerts SET delivered = ?, error = ? WHERE id = ?")
+            .bind(1, static_cast<int64_t>(delivered ? 1 : 0))
+            .bind(2, error)
+            .bind(3, id)
             .run();
     });
 }

@@ -20,6 +20,10 @@ struct AlertRecord {
     std::string error;       // why it was not delivered ("" when it was, or none is set)
 };
 
-void record_alert(Store &store, const AlertRecord &alert);
+// Inserts the alert; returns its id.
+int64_t record_alert(Store &store, const AlertRecord &alert);
+
+// What the alert command made of alert `id`: `delivered`, else `error` says why.
+void settle_alert(Store &store, int64_t id, bool delivered, const std::string &error);
 
 }  // namespace sbx::store
