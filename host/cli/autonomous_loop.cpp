@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "autonomous_decisions.hpp"
+#include "autonomous_presets.hpp"
 #include "autonomous_report.hpp"
 #include "autonomous_state.hpp"
 #include "engine/forecaster.hpp"
@@ -16,10 +17,11 @@
 #include "matrix_command.hpp"
 #include "plugins/plugin.hpp"
 #include "presets/preset.hpp"
+#include "presets/q_policy.hpp"
 #include "presets/selection.hpp"
 #include "progress_line.hpp"
 #include "reports/foresight_trends.hpp"
-#include "reports/preset_policy.hpp"
+#include "reports/preset_boundaries.hpp"
 #include "scoring/convergence.hpp"
 #include "scoring/convergence_settings.hpp"
 #include "scoring/statistics.hpp"
@@ -42,6 +44,8 @@ json AutonomousOptions::to_json() const {
             {"max_iterations", max_iterations},
             {"max_minutes", max_minutes},
             {"preset_count", preset_count},
+            {"preset_count_given", preset_count_given},
+            {"preset_strategy", preset_strategy},
             {"preset_files", files},
             {"runs", runs},
             {"workers", workers},
@@ -63,6 +67,9 @@ AutonomousOptions AutonomousOptions::from_json(const json &options) {
     parsed.max_iterations = options.at("max_iterations").get<int>();
     parsed.max_minutes = options.at("max_minutes").get<double>();
     parsed.preset_count = options.at("preset_count").get<int>();
+    // Loops saved before presets were adapted ran them fixed.
+    parsed.preset_count_given = options.value("preset_count_given", false);
+    parsed.preset_strategy = options.value("preset_strategy", "fixed");
     parsed.preset_files = options.at("preset_files").get<std::vector<std::string>>();
     parsed.runs = options.at("runs").get<int>();
     parsed.workers = options.at("workers").get<unsigned>();
@@ -151,7 +158,25 @@ IterationRecord summarize_iteration(int iteration, int64_t session, int64_t seed
     std::map<std::string, std::map<std::string, int>> failures;
     std::vector<double> synergies;
     for (const auto &outcome : outcomes) {
+        auto &result = record.preset_results[outcome.preset];
+        std::vector<double> part_rois;
+        std::vector<double> security;
         for (const auto &part : outcome.parts) {
+            part_rois.push_back(part.roi);
+            if (const auto score = part.metrics.find("security_score");
+                score != part.metrics.end()) {
+                security.push_back(score->second);
+            }
+        }
+        result.roi = scoring::mean(part_rois);
+        if (!security.empty()) {
+            result.security_score = scoring::mean(security);
+        }
+        if (outcome.has_combined) {
+            result.synergy_roi = outcome.synergy.synergy_roi;
+        }
+        for (const auto &part : outcome.parts) {
+            record.modules[part.workflow].preset_roi[outcome.preset] = part.roi;
             rois[part.workflow].push_back(part.roi);
             for (const auto &[reason, count] : part.failures) {
                 failures[part.workflow][reason] += count;
@@ -249,6 +274,9 @@ void print_progress(const IterationRecord &record, int max_iterations,
     std::printf("iteration %d/%d: %zu preset%s, %zu module%s, %.1f s\n", record.iteration,
                 max_iterations, record.presets.size(), record.presets.size() == 1 ? "" : "s",
                 record.modules.size(), record.modules.size() == 1 ? "" : "s", seconds);
+    if (const auto adapted = adaptation_summary(record.adaptation); !adapted.empty()) {
+        std::printf("  %s\n", adapted.c_str());
+    }
     for (const auto &[name, module] : record.modules) {
         const auto &forecast = module.forecast;
         const auto value = forecast.is_object() ? forecast.value("value", json()) : json();
@@ -377,6 +405,9 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
         }
         state.command = command;
         state.seed = options.seed >= 0 ? options.seed : random_seed();
+        if (options.preset_strategy.empty()) {
+            options.preset_strategy = settings.preset_strategy;
+        }
         state.options = options.to_json();
     }
 
@@ -405,6 +436,18 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
     module_names.reserve(scoped.size());
     for (const auto *workflow : scoped) {
         module_names.push_back(workflow->name);
+    }
+    const auto boundaries_path = reports::preset_boundaries_path(data_dir);
+    const auto policy_path = presets::q_policy_path(settings.preset_policy_path, data_dir);
+    presets::QPolicy policy;
+    if (options.preset_strategy == "q_learning") {
+        auto loaded = presets::load_q_policy(policy_path);
+        if (!loaded.legacy_boundaries.is_null()) {
+            // find-boundaries' brackets, kept in the policy's file before it learned.
+            reports::save_preset_boundaries(
+                boundaries_path, reports::load_preset_boundaries(boundaries_path, policy_path));
+        }
+        policy = std::move(loaded.policy);
     }
     // Every plugin, executor and preset is checked before the first iteration records.
     engine::PluginSet plugins(settings, context.registry());
@@ -448,15 +491,26 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
         // Converged modules are skipped, as the simulations skip them.
         engine::Simulation simulation{"autonomous", "all_workflows", {}, {}};
         const int64_t seed = state.seed + iteration - 1;
-        simulation.presets =
-            presets::choose_presets({options.preset_files, options.preset_count,
-                                     static_cast<uint64_t>(seed), &settings, settings.preset_env});
-        // Adapted presets: both sides of every failure boundary adapt-presets kept.
-        const auto policy_path = reports::preset_policy_path(data_dir);
+        // The iteration's presets: kept in the state from the moment they are chosen, so a
+        // --recover runs the same ones.
+        IterationPresets chosen;
+        if (state.next_presets.is_object() &&
+            state.next_presets.value("iteration", 0) == iteration) {
+            chosen = kept_presets(state.next_presets, state_path.string());
+        } else {
+            chosen = iteration_presets(state, options, settings, seed, policy);
+            if (options.preset_strategy == "q_learning" && !chosen.adaptation.empty()) {
+                presets::save_q_policy(policy_path, policy);
+            }
+            state.next_presets = keep_presets(iteration, chosen);
+            save();
+        }
+        simulation.presets = chosen.presets;
+        // Both sides of every failure boundary find-boundaries kept, each iteration as found.
         for (const auto &body : reports::boundary_preset_bodies(
-                 reports::load_preset_policy(policy_path), module_names)) {
+                 reports::load_preset_boundaries(boundaries_path, policy_path), module_names)) {
             simulation.presets.push_back(
-                presets::make_preset(body, policy_path.string(), simulation.presets.size()));
+                presets::make_preset(body, boundaries_path.string(), simulation.presets.size()));
         }
         presets::make_names_unique(simulation.presets);
         std::vector<std::string> preset_names;
@@ -511,6 +565,10 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
             }
             IterationRecord summary =
                 summarize_iteration(iteration, session, seed, simulation.presets, outcomes);
+            for (const auto &preset : chosen.presets) {
+                summary.preset_bodies.push_back(preset.body);
+            }
+            summary.adaptation = chosen.adaptation;
             engine::Forecaster forecaster(plugins, store, session);
             forecast_loop_series(forecaster, state, summary);
             return summary;
@@ -519,6 +577,7 @@ int run_autonomous_loop(CliContext &context, const std::string &command,
         append_lines(options.forecast_log, forecast_log_lines(state, record));
         state.iterations.push_back(record);
         state.in_progress.reset();
+        state.next_presets = json();
         decisions = decide(state, module_names, tracker_settings, convergence, sources);
         append_lines(threshold_log, decisions.log);
         save();

@@ -20,6 +20,11 @@ struct AutonomousOptions {
     int max_iterations = 10;
     double max_minutes = 0;  // 0: no time limit
     int preset_count = 3;
+    // --preset-count was given: generated presets win over the settings' fixed ones.
+    bool preset_count_given = false;
+    // How presets change between iterations: q_learning, rules, or fixed; "" for the
+    // settings' preset_strategy (SANDBOX_PRESET_RL_STRATEGY).
+    std::string preset_strategy;
     std::vector<std::string> preset_files;
     int runs = 1;       // runs per cell
     int64_t seed = -1;  // -1: drawn

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "presets/trend_signals.hpp"
 #include "scoring/tracker.hpp"
 
 namespace sbx::cli {
@@ -28,6 +29,16 @@ struct ModuleIteration {
     // The shown predictor's forecast of its next ROI: value (or null), lower, upper,
     // method, chosen.
     nlohmann::json forecast;
+    // The ROI of its cell under each preset, by preset name: what the tracker compares
+    // from one iteration to the next. Empty in loops recorded before it was kept.
+    std::map<std::string, double> preset_roi;
+};
+
+// What one preset did in one iteration, over every module that ran under it: what
+// adapt-presets reads of the loop's history.
+struct PresetIteration {
+    double roi = 0;  // the mean ROI of the modules' cells
+    std::optional<double> synergy_roi, security_score;
 };
 
 struct IterationRecord {
@@ -41,6 +52,12 @@ struct IterationRecord {
     // ModuleIteration::forecast); null without synergy.
     nlohmann::json synergy_forecast;
     std::string finished_at;  // when its runs were done (ISO 8601 UTC)
+    // The presets as run (bodies, in order), so the next iteration adapts them and a
+    // --recover goes on from them; what each preset did; how the presets were adapted from
+    // the previous iteration's (PresetDecision JSON, empty for the first iteration).
+    nlohmann::json preset_bodies = nlohmann::json::array();
+    std::map<std::string, PresetIteration> preset_results;
+    nlohmann::json adaptation = nlohmann::json::array();
 };
 
 struct AutonomousState {
@@ -50,7 +67,11 @@ struct AutonomousState {
     double elapsed_s = 0;  // spent by earlier processes of this loop
     std::vector<IterationRecord> iterations;
     std::optional<std::pair<int, int64_t>> in_progress;  // iteration, session
-    std::string stopped;                                 // why the loop ended; "" while it goes on
+    // The presets chosen for the next iteration, {iteration, bodies, adaptation}, kept from
+    // the moment they are chosen until it is recorded: a --recover runs the same ones, even
+    // though the policy has learned since. Null otherwise.
+    nlohmann::json next_presets;
+    std::string stopped;  // why the loop ended; "" while it goes on
 };
 
 std::filesystem::path autonomous_state_path(const std::filesystem::path &data_dir);
@@ -66,8 +87,15 @@ std::vector<double> synergy_series(const AutonomousState &state);
 // When each iteration that ran `module` (or, for "", each with synergy) finished.
 std::vector<std::string> series_times(const AutonomousState &state, const std::string &module);
 
-// The tracker the records imply: per module and iteration, ROI delta against the module's
-// previous iteration (0 before its first), its ROI as the RAROI value, and its entropy delta.
+// One preset's series over the iterations that ran it, for adapt-presets.
+presets::ScenarioSeries preset_series(const AutonomousState &state, const std::string &preset);
+
+// The tracker the records imply. Per module and iteration: for each preset it ran under
+// before, one update from that preset's previous ROI to this one (so a loop of three
+// presets fills the tracker's window three times as fast, and every delta compares like
+// with like); the module's ROI as the RAROI value; its entropy delta with the first of those
+// updates (0 with the others, which the entropy ceiling skips). Records without per-preset
+// ROIs: one update per iteration against the module's previous one (0 before its first).
 scoring::Tracker tracker_from_iterations(const AutonomousState &state,
                                          const scoring::TrackerSettings &settings);
 

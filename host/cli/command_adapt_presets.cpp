@@ -1,24 +1,23 @@
-// `adapt-presets WORKFLOW`: the failure-boundary search (docs/user-guide.md
-// "adapt-presets"). Per axis, probes of one preset each (a cell of --runs runs) find the
-// mildest setting that breaks the workflow and the harshest that holds; the brackets are
-// kept in the preset policy for the next search and for full-autonomous-run.
+// `adapt-presets`: the presets a command would run, each stepped milder or harsher from
+// what roi_history.json says of its scenario (docs/user-guide.md "adapt-presets"), by the
+// learned policy (kept in preset_policy.json) or the rules; written as a preset file the
+// next run-scenarios or full-autonomous-run takes.
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
 
 #include "cli_context.hpp"
 #include "config/setting_values.hpp"
-#include "engine/boundary_search.hpp"
-#include "logging/status_line.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
-#include "presets/boundary_axes.hpp"
-#include "presets/preset.hpp"
-#include "progress_line.hpp"
-#include "reports/preset_policy.hpp"
-#include "session.hpp"
+#include "output_file.hpp"
+#include "presets/preset_adaptation.hpp"
+#include "presets/selection.hpp"
+#include "reports/preset_boundaries.hpp"
+#include "reports/roi_history.hpp"
+#include "scoring/tracker_settings.hpp"
+#include "util/atomic_file.hpp"
 #include "util/errors.hpp"
-#include "workflow_choice.hpp"
 
 namespace po = boost::program_options;
 
@@ -28,220 +27,159 @@ namespace {
 using nlohmann::json;
 
 struct AdaptOptions {
-    std::string workflow;
-    std::vector<std::string> axes;
-    int runs = 3;
+    std::vector<std::string> preset_files;
+    int preset_count = 3;
     int64_t seed = -1;
-    int workers = 0;
-    double break_below = 1.0;
     std::string strategy;
-    bool debug = false;
+    std::string history;
+    std::string out;
     bool json_output = false;
 };
 
 AdaptOptions parse(const std::vector<std::string> &args) {
+    for (const auto &arg : args) {
+        if (arg == "--axis" || arg.rfind("--axis=", 0) == 0 || arg == "--break-below" ||
+            arg == "--preset-debug") {
+            throw InputError("adapt-presets: " + arg.substr(0, arg.find('=')) +
+                             " belongs to find-boundaries, the failure-boundary search (called "
+                             "adapt-presets before presets learned); run `sandbox-runner "
+                             "find-boundaries` with the same options");
+        }
+    }
     AdaptOptions options;
     po::options_description description("adapt-presets options");
-    description.add_options()("workflow", po::value(&options.workflow), "the workflow")(
-        "axis", po::value(&options.axes)->composing(), "KEY or KEY:MILD:HARSH[:PRECISION]")(
-        "runs", po::value(&options.runs), "runs per probe (default 3)")(
-        "seed", po::value(&options.seed), "seed of the runs' inputs")(
-        "workers", po::value(&options.workers), "runs executed at once")(
-        "break-below", po::value(&options.break_below),
-        "a probe breaks the workflow when its ROI is below this (default 1)")(
-        "strategy", po::value(&options.strategy), "bisect (default) or grid")(
-        "preset-debug", po::bool_switch(&options.debug), "print every probe and its verdict")(
-        "json", po::bool_switch(&options.json_output), "print the boundaries as JSON");
+    description.add_options()("preset-file", po::value(&options.preset_files)->composing(),
+                              "JSON preset file (repeatable)")(
+        "preset-count", po::value(&options.preset_count), "presets generated when none are given")(
+        "seed", po::value(&options.seed), "seed of generated presets and of random steps")(
+        "strategy", po::value(&options.strategy), "q_learning (default) or rules")(
+        "history", po::value(&options.history), "the roi_history.json to read")(
+        "out", po::value(&options.out), "where the adapted presets go")(
+        "json", po::bool_switch(&options.json_output), "print the decisions as JSON");
     po::positional_options_description positional;
-    positional.add("workflow", 1);
+    positional.add("preset-file", -1);
     const auto vm = parse_options("adapt-presets", args, description, positional);
     const auto fail = [](const std::string &what) { throw InputError("adapt-presets: " + what); };
-    if (options.runs < 1 || options.runs > 100000) {
-        fail("--runs " + std::to_string(options.runs) + " must be from 1 to 100000");
+    if (options.preset_count < 1 || options.preset_count > 10000) {
+        fail("--preset-count " + std::to_string(options.preset_count) + " must be from 1 to 10000");
     }
     if (vm.count("seed") && options.seed < 0) {
         fail("--seed must be a whole number from 0 up");
     }
-    if (vm.count("workers") &&
-        (options.workers < 1 || options.workers > static_cast<int>(config::kMaxWorkers))) {
-        fail("--workers must be from 1 to " + std::to_string(config::kMaxWorkers));
+    if (!options.strategy.empty() && !config::is_preset_strategy(options.strategy)) {
+        fail("--strategy " + options.strategy +
+             ": write q_learning (the learned policy) or rules (the fixed rules alone)");
     }
-    if (!(options.break_below > 0 && options.break_below <= 1)) {
-        fail("--break-below must be an ROI in (0, 1], e.g. --break-below 0.9");
-    }
-    if (options.strategy.empty()) {
-        const char *from_environment = std::getenv("SANDBOX_PRESET_RL_STRATEGY");
-        options.strategy =
-            from_environment != nullptr && *from_environment != '\0' ? from_environment : "bisect";
-        if (options.strategy != "bisect" && options.strategy != "grid") {
-            throw InputError("environment variable SANDBOX_PRESET_RL_STRATEGY='" +
-                             options.strategy + "': write bisect or grid");
-        }
-    } else if (options.strategy != "bisect" && options.strategy != "grid") {
-        fail("--strategy " + options.strategy + ": write bisect or grid");
+    if (!options.out.empty()) {
+        check_output_file(options.out, "--out", "adapted.json");
     }
     return options;
 }
 
-const char *kind_name(engine::BoundaryResult::Kind kind) {
-    switch (kind) {
-        case engine::BoundaryResult::Kind::found:
-            return "found";
-        case engine::BoundaryResult::Kind::holds_everywhere:
-            return "holds_everywhere";
-        case engine::BoundaryResult::Kind::breaks_everywhere:
-            return "breaks_everywhere";
+void print_decision(const presets::PresetDecision &decision) {
+    if (decision.strategy.empty()) {
+        std::printf("  %-28s as written (%s)\n", decision.scenario.c_str(), decision.note.c_str());
+        return;
     }
-    return "found";
-}
-
-// The short form for the closing sentence: "breaks at CONCURRENCY_LEVEL >= 3" where more
-// is harsher, "holds at MEMORY_LIMIT >= 12Mi" where less is.
-std::string summary_phrase(const presets::BoundaryAxis &axis,
-                           const engine::BoundaryResult &result) {
-    if (result.kind != engine::BoundaryResult::Kind::found) {
-        return engine::describe_boundary(axis, result);
+    const auto &signals = decision.signals;
+    std::printf("  %-28s %s: ROI %s (%zu values), synergy %s, security %s%s%s\n",
+                decision.scenario.c_str(), decision.strategy.c_str(),
+                presets::trend_name(signals.roi), signals.roi_samples,
+                presets::trend_name(signals.synergy), presets::level_name(signals.security),
+                decision.note.empty() ? "" : "; ", decision.note.c_str());
+    if (decision.reward) {
+        std::printf("    learned from its last steps: reward %.3f\n", *decision.reward);
     }
-    return axis.harsh > axis.mild
-               ? "breaks at " + axis.key + " >= " + presets::axis_value_text(axis, result.breaks)
-               : "holds at " + axis.key + " >= " + presets::axis_value_text(axis, result.holds);
+    for (const auto &key : decision.keys) {
+        const std::string change =
+            key.result.changed ? key.result.from + " -> " + key.result.to : key.result.from;
+        std::printf("    %-20s %-18s %-8s %s%s%s\n", key.key.c_str(), change.c_str(),
+                    presets::step_name(key.step), key.why.c_str(),
+                    key.result.note.empty() ? "" : "; ", key.result.note.c_str());
+    }
 }
 
 }  // namespace
 
 int run_adapt_presets_command(CliContext &context, const std::vector<std::string> &args) {
     auto options = parse(args);
-    auto &settings = context.settings;
-    const auto &workflow = choose_workflow(context, "adapt-presets", options.workflow);
-    std::vector<presets::BoundaryAxis> axes;
-    for (const auto &spec : options.axes.empty() ? presets::default_axis_keys() : options.axes) {
-        axes.push_back(presets::parse_axis(spec));
-    }
+    const auto &settings = context.settings;
+    const std::filesystem::path data_dir = settings.data_dir;
+    const std::string strategy =
+        options.strategy.empty() ? settings.preset_strategy : options.strategy;
     if (options.seed < 0) {
         options.seed = random_seed();
     }
-    const std::filesystem::path data_dir = settings.data_dir;
-    const auto policy_path = reports::preset_policy_path(data_dir);
-    auto policy = reports::load_preset_policy(policy_path);
+    const auto chosen = presets::choose_presets({options.preset_files, options.preset_count,
+                                                 static_cast<uint64_t>(options.seed), &settings,
+                                                 settings.preset_env});
+    const std::filesystem::path history_path = options.history.empty()
+                                                   ? data_dir / "roi_history.json"
+                                                   : std::filesystem::path(options.history);
+    const auto history = reports::load_roi_history(history_path);
+    const auto policy_path = presets::q_policy_path(settings.preset_policy_path, data_dir);
+    auto loaded = presets::load_q_policy(policy_path);
 
-    engine::PluginSet plugins(settings, context.registry());
-    resolve_plugins_for(plugins, {&workflow}, {});
-    store::Store store(data_dir / "metrics.db");
-    const int64_t session =
-        store.begin_session("adapt-presets " + workflow.name, settings.source, options.seed,
-                            json{{"axes", options.axes}, {"runs", options.runs}});
-    record_plugins_used(store, session, plugins);
-    // --preset-debug prints each probe as it ends: no progress line between them.
-    ProgressLine progress(context.options);
-    const engine::MatrixContext matrix = matrix_context(
-        context, store, session, false, options.debug ? nullptr : progress.observer());
-    const unsigned workers = options.workers > 0 ? static_cast<unsigned>(options.workers)
-                                                 : std::max(1u, settings.workers);
-    if (!options.json_output) {
-        std::printf("adapt-presets %s: %zu ax%s, %d run%s per probe, %s (seed %lld)\n",
-                    workflow.name.c_str(), axes.size(), axes.size() == 1 ? "is" : "es",
-                    options.runs, options.runs == 1 ? "" : "s", options.strategy.c_str(),
-                    static_cast<long long>(options.seed));
+    const presets::AdaptationInputs inputs{
+        strategy, std::filesystem::absolute(history_path).lexically_normal().string(),
+        scoring::tracker_settings_from_environment().tolerance,
+        static_cast<uint64_t>(options.seed)};
+    const auto adaptation = presets::adapt_presets(
+        chosen,
+        [&](const std::string &scenario) { return reports::adaptation_series(history, scenario); },
+        loaded.policy, inputs);
+
+    json bodies = json::array();
+    int changed = 0;
+    for (size_t i = 0; i < adaptation.presets.size(); ++i) {
+        bodies.push_back(adaptation.presets[i].body);
+        changed += adaptation.decisions[i].changed();
     }
-    json report_axes = json::array();
-    std::string summary;
-    within_session(store, session, [&] {
-        engine::MatrixRunner runner(matrix, plugins, workers);
-        for (const auto &axis : axes) {
-            const engine::ProbeFunction probe = [&](double value) {
-                const std::string text = presets::axis_value_text(axis, value);
-                const auto preset = presets::make_preset(
-                    json{{"SCENARIO_NAME", axis.key + "=" + text}, {axis.key, text}},
-                    "adapt-presets --axis " + axis.key, 0);
-                resolve_plugins_for(plugins, {&workflow}, {preset});
-                const auto cells =
-                    runner.run({{&workflow, preset, {options.runs, options.seed, false}}});
-                const double roi = cells.front().roi;
-                const bool broke = roi < options.break_below;
-                if (options.debug) {
-                    std::printf("  probe %s=%s: roi %.3f -> %s\n", axis.key.c_str(), text.c_str(),
-                                roi, broke ? "breaks" : "holds");
-                }
-                return engine::BoundaryProbe{value, broke, roi};
-            };
-            std::optional<std::pair<double, double>> known;
-            const auto kept = policy[workflow.name].find(axis.key);
-            // A kept bracket is only a head start on the same axis: in this range, in this
-            // direction.
-            const auto within = [&](double value) {
-                return presets::at_least_as_harsh(axis, value, axis.mild) &&
-                       presets::at_least_as_harsh(axis, axis.harsh, value);
-            };
-            if (kept != policy[workflow.name].end() && kept->second.kind == "found" &&
-                kept->second.unit == axis.unit && within(kept->second.holds) &&
-                within(kept->second.breaks) && kept->second.breaks != kept->second.holds &&
-                presets::at_least_as_harsh(axis, kept->second.breaks, kept->second.holds)) {
-                known = std::pair(kept->second.holds, kept->second.breaks);
-                if (options.debug) {
-                    std::printf("  %s: the policy's bracket %s .. %s is checked first\n",
-                                axis.key.c_str(),
-                                presets::axis_value_text(axis, known->first).c_str(),
-                                presets::axis_value_text(axis, known->second).c_str());
-                }
-            }
-            const auto result = options.strategy == "grid"
-                                    ? engine::scan_boundary(axis, probe)
-                                    : engine::bisect_boundary(axis, probe, known);
-            const int probes = static_cast<int>(result.probes.size());
-            policy[workflow.name][axis.key] = {
-                kind_name(result.kind), result.holds, result.breaks,        axis.unit,
-                axis.integer,           probes,       probes * options.runs};
-            json probe_list = json::array();
-            for (const auto &done : result.probes) {
-                probe_list.push_back({{"value", presets::axis_value_text(axis, done.value)},
-                                      {"roi", done.roi},
-                                      {"broke", done.broke}});
-            }
-            const std::string description = engine::describe_boundary(axis, result);
-            report_axes.push_back(
-                {{"key", axis.key},
-                 {"kind", kind_name(result.kind)},
-                 {"holds", result.kind == engine::BoundaryResult::Kind::breaks_everywhere
-                               ? json()
-                               : json(presets::axis_value_text(axis, result.holds))},
-                 {"breaks", result.kind == engine::BoundaryResult::Kind::holds_everywhere
-                                ? json()
-                                : json(presets::axis_value_text(axis, result.breaks))},
-                 {"description", description},
-                 {"probes", probe_list},
-                 {"runs", probes * options.runs}});
-            summary += (summary.empty() ? "" : "; ") + summary_phrase(axis, result);
-            if (!options.json_output) {
-                char line[512];
-                std::snprintf(line, sizeof(line), "  %-20s %s   (%d probe%s, %d runs)\n",
-                              axis.key.c_str(), description.c_str(), probes, probes == 1 ? "" : "s",
-                              probes * options.runs);
-                logging::print_above_status(line);
-            }
+    const std::filesystem::path out = options.out.empty() ? data_dir / "adapted_presets.json"
+                                                          : std::filesystem::path(options.out);
+    write_file_atomically(out, bodies.dump(2) + "\n");
+    if (strategy == "q_learning") {
+        if (!loaded.legacy_boundaries.is_null()) {
+            // The file held find-boundaries' brackets: they move to their own file first.
+            const auto boundaries_path = reports::preset_boundaries_path(data_dir);
+            reports::save_preset_boundaries(
+                boundaries_path, reports::load_preset_boundaries(boundaries_path, policy_path));
         }
-        return 0;
-    });
-    progress.stop();
-    reports::save_preset_policy(policy_path, policy);
-    summary = workflow.name + " " + summary;
+        presets::save_q_policy(policy_path, loaded.policy);
+    }
+
     if (options.json_output) {
-        std::cout << json{{"workflow", workflow.name},
-                          {"session", session},
+        json decisions = json::array();
+        for (const auto &decision : adaptation.decisions) {
+            decisions.push_back(presets::to_json(decision));
+        }
+        std::cout << json{{"strategy", strategy},
                           {"seed", options.seed},
-                          {"strategy", options.strategy},
-                          {"runs_per_probe", options.runs},
-                          {"axes", report_axes},
-                          {"summary", summary},
-                          {"policy", policy_path.string()}}
+                          {"history", history_path.string()},
+                          {"policy",
+                           strategy == "q_learning" ? json(policy_path.string()) : json()},
+                          {"out", out.string()},
+                          {"changed", changed},
+                          {"decisions", decisions},
+                          {"presets", bodies}}
                          .dump(2)
                   << '\n';
     } else {
-        std::printf("%s\npolicy kept in %s; recorded as session %lld\n", summary.c_str(),
-                    policy_path.c_str(), static_cast<long long>(session));
+        std::printf("adapt-presets: %zu preset%s, %s (seed %lld), history %s\n", chosen.size(),
+                    chosen.size() == 1 ? "" : "s", strategy.c_str(),
+                    static_cast<long long>(options.seed), history_path.c_str());
+        for (const auto &decision : adaptation.decisions) {
+            print_decision(decision);
+        }
+        std::printf("%d setting%s changed; adapted presets in %s", changed, changed == 1 ? "" : "s",
+                    out.c_str());
+        if (strategy == "q_learning") {
+            std::printf("; policy kept in %s", policy_path.c_str());
+        }
+        std::printf("\n");
     }
     std::fflush(stdout);
-    return finish_with_disabled_plugins(disabled_plugins(store, session),
-                                        settings.plugin_host.strict, kExitOk);
+    return kExitOk;
 }
 
 }  // namespace sbx::cli

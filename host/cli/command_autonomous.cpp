@@ -33,6 +33,8 @@ AutonomousOptions parse(const std::string &command, const std::vector<std::strin
         "max-minutes", po::value(&options.max_minutes), "stop starting iterations after M minutes")(
         "preset-count", po::value(&options.preset_count), "presets generated per iteration")(
         "preset-file", po::value(&options.preset_files)->composing(), "JSON preset file")(
+        "preset-strategy", po::value(&options.preset_strategy),
+        "how presets change between iterations: q_learning, rules or fixed")(
         "runs", po::value(&options.runs), "runs per cell (default 1)")(
         "seed", po::value(&options.seed), "seed of the first iteration (then +1 each)")(
         "workers", po::value(&workers), "runs executed at once")(
@@ -60,7 +62,7 @@ AutonomousOptions parse(const std::string &command, const std::vector<std::strin
         refuse_with_recover(
             command, vm,
             {"workflow", "max-iterations", "max-minutes", "preset-count", "preset-file", "runs",
-             "seed", "workers", "roi-cycles", "synergy-cycles", "roi-threshold",
+             "preset-strategy", "seed", "workers", "roi-cycles", "synergy-cycles", "roi-threshold",
              "synergy-threshold", "entropy-threshold", "synergy-threshold-window",
              "synergy-threshold-weight", "entropy-plateau-consecutive", "consecutive",
              "forecast-log"});
@@ -78,6 +80,13 @@ AutonomousOptions parse(const std::string &command, const std::vector<std::strin
     }
     if (options.preset_count < 1 || options.preset_count > 10000) {
         fail("--preset-count " + std::to_string(options.preset_count) + " must be from 1 to 10000");
+    }
+    options.preset_count_given = vm.count("preset-count") > 0;
+    if (!options.preset_strategy.empty() && options.preset_strategy != "fixed" &&
+        !config::is_preset_strategy(options.preset_strategy)) {
+        fail("--preset-strategy " + options.preset_strategy +
+             ": write q_learning (the learned policy), rules (the fixed rules) or fixed (the "
+             "first iteration's presets every time)");
     }
     if (options.runs < 1) {
         fail("--runs " + std::to_string(options.runs) + " must be at least 1");

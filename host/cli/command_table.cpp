@@ -55,14 +55,21 @@ const std::vector<Command> &commands() {
          "[--dashboard-port P] [--metrics-port P]",
          "full-autonomous-run on the given preset files, one iteration by default.", "",
          run_autonomous_command},
-        {"adapt-presets", "find-boundaries",
+        {"adapt-presets", nullptr,
+         "[PRESET_FILE...] [--preset-count N] [--seed S] [--strategy q_learning|rules]\n"
+         "[--history ROI_HISTORY] [--out FILE] [--json]\n"
+         "(each preset stepped milder or harsher from its scenario's history)",
+         "Adapts presets to the tracker's ROI, synergy and security trends, by the learned "
+         "policy or the rules, and writes them as a preset file.",
+         "", one<run_adapt_presets_command>},
+        {"find-boundaries", nullptr,
          "[WORKFLOW] [--axis KEY[:MILD:HARSH[:PRECISION]]]... [--runs N] [--seed S]\n"
          "[--workers N] [--break-below ROI] [--strategy bisect|grid] [--preset-debug] [--json]\n"
          "[--dashboard-port P] [--metrics-port P]\n"
          "(the mildest setting of each axis that breaks the workflow)",
          "Searches each preset axis for the mildest setting that breaks the workflow (its failure "
          "boundary).",
-         "", one<run_adapt_presets_command>},
+         "", one<run_find_boundaries_command>},
         {"workflows", nullptr, "list [--json] | workflows import FILE",
          "Lists the workflows of the settings and of metrics.db, or imports a workflow file into "
          "metrics.db.",

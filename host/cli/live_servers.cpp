@@ -41,9 +41,8 @@ std::optional<std::string> environment(const char *name) {
 }  // namespace
 
 bool runs_long(const std::string &command) {
-    for (const char *name :
-         {"run", "run-scenarios", "simulate-temporal-trajectory", "full-autonomous-run",
-          "run-complete", "adapt-presets", "find-boundaries"}) {
+    for (const char *name : {"run", "run-scenarios", "simulate-temporal-trajectory",
+                             "full-autonomous-run", "run-complete", "find-boundaries"}) {
         if (command == name) {
             return true;
         }

@@ -258,6 +258,60 @@ TEST_F(AutonomousLoop, RunCompleteRunsTheGivenPresetsOnce) {
     EXPECT_EQ(state()["iterations"][0]["presets"], json::array({"calm"}));
 }
 
+// The seeds' first example: --preset-count wins over the settings' fixed presets (with a
+// warning), each iteration runs the previous one's presets adapted, and the loop stops when
+// the ROI tracker, fed one delta per preset and iteration, says every module converged.
+TEST_F(AutonomousLoop, GeneratedPresetsAdaptEachIterationUntilTheTrackerConverges) {
+    write_settings(R"(
+presets:
+  - {SCENARIO_NAME: fixed_one, CPU_LIMIT: "2"}
+workflows:
+  - name: quick
+    steps:
+      - name: work
+        run: [/bin/true]
+)");
+    const auto result = runner({"full-autonomous-run", "--preset-count", "3", "--max-iterations",
+                                "6", "--seed", "3", "--preset-strategy", "rules"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("--preset-count 3: generated presets are run instead of the fixed"),
+              std::string::npos)
+        << result.err;
+    const auto loop = state();
+    const auto &iterations = loop["iterations"];
+    ASSERT_GE(iterations.size(), 3u) << loop;
+    ASSERT_EQ(iterations[0]["preset_bodies"].size(), 3u) << iterations[0];
+    for (const auto &body : iterations[0]["preset_bodies"]) {
+        EXPECT_NE(body["SCENARIO_NAME"], "fixed_one") << body;
+    }
+    EXPECT_TRUE(iterations[0]["adaptation"].empty());
+    // Every later iteration ran the presets before it, stepped as its adaptation says: the
+    // workflow held every run, so each key set gets harsher until its ladder ends.
+    for (size_t i = 1; i < iterations.size(); ++i) {
+        json expected = iterations[i - 1]["preset_bodies"];
+        int changed = 0;
+        for (size_t p = 0; p < expected.size(); ++p) {
+            for (const auto &step : iterations[i]["adaptation"][p]["keys"]) {
+                EXPECT_EQ(expected[p][step["key"].get<std::string>()], step["from"]) << step;
+                expected[p][step["key"].get<std::string>()] = step["to"];
+                changed += step["changed"].get<bool>() ? 1 : 0;
+                EXPECT_NE(step["step"], "milder") << step;
+            }
+        }
+        EXPECT_EQ(iterations[i]["preset_bodies"].size(), expected.size());
+        for (size_t p = 0; p < expected.size(); ++p) {
+            for (const char *key : {"CPU_LIMIT", "MEMORY_LIMIT", "THREAT_INTENSITY"}) {
+                EXPECT_EQ(iterations[i]["preset_bodies"][p][key], expected[p][key]) << key;
+            }
+        }
+        if (i == 1) {
+            EXPECT_GT(changed, 0) << "the second iteration ran the same presets";
+        }
+    }
+    EXPECT_EQ(loop["stopped"].get<std::string>().rfind("converged", 0), 0u) << loop["stopped"];
+    EXPECT_NE(result.out.find("presets adapted: "), std::string::npos) << result.out;
+}
+
 TEST_F(AutonomousLoop, BadOptionsAreRefusedWithExit2) {
     for (const auto &[args, message] :
          std::vector<std::pair<std::vector<std::string>, std::string>>{
@@ -270,6 +324,7 @@ TEST_F(AutonomousLoop, BadOptionsAreRefusedWithExit2) {
               "--synergy-threshold-weight must be the weight of the newest value"},
              {{"full-autonomous-run", "--synergy-threshold-window", "1"},
               "--synergy-threshold-window 1 must be from 2 to 1000"},
+             {{"full-autonomous-run", "--preset-strategy", "dqn"}, "--preset-strategy dqn"},
              {{"run-complete"}, "give the presets to run"}}) {
         const auto result = runner(args);
         EXPECT_EQ(result.exit_code, 2) << args[1] << ": " << result.out;

@@ -169,6 +169,17 @@ void apply_environment(Settings &settings,
         }
         settings.alert_command = std::move(command);
     }
+    if (const char *value = env.get("SANDBOX_PRESET_RL_PATH")) {
+        settings.preset_policy_path = value;
+    }
+    if (const char *value = env.get("SANDBOX_PRESET_RL_STRATEGY")) {
+        if (!is_preset_strategy(value)) {
+            fail("SANDBOX_PRESET_RL_STRATEGY", value, "not a preset strategy",
+                 "set it to q_learning (the learned policy, the default) or rules (the fixed "
+                 "rules alone), or unset it");
+        }
+        settings.preset_strategy = value;
+    }
 }
 
 }  // namespace sbx::config

@@ -32,6 +32,10 @@ std::optional<int64_t> parse_whole_number(std::string_view text, int64_t min, in
     return value;
 }
 
+bool is_preset_strategy(std::string_view text) {
+    return text == "q_learning" || text == "rules";
+}
+
 std::optional<bool> parse_switch(std::string_view text) {
     std::string lower(text);
     for (char &c : lower) {

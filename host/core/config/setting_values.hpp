@@ -26,6 +26,9 @@ std::optional<int64_t> parse_whole_number(std::string_view text, int64_t min, in
 // An on/off switch from an environment variable: 1, 0, true, false (any case).
 std::optional<bool> parse_switch(std::string_view text);
 
+// The ways adapt-presets steps presets: q_learning (the learned policy) and rules.
+bool is_preset_strategy(std::string_view text);
+
 // `input_stubs` must be a non-empty list of objects (input sets); calls `fail` with what is
 // wrong ("must be a list, not ...", "item 3 is not an object").
 void check_input_stubs(const nlohmann::json &sets,

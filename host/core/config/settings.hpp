@@ -204,6 +204,11 @@ struct Settings {
     bool keep_workspaces = false;
     // Run for each alert (store/alert_dispatch.hpp); empty: alerts are only recorded.
     std::vector<std::string> alert_command;
+    // The preset policy adapt-presets learns in (SANDBOX_PRESET_RL_PATH); "": the data
+    // dir's preset_policy.json.
+    std::string preset_policy_path;
+    // How adapt-presets steps presets (SANDBOX_PRESET_RL_STRATEGY): q_learning or rules.
+    std::string preset_strategy = "q_learning";
     // A preset limit that the executor can only hold by something weaker (no cgroup without
     // root: RLIMIT_AS instead of an OOM kill, ...) stops run-scenarios before any run unless
     // this is true; then the downgrade is printed before the matrix and kept in each result.

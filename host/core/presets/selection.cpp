@@ -1,6 +1,8 @@
 // The preset sources in order of precedence, and the environment variables that steer them.
 #include "presets/selection.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <cstdlib>
 #include <stdexcept>
 
@@ -118,6 +120,30 @@ std::vector<Preset> presets_from_sources(const SelectionInputs &inputs, bool &wr
             }
         }
         return chosen;
+    }
+    if (inputs.count_over_fixed) {
+        const bool fixed = variable("SANDBOX_ENV_PRESETS") != nullptr ||
+                           (inputs.settings != nullptr && !inputs.settings->presets.empty());
+        if (enabled) {
+            if (fixed) {
+                spdlog::warn(
+                    "--preset-count {}: generated presets are run instead of the fixed "
+                    "ones (SANDBOX_ENV_PRESETS or the settings' presets:)",
+                    inputs.preset_count);
+            }
+            if (canonical) {
+                spdlog::warn(
+                    "--preset-count {} is ignored: SANDBOX_PRESET_MODE=canonical "
+                    "generates the 12 canonical presets",
+                    inputs.preset_count);
+            }
+            written = false;
+            return generated(inputs, enabled, canonical);
+        }
+        spdlog::warn(
+            "--preset-count {} cannot be honoured: SANDBOX_GENERATE_PRESETS=0 turns "
+            "generation off; the fixed presets are run",
+            inputs.preset_count);
     }
     if (const char *text = variable("SANDBOX_ENV_PRESETS")) {
         auto chosen = parse_presets(text, "SANDBOX_ENV_PRESETS");

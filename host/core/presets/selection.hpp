@@ -23,6 +23,10 @@ struct SelectionInputs {
     // Take preset keys from the host's environment (environment_keys.hpp): the settings'
     // preset_env.
     bool environment_keys = false;
+    // The preset count was asked for (full-autonomous-run --preset-count): generated presets
+    // win over SANDBOX_ENV_PRESETS and the settings' presets, which a warning names; with
+    // generation off (SANDBOX_GENERATE_PRESETS=0) a warning says the count cannot be honoured.
+    bool count_over_fixed = false;
 };
 
 // The presets, each validated as make_preset validates (units, limits, environment names),

@@ -97,4 +97,20 @@ void save_roi_history(const std::filesystem::path &path, const RoiHistory &histo
     write_file_atomically(path, to_json(history).dump(2) + "\n");
 }
 
+presets::ScenarioSeries adaptation_series(const RoiHistory &history, const std::string &scenario) {
+    presets::ScenarioSeries series;
+    const auto found = history.scenarios.find(scenario);
+    if (found == history.scenarios.end()) {
+        return series;
+    }
+    series.roi = found->second.roi;
+    const auto metric = [&](const char *name) {
+        const auto values = found->second.metrics.find(name);
+        return values == found->second.metrics.end() ? std::vector<double>{} : values->second;
+    };
+    series.synergy_roi = metric("synergy_roi");
+    series.security_score = metric("security_score");
+    return series;
+}
+
 }  // namespace sbx::reports

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "presets/trend_signals.hpp"
+
 namespace sbx::reports {
 
 constexpr const char *kRoiHistoryFormat = "sandbox-runner/roi_history/1";
@@ -32,6 +34,10 @@ struct RoiHistory {
 // InputError naming the file (with line:column for malformed JSON) and what to do.
 RoiHistory load_roi_history(const std::filesystem::path &path);
 nlohmann::json to_json(const RoiHistory &history);
+// What adapt-presets reads of one scenario: its ROI, its synergy_roi values and its
+// security_score values, oldest first (empty for a scenario the history lacks).
+presets::ScenarioSeries adaptation_series(const RoiHistory &history, const std::string &scenario);
+
 // Written atomically.
 void save_roi_history(const std::filesystem::path &path, const RoiHistory &history);
 
