@@ -125,7 +125,11 @@ LoopDecisions decide(const AutonomousState &state, const std::vector<std::string
     const double threshold = tracker.diminishing();
     for (const auto &module : modules) {
         const auto deltas = scoring::last_values(tracker.module_deltas(module), settings.window);
-        const bool converged = tracker.converged(module);
+        // Decided at the iteration's end: the tracker marks a module converged at the update
+        // that completes its streak, and a later preset of the same iteration may still
+        // have moved; the window must be within the threshold after all of them.
+        const bool converged =
+            tracker.converged(module) && std::fabs(scoring::mean(deltas)) <= threshold;
         if (converged) {
             decisions.converged_modules.push_back(module);
         } else {
