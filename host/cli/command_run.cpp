@@ -13,6 +13,7 @@
 #include "engine/injector_preflight.hpp"
 #include "engine/limit_preflight.hpp"
 #include "engine/matrix_runner.hpp"
+#include "engine/network_safety.hpp"
 #include "engine/program_preflight.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
@@ -158,6 +159,8 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     if (options.on != "slurm") {
         // A step whose program cannot run would fail every run, and the presets be blamed.
         engine::refuse_missing_programs(plugins, workflow, std::filesystem::current_path());
+        // safe_mode that cannot hold here stops now rather than run in the host's network.
+        engine::refuse_unsafe_network(plugins, workflow, presets, settings.state_folder().string());
         engine::refuse_unhandled_faults(
             presets,
             engine::refuse_unworkable_faults(plugins, presets, settings.state_folder().string()));

@@ -9,6 +9,7 @@
 #include "engine/fault_preflight.hpp"
 #include "engine/injector_preflight.hpp"
 #include "engine/limit_preflight.hpp"
+#include "engine/network_safety.hpp"
 #include "engine/program_preflight.hpp"
 #include "engine/scenario_matrix.hpp"
 #include "matrix_command.hpp"
@@ -187,6 +188,13 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     if (options.matrix.on != "slurm") {
         // A step whose program cannot run would fail every run, and the faults be blamed.
         engine::refuse_missing_programs(plugins, workflow, std::filesystem::current_path());
+        // safe_mode that cannot hold here stops now rather than run in the host's network.
+        engine::refuse_unsafe_network(plugins, workflow, scenarios,
+                                      settings.state_folder().string());
+        if (baseline != nullptr) {
+            engine::refuse_unsafe_network(plugins, *baseline, scenarios,
+                                          settings.state_folder().string());
+        }
         engine::refuse_unhandled_faults(
             scenarios,
             engine::refuse_unworkable_faults(plugins, scenarios, settings.state_folder().string()));

@@ -204,6 +204,9 @@ CommandSpec read_command_spec(const nlohmann::json &spec) {
     if (spec.contains("netns") && !spec["netns"].is_null()) {
         result.netns = read_c_string(spec["netns"], "run spec: netns");
     }
+    if (spec.contains("safe_mode") && !spec["safe_mode"].is_null()) {
+        result.safe_mode = read_bool(spec["safe_mode"], "run spec: safe_mode");
+    }
     if (spec.contains("probe") && !spec["probe"].is_null()) {
         result.probe = read_bool(spec["probe"], "run spec: probe");
     }

@@ -47,6 +47,10 @@ struct CommandSpec {
     // A network namespace to run in (/run/netns/NAME or /proc/PID/ns/net), or "" to stay
     // in the host's. Set by a network injector.
     std::string netns;
+    // `safe_mode: true`: the run must not reach the host's network. The network injector
+    // sets `netns` for it; an executor given no namespace keeps the run off the network
+    // itself or refuses it, and answers `safe_mode` with how it held it.
+    bool safe_mode = false;
     // `probe: true`: prepare, report `enforcement` and `downgraded`, run nothing (the host's
     // check before a matrix that every limit holds as asked).
     bool probe = false;

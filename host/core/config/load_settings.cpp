@@ -48,7 +48,8 @@ const std::vector<std::string> &top_level_keys() {
                                                     "allow_limit_downgrades",
                                                     "robustness_repetitions",
                                                     "sandbox_fault_reruns",
-                                                    "alert_command"};
+                                                    "alert_command",
+                                                    "safe_mode"};
     return values;
 }
 
@@ -262,6 +263,9 @@ void read_top_level(const YamlReader &reader, const Field &entry, Settings &s) {
         s.workers = *workers;
     } else if (key == "keep_workspaces") {
         s.keep_workspaces = reader.boolean(entry);
+    } else if (key == "safe_mode") {
+        s.safe_mode = reader.boolean(entry);
+        s.safe_mode_where = reader.where(entry);
     } else if (key == "allow_limit_downgrades") {
         s.allow_limit_downgrades = reader.boolean(entry);
     } else if (key == "robustness_repetitions") {
@@ -359,6 +363,14 @@ Settings load_settings_text(const std::string &yaml, const std::string &source_n
     settings.source = source_name;
     for (const auto &entry : fields) {
         read_top_level(reader, entry, settings);
+    }
+    // The top-level safe_mode is the default of the workflows that do not say, wherever
+    // in the file either was written.
+    for (auto &workflow : settings.workflows) {
+        if (!workflow.safe_mode_written) {
+            workflow.safe_mode = settings.safe_mode;
+            workflow.safe_mode_where = settings.safe_mode_where;
+        }
     }
     return settings;
 }

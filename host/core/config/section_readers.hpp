@@ -21,6 +21,17 @@ std::vector<Service> read_services(const YamlReader &reader, const Field &field,
                                    const std::vector<Upstream> &upstreams);
 ServiceScope read_service_scope(const YamlReader &reader, const Field &field);
 
+// A workflow's `network_mocks:` (names unique among its mocks, upstreams and services, case
+// aside; a fixed listen address unique among its mocks and upstreams; body_file read now).
+std::vector<NetworkMock> read_network_mocks(const YamlReader &reader, const Field &field,
+                                            const std::string &workflow,
+                                            const std::vector<Upstream> &upstreams,
+                                            const std::vector<Service> &services);
+
+// "host:port" or "[v6 address]:port" with a decimal port; port 0 only where `any_port`.
+// Otherwise false, with `why` ("is not host:port", "has port 70000, ...").
+bool is_host_port(const std::string &text, bool any_port, std::string &why);
+
 // One step of a workflow (`what` names it in messages: "step 2 of workflow 'ci'").
 Step read_step(const YamlReader &reader, const Field &field, const std::string &what);
 

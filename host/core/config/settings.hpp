@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sbx/run_status.hpp>
 
+#include "config/network_mock.hpp"
 #include "config/service.hpp"
 #include "plugins/isolation_policy.hpp"
 
@@ -103,7 +104,15 @@ struct Workflow {
     std::vector<Service> services;  // started before the steps, stopped after them
     ServiceScope service_scope = ServiceScope::run;
     std::vector<Upstream> upstreams;  // in the order written
-    std::vector<Step> steps;          // never empty
+    // Canned HTTP answers the host serves for each run, reached as upstreams.
+    std::vector<NetworkMock> network_mocks;
+    // Every step runs in a network namespace of its own with loopback only (the network
+    // injector's, without uplink): nothing leaves it but the fault proxies of its upstreams,
+    // services and mocks. `safe_mode:` of the workflow, else the top-level one.
+    bool safe_mode = false;
+    bool safe_mode_written = false;  // the workflow's own key, not the top-level default
+    SourceLocation safe_mode_where;  // of the key that set it (the workflow's or top-level)
+    std::vector<Step> steps;         // never empty
     SourceLocation where;
 };
 
@@ -202,6 +211,9 @@ struct Settings {
     // Runs executed at once; the default (and `auto`) is one per core.
     unsigned workers = std::max(1u, std::thread::hardware_concurrency());
     bool keep_workspaces = false;
+    // `safe_mode:` at the top level: the default of every workflow that does not say.
+    bool safe_mode = false;
+    SourceLocation safe_mode_where;
     // Run for each alert (store/alert_dispatch.hpp); empty: alerts are only recorded.
     std::vector<std::string> alert_command;
     // The preset policy adapt-presets learns in (SANDBOX_PRESET_RL_PATH); "": the data

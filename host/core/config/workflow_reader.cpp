@@ -16,8 +16,8 @@ constexpr const char *kWorkflowExample =
     "workflows: [{name: import, steps: [{name: load, run: [./bin/kvtool, import]}]}]";
 const std::vector<std::string> &workflow_keys() {
     static const std::vector<std::string> values = {
-        "id",    "name",  "executor", "baseline",      "impact",   "filesystem",
-        "binds", "steps", "services", "service_scope", "upstreams"};
+        "id",    "name",     "executor",      "baseline",  "impact",        "filesystem", "binds",
+        "steps", "services", "service_scope", "upstreams", "network_mocks", "safe_mode"};
     return values;
 }
 
@@ -111,39 +111,6 @@ std::vector<Step> read_steps(const YamlReader &reader, const Field &field,
         steps.push_back(std::move(step));
     }
     return steps;
-}
-
-// "host:port" or "[v6 address]:port" with a decimal port; port 0 only where `any_port`.
-bool is_host_port(const std::string &text, bool any_port, std::string &why) {
-    size_t colon = std::string::npos;
-    if (!text.empty() && text.front() == '[') {
-        const size_t close = text.find(']');
-        if (close == std::string::npos || close == 1 || close + 1 >= text.size() ||
-            text[close + 1] != ':') {
-            why = "is not [address]:port";
-            return false;
-        }
-        colon = close + 1;
-    } else {
-        colon = text.find(':');
-        if (colon == std::string::npos || colon == 0 ||
-            text.find(':', colon + 1) != std::string::npos) {
-            why = "is not host:port";
-            return false;
-        }
-    }
-    const std::string port = text.substr(colon + 1);
-    if (port.empty() || port.size() > 5 ||
-        port.find_first_not_of("0123456789") != std::string::npos) {
-        why = "has no port number after the last ':'";
-        return false;
-    }
-    const long number = std::stol(port);
-    if (number > 65535 || (number == 0 && !any_port)) {
-        why = "has port " + port + ", not one from " + (any_port ? "0" : "1") + " to 65535";
-        return false;
-    }
-    return true;
 }
 
 Upstream read_upstream(const YamlReader &reader, const Field &field, const std::string &what) {
@@ -280,6 +247,7 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
     }
     bool has_steps = false;
     std::optional<Field> services;
+    std::optional<Field> mocks;
     for (const auto &entry : fields) {
         if (entry.key == "id") {
             workflow.id = reader.integer(entry, "id: 42");
@@ -324,6 +292,12 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
             services = entry;  // read after the loop, against every upstream's name
         } else if (entry.key == "service_scope") {
             workflow.service_scope = read_service_scope(reader, entry);
+        } else if (entry.key == "network_mocks") {
+            mocks = entry;  // read after the loop, against the upstreams' and services' names
+        } else if (entry.key == "safe_mode") {
+            workflow.safe_mode = reader.boolean(entry);
+            workflow.safe_mode_written = true;
+            workflow.safe_mode_where = reader.where(entry);
         } else if (entry.key == "upstreams") {
             workflow.upstreams = read_upstreams(reader, entry, what);
         } else if (entry.key == "steps") {
@@ -333,6 +307,10 @@ Workflow read_workflow(const YamlReader &reader, const Field &field, size_t inde
     }
     if (services) {
         workflow.services = read_services(reader, *services, what, workflow.upstreams);
+    }
+    if (mocks) {
+        workflow.network_mocks =
+            read_network_mocks(reader, *mocks, what, workflow.upstreams, workflow.services);
     }
     if (!workflow.binds.empty() && workflow.filesystem != "minimal") {
         reader.fail(workflow.where, what + " lists binds: but its filesystem is not minimal",
@@ -406,6 +384,38 @@ void check_baselines(const YamlReader &reader, const std::vector<Workflow> &work
 }
 
 }  // namespace
+
+bool is_host_port(const std::string &text, bool any_port, std::string &why) {
+    size_t colon = std::string::npos;
+    if (!text.empty() && text.front() == '[') {
+        const size_t close = text.find(']');
+        if (close == std::string::npos || close == 1 || close + 1 >= text.size() ||
+            text[close + 1] != ':') {
+            why = "is not [address]:port";
+            return false;
+        }
+        colon = close + 1;
+    } else {
+        colon = text.find(':');
+        if (colon == std::string::npos || colon == 0 ||
+            text.find(':', colon + 1) != std::string::npos) {
+            why = "is not host:port";
+            return false;
+        }
+    }
+    const std::string port = text.substr(colon + 1);
+    if (port.empty() || port.size() > 5 ||
+        port.find_first_not_of("0123456789") != std::string::npos) {
+        why = "has no port number after the last ':'";
+        return false;
+    }
+    const long number = std::stol(port);
+    if (number > 65535 || (number == 0 && !any_port)) {
+        why = "has port " + port + ", not one from " + (any_port ? "0" : "1") + " to 65535";
+        return false;
+    }
+    return true;
+}
 
 std::vector<Workflow> read_workflows(const YamlReader &reader, const Field &field) {
     std::vector<Workflow> workflows;

@@ -19,7 +19,8 @@ namespace sbx::engine {
 class InjectionScope {
   public:
     // Calls prepare() on each injector in order, threading the run spec through them, but
-    // for those in `idle` (their probe promised inactivity under this preset).
+    // for those in `idle` (their probe promised inactivity under this preset), unless the
+    // spec has `safe_mode`, which every injector is asked about.
     // `command_seed` is the command's --seed, the same for every run of the command;
     // `repetition` the run's place in its cell (-1: none), sent when known.
     InjectionScope(std::vector<std::unique_ptr<plugins::Instance>> &injectors,

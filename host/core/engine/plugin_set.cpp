@@ -7,6 +7,7 @@
 
 #include "config/suggest.hpp"
 #include "engine/input_generation.hpp"
+#include "engine/network_safety.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::engine {
@@ -62,6 +63,7 @@ void check_injector_order(const config::Settings &settings) {
 PluginSet::PluginSet(const config::Settings &settings, const plugins::Registry &registry)
     : settings_(settings), registry_(registry) {
     check_injector_order(settings);
+    check_safe_mode_injectors(settings);
     // A misspelt section would leave the plugin it meant on its defaults, silently.
     check_plugin_sections(settings, registry);
     // Each "where" is the YAML position of the id, so a typo points at its line.

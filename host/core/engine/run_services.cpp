@@ -2,6 +2,8 @@
 
 #include <sbx/utf8.hpp>
 
+#include <cctype>
+
 #include "plugins/plugin.hpp"
 
 namespace sbx::engine {
@@ -30,7 +32,18 @@ void CellServices::stop() {
 
 RunServices::RunServices(const config::Workflow &workflow, bool counterfactual,
                          const SharedServices &shared, const std::filesystem::path &state_dir) {
-    if (counterfactual || workflow.services.empty()) {
+    if (counterfactual) {
+        return;
+    }
+    try {
+        for (const auto &mock : workflow.network_mocks) {
+            mocks_.push_back({mock.listen, std::make_unique<MockResponder>(mock)});
+        }
+    } catch (const ServiceError &e) {
+        failure_ = e.what();
+        return;
+    }
+    if (workflow.services.empty()) {
         return;
     }
     if (workflow.service_scope == config::ServiceScope::cell) {
@@ -51,6 +64,28 @@ RunServices::RunServices(const config::Workflow &workflow, bool counterfactual,
 void RunServices::add_to(nlohmann::json &spec) const {
     if (set_ != nullptr) {
         set_->add_to(spec);
+    }
+    if (mocks_.empty()) {
+        return;
+    }
+    nlohmann::json &upstreams = spec["upstreams"];
+    if (!upstreams.is_array()) {
+        upstreams = nlohmann::json::array();
+    }
+    nlohmann::json &env = spec["env"];
+    for (const Mock &mock : mocks_) {
+        const std::string address = "127.0.0.1:" + std::to_string(mock.responder->port());
+        upstreams.push_back(
+            {{"name", mock.responder->name()}, {"listen", mock.listen}, {"target", address}});
+        // As for `upstreams:`: the responder itself until fault_proxy stands between; a
+        // step's own env wins.
+        std::string variable = "SANDBOX_UPSTREAM_";
+        for (const char c : mock.responder->name()) {
+            variable += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        }
+        if (!env.contains(variable)) {
+            env[variable] = address;
+        }
     }
 }
 
@@ -86,7 +121,24 @@ void RunServices::fail_if_died(const std::string &step, std::vector<StepOutcome>
 }
 
 void RunServices::record_into(RunOutcome &outcome) const {
-    if (set_ == nullptr || outcome.steps.empty()) {
+    if (outcome.steps.empty()) {
+        return;
+    }
+    if (!mocks_.empty()) {
+        nlohmann::json record = nlohmann::json::object();
+        double requests = 0;
+        for (const Mock &mock : mocks_) {
+            const std::uint64_t served = mock.responder->requests();
+            record[mock.responder->name()] = {{"port", mock.responder->port()},
+                                              {"requests", served}};
+            requests += static_cast<double>(served);
+        }
+        StepOutcome &last = outcome.steps.back();
+        last.result["network_mocks"] = std::move(record);
+        last.result_text = last.result.dump();
+        outcome.host_metrics["mock_requests"] = requests;
+    }
+    if (set_ == nullptr) {
         return;
     }
     nlohmann::json record = set_->record();

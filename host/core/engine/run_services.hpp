@@ -1,7 +1,8 @@
-// The services of one run, its own (service_scope: run) or its cell's, and what a run does
-// with them: every step's spec names them (upstreams and SANDBOX_UPSTREAM_<NAME>), a step
-// cannot run while one is down, a step during which one dies fails saying so, and their
-// last output goes into the record of the run's last step.
+// The services of one run, its own (service_scope: run) or its cell's, and its network
+// mocks (always its own), and what a run does with them: every step's spec names them
+// (upstreams and SANDBOX_UPSTREAM_<NAME>), a step cannot run while a service is down, a
+// step during which one dies fails saying so, and their last output (the mocks' request
+// counts) goes into the record of the run's last step.
 #pragma once
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/mock_responder.hpp"
 #include "engine/service_set.hpp"
 #include "engine/workflow_runner.hpp"
 
@@ -34,7 +36,8 @@ class CellServices {
 class RunServices {
   public:
     // Starts the workflow's services for this run when its scope is `run`, else uses the
-    // cell's `shared` ones; none for a counterfactual run, whose steps run `true`.
+    // cell's `shared` ones, and its network mocks; none for a counterfactual run, whose
+    // steps run `true`.
     RunServices(const config::Workflow &workflow, bool counterfactual, const SharedServices &shared,
                 const std::filesystem::path &state_dir);
 
@@ -46,10 +49,16 @@ class RunServices {
     // When a service has ended since the step started, every copy that ran fails with why.
     void fail_if_died(const std::string &step, std::vector<StepOutcome> &copies,
                       const std::vector<bool> &alive) const;
-    // The services' last output, as `services` of the last step's result.
+    // The services' last output, as `services` of the last step's result; the mocks'
+    // requests as its `network_mocks` and the run's `mock_requests` metric.
     void record_into(RunOutcome &outcome) const;
 
   private:
+    struct Mock {
+        std::string listen;  // the workflow's `listen`: where the target is to connect
+        std::unique_ptr<MockResponder> responder;
+    };
+    std::vector<Mock> mocks_;
     std::unique_ptr<ServiceSet> own_;
     const ServiceSet *set_ = nullptr;
     std::string failure_;

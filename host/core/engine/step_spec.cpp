@@ -52,14 +52,19 @@ std::string upstream_variable(const std::string &name) {
 }
 
 // The workflow's own fields of a spec: `upstreams:` for the injectors (fault_proxy puts a
-// proxy on each `listen`), `filesystem:` and `binds:` for the executor; absent when not
-// written.
+// proxy on each `listen`), `filesystem:`, `binds:` and `safe_mode:` for the executor (the
+// last for the network injector too); absent when not written.
 json with_workflow_fields(json spec, const config::Workflow &workflow) {
     if (!workflow.filesystem.empty()) {
         spec["filesystem"] = workflow.filesystem;
     }
     if (!workflow.binds.empty()) {
         spec["binds"] = workflow.binds;
+    }
+    // The network injector gives such a run a namespace with loopback only, and an
+    // executor refuses a safe_mode spec it would run in the host's network.
+    if (workflow.safe_mode) {
+        spec["safe_mode"] = true;
     }
     if (!workflow.upstreams.empty()) {
         json upstreams = json::array();

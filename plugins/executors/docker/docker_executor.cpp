@@ -53,6 +53,9 @@ class DockerExecutor final : public Executor {
             result["status"] = "OK";
             result["probe"] = true;
             result["downgraded"] = nlohmann::json::array();
+            if (spec.safe_mode) {
+                result["safe_mode"] = "netns or network none";
+            }
             return finish(result);
         }
         purge_at_start(spec.state_dir);
@@ -85,6 +88,9 @@ class DockerExecutor final : public Executor {
         nlohmann::json result = config_.pool && spec.netns.empty() && !config_.writable_root
                                     ? run_pooled(context, pool_, spec, owner_)
                                     : run_once(context, spec, owner_);
+        if (spec.safe_mode) {
+            result["safe_mode"] = spec.netns.empty() ? "network none" : "netns";
+        }
         if (!spec.netns.empty()) {
             result["netns"] = spec.netns;
             if (config_.pool) {

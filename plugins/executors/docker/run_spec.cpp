@@ -57,6 +57,9 @@ RunSpec parse_run_spec(const std::string &spec_json, const ExecutorConfig &confi
         (spec.contains("needs_network") && spec["needs_network"].is_boolean() &&
          spec["needs_network"].get<bool>()) ||
         (spec.contains("upstreams") && spec["upstreams"].is_array() && !spec["upstreams"].empty());
+    // safe_mode: never the host's network; the spec's netns (the network injector's) is
+    // entered by the helper, and without one the container's network is `none`.
+    result.needs_network = result.needs_network && !result.safe_mode;
     result.state_dir = optional_string(spec, "state_dir");
     if (result.state_dir.empty()) {
         result.state_dir = !config.state_dir.empty() ? config.state_dir

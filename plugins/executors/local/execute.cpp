@@ -181,9 +181,21 @@ nlohmann::json execute(const support::RunSpec &spec, const ExecutorConfig &confi
     }
     result["enforcement"] = enforcement(limits, cgroups.get(), disk, config.use_cgroups);
     result["downgraded"] = downgrades(limits, cgroups.get(), disk, config);
+    if (spec.safe_mode) {
+        // Held by the namespace the network injector made: loopback only, entered below.
+        result["safe_mode"] = "netns";
+    }
     if (spec.probe) {
         result["status"] = "OK";
         result["probe"] = true;
+        return result;
+    }
+    if (spec.safe_mode && spec.netns.empty()) {
+        // Never in the host's network: the injector that makes the namespace did not run.
+        result.erase("safe_mode");
+        result["error"] =
+            "safe_mode: the run spec names no network namespace (netns) to keep the target "
+            "off the network; list the network injector in injectors:";
         return result;
     }
 

@@ -1,7 +1,9 @@
 // The `network` injector: runs execute in a network namespace shared by every run of the
 // same preset, with delay, jitter, loss, duplication and a bandwidth cap, or cut off from
 // everything but loopback (network_partition). Active when the preset lists network or
-// network_partition in FAILURE_MODES or sets any network key.
+// network_partition in FAILURE_MODES or sets any network key. A spec with `safe_mode` gets
+// a namespace whatever the preset, never with an uplink: loopback and, through
+// fault_proxy, the run's upstreams are all it reaches.
 //
 // Lifecycle: a namespace is made by the first prepare() of a preset and shared through a
 // process-wide pool; each instance keeps the `keep_namespaces` it used last, each run holds
@@ -108,10 +110,19 @@ class NetworkInjector final : public Injector {
     std::string prepare(const std::string &request_json) override {
         const json request = json::parse(request_json);
         const json preset = request.value("preset", json::object());
-        const NetworkPlan plan = plan_from_preset(preset);
-        if (!plan.active) {
-            // No "spec": left as it was. Idle: the preset decided, for every run under it.
+        NetworkPlan plan = plan_from_preset(preset);
+        const json &request_spec = request.contains("spec") ? request["spec"] : json();
+        plan.offline = request_spec.is_object() && request_spec.value("safe_mode", false);
+        if (!plan.active && !plan.offline) {
+            // No "spec": left as it was. Idle: the preset decided, for every run under it
+            // without safe_mode (the host asks again for a safe_mode run).
             return R"({"active":false,"state":null,"idle":true})";
+        }
+        if (support::is_probe(request) && !plan.active) {
+            // The host's safe_mode check: the namespace can be made here. Active: it will
+            // be, for every such run.
+            check_can_make_namespaces(options_);
+            return R"({"active":true,"state":null,"probe":true,"safe_mode":true})";
         }
         if (support::is_probe(request)) {
             check_can_make_namespaces(options_);
@@ -136,8 +147,8 @@ class NetworkInjector final : public Injector {
         if (!state_dir.empty()) {
             options.record_folder = std::filesystem::path(state_dir) / "network";
         }
-        const std::string key =
-            config_key_ + "\n" + options.record_folder.string() + "\n" + preset.dump();
+        const std::string key = config_key_ + "\n" + options.record_folder.string() + "\n" +
+                                (plan.offline ? "safe_mode\n" : "") + preset.dump();
         bool reused = false;
         auto network = shared_namespace(
             key, [&] { return std::make_shared<NetworkNamespace>(plan, options); }, reused);
@@ -157,8 +168,10 @@ class NetworkInjector final : public Injector {
         json report = network->report();
         report["reused"] = reused;
         const std::uint64_t token = runs_prepared_ + 1;
+        // Under safe_mode alone the namespace is no fault: inactive, so the run's fault
+        // accounting names none, but prepared (a state, torn down like any other).
         std::string response = json{
-            {"active", true},
+            {"active", plan.active},
             {"spec", spec},
             {"state", {{"namespace", network->name()}, {"token", token}}},
             {"applied", applied_faults(plan, report.value("impairment", std::string("none")))},

@@ -81,7 +81,7 @@ NetworkNamespace::NetworkNamespace(const NetworkPlan &plan, const NamespaceOptio
                                    const NetworkNames &names)
     : name_(names.netns) {
     const bool named = named_kind(options);
-    const bool uplink = named && !plan.partition && options.uplink;
+    const bool uplink = named && !plan.partition && !plan.offline && options.uplink;
     if (named) {
         record_.emplace(options.record_folder, names.netns,
                         uplink ? names.host_link : std::string());
@@ -95,6 +95,7 @@ NetworkNamespace::NetworkNamespace(const NetworkPlan &plan, const NamespaceOptio
                {"netns", path()},
                {"kind", named ? "named" : "user"},
                {"partition", plan.partition},
+               {"safe_mode", plan.offline},
                {"latency_ms", plan.latency_ms},
                {"jitter_ms", plan.jitter_ms},
                {"loss", plan.loss},
@@ -107,7 +108,9 @@ NetworkNamespace::NetworkNamespace(const NetworkPlan &plan, const NamespaceOptio
     if (mechanism == "nfqueue") {
         report_["seed"] = options.seed;
     }
-    if (!named && !plan.partition && options.uplink) {
+    if (plan.offline && !plan.partition) {
+        report_["uplink"] = "none: safe_mode; upstreams are reached through fault_proxy";
+    } else if (!named && !plan.partition && options.uplink) {
         report_["uplink"] =
             "none: a link to the host's namespace needs root; upstreams are "
             "reached through fault_proxy";

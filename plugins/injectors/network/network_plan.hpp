@@ -8,8 +8,11 @@
 namespace sbx::network {
 
 struct NetworkPlan {
-    bool active = false;         // some network key or failure mode is set
-    bool partition = false;      // network_partition: only loopback, no way out
+    bool active = false;     // some network key or failure mode is set
+    bool partition = false;  // network_partition: only loopback, no way out
+    // The spec's safe_mode: no uplink either, but fault_proxy's upstream proxies may listen
+    // inside (unlike a partition); with no network key set the run gets the namespace alone.
+    bool offline = false;
     double latency_ms = 0;       // added round-trip time
     double jitter_ms = 0;        // ± on that round-trip time, uniform
     double loss = 0;             // fraction of packets dropped, per packet
