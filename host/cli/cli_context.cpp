@@ -3,8 +3,6 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
-
 #include "config/load_settings.hpp"
 #include "install_layout.hpp"
 #include "logging/logging.hpp"
@@ -46,12 +44,8 @@ CliContext make_context(const GlobalOptions &options) {
     plugins::set_plugin_host_program(plugin_host_beside(executable_path(options.program_path)));
     CliContext context;
     context.options = options;
-    std::string path = options.config_path;
-    if (path.empty()) {
-        if (const char *from_env = std::getenv("SANDBOX_SETTINGS_YAML")) {
-            path = from_env;
-        }
-    }
+    const std::string path = options.config_path.empty() ? config::settings_file_from_environment()
+                                                         : options.config_path;
     // The default settings: an installed host reads those installed beside it (their demo
     // workflow names the installed demo target); a build tree has none and uses the
     // embedded ones. A settings file may extend them (`extends: default`).

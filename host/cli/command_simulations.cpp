@@ -263,16 +263,15 @@ int run_section_simulations(CliContext &context, RunOptions &options) {
         throw InputError("run --sections: " + settings.source +
                          " lists no targets; add e.g. targets: [\"bin/*\"]");
     }
-    const char *repo_env = std::getenv("SANDBOX_REPO_PATH");
-    const std::filesystem::path repo =
-        repo_env && *repo_env ? std::filesystem::path(repo_env) : std::filesystem::current_path();
+    const std::filesystem::path repo = settings.repo_path.empty()
+                                           ? std::filesystem::current_path()
+                                           : std::filesystem::path(settings.repo_path);
     const auto targets = expand_targets(settings, repo);
 
     // A custom preset list (files, SANDBOX_ENV_PRESETS, settings) is the base; the low
     // canonical preset of every profile it leaves out is added.
-    const char *env_presets = std::getenv("SANDBOX_ENV_PRESETS");
-    const bool custom = !options.preset_files.empty() || !settings.presets.empty() ||
-                        (env_presets != nullptr && *env_presets != '\0');
+    const bool custom =
+        !options.preset_files.empty() || !settings.presets.empty() || !settings.env_presets.empty();
     std::vector<presets::Preset> base;
     if (custom) {
         base = presets::choose_presets({options.preset_files, options.preset_count,
@@ -295,7 +294,7 @@ int run_section_simulations(CliContext &context, RunOptions &options) {
     }
     const size_t custom_count = bodies.size();
     bodies = presets::add_missing_canonical(std::move(bodies), presets::canonical_profile_names(),
-                                            presets::fail_on_missing_scenarios());
+                                            settings.fail_on_missing_scenarios);
     const size_t high_start = bodies.size();
     std::vector<std::string> high_order;  // the profile of each high preset, canonical order
     for (const auto &profile : presets::canonical_profile_names()) {

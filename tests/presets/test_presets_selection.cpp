@@ -1,6 +1,7 @@
 // Preset selection: --preset-file, then SANDBOX_ENV_PRESETS, then inline presets, then
 // generated ones (SANDBOX_GENERATE_PRESETS, SANDBOX_PRESET_MODE); bad values name the
-// variable; rotation over files. Environment variables are set in-process.
+// variable; rotation over files. Environment variables are set in-process and read, as the
+// CLI reads them, by config::apply_environment.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -54,10 +55,19 @@ class Selection : public ::testing::Test {
         }
         return out;
     }
+    // choose_presets with the inputs' settings (or the defaults) after the environment.
+    static std::vector<Preset> choose(const SelectionInputs &inputs) {
+        config::Settings settings =
+            inputs.settings != nullptr ? *inputs.settings : config::Settings{};
+        config::apply_environment(settings);
+        SelectionInputs with_environment = inputs;
+        with_environment.settings = &settings;
+        return choose_presets(with_environment);
+    }
     // The message of the InputError `inputs` throw, or "" (and a failure) when none.
     static std::string error_of(const SelectionInputs &inputs) {
         try {
-            choose_presets(inputs);
+            choose(inputs);
         } catch (const InputError &e) {
             return e.what();
         }
@@ -75,7 +85,7 @@ TEST_F(Selection, PresetFilesComeFirstAllPresetsInFileOrder) {
     inputs.settings = &settings_;
     inputs.preset_files = {write("a.json", R"([{"SCENARIO_NAME": "a1"}, {"SCENARIO_NAME": "a2"}])"),
                            write("b.json", R"({"SCENARIO_NAME": "b1"})")};
-    const auto chosen = choose_presets(inputs);
+    const auto chosen = choose(inputs);
     EXPECT_EQ(names(chosen), (std::vector<std::string>{"a1", "a2", "b1"}));
     EXPECT_EQ(chosen[1].origin, dir_ + "/a.json[1]");
 }
@@ -84,16 +94,15 @@ TEST_F(Selection, ThenTheEnvironmentThenInlineThenGenerated) {
     SelectionInputs inputs;
     inputs.settings = &settings_;
     setenv("SANDBOX_ENV_PRESETS", R"([{"SCENARIO_NAME": "e1"}, {"SCENARIO_NAME": "e2"}])", 1);
-    EXPECT_EQ(names(choose_presets(inputs)), (std::vector<std::string>{"e1", "e2"}));
+    EXPECT_EQ(names(choose(inputs)), (std::vector<std::string>{"e1", "e2"}));
     setenv("SANDBOX_ENV_PRESETS", "", 1);  // empty counts as unset
-    EXPECT_EQ(names(choose_presets(inputs)),
-              (std::vector<std::string>{"inline_one", "inline_two"}));
-    EXPECT_EQ(choose_presets(inputs)[0].origin, "inline.yaml:2:5");
+    EXPECT_EQ(names(choose(inputs)), (std::vector<std::string>{"inline_one", "inline_two"}));
+    EXPECT_EQ(choose(inputs)[0].origin, "inline.yaml:2:5");
 
     inputs.settings = nullptr;
     inputs.preset_count = 4;
     inputs.seed = 42;
-    const auto generated = choose_presets(inputs);
+    const auto generated = choose(inputs);
     GenerateOptions options;
     options.count = 4;
     options.seed = 42;
@@ -111,13 +120,13 @@ TEST_F(Selection, ThenTheEnvironmentThenInlineThenGenerated) {
     EXPECT_EQ(generated[1].name, "high_latency_api#2");
     config::Settings empty;
     inputs.settings = &empty;
-    EXPECT_EQ(choose_presets(inputs).size(), 4u) << "no inline presets: generated";
+    EXPECT_EQ(choose(inputs).size(), 4u) << "no inline presets: generated";
 }
 
 TEST_F(Selection, GenerationSwitchAndCanonicalMode) {
     SelectionInputs inputs;
     setenv("SANDBOX_PRESET_MODE", "canonical", 1);
-    const auto canonical = choose_presets(inputs);
+    const auto canonical = choose(inputs);
     const auto both = generate_canonical_presets(std::nullopt);  // low, then high, per profile
     ASSERT_EQ(canonical.size(), 2 * canonical_profile_names().size());
     ASSERT_EQ(canonical.size(), both.size());
@@ -125,13 +134,13 @@ TEST_F(Selection, GenerationSwitchAndCanonicalMode) {
         EXPECT_EQ(canonical[i].body, both[i]);
     }
     setenv("SANDBOX_GENERATE_PRESETS", "0", 1);  // wins over the mode
-    const auto normal = choose_presets(inputs);
+    const auto normal = choose(inputs);
     ASSERT_EQ(normal.size(), 1u);
     EXPECT_EQ(normal[0].body, (json{{"SCENARIO_NAME", "normal"}}));
     setenv("SANDBOX_GENERATE_PRESETS", "TRUE", 1);
     setenv("SANDBOX_PRESET_MODE", "random", 1);
     inputs.preset_count = 2;
-    EXPECT_EQ(choose_presets(inputs).size(), 2u);
+    EXPECT_EQ(choose(inputs).size(), 2u);
 }
 
 TEST_F(Selection, InvalidVariablesNameTheVariableAndWhatIsAllowed) {
@@ -163,12 +172,17 @@ TEST_F(Selection, InvalidVariablesNameTheVariableAndWhatIsAllowed) {
         << message;
     unsetenv("SANDBOX_ENV_PRESETS");
 
+    const auto fail_on_missing = [] {
+        config::Settings settings;
+        config::apply_environment(settings);
+        return settings.fail_on_missing_scenarios;
+    };
     setenv("SANDBOX_FAIL_ON_MISSING_SCENARIOS", "yes", 1);
-    EXPECT_THROW(fail_on_missing_scenarios(), InputError);
+    EXPECT_THROW(fail_on_missing(), InputError);
     setenv("SANDBOX_FAIL_ON_MISSING_SCENARIOS", "1", 1);
-    EXPECT_TRUE(fail_on_missing_scenarios());
+    EXPECT_TRUE(fail_on_missing());
     unsetenv("SANDBOX_FAIL_ON_MISSING_SCENARIOS");
-    EXPECT_FALSE(fail_on_missing_scenarios());
+    EXPECT_FALSE(fail_on_missing());
 }
 
 TEST_F(Selection, EveryPresetIsValidated) {

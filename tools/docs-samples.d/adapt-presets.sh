@@ -1,3 +1,7 @@
-# docs/cli.md, adapt-presets: a planted boundary on a key of the target's own, with every probe.
-@ cp "$SAMPLES/files/planted-load.yaml" planted.yaml
-build/bin/sandbox-runner --config planted.yaml adapt-presets planted --axis LOAD:0:100:1 --runs 1 --seed 3 --workers 1 --preset-debug
+# docs/user-guide.md, adapt-presets: a preset stepped from its history (the rules while it
+# is short), run, and stepped again from what the step did.
+@ cp "$SAMPLES/files/squeeze.yaml" .
+@ build/bin/sandbox-runner --config squeeze.yaml run --runs 2 --seed 1
+build/bin/sandbox-runner --config squeeze.yaml adapt-presets --seed 1
+@ build/bin/sandbox-runner --config squeeze.yaml run --runs 2 --seed 1 --preset-file sandbox_data/adapted_presets.json
+build/bin/sandbox-runner --config squeeze.yaml adapt-presets --seed 1 --preset-file sandbox_data/adapted_presets.json

@@ -180,6 +180,45 @@ void apply_environment(Settings &settings,
         }
         settings.preset_strategy = value;
     }
+    if (const char *value = env.get("SANDBOX_ENV_PRESETS")) {
+        settings.env_presets = value;  // parsed where presets are chosen, with line:column
+    }
+    if (const char *value = env.get("SANDBOX_GENERATE_PRESETS")) {
+        const auto on = parse_switch(value);
+        if (!on) {
+            fail("SANDBOX_GENERATE_PRESETS", value, "not an on/off value",
+                 "set SANDBOX_GENERATE_PRESETS to 1 or true, or 0 or false (0 or false: run "
+                 "one preset {SCENARIO_NAME: normal} when no other source gives presets)");
+        }
+        settings.generate_presets = *on;
+    }
+    if (const char *value = env.get("SANDBOX_PRESET_MODE")) {
+        if (std::string(value) != "canonical" && std::string(value) != "random") {
+            fail("SANDBOX_PRESET_MODE", value, "not a preset mode",
+                 "set it to canonical (the canonical presets, low and high) or random (seeded "
+                 "random presets, the default), or unset it");
+        }
+        settings.canonical_presets = std::string(value) == "canonical";
+    }
+    if (const char *value = env.get("SANDBOX_FAIL_ON_MISSING_SCENARIOS")) {
+        const auto on = parse_switch(value);
+        if (!on) {
+            fail("SANDBOX_FAIL_ON_MISSING_SCENARIOS", value, "not an on/off value",
+                 "set SANDBOX_FAIL_ON_MISSING_SCENARIOS to 1 or true, or 0 or false (1 or "
+                 "true: a section simulation whose presets leave out a wanted canonical "
+                 "profile fails instead of adding it)");
+        }
+        settings.fail_on_missing_scenarios = *on;
+    }
+    if (const char *value = env.get("SANDBOX_REPO_PATH")) {
+        settings.repo_path = value;
+    }
+}
+
+std::string settings_file_from_environment(
+    const std::function<const char *(const char *)> &getenv) {
+    const char *value = Environment(getenv).get("SANDBOX_SETTINGS_YAML");
+    return value == nullptr ? "" : value;
 }
 
 }  // namespace sbx::config

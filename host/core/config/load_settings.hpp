@@ -31,6 +31,10 @@ Settings load_settings_file(const std::filesystem::path &path,
 Settings load_settings_text(const std::string &yaml, const std::string &source_name,
                             const DefaultSettings *defaults = nullptr);
 
+// SANDBOX_SETTINGS_YAML: the settings file to load when --config names none; "" for none.
+std::string settings_file_from_environment(
+    const std::function<const char *(const char *)> &getenv = ::getenv);
+
 // Applies the SANDBOX_* environment variables over the loaded settings:
 //   SANDBOX_DATA_DIR, SANDBOX_EXECUTOR, SANDBOX_STUB_STRATEGY   replace the value
 //   SANDBOX_PLUGIN_DIRS (colon-separated), SANDBOX_METRICS_PLUGIN_DIR,

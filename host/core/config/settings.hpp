@@ -221,6 +221,17 @@ struct Settings {
     std::string preset_policy_path;
     // How adapt-presets steps presets (SANDBOX_PRESET_RL_STRATEGY): q_learning or rules.
     std::string preset_strategy = "q_learning";
+    // Where the presets come from (presets/selection.hpp): SANDBOX_ENV_PRESETS, JSON text
+    // ("" for none); SANDBOX_GENERATE_PRESETS (false: one {SCENARIO_NAME: normal} when
+    // nothing else gives presets); SANDBOX_PRESET_MODE=canonical (the canonical presets
+    // instead of random ones); SANDBOX_FAIL_ON_MISSING_SCENARIOS (a section simulation
+    // whose presets leave out a canonical profile fails instead of adding it).
+    std::string env_presets;
+    bool generate_presets = true;
+    bool canonical_presets = false;
+    bool fail_on_missing_scenarios = false;
+    // SANDBOX_REPO_PATH: what `targets:` globs are relative to; "" the working directory.
+    std::string repo_path;
     // A preset limit that the executor can only hold by something weaker (no cgroup without
     // root: RLIMIT_AS instead of an OOM kill, ...) stops run-scenarios before any run unless
     // this is true; then the downgrade is printed before the matrix and kept in each result.

@@ -14,7 +14,6 @@
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -66,9 +65,6 @@ std::filesystem::path plugin_host_program() {
         if (!g_program.empty()) {
             return g_program;
         }
-    }
-    if (const char *from_env = std::getenv("SANDBOX_PLUGIN_HOST"); from_env && *from_env) {
-        return from_env;
     }
 #ifdef SBX_PLUGIN_HOST_BUILD_PATH
     return SBX_PLUGIN_HOST_BUILD_PATH;

@@ -15,7 +15,7 @@
 namespace sbx::plugins {
 
 // The program that serves isolated plugins: set by the CLI from where it is installed;
-// else $SANDBOX_PLUGIN_HOST; else the build tree's.
+// else the build tree's (unit tests).
 void set_plugin_host_program(const std::filesystem::path &program);
 std::filesystem::path plugin_host_program();
 

@@ -3,10 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include <cstdlib>
 #include <stdexcept>
 
-#include "config/setting_values.hpp"
 #include "presets/canonical.hpp"
 #include "presets/environment_keys.hpp"
 #include "presets/generator.hpp"
@@ -14,53 +12,6 @@
 
 namespace sbx::presets {
 namespace {
-
-// A variable's value, or nullptr when it is unset or empty (as config/env_overrides reads
-// the SANDBOX_* settings variables).
-const char *variable(const char *name) {
-    const char *value = std::getenv(name);
-    return (value == nullptr || *value == '\0') ? nullptr : value;
-}
-
-[[noreturn]] void bad_variable(const char *name, const char *value, const std::string &problem,
-                               const std::string &hint) {
-    throw InputError(std::string("environment variable ") + name + "='" + value + "': " + problem +
-                     "; " + hint);
-}
-
-bool read_switch(const char *name, bool fallback, const std::string &meaning) {
-    const char *value = variable(name);
-    if (value == nullptr) {
-        return fallback;
-    }
-    const auto parsed = config::parse_switch(value);
-    if (!parsed) {
-        bad_variable(name, value, "not an on/off value",
-                     std::string("set ") + name + " to 1 or true, or 0 or false " + meaning);
-    }
-    return *parsed;
-}
-
-bool generation_enabled() {
-    return read_switch("SANDBOX_GENERATE_PRESETS", true,
-                       "(0 or false: run one preset {SCENARIO_NAME: normal} when no other "
-                       "source gives presets)");
-}
-
-// True for SANDBOX_PRESET_MODE=canonical, false when unset or `random`.
-bool canonical_mode() {
-    const char *value = variable("SANDBOX_PRESET_MODE");
-    if (value == nullptr || std::string(value) == "random") {
-        return false;
-    }
-    if (std::string(value) == "canonical") {
-        return true;
-    }
-    bad_variable(
-        "SANDBOX_PRESET_MODE", value, "not a preset mode",
-        "set it to canonical (the canonical presets, low and high) or random (seeded random "
-        "presets, the default), or unset it");
-}
 
 std::vector<Preset> wrap_all(const std::vector<nlohmann::json> &bodies, const std::string &origin) {
     std::vector<Preset> presets;
@@ -110,8 +61,11 @@ namespace {
 // whether somebody wrote them (1 to 3) or they were generated (4).
 std::vector<Preset> presets_from_sources(const SelectionInputs &inputs, bool &written) {
     written = true;
-    const bool enabled = generation_enabled();
-    const bool canonical = canonical_mode();
+    static const config::Settings kDefaults;
+    const config::Settings &settings = inputs.settings != nullptr ? *inputs.settings : kDefaults;
+    const bool enabled = settings.generate_presets;
+    const bool canonical = settings.canonical_presets;
+    const char *env_presets = settings.env_presets.empty() ? nullptr : settings.env_presets.c_str();
     if (!inputs.preset_files.empty()) {
         std::vector<Preset> chosen;
         for (auto &file : load_preset_files(inputs.preset_files)) {
@@ -122,8 +76,7 @@ std::vector<Preset> presets_from_sources(const SelectionInputs &inputs, bool &wr
         return chosen;
     }
     if (inputs.count_over_fixed) {
-        const bool fixed = variable("SANDBOX_ENV_PRESETS") != nullptr ||
-                           (inputs.settings != nullptr && !inputs.settings->presets.empty());
+        const bool fixed = env_presets != nullptr || !settings.presets.empty();
         if (enabled) {
             if (fixed) {
                 spdlog::warn(
@@ -145,7 +98,7 @@ std::vector<Preset> presets_from_sources(const SelectionInputs &inputs, bool &wr
             "generation off; the fixed presets are run",
             inputs.preset_count);
     }
-    if (const char *text = variable("SANDBOX_ENV_PRESETS")) {
+    if (const char *text = env_presets) {
         auto chosen = parse_presets(text, "SANDBOX_ENV_PRESETS");
         if (chosen.empty()) {
             throw InputError(
@@ -155,8 +108,7 @@ std::vector<Preset> presets_from_sources(const SelectionInputs &inputs, bool &wr
         }
         return chosen;
     }
-    if (inputs.settings != nullptr && !inputs.settings->presets.empty()) {
-        const config::Settings &settings = *inputs.settings;
+    if (!settings.presets.empty()) {
         std::vector<Preset> chosen;
         for (size_t i = 0; i < settings.presets.size(); ++i) {
             const auto origin = i < settings.preset_locations.size()
@@ -192,12 +144,6 @@ const Preset &rotated(const std::vector<std::vector<Preset>> &per_file, size_t r
         throw std::invalid_argument("rotated: a preset file holds no presets");
     }
     return file[(run_index / per_file.size()) % file.size()];
-}
-
-bool fail_on_missing_scenarios() {
-    return read_switch("SANDBOX_FAIL_ON_MISSING_SCENARIOS", false,
-                       "(1 or true: a section simulation whose presets leave out a wanted "
-                       "canonical profile fails instead of adding it)");
 }
 
 }  // namespace sbx::presets

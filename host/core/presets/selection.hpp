@@ -18,7 +18,9 @@ struct SelectionInputs {
     int preset_count = 3;
     // The seed of generated presets (the command's --seed).
     uint64_t seed = 0;
-    // Inline `presets:`; may be nullptr (no settings). Not owned; read during the call.
+    // Inline `presets:` and the preset variables config::apply_environment read into them
+    // (env_presets, generate_presets, canonical_presets); may be nullptr (no settings: the
+    // defaults). Not owned; read during the call.
     const config::Settings *settings = nullptr;
     // Take preset keys from the host's environment (environment_keys.hpp): the settings'
     // preset_env.
@@ -35,14 +37,13 @@ struct SelectionInputs {
 //   2. SANDBOX_ENV_PRESETS (JSON text: an object or a list of objects);
 //   3. the settings' inline `presets:` when non-empty;
 //   4. generated: SANDBOX_GENERATE_PRESETS=0 gives one preset {SCENARIO_NAME: normal};
-//      else SANDBOX_PRESET_MODE=canonical gives the low canonical presets; else
+//      else SANDBOX_PRESET_MODE=canonical gives the canonical presets; else
 //      `preset_count` random presets from `seed`.
 // With `environment_keys`, known preset keys set in the environment fill the keys written
 // presets (1 to 3) leave out and replace generated values (4).
-// An empty environment variable counts as unset. SANDBOX_GENERATE_PRESETS (0/1/true/false)
-// and SANDBOX_PRESET_MODE (canonical/random) are checked even when an earlier source wins,
-// so a typo is reported the first time rather than the day it matters. Throws InputError
-// naming the file, variable or setting at fault and what is allowed.
+// The variables are read (and a typo in them refused) when the settings are loaded, so a
+// typo is reported the first time rather than the day it matters. Throws InputError naming
+// the file, variable or setting at fault and what is allowed.
 std::vector<Preset> choose_presets(const SelectionInputs &inputs);
 
 // The presets of each file, one list per file, in order. Throws InputError for an
@@ -55,9 +56,5 @@ std::vector<std::vector<Preset>> load_preset_files(const std::vector<std::string
 // non-empty with no empty list (as load_preset_files returns); std::invalid_argument
 // otherwise. The reference points into `per_file`.
 const Preset &rotated(const std::vector<std::vector<Preset>> &per_file, size_t run_index);
-
-// SANDBOX_FAIL_ON_MISSING_SCENARIOS as a switch (1/0/true/false; unset or empty: false).
-// Throws InputError naming the variable for any other value.
-bool fail_on_missing_scenarios();
 
 }  // namespace sbx::presets

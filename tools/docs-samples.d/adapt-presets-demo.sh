@@ -1,3 +1,0 @@
-# docs/user-guide.md, adapt-presets: the demo workflow's memory and CPU boundaries (not
-# CONCURRENCY_LEVEL: its copies race, so where they start losing writes varies by a level).
-build/bin/sandbox-runner adapt-presets demo-kv --axis MEMORY_LIMIT --axis CPU_LIMIT --runs 2 --seed 7 --workers 1
