@@ -49,7 +49,7 @@ bool is_header_name(const std::string &name) {
 
 // `listen: 8080` is 127.0.0.1:8080; `listen: host:port` as an upstream's.
 std::string read_listen(const YamlReader &reader, const Field &field, const std::string &what) {
-    const std::string text = reader.non_empty_text(field, "listen: 8080");
+    std::string text = reader.non_empty_text(field, "listen: 8080");
     if (text.find_first_not_of("0123456789") == std::string::npos) {
         if (text.size() > 5 || std::stol(text) > 65535) {
             reader.fail(reader.where(field),
