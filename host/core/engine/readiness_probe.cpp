@@ -4,10 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,8 +13,7 @@
 #include <vector>
 
 #include "plugins/plugin.hpp"
-
-extern char **environ;  // NOLINT: POSIX global
+#include "util/command_output.hpp"
 
 namespace sbx::engine {
 namespace {
@@ -104,36 +100,12 @@ bool command_ready(const std::string &service, const std::vector<std::string> &c
     for (const auto &word : command) {
         argv.push_back(with_port(word, port));
     }
-    std::vector<char *> pointers;
-    pointers.reserve(argv.size() + 1);
-    for (auto &word : argv) {
-        pointers.push_back(word.data());
-    }
-    pointers.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    ::posix_spawn_file_actions_init(&actions);
-    ::posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    ::posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    ::posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid = -1;
-    const int error =
-        ::posix_spawnp(&pid, argv.front().c_str(), &actions, nullptr, pointers.data(), environ);
-    ::posix_spawn_file_actions_destroy(&actions);
-    if (error != 0) {
+    const auto result = util::command_output(argv, kAttemptTimeout);
+    if (!result.error.empty()) {
         throw ServiceError("the ready command of service '" + service +
-                           "' cannot be run: " + argv.front() + ": " + std::strerror(error));
+                           "' cannot be run: " + result.error);
     }
-    const auto deadline = Clock::now() + kAttemptTimeout;
-    int status = 0;
-    while (::waitpid(pid, &status, WNOHANG) == 0) {
-        if (Clock::now() >= deadline) {
-            ::kill(pid, SIGKILL);
-            ::waitpid(pid, &status, 0);
-            return false;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return result.ok();
 }
 
 std::string last_output(const ServiceProcess &process) {
