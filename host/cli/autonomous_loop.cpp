@@ -28,6 +28,7 @@
 #include "scoring/tracker.hpp"
 #include "session.hpp"
 #include "store/matrix_records.hpp"
+#include "store/session_resume.hpp"
 #include "util/errors.hpp"
 
 namespace sbx::cli {
@@ -312,17 +313,7 @@ int64_t reopen_iteration_session(store::Store &store, int64_t session, const std
                          ", the one the loop was running; move autonomous_run.json away to "
                          "start a new loop");
     }
-    if (status->first == "running") {
-        throw InputError(command + " --recover: session " + std::to_string(session) + " in " +
-                         database.string() +
-                         " is still running (its host is alive, or on another machine); wait "
-                         "for it to end or stop it, then recover");
-    }
-    store::reopen_session(store, session);
-    if (const int dropped = store::discard_unfinished_runs(store, session); dropped > 0) {
-        spdlog::info("session {}: {} runs of unfinished cells predate cell shares; they run again",
-                     session, dropped);
-    }
+    store::take_over_session(store, session, command, database.string());
     return session;
 }
 

@@ -26,6 +26,7 @@
 #include "reports/session_report.hpp"
 #include "run_options.hpp"
 #include "session.hpp"
+#include "store/session_resume.hpp"
 #include "store/store.hpp"
 #include "util/errors.hpp"
 #include "workflow_choice.hpp"
@@ -105,7 +106,7 @@ void recover_options(const config::Settings &settings, const std::string &comman
                      RunOptions &options) {
     const auto database = std::filesystem::path(settings.data_dir) / "metrics.db";
     store::Store store(database);
-    const auto resumed = resume_session(store, command, database.string());
+    const auto resumed = store::resume_latest_session(store, command, database.string());
     options.resumed_session = resumed.id;
     options.seed = resumed.seed.value_or(0);
     options.runs = resumed.options.value("runs", 1);

@@ -22,6 +22,7 @@
 #include "scoring/forecast_scores.hpp"
 #include "session.hpp"
 #include "session_reports.hpp"
+#include "store/session_resume.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "workflow_choice.hpp"
@@ -161,7 +162,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     std::optional<store::ResumableSession> resumed;
     bool fault_scenarios_repeat = true;
     if (options.recover) {
-        resumed = resume_session(store, command, (data_dir / "metrics.db").string());
+        resumed = store::resume_latest_session(store, command, (data_dir / "metrics.db").string());
         options.matrix.seed = resumed->seed.value_or(0);
         options.matrix.repetitions = resumed->options.value("repetitions", 1);
         // A session recorded before robustness repetitions existed ran them as the others.

@@ -16,6 +16,7 @@
 #include "reports/svg_chart.hpp"
 #include "session.hpp"
 #include "store/matrix_records.hpp"
+#include "store/session_resume.hpp"
 #include "util/atomic_file.hpp"
 #include "workflow_choice.hpp"
 
@@ -91,7 +92,7 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     store::Store store(data_dir / "metrics.db");
     std::optional<store::ResumableSession> resumed;
     if (recover) {
-        resumed = resume_session(store, command, (data_dir / "metrics.db").string());
+        resumed = store::resume_latest_session(store, command, (data_dir / "metrics.db").string());
         options.seed = resumed->seed.value_or(0);
         options.repetitions = resumed->options.value("repetitions", 1);
         options.on = resumed->options.value("on", "local");

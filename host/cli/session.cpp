@@ -67,30 +67,6 @@ int finish_with_disabled_plugins(const std::vector<store::PluginFailure> &disabl
     return kExitEnvironment;
 }
 
-store::ResumableSession resume_session(store::Store &store, const std::string &command,
-                                       const std::string &database) {
-    auto resumed = store::latest_unfinished_session(store, command);
-    if (!resumed) {
-        throw InputError(command + " --recover: " + database + " has no unfinished `" + command +
-                         "` session; run it without --recover");
-    }
-    // Opening the store marked the sessions of dead hosts on this machine crashed: one still
-    // running belongs to a live host (or another machine's), and two hosts must not fill
-    // one session.
-    if (resumed->status == "running") {
-        throw InputError(command + " --recover: session " + std::to_string(resumed->id) + " in " +
-                         database +
-                         " is still running (its host is alive, or on another machine); wait "
-                         "for it to end or stop it, then recover");
-    }
-    store::reopen_session(store, resumed->id);
-    if (const int dropped = store::discard_unfinished_runs(store, resumed->id); dropped > 0) {
-        spdlog::info("session {}: {} runs of unfinished cells predate cell shares; they run again",
-                     resumed->id, dropped);
-    }
-    return *resumed;
-}
-
 void refuse_with_recover(const std::string &command,
                          const boost::program_options::variables_map &given,
                          std::initializer_list<const char *> fixed) {

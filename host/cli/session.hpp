@@ -17,11 +17,6 @@ namespace sbx::cli {
 
 void record_plugins_used(store::Store &store, int64_t session, const engine::PluginSet &plugins);
 
-// --recover: the newest unfinished session of `command`, owned by this host again (runs
-// that an older host left without a cell share are dropped). Exit 2 when there is none.
-store::ResumableSession resume_session(store::Store &store, const std::string &command,
-                                       const std::string &database);
-
 // --recover takes these options from the interrupted session: exit 2 when one is given.
 void refuse_with_recover(const std::string &command,
                          const boost::program_options::variables_map &given,
