@@ -11,7 +11,7 @@
 
 #include "cli_context.hpp"
 #include "command_table.hpp"
-#include "engine/cell_runner.hpp"
+#include "engine/cancelled.hpp"
 #include "global_options.hpp"
 #include "help_text.hpp"
 #include "live_servers.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cell_runner.hpp"
+#include "engine/cancelled.hpp"
 #include "engine/plugin_set.hpp"
 #include "store/matrix_records.hpp"
 #include "store/plugin_failures.hpp"

@@ -14,7 +14,7 @@
 #include "cluster/node_state.hpp"
 #include "cluster/shard_merge.hpp"
 #include "cluster/slurm_commands.hpp"
-#include "engine/cell_runner.hpp"
+#include "engine/cancelled.hpp"
 #include "plugins/plugin.hpp"
 #include "util/atomic_file.hpp"
 #include "util/command_output.hpp"

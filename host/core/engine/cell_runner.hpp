@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cancelled.hpp"
 #include "engine/optional_plugins.hpp"
 #include "engine/run_services.hpp"
 #include "engine/workflow_runner.hpp"
@@ -20,12 +21,6 @@
 #include "store/store.hpp"
 
 namespace sbx::engine {
-
-// The host was asked to stop (SIGINT/SIGTERM); completed runs are already committed.
-class Cancelled : public std::runtime_error {
-  public:
-    using std::runtime_error::runtime_error;
-};
 
 struct CellOptions {
     int runs = 1;
@@ -43,7 +38,8 @@ struct CellSummary {
     int passed_executions = 0;
     double roi = 0;                         // passed_executions / executions
     std::map<std::string, double> metrics;  // over the runs: mean, or as the collector says
-    // Metrics of collectors other than the built-in process_metrics, in name order.
+    // Metrics of collectors other than the default process_metrics and extended, in name
+    // order.
     std::vector<std::string> collector_metrics;
     std::map<std::string, int> failures;  // "step: reason" -> count
     // Runs that were errors of the setup, not verdicts (RunOutcome::harness_error): left out
@@ -84,7 +80,7 @@ struct RunResult {
     int passed_executions = 0;
     std::map<std::string, double> metrics;
     // What the collectors' answers said besides the numbers: how a metric folds into its
-    // cell, and which metrics are not the built-in process_metrics' (listed by the report).
+    // cell, and which metrics are not the default collectors' (listed by the report).
     std::map<std::string, plugins::Aggregation> aggregations;
     std::set<std::string> collector_metrics;
     std::vector<std::string> failures;  // "step: reason" of the failed step, if any

@@ -17,7 +17,7 @@
 #include <cstring>
 #include <vector>
 
-#include "engine/service_process.hpp"
+#include "engine/service_error.hpp"
 
 namespace sbx::engine {
 namespace {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "config/service.hpp"
+#include "engine/service_error.hpp"
 
 namespace sbx::engine {
 
@@ -43,13 +44,6 @@ class ServiceProcess {
     std::filesystem::path folder_;
     std::filesystem::path record_;
     std::string container_;  // an image service's container, else ""
-};
-
-// A service that could not start, was not ready in time, or died: the message names it and
-// carries its last output.
-class ServiceError : public std::runtime_error {
-  public:
-    using std::runtime_error::runtime_error;
 };
 
 // "{{port}}" replaced by `port` in `text`.

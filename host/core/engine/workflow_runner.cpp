@@ -9,7 +9,7 @@
 #include <chrono>
 #include <thread>
 
-#include "engine/cell_runner.hpp"
+#include "engine/cancelled.hpp"
 #include "engine/failure_detail.hpp"
 #include "engine/injection_scope.hpp"
 #include "engine/run_outcome_class.hpp"
