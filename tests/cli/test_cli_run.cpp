@@ -86,9 +86,11 @@ TEST_F(RunCommand, RunsEveryPresetRecordsEverythingAndReports) {
     for (const auto &row : kinds) {
         used.push_back(row[0]);
     }
-    // The shown predictor (auto) and the three compared ones (ema, linear, holt).
-    EXPECT_EQ(used, (std::vector<std::string>{"executor", "injector", "metrics", "predictor",
-                                              "predictor", "predictor", "predictor", "stub"}));
+    // The default collectors (process_metrics, extended), the shown predictor (auto) and the
+    // three compared ones (ema, linear, holt).
+    EXPECT_EQ(used,
+              (std::vector<std::string>{"executor", "injector", "metrics", "metrics", "predictor",
+                                        "predictor", "predictor", "predictor", "stub"}));
     EXPECT_EQ(query("SELECT status FROM sessions")[0][0], "finished");
     EXPECT_EQ(query("PRAGMA integrity_check")[0][0], "ok");
 }

@@ -237,7 +237,7 @@ TEST(LoadSettingsText, EmptyTextGivesDefaults) {
         EXPECT_EQ(s.executor, "local");
         EXPECT_EQ(s.executor_where.str(), "built-in default");
         EXPECT_EQ(s.stub_strategy, "normal");
-        EXPECT_EQ(s.metrics, std::vector<std::string>{"process_metrics"});
+        EXPECT_EQ(s.metrics, (std::vector<std::string>{"process_metrics", "extended"}));
         EXPECT_EQ(s.metric_locations.size(), s.metrics.size());
         EXPECT_EQ(s.predictor, "auto");
         EXPECT_EQ(s.predictors, (std::vector<std::string>{"ema", "linear", "holt"}));
@@ -346,7 +346,7 @@ TEST(LoadSettingsText, ExtendsDefaultKeepsWhatTheFileDoesNotSay) {
 
     // Without extends, '+' adds to the built-in list.
     const auto plain = load_settings_text("metrics: [+mine]\n", "user.yaml");
-    EXPECT_EQ(plain.metrics, (std::vector<std::string>{"process_metrics", "mine"}));
+    EXPECT_EQ(plain.metrics, (std::vector<std::string>{"process_metrics", "extended", "mine"}));
 }
 
 // In metrics and injectors '-' takes an item out, in the order written, so -x, +y, +x puts
@@ -369,7 +369,7 @@ TEST(LoadSettingsText, MinusItemsTakeOutAndMoveItems) {
     }
     EXPECT_EQ(left_out,
               (std::vector<std::string>{"timeout@user.yaml:2:51", "dropped_in@user.yaml:2:61"}));
-    EXPECT_TRUE(s.metrics.empty());
+    EXPECT_EQ(s.metrics, std::vector<std::string>{"extended"});  // the built-in list's other
     ASSERT_EQ(s.metrics_left_out.size(), 1u);
     EXPECT_EQ(s.metrics_left_out[0].first, "process_metrics");
 
@@ -401,9 +401,9 @@ TEST(LoadSettingsText, BadExtendsAndMixedListsAreErrorsWithALocation) {
     EXPECT_NE(mixed.find("user.yaml:1:15: metrics mixes items that edit the default list (+a)"),
               std::string::npos)
         << mixed;
-    const auto twice = message("extends: default\nmetrics: [+process_metrics]\n", &defaults);
-    EXPECT_NE(twice.find("user.yaml:2:11: 'process_metrics' is listed twice in metrics; the "
-                         "default metrics has it already; leave out +process_metrics"),
+    const auto twice =
+        message("extends: default\nmetrics: [+process_metrics, +process_metrics]\n", &defaults);
+    EXPECT_NE(twice.find("user.yaml:2:29: 'process_metrics' is listed twice in metrics"),
               std::string::npos)
         << twice;
 }

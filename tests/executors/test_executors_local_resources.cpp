@@ -1,6 +1,10 @@
 // The local executor's resource limits beyond the classic rlimits, with real processes: the
 // CPU share (cgroup CFS quota), the tmpfs workspace of limits.disk_bytes (ENOSPC, nothing
-// mounted in the host, a shared folder carried in and out) and the disk write throttle.
+// mounted in the host, a shared folder carried in and out) and the disk write throttle; and
+// the block I/O a run did, counted for warm and cold runs alike.
+#include <linux/magic.h>
+#include <sys/vfs.h>
+
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -181,6 +185,46 @@ TEST_F(LocalExecutorTest, WriteThrottleNamesTheDiskOrWhyThereIsNone) {
     ASSERT_FALSE(offer.version.empty()) << "a write throttle needs an io cgroup: " << offer.why_not;
     EXPECT_EQ(how.rfind(offer.version + " ", 0), 0U) << how;
     EXPECT_GE(on_disk["wall_s"].get<double>(), 0.3) << "1 MiB at 2 MiB/s took less than 0.3 s";
+}
+
+TEST_F(LocalExecutorTest, BlockIoCountsWhatTheRunReadAndWroteOnADisk) {
+    namespace fs = std::filesystem;
+    const fs::path workspace =
+        fs::temp_directory_path() / ("sbx-disk-io-" + std::to_string(::getpid()));
+    fs::create_directories(workspace);
+    struct statfs where {};
+    ASSERT_EQ(::statfs(workspace.c_str(), &where), 0);
+    if (where.f_type == TMPFS_MAGIC) {
+        fs::remove_all(workspace);
+        GTEST_SKIP() << "the test's workspaces are on a tmpfs, which does no block I/O";
+    }
+    // 2 MiB written and synced, then read back past the page cache (O_DIRECT).
+    const std::string script =
+        "dd if=/dev/zero of=out.bin bs=64k count=32 conv=fsync 2>/dev/null && "
+        "dd if=out.bin of=/dev/null bs=64k iflag=direct 2>/dev/null";
+    const json cold = run({{"argv", {"sh", "-c", script}}});
+    const json warm = run({{"argv", {"sh", "-c", script}}, {"workspace", workspace.string()}});
+    fs::remove_all(workspace);
+    EXPECT_EQ(cold["sandbox"], "cold") << cold.dump(2);
+    EXPECT_EQ(warm["sandbox"], "warm") << warm.dump(2);
+    for (const json *result : {&cold, &warm}) {
+        ASSERT_EQ((*result)["status"], "OK") << result->dump(2);
+        // At least what dd moved; a little more for the file's metadata and the programs.
+        EXPECT_GE((*result)["disk_write_bytes"].get<std::uint64_t>(), 2 * kMiB) << result->dump(2);
+        EXPECT_LT((*result)["disk_write_bytes"].get<std::uint64_t>(), 3 * kMiB) << result->dump(2);
+        EXPECT_GE((*result)["disk_read_bytes"].get<std::uint64_t>(), 2 * kMiB) << result->dump(2);
+    }
+
+    // A tmpfs workspace is memory: writing there is no block I/O. Nor is running `true`.
+    const json on_tmpfs =
+        run({{"argv",
+              {"sh", "-c", "dd if=/dev/zero of=out.bin bs=64k count=32 conv=fsync 2>/dev/null"}},
+             {"limits", {{"disk_bytes", 8 * kMiB}}}});
+    ASSERT_EQ(on_tmpfs["status"], "OK") << on_tmpfs.dump(2);
+    EXPECT_EQ(on_tmpfs["enforcement"]["disk"], "tmpfs") << on_tmpfs.dump(2);
+    EXPECT_LT(on_tmpfs["disk_write_bytes"].get<std::uint64_t>(), kMiB / 4) << on_tmpfs.dump(2);
+    const json idle = run({{"argv", {"true"}}});
+    EXPECT_LT(idle["disk_write_bytes"].get<std::uint64_t>(), kMiB / 4) << idle.dump(2);
 }
 
 }  // namespace

@@ -88,9 +88,19 @@ std::vector<std::string> list_or_additions(
     }
     std::vector<std::string> merged = current;
     locations.resize(merged.size());
+    std::set<std::string> added;
     for (size_t i = 0; i < written.size(); ++i) {
         std::string item = written[i].substr(1);
         if (written[i].front() == '+') {
+            // +x where the default list has x already: a no-op, so a file written when x was
+            // not yet a default (metrics: [+extended]) keeps working. A second +x is still
+            // refused as listed twice.
+            const bool in_default =
+                std::find(current.begin(), current.end(), item) != current.end();
+            if (in_default && added.insert(item).second &&
+                std::find(merged.begin(), merged.end(), item) != merged.end()) {
+                continue;
+            }
             if (left_out != nullptr) {  // -x then +x: moved to the end, not left out
                 left_out->erase(
                     std::remove_if(left_out->begin(), left_out->end(),

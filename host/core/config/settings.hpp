@@ -196,8 +196,8 @@ struct Settings {
                                           "broken_auth"};
     // Where each was written, parallel to injectors (shorter: the rest are defaults).
     std::vector<SourceLocation> injector_locations;
-    std::vector<std::string> metrics = {"process_metrics"};
-    std::vector<SourceLocation> metric_locations = {{}};  // parallel to metrics
+    std::vector<std::string> metrics = {"process_metrics", "extended"};
+    std::vector<SourceLocation> metric_locations = {{}, {}};  // parallel to metrics
     // `-id` items of injectors: and metrics:, with where each was written: left out of the
     // default list, and never used as a drop-in that is active by default.
     std::vector<std::pair<std::string, SourceLocation>> injectors_left_out;

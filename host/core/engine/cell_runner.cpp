@@ -64,7 +64,10 @@ std::map<std::string, double> CellRunner::collect(
             continue;
         }
         const auto values = plugins::answer_metrics(answer);
-        const bool listed = collector->plugin().id() != "process_metrics";
+        // The default collectors' metrics are in --json and metrics.db; the text report
+        // lists those of the collectors a user added.
+        const std::string &id = collector->plugin().id();
+        const bool listed = id != "process_metrics" && id != "extended";
         for (const auto &[name, value] : values) {
             metrics[name] = value;
             if (listed && collector_metrics != nullptr) {
@@ -126,9 +129,10 @@ void CellRunner::run_one(CellWork &work, int repetition) {
             : json();
     std::string request =
         std::string(R"({"phase":"run","passed":)") + (outcome.passed ? "true" : "false") +
-        R"(,"failed_step":)" + json(outcome.failed_step).dump() + R"(,"workflow":)" +
-        json(workflow.name).dump() + R"(,"scenario":)" + json(preset.name).dump() + R"(,"flag":")" +
-        flag + R"(","repetition":)" + std::to_string(repetition) + R"(,"session":)" +
+        R"(,"failed_step":)" + json(outcome.failed_step).dump() + R"(,"outcome":")" +
+        outcome_name(outcome.outcome) + R"(","workflow":)" + json(workflow.name).dump() +
+        R"(,"scenario":)" + json(preset.name).dump() + R"(,"flag":")" + flag +
+        R"(","repetition":)" + std::to_string(repetition) + R"(,"session":)" +
         std::to_string(session_id_) + R"(,"step_names":)" + step_names.dump() + R"(,"commands":)" +
         commands.dump(-1, ' ', false, json::error_handler_t::replace) + R"(,"input_meta":)" +
         input_meta.dump(-1, ' ', false, json::error_handler_t::replace) + R"(,"preset":)" +
@@ -220,7 +224,7 @@ bool holds_polyglot(const nlohmann::json &set_meta) {
 }
 
 // The names of `metrics` that are in `collector_metrics` (those of collectors other than
-// the built-in process_metrics), in name order: what the text report lists.
+// the default process_metrics and extended), in name order: what the text report lists.
 std::vector<std::string> listed_metrics(const std::map<std::string, double> &metrics,
                                         const std::set<std::string> &collector_metrics) {
     std::vector<std::string> listed;

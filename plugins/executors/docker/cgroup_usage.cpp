@@ -42,12 +42,33 @@ std::optional<std::uint64_t> read_key(const std::string &path, const std::string
     return std::nullopt;
 }
 
+std::optional<std::string> read_text(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) {
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 bool v1_layout() {
     return readable(std::string(kRoot) + "/cpuacct/cpuacct.usage_user");
 }
 
 bool v2_layout() {
     return readable(std::string(kRoot) + "/cgroup.controllers");
+}
+
+// The cgroup's block I/O, when its io.stat or blkio file was readable.
+void put_io(CgroupFigures &figures, const std::optional<std::string> &text) {
+    if (!text) {
+        return;
+    }
+    const auto bytes = io_bytes(*text);
+    // An io.stat with no device line is a cgroup that has done no I/O yet: zero, not unknown.
+    figures.disk_read_bytes = bytes ? bytes->first : 0;
+    figures.disk_write_bytes = bytes ? bytes->second : 0;
 }
 
 }  // namespace
@@ -75,6 +96,8 @@ CgroupUsage CgroupUsage::of_process(long pid) {
                 usage.cpu_dir_ = std::string(kRoot) + "/cpuacct" + path;
             } else if (name == "memory") {
                 usage.memory_dir_ = std::string(kRoot) + "/memory" + path;
+            } else if (name == "blkio") {
+                usage.blkio_dir_ = std::string(kRoot) + "/blkio" + path;
             }
         }
         if (controllers.empty()) {
@@ -84,7 +107,7 @@ CgroupUsage CgroupUsage::of_process(long pid) {
     if (!usage.cpu_dir_.empty() && readable(usage.cpu_dir_ + "/cpuacct.usage_user")) {
         usage.source_ = "cgroup_v1";
     } else if (!unified.empty() && v2_layout()) {
-        usage.cpu_dir_ = usage.memory_dir_ = std::string(kRoot) + unified;
+        usage.cpu_dir_ = usage.memory_dir_ = usage.blkio_dir_ = std::string(kRoot) + unified;
         usage.source_ = "cgroup_v2";
     }
     return usage;
@@ -111,12 +134,22 @@ CgroupFigures CgroupUsage::read() const {
         figures.cpu_sys_s =
             static_cast<double>(read_number(cpu_dir_ + "/cpuacct.usage_sys").value_or(0)) / 1e9;
         figures.memory_peak_bytes = read_number(memory_dir_ + "/memory.max_usage_in_bytes");
+        if (!blkio_dir_.empty()) {
+            auto io = read_text(blkio_dir_ + "/blkio.throttle.io_service_bytes_recursive");
+            if (!io) {
+                io = read_text(blkio_dir_ + "/blkio.throttle.io_service_bytes");
+            }
+            put_io(figures, io);
+        }
     } else if (source_ == "cgroup_v2") {
         figures.cpu_user_s =
             static_cast<double>(read_key(cpu_dir_ + "/cpu.stat", "user_usec").value_or(0)) / 1e6;
         figures.cpu_sys_s =
             static_cast<double>(read_key(cpu_dir_ + "/cpu.stat", "system_usec").value_or(0)) / 1e6;
         figures.memory_peak_bytes = read_number(memory_dir_ + "/memory.peak");
+        if (!blkio_dir_.empty()) {
+            put_io(figures, read_text(blkio_dir_ + "/io.stat"));
+        }
     }
     return figures;
 }
@@ -146,7 +179,47 @@ CgroupFigures cpu_between(const CgroupFigures &before, const CgroupFigures &afte
     used.cpu_user_s = std::max(0.0, after.cpu_user_s - before.cpu_user_s);
     used.cpu_sys_s = std::max(0.0, after.cpu_sys_s - before.cpu_sys_s);
     used.memory_peak_bytes = after.memory_peak_bytes;
+    const auto between = [](const std::optional<std::uint64_t> &first,
+                            const std::optional<std::uint64_t> &last) {
+        return first && last ? std::optional<std::uint64_t>(*last > *first ? *last - *first : 0)
+                             : std::nullopt;
+    };
+    used.disk_read_bytes = between(before.disk_read_bytes, after.disk_read_bytes);
+    used.disk_write_bytes = between(before.disk_write_bytes, after.disk_write_bytes);
     return used;
+}
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> io_bytes(const std::string &text) {
+    std::istringstream lines(text);
+    std::string line;
+    std::uint64_t read = 0;
+    std::uint64_t written = 0;
+    bool any = false;
+    while (std::getline(lines, line)) {
+        std::istringstream words(line);
+        std::string device;
+        std::string word;
+        if (!(words >> device) || device.find(':') == std::string::npos) {
+            continue;  // v1's "Total N"
+        }
+        any = true;
+        while (words >> word) {
+            std::uint64_t value = 0;
+            if (word.rfind("rbytes=", 0) == 0) {
+                std::istringstream(word.substr(7)) >> value;
+                read += value;
+            } else if (word.rfind("wbytes=", 0) == 0) {
+                std::istringstream(word.substr(7)) >> value;
+                written += value;
+            } else if ((word == "Read" || word == "Write") && (words >> value)) {
+                (word == "Read" ? read : written) += value;
+            }
+        }
+    }
+    if (!any) {
+        return std::nullopt;
+    }
+    return std::pair(read, written);
 }
 
 ParentCgroup::ParentCgroup() {

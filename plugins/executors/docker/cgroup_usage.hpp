@@ -1,13 +1,16 @@
-// CPU seconds, peak memory and OOM kills of a container, read from its cgroup because the
-// engine keeps no per-process figures: v1 cpuacct.usage_user/usage_sys and
-// memory.max_usage_in_bytes, v2 cpu.stat and memory.peak. For a pooled container the figures of one
-// exec are a difference (CPU) and a peak reset before it (memory); for a container of its own,
-// whose cgroup goes with it, they are read from a parent cgroup the container is created under.
+// CPU seconds, peak memory, block I/O and OOM kills of a container, read from its cgroup
+// because the engine keeps no per-process figures: v1 cpuacct.usage_user/usage_sys,
+// memory.max_usage_in_bytes and blkio.throttle.io_service_bytes_recursive, v2 cpu.stat,
+// memory.peak and io.stat (block I/O of a pooled container only). For a pooled container the
+// figures of one exec are a difference (CPU) and a peak reset before it (memory); for a container
+// of its own, whose cgroup goes with it, they are read from a parent cgroup the container is
+// created under.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sbx::docker {
@@ -16,7 +19,16 @@ struct CgroupFigures {
     double cpu_user_s = 0;
     double cpu_sys_s = 0;
     std::optional<std::uint64_t> memory_peak_bytes;  // unknown when unreadable
+    // Bytes the cgroup's processes read from and wrote to block devices (bios issued), over
+    // every device; unknown when unreadable.
+    std::optional<std::uint64_t> disk_read_bytes;
+    std::optional<std::uint64_t> disk_write_bytes;
 };
+
+// The bytes read and written over every device of a v2 io.stat ("MAJ:MIN rbytes=N wbytes=N
+// ...", a line per device) or a v1 blkio.throttle.io_service_bytes ("MAJ:MIN Read N",
+// "MAJ:MIN Write N", ..., "Total N"); nullopt for a text with no device line.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> io_bytes(const std::string &text);
 
 class CgroupUsage {
   public:
@@ -41,9 +53,12 @@ class CgroupUsage {
     std::string source_;
     std::string cpu_dir_;     // cpuacct (v1) or the unified cgroup (v2)
     std::string memory_dir_;  // memory (v1) or the unified cgroup (v2)
+    // blkio (v1) or the unified cgroup (v2) of a live container; "" for a parent cgroup
+    // (at_path), whose block I/O counts do not keep a removed child's (measured on v1).
+    std::string blkio_dir_;
 };
 
-// The CPU time between two readings of one cgroup (never negative).
+// The CPU time and block I/O between two readings of one cgroup (never negative).
 CgroupFigures cpu_between(const CgroupFigures &before, const CgroupFigures &after);
 
 // A parent cgroup for one container of its own ("/sbx-docker/<host pid>-<n>"), created by

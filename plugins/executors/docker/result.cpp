@@ -70,6 +70,10 @@ void put_usage(json &result, const std::string &source, const CgroupFigures &fig
     if (figures.memory_peak_bytes) {
         result["max_rss_kb"] = *figures.memory_peak_bytes / 1024;
     }
+    if (figures.disk_read_bytes && figures.disk_write_bytes) {
+        result["disk_read_bytes"] = *figures.disk_read_bytes;
+        result["disk_write_bytes"] = *figures.disk_write_bytes;
+    }
 }
 
 bool put_helper_failure(json &result, long exit_code, const std::string &stderr_text) {

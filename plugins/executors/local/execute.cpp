@@ -129,6 +129,15 @@ void put_outcome(nlohmann::json &result, const support::Verdict &verdict, const 
     // Caveat: the kernel carries the spawning process's peak RSS into the target at execve
     // (true of posix_spawn and fork too), so this is never below the host's own peak.
     result["max_rss_kb"] = run.exit.usage.ru_maxrss;
+    // Block I/O of the target and everything the run's init reaped, as /proc/PID/io's
+    // read_bytes and write_bytes count it (the kernel's rusage holds them in 512-byte units):
+    // bytes read from a block device (not from the page cache) and bytes written to pages of
+    // a file on one (at the write, whenever the kernel writes them back; not tmpfs, pipes or
+    // sockets). Not the run's cgroup's io.stat: only runs with limits have a cgroup, and it
+    // counts buffered writes only once they are written back, mostly after the run.
+    constexpr long kBlockBytes = 512;
+    result["disk_read_bytes"] = run.exit.usage.ru_inblock * kBlockBytes;
+    result["disk_write_bytes"] = run.exit.usage.ru_oublock * kBlockBytes;
 }
 
 // The next step (or the user, with keep_workspace) finds in the folder what this one left

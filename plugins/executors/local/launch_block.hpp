@@ -70,6 +70,9 @@ struct LaunchBlock {
     // its zygote outlives the run, so no wait4 on it can).
     volatile long cpu_user_us = 0;
     volatile long cpu_sys_us = 0;
+    // Block I/O of everything the init reaped, in 512-byte units (ru_inblock, ru_oublock).
+    volatile long in_blocks = 0;
+    volatile long out_blocks = 0;
 };
 
 // The init: PID 1 of the run's PID namespace. Prepares the namespaces, starts the target,

@@ -119,6 +119,8 @@ SBX_BESIDE_THE_HOST void record_usage(LaunchBlock *block, const rusage &usage) {
     }
     block->cpu_user_us = block->cpu_user_us + microseconds(usage.ru_utime);
     block->cpu_sys_us = block->cpu_sys_us + microseconds(usage.ru_stime);
+    block->in_blocks = block->in_blocks + usage.ru_inblock;
+    block->out_blocks = block->out_blocks + usage.ru_oublock;
 }
 
 // Reaps every ended child; true once the target was among them.

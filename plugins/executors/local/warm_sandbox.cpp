@@ -114,6 +114,8 @@ class WarmTarget final : public RunningTarget {
         info.usage.ru_stime.tv_sec = launch.cpu_sys_us / 1000000;
         info.usage.ru_stime.tv_usec = launch.cpu_sys_us % 1000000;
         info.usage.ru_maxrss = launch.max_rss_kb;
+        info.usage.ru_inblock = launch.in_blocks;
+        info.usage.ru_oublock = launch.out_blocks;
         return info;
     }
 
@@ -364,6 +366,8 @@ std::optional<SpawnOutcome> WarmSandbox::start(const SpawnRequest &request) {
     launch.max_rss_kb = 0;
     launch.cpu_user_us = 0;
     launch.cpu_sys_us = 0;
+    launch.in_blocks = 0;
+    launch.out_blocks = 0;
     block_->target_pidfd = -1;
     pid_t idle = kPhaseIdle;
     // A compare-and-swap: the kernel zeroes the word when the zygote ends, even now.

@@ -3,6 +3,7 @@
 
 #include <sbx/random.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -67,17 +68,76 @@ double normalized_entropy(const std::vector<int> &counts) {
     return bits / std::log2(total);
 }
 
+std::optional<double> recovery_time(const std::map<int64_t, TalliedRun> &by_repetition) {
+    double recovered_s = 0;
+    int recoveries = 0;
+    bool failed_any = false;
+    bool in_streak = false;
+    double streak_s = 0;
+    for (const auto &[repetition, run] : by_repetition) {
+        if (!run.passed) {
+            failed_any = true;
+            in_streak = true;
+            streak_s += run.wall_s;
+        } else if (in_streak) {
+            recovered_s += streak_s;
+            ++recoveries;
+            in_streak = false;
+            streak_s = 0;
+        }
+    }
+    if (!failed_any) {
+        return 0.0;
+    }
+    if (recoveries == 0) {
+        return std::nullopt;
+    }
+    return recovered_s / recoveries;
+}
+
+double wilson_upper(int hits, int n) {
+    if (n <= 0) {
+        return 0;
+    }
+    constexpr double z = 1.96;
+    const double trials = n;
+    const double p = hits / trials;
+    const double z2 = z * z;
+    const double centre = p + z2 / (2 * trials);
+    const double spread = z * std::sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials));
+    return std::min(1.0, (centre + spread) / (1 + z2 / trials));
+}
+
+bool unsafe_run(const json &request) {
+    if (const auto found = request.find("outcome"); found != request.end() && found->is_string()) {
+        const std::string outcome = found->get<std::string>();
+        return outcome == "crashed" || outcome == "hung";
+    }
+    for (const auto &step : request.value("steps", json::array())) {
+        const std::string status = step.value("status", "");
+        if (status == "SG" || status == "OOM" || status == "TO") {
+            return true;
+        }
+    }
+    return false;
+}
+
 void CellTally::add_run(const json &request) {
     const json steps = request.value("steps", json::array());
     ++behaviours_[behaviour_of(steps)];
     ++outcomes_[outcome_of(request)];
+    TalliedRun run;
     for (const auto &step : steps) {
         cpu_s_ += step.value("cpu_user_s", 0.0) + step.value("cpu_sys_s", 0.0);
+        run.wall_s += step.value("wall_s", 0.0);
     }
-    const bool passed = request.value("passed", false);
-    passed_by_repetition_[request.value("repetition", static_cast<int64_t>(runs_))] = passed;
+    run.passed = request.value("passed", false);
+    run.unsafe = unsafe_run(request);
+    wall_s_ += run.wall_s;
+    by_repetition_[request.value("repetition", static_cast<int64_t>(runs_))] = run;
     ++runs_;
-    passes_ += passed ? 1 : 0;
+    passes_ += run.passed ? 1 : 0;
+    unsafe_ += run.unsafe ? 1 : 0;
 }
 
 CellFigures CellTally::figures() const {
@@ -91,7 +151,7 @@ CellFigures CellTally::figures() const {
     };
     CellFigures figures;
     figures.shannon_entropy = normalized_entropy(counts_of(behaviours_));
-    figures.failure_entropy = normalized_entropy(counts_of(outcomes_));
+    figures.outcome_entropy = normalized_entropy(counts_of(outcomes_));
     if (passes_ > 0) {
         figures.cpu_s_per_pass = cpu_s_ / passes_;
         figures.efficiency = 1.0 / (1.0 + *figures.cpu_s_per_pass);
@@ -99,22 +159,30 @@ CellFigures CellTally::figures() const {
     // Antifragility: does the workflow do better as the stress goes on? The pass rate of the
     // later half of the repetitions minus that of the earlier half (the middle run of an odd
     // count belongs to neither).
-    const size_t count = passed_by_repetition_.size();
+    const size_t count = by_repetition_.size();
     if (count >= 2) {
         const size_t half = count / 2;
         int early = 0;
         int late = 0;
         size_t index = 0;
-        for (const auto &[repetition, passed] : passed_by_repetition_) {
+        for (const auto &[repetition, run] : by_repetition_) {
             if (index < half) {
-                early += passed ? 1 : 0;
+                early += run.passed ? 1 : 0;
             } else if (index >= count - half) {
-                late += passed ? 1 : 0;
+                late += run.passed ? 1 : 0;
             }
             ++index;
         }
         figures.antifragility = static_cast<double>(late - early) / static_cast<double>(half);
     }
+    if (wall_s_ > 0) {
+        figures.throughput = passes_ / wall_s_;
+    }
+    figures.recovery_time = recovery_time(by_repetition_);
+    if (runs_ > 0) {
+        figures.safety_rating = 1.0 - static_cast<double>(unsafe_) / runs_;
+    }
+    figures.risk_index = wilson_upper(runs_ - passes_, runs_);
     return figures;
 }
 

@@ -1,8 +1,11 @@
 // The `extended` collector: the seeds' extended metrics of a cell, from what its runs did.
-// `shannon_entropy` (of behaviours) and `failure_entropy` (of outcomes) say how varied the
+// `shannon_entropy` (of behaviours) and `outcome_entropy` (of outcomes) say how varied the
 // runs were, `efficiency` how much CPU a passing run costs, `antifragility` whether the
-// runs got better as the stress went on, and `resilience` the cell's ROI against the same
-// workflow's ROI under the baseline preset. Formulas: docs/semantics.md.
+// runs got better as the stress went on, `resilience` the cell's ROI against the same
+// workflow's ROI under the baseline preset, `throughput` passing runs per second of run
+// time, `recovery_time` how long failing runs lasted until one passed again,
+// `safety_rating` the share of runs that neither crashed nor hung and `risk_index` the
+// failure probability the runs cannot rule out. Formulas: docs/semantics.md.
 #include <sbx/plugin.hpp>
 
 #include <nlohmann/json.hpp>
@@ -32,10 +35,13 @@ class ExtendedCollector final : public MetricsCollector {
     static constexpr About about{
         "extended",
         "Extended metrics",
-        "1.0.0",
-        "Per cell: shannon_entropy and failure_entropy of the runs' behaviours and outcomes, "
+        "1.1.0",
+        "Per cell: shannon_entropy and outcome_entropy of the runs' behaviours and outcomes, "
         "efficiency (CPU per passing run), antifragility (later repetitions against earlier "
-        "ones) and resilience (ROI against the baseline preset's).",
+        "ones), resilience (ROI against the baseline preset's), throughput (passing runs per "
+        "second), recovery_time (seconds of failing runs until one passed), safety_rating "
+        "(runs that neither crashed nor hung) and risk_index (the failure probability's 95 % "
+        "upper bound).",
         R"json({"type":"object","additionalProperties":false,"properties":{
           "baseline":{"type":"string","minLength":1,"default":"normal",
             "description":"the preset whose cell ROI resilience divides by"}}})json",
@@ -65,11 +71,15 @@ class ExtendedCollector final : public MetricsCollector {
         }
         const CellFigures figures = tally.figures();
         return json{{"shannon_entropy", figures.shannon_entropy},
-                    {"failure_entropy", figures.failure_entropy},
+                    {"outcome_entropy", figures.outcome_entropy},
                     {"efficiency", figures.efficiency},
                     {"cpu_s_per_pass", number_or_null(figures.cpu_s_per_pass)},
                     {"antifragility", number_or_null(figures.antifragility)},
-                    {"resilience", number_or_null(resilience(request))}}
+                    {"resilience", number_or_null(resilience(request))},
+                    {"throughput", number_or_null(figures.throughput)},
+                    {"recovery_time", number_or_null(figures.recovery_time)},
+                    {"safety_rating", figures.safety_rating},
+                    {"risk_index", figures.risk_index}}
             .dump();
     }
 

@@ -1,9 +1,11 @@
 // The `process_metrics` collector: per-run process figures from the executor results of
-// a run's steps (success, time, CPU, peak memory, exit code, output volume).
+// a run's steps (success, time, CPU, peak memory, exit code, output volume, and the block
+// I/O of executors that report it).
 #include <sbx/plugin.hpp>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace {
@@ -18,6 +20,9 @@ class RequestFigures final : public json::json_sax_t {
     bool run_phase = true;
     bool passed = false;
     double wall_s = 0, cpu_s = 0, max_rss_kb = 0, stdout_bytes = 0, stderr_bytes = 0;
+    // Summed over the steps that report them; none when no step does (an executor that
+    // cannot count block I/O says nothing rather than 0).
+    std::optional<double> disk_read_bytes, disk_write_bytes;
     int exit_code = 0;  // the first failing step's: it says most about why the run failed
 
     bool null() override { return true; }
@@ -80,6 +85,10 @@ class RequestFigures final : public json::json_sax_t {
             stdout_bytes += value;
         } else if (step_key_ == "stderr_bytes") {
             stderr_bytes += value;
+        } else if (step_key_ == "disk_read_bytes") {
+            disk_read_bytes = disk_read_bytes.value_or(0) + value;
+        } else if (step_key_ == "disk_write_bytes") {
+            disk_write_bytes = disk_write_bytes.value_or(0) + value;
         }
         return true;
     }
@@ -101,9 +110,10 @@ class ProcessMetrics final : public sbx::MetricsCollector {
     static constexpr sbx::About about{
         "process_metrics",
         "Process metrics",
-        "1.0.0",
+        "1.1.0",
         "Per-run process metrics: success, wall_s, cpu_s, max_rss_kb, exit_code, "
-        "stdout_bytes, stderr_bytes.",
+        "stdout_bytes, stderr_bytes, and disk_read_bytes, disk_write_bytes where the executor "
+        "counts block I/O.",
         R"({"type":"object","additionalProperties":false,"properties":{}})",
         "sandbox-runner",
         "https://example.invalid/sandbox-runner",
@@ -117,14 +127,20 @@ class ProcessMetrics final : public sbx::MetricsCollector {
         if (!request.run_phase) {
             return "{}";  // per-cell figures are the host's ROI; nothing to add here
         }
-        return json{{"success", request.passed ? 1.0 : 0.0},
+        json answer{{"success", request.passed ? 1.0 : 0.0},
                     {"wall_s", request.wall_s},
                     {"cpu_s", request.cpu_s},
                     {"max_rss_kb", request.max_rss_kb},
                     {"exit_code", request.exit_code},
                     {"stdout_bytes", request.stdout_bytes},
-                    {"stderr_bytes", request.stderr_bytes}}
-            .dump();
+                    {"stderr_bytes", request.stderr_bytes}};
+        if (request.disk_read_bytes) {
+            answer["disk_read_bytes"] = *request.disk_read_bytes;
+        }
+        if (request.disk_write_bytes) {
+            answer["disk_write_bytes"] = *request.disk_write_bytes;
+        }
+        return answer.dump();
     }
 };
 
