@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "config/section_readers.hpp"
+#include "config/variable_names.hpp"
 #include "util/input_file.hpp"
 
 namespace sbx::config {
@@ -23,19 +24,6 @@ const std::vector<std::string> &mock_keys() {
     static const std::vector<std::string> values = {"name", "listen",    "status",
                                                     "body", "body_file", "headers"};
     return values;
-}
-
-std::string upper_name(std::string name) {
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    return name;
-}
-
-bool is_plain_name(const std::string &name) {
-    return !name.empty() && !(name.front() >= '0' && name.front() <= '9') &&
-           name.find_first_not_of(
-               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
-               std::string::npos;
 }
 
 // An HTTP header name is a token; a value has no line break (it would start a new header).

@@ -5,6 +5,7 @@
 
 #include "config/section_readers.hpp"
 #include "config/templates.hpp"
+#include "config/variable_names.hpp"
 
 namespace sbx::config {
 namespace {
@@ -16,20 +17,6 @@ const std::vector<std::string> &service_keys() {
     static const std::vector<std::string> values = {"name",  "run",   "image",           "env",
                                                     "files", "ready", "ready_timeout_ms"};
     return values;
-}
-
-// Names of services and upstreams are compared as their variables spell them.
-std::string upper_name(std::string name) {
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    return name;
-}
-
-bool is_plain_name(const std::string &name) {
-    return !name.empty() && !(name.front() >= '0' && name.front() <= '9') &&
-           name.find_first_not_of(
-               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
-               std::string::npos;
 }
 
 // `ready:` {tcp: true} | {http: /path} | {command: [argv]}.
