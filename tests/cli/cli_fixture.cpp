@@ -1,6 +1,8 @@
 // CliTest helpers.
 #include "cli_fixture.hpp"
 
+#include <unistd.h>
+
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -33,6 +35,20 @@ CommandResult CliTest::runner(const std::vector<std::string> &args) {
                                      dir_ + "/data"};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_command(argv, {}, dir_);
+}
+
+CommandResult CliTest::runner_as(bool unprivileged, const std::vector<std::string> &args) {
+    std::vector<std::string> argv;
+    if (unprivileged && ::geteuid() == 0) {
+        argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                "--inh-caps=-all"};
+    }
+    for (const std::string &word : {std::string(SBX_BINARY), std::string("--config"), settings_,
+                                    std::string("--data-dir"), dir_ + "/data"}) {
+        argv.push_back(word);
+    }
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_command(argv, {{"TMPDIR", dir_ + "/tmp"}, {"HOME", dir_}}, dir_);
 }
 
 int64_t CliTest::wait_for_runs(int64_t count, std::chrono::seconds timeout) {

@@ -23,6 +23,9 @@ class CliTest : public ::testing::Test {
     std::string write_file(const std::string &name, const std::string &content);
     // sandbox-runner --config <settings> --data-dir <dir>/data ARGS...
     CommandResult runner(const std::vector<std::string> &args);
+    // The same with TMPDIR <dir>/tmp and HOME <dir>; with `unprivileged`, as nobody (setpriv)
+    // when the test runs as root.
+    CommandResult runner_as(bool unprivileged, const std::vector<std::string> &args);
     // Runs one SQL query on <dir>/data/metrics.db; rows of columns as text.
     std::vector<std::vector<std::string>> query(const std::string &sql);
     std::string db_path() const { return dir_ + "/data/metrics.db"; }

@@ -116,17 +116,7 @@ class NetworkSafety : public sbx::test::CliTest {
 
     // sandbox-runner ARGS as root (when the test is) or as nobody, with its own TMPDIR.
     sbx::test::CommandResult as(bool unprivileged, const std::vector<std::string> &args) {
-        std::vector<std::string> argv;
-        if (unprivileged && ::geteuid() == 0) {
-            argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                    "--inh-caps=-all"};
-        }
-        for (const std::string &word : {std::string(SBX_BINARY), std::string("--config"), settings_,
-                                        std::string("--data-dir"), dir_ + "/data"}) {
-            argv.push_back(word);
-        }
-        argv.insert(argv.end(), args.begin(), args.end());
-        return sbx::test::run_command(argv, {{"TMPDIR", dir_ + "/tmp"}, {"HOME", dir_}}, dir_);
+        return runner_as(unprivileged, args);
     }
 
     // The stdout of each step of the last run of `workflow`, in step order.

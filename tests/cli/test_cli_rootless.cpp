@@ -86,17 +86,7 @@ workflows:
 
     // sandbox-runner ARGS as the unprivileged user, with its own TMPDIR.
     sbx::test::CommandResult unprivileged(const std::vector<std::string> &args) {
-        std::vector<std::string> argv;
-        if (::geteuid() == 0) {
-            argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                    "--inh-caps=-all"};
-        }
-        for (const std::string &word : {std::string(SBX_BINARY), std::string("--config"), settings_,
-                                        std::string("--data-dir"), dir_ + "/data"}) {
-            argv.push_back(word);
-        }
-        argv.insert(argv.end(), args.begin(), args.end());
-        return sbx::test::run_command(argv, {{"TMPDIR", dir_ + "/tmp"}, {"HOME", dir_}}, dir_);
+        return runner_as(true, args);
     }
 
     std::string step_result_field(const std::string &field) {
