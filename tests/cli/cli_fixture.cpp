@@ -51,6 +51,13 @@ CommandResult CliTest::runner_as(bool unprivileged, const std::vector<std::strin
     return run_command(argv, {{"TMPDIR", dir_ + "/tmp"}, {"HOME", dir_}}, dir_);
 }
 
+void CliTest::give_to_nobody(const std::string &path) {
+    constexpr unsigned kNobody = 65534;
+    if (::geteuid() == 0) {
+        ASSERT_EQ(::chown(path.c_str(), kNobody, kNobody), 0) << path;
+    }
+}
+
 int64_t CliTest::wait_for_runs(int64_t count, std::chrono::seconds timeout) {
     int64_t seen = 0;
     (void)wait_until(

@@ -26,6 +26,9 @@ class CliTest : public ::testing::Test {
     // The same with TMPDIR <dir>/tmp and HOME <dir>; with `unprivileged`, as nobody (setpriv)
     // when the test runs as root.
     CommandResult runner_as(bool unprivileged, const std::vector<std::string> &args);
+    // When the test runs as root, `path` becomes nobody's (uid and gid 65534), the user
+    // runner_as(true, ...) runs as.
+    static void give_to_nobody(const std::string &path);
     // Runs one SQL query on <dir>/data/metrics.db; rows of columns as text.
     std::vector<std::vector<std::string>> query(const std::string &sql);
     std::string db_path() const { return dir_ + "/data/metrics.db"; }

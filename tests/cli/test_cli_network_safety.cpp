@@ -22,8 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr unsigned kNobody = 65534;
-
 // A listening TCP socket on every address of the host, on a port the kernel chose.
 // Connections that complete wait in its backlog, so after a run they can be counted.
 class HostListener {
@@ -103,15 +101,9 @@ class NetworkSafety : public sbx::test::CliTest {
             "presets:\n  - {SCENARIO_NAME: plain}\nworkflows:\n  - name: open\n"
             "    steps:\n" +
             steps + "  - name: safe\n    safe_mode: true\n    steps:\n" + steps);
-        give_to_user(dir_);
-        give_to_user(dir_ + "/tmp");
-        give_to_user(settings_);
-    }
-
-    static void give_to_user(const std::string &path) {
-        if (::geteuid() == 0) {
-            ASSERT_EQ(::chown(path.c_str(), kNobody, kNobody), 0) << path;
-        }
+        give_to_nobody(dir_);
+        give_to_nobody(dir_ + "/tmp");
+        give_to_nobody(settings_);
     }
 
     // sandbox-runner ARGS as root (when the test is) or as nobody, with its own TMPDIR.

@@ -21,8 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr unsigned kNobody = 65534;
-
 // Host PIDs of live processes whose command line contains `token`.
 std::vector<std::string> processes_with(const std::string &token) {
     std::vector<std::string> found;
@@ -65,22 +63,15 @@ workflows:
     steps:
       - run: [python3, -c, 'import os, time, urllib.request as r; t = time.monotonic(); r.urlopen("http://" + os.environ["SANDBOX_UPSTREAM_API"] + "/", timeout=10).read(); print("fetch_ms=%.1f" % ((time.monotonic() - t) * 1000))']
 )");
-        give_to_user(dir_);
-        give_to_user(dir_ + "/tmp");
-        give_to_user(settings_);
-    }
-
-    // When the test runs as root, `path` becomes the unprivileged user's.
-    static void give_to_user(const std::string &path) {
-        if (::geteuid() == 0) {
-            ASSERT_EQ(::chown(path.c_str(), kNobody, kNobody), 0) << path;
-        }
+        give_to_nobody(dir_);
+        give_to_nobody(dir_ + "/tmp");
+        give_to_nobody(settings_);
     }
 
     // A preset file of the unprivileged user's; returns its path.
     std::string write_preset(const std::string &name, const std::string &json_text) {
         std::string path = write_file(name, json_text);
-        give_to_user(path);
+        give_to_nobody(path);
         return path;
     }
 
