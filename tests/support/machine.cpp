@@ -62,19 +62,38 @@ std::vector<Mount> cgroup_mounts() {
     return mounts;
 }
 
-// This process's cgroup on the unified (v2) hierarchy, from /proc/self/cgroup's "0::" line.
-std::string own_v2_path() {
+}  // namespace
+
+std::string own_cgroup_path(const std::string &controller) {
     std::istringstream lines(read_text("/proc/self/cgroup"));
     std::string line;
     while (std::getline(lines, line)) {
-        if (line.rfind("0::", 0) == 0) {
-            return line.substr(3);
+        // id:controllers:path; v2's line is "0::path".
+        const auto first = line.find(':');
+        const auto second = line.find(':', first + 1);
+        if (first == std::string::npos || second == std::string::npos) {
+            continue;
+        }
+        const std::string controllers = line.substr(first + 1, second - first - 1);
+        if (controller.empty() ? line.rfind("0::", 0) == 0
+                               : has_word(controllers, controller, ',')) {
+            return line.substr(second + 1);
         }
     }
     return "";
 }
 
-}  // namespace
+std::vector<std::string> cgroup_mount_points(const std::string &controller) {
+    std::vector<std::string> points;
+    for (const Mount &mount : cgroup_mounts()) {
+        if (controller.empty()
+                ? mount.type == "cgroup2"
+                : mount.type == "cgroup" && has_word(mount.options, controller, ',')) {
+            points.push_back(mount.point);
+        }
+    }
+    return points;
+}
 
 CgroupOffer cgroup_offer(const std::string &controller) {
     std::string why = "no cgroup hierarchy offers '" + controller + "'";
@@ -82,7 +101,7 @@ CgroupOffer cgroup_offer(const std::string &controller) {
         if (mount.type != "cgroup2") {
             continue;
         }
-        const std::string own = mount.point + own_v2_path();
+        const std::string own = mount.point + own_cgroup_path();
         if (!has_word(read_text(own + "/cgroup.controllers"), controller)) {
             why = "cgroup v2 at " + mount.point + " does not offer '";
             why += controller + "' to ";

@@ -18,6 +18,14 @@ struct CgroupOffer {
 // write: root, or a delegated subtree), then a writable v1 hierarchy holding it.
 CgroupOffer cgroup_offer(const std::string &controller);
 
+// Where cgroup hierarchies are mounted: cgroup v2 for "" (a hybrid machine has one beside
+// v1's), else the v1 hierarchies holding `controller`.
+std::vector<std::string> cgroup_mount_points(const std::string &controller = "");
+
+// This process's cgroup below such a mount, from /proc/self/cgroup: v2's "0::" line for "",
+// else the line of the v1 hierarchy holding `controller`; "" when there is none.
+std::string own_cgroup_path(const std::string &controller = "");
+
 // What a cgroup memory limit holds swap to on `version`, as the local executor names it.
 std::string swap_hold(const std::string &version);
 

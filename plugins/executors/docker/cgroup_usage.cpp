@@ -1,5 +1,6 @@
 // /proc/PID/cgroup names a process's cgroups; which files hold the figures depends on the
-// hierarchy. Every read is best effort: a figure that cannot be read stays 0 or unknown.
+// hierarchy, and plugins/support reads them (cgroup_v1_files, cgroup_v2_files). Every read is
+// best effort: a figure that cannot be read stays 0 or unknown.
 #include "cgroup_usage.hpp"
 
 #include <unistd.h>
@@ -11,64 +12,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/cgroup_v1_files.hpp"
+#include "support/cgroup_v2_files.hpp"
+
 namespace sbx::docker {
 namespace {
 
-constexpr const char kRoot[] = "/sys/fs/cgroup";
-
-bool readable(const std::string &path) {
-    return std::ifstream(path).good();
-}
-
-std::optional<std::uint64_t> read_number(const std::string &path) {
-    std::ifstream in(path);
-    std::uint64_t value = 0;
-    if (in >> value) {
-        return value;
-    }
-    return std::nullopt;
-}
-
-// "key value" lines (v2 cpu.stat).
-std::optional<std::uint64_t> read_key(const std::string &path, const std::string &wanted) {
-    std::ifstream in(path);
-    std::string key;
-    std::uint64_t value = 0;
-    while (in >> key >> value) {
-        if (key == wanted) {
-            return value;
-        }
-    }
-    return std::nullopt;
-}
-
-std::optional<std::string> read_text(const std::string &path) {
-    std::ifstream in(path);
-    if (!in) {
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+constexpr const char *kRoot = support::kCgroupRoot;
 
 bool v1_layout() {
-    return readable(std::string(kRoot) + "/cpuacct/cpuacct.usage_user");
-}
-
-bool v2_layout() {
-    return readable(std::string(kRoot) + "/cgroup.controllers");
-}
-
-// The cgroup's block I/O, when its io.stat or blkio file was readable.
-void put_io(CgroupFigures &figures, const std::optional<std::string> &text) {
-    if (!text) {
-        return;
-    }
-    const auto bytes = io_bytes(*text);
-    // An io.stat with no device line is a cgroup that has done no I/O yet: zero, not unknown.
-    figures.disk_read_bytes = bytes ? bytes->first : 0;
-    figures.disk_write_bytes = bytes ? bytes->second : 0;
+    return support::has_cgroup_v1_cpu_time(std::string(kRoot) + "/cpuacct");
 }
 
 }  // namespace
@@ -104,9 +57,9 @@ CgroupUsage CgroupUsage::of_process(long pid) {
             unified = path;
         }
     }
-    if (!usage.cpu_dir_.empty() && readable(usage.cpu_dir_ + "/cpuacct.usage_user")) {
+    if (!usage.cpu_dir_.empty() && support::has_cgroup_v1_cpu_time(usage.cpu_dir_)) {
         usage.source_ = "cgroup_v1";
-    } else if (!unified.empty() && v2_layout()) {
+    } else if (!unified.empty() && support::cgroup_v2_mounted(kRoot)) {
         usage.cpu_dir_ = usage.memory_dir_ = usage.blkio_dir_ = std::string(kRoot) + unified;
         usage.source_ = "cgroup_v2";
     }
@@ -119,7 +72,7 @@ CgroupUsage CgroupUsage::at_path(const std::string &path) {
         usage.cpu_dir_ = std::string(kRoot) + "/cpuacct" + path;
         usage.memory_dir_ = std::string(kRoot) + "/memory" + path;
         usage.source_ = "cgroup_v1";
-    } else if (v2_layout()) {
+    } else if (support::cgroup_v2_mounted(kRoot)) {
         usage.cpu_dir_ = usage.memory_dir_ = std::string(kRoot) + path;
         usage.source_ = "cgroup_v2";
     }
@@ -129,26 +82,25 @@ CgroupUsage CgroupUsage::at_path(const std::string &path) {
 CgroupFigures CgroupUsage::read() const {
     CgroupFigures figures;
     if (source_ == "cgroup_v1") {
-        figures.cpu_user_s =
-            static_cast<double>(read_number(cpu_dir_ + "/cpuacct.usage_user").value_or(0)) / 1e9;
-        figures.cpu_sys_s =
-            static_cast<double>(read_number(cpu_dir_ + "/cpuacct.usage_sys").value_or(0)) / 1e9;
-        figures.memory_peak_bytes = read_number(memory_dir_ + "/memory.max_usage_in_bytes");
+        const auto time = support::read_cgroup_v1_cpu_time(cpu_dir_);
+        figures.cpu_user_s = static_cast<double>(time.user_ns.value_or(0)) / 1e9;
+        figures.cpu_sys_s = static_cast<double>(time.system_ns.value_or(0)) / 1e9;
+        figures.memory_peak_bytes = support::read_cgroup_v1_memory(memory_dir_).memory_peak_bytes;
         if (!blkio_dir_.empty()) {
-            auto io = read_text(blkio_dir_ + "/blkio.throttle.io_service_bytes_recursive");
-            if (!io) {
-                io = read_text(blkio_dir_ + "/blkio.throttle.io_service_bytes");
+            if (const auto io = support::read_cgroup_v1_block_io(blkio_dir_)) {
+                figures.disk_read_bytes = io->read;
+                figures.disk_write_bytes = io->written;
             }
-            put_io(figures, io);
         }
     } else if (source_ == "cgroup_v2") {
-        figures.cpu_user_s =
-            static_cast<double>(read_key(cpu_dir_ + "/cpu.stat", "user_usec").value_or(0)) / 1e6;
-        figures.cpu_sys_s =
-            static_cast<double>(read_key(cpu_dir_ + "/cpu.stat", "system_usec").value_or(0)) / 1e6;
-        figures.memory_peak_bytes = read_number(memory_dir_ + "/memory.peak");
+        // One folder holds every controller's files (cpu_dir_ == memory_dir_).
+        const auto counters = support::read_cgroup_v2_counters(cpu_dir_);
+        figures.cpu_user_s = static_cast<double>(counters.cpu_user_usec.value_or(0)) / 1e6;
+        figures.cpu_sys_s = static_cast<double>(counters.cpu_system_usec.value_or(0)) / 1e6;
+        figures.memory_peak_bytes = counters.memory_peak_bytes;
         if (!blkio_dir_.empty()) {
-            put_io(figures, read_text(blkio_dir_ + "/io.stat"));
+            figures.disk_read_bytes = counters.disk_read_bytes;
+            figures.disk_write_bytes = counters.disk_write_bytes;
         }
     }
     return figures;
@@ -158,20 +110,17 @@ bool CgroupUsage::reset_memory_peak() const {
     if (source_ != "cgroup_v1") {
         return false;  // v2's memory.peak resets only per open file (Linux 6.12)
     }
-    std::ofstream out(memory_dir_ + "/memory.max_usage_in_bytes");
-    out << "0";
-    out.flush();
-    return out.good();
+    return support::reset_cgroup_v1_memory_peak(memory_dir_);
 }
 
 std::optional<std::uint64_t> CgroupUsage::oom_kills() const {
     if (memory_dir_.empty()) {
         return std::nullopt;
     }
-    if (auto v1 = read_key(memory_dir_ + "/memory.oom_control", "oom_kill")) {
+    if (auto v1 = support::read_cgroup_v1_memory(memory_dir_).oom_kills) {
         return v1;
     }
-    return read_key(memory_dir_ + "/memory.events", "oom_kill");
+    return support::read_cgroup_v2_counters(memory_dir_).oom_kills;
 }
 
 CgroupFigures cpu_between(const CgroupFigures &before, const CgroupFigures &after) {
@@ -187,39 +136,6 @@ CgroupFigures cpu_between(const CgroupFigures &before, const CgroupFigures &afte
     used.disk_read_bytes = between(before.disk_read_bytes, after.disk_read_bytes);
     used.disk_write_bytes = between(before.disk_write_bytes, after.disk_write_bytes);
     return used;
-}
-
-std::optional<std::pair<std::uint64_t, std::uint64_t>> io_bytes(const std::string &text) {
-    std::istringstream lines(text);
-    std::string line;
-    std::uint64_t read = 0;
-    std::uint64_t written = 0;
-    bool any = false;
-    while (std::getline(lines, line)) {
-        std::istringstream words(line);
-        std::string device;
-        std::string word;
-        if (!(words >> device) || device.find(':') == std::string::npos) {
-            continue;  // v1's "Total N"
-        }
-        any = true;
-        while (words >> word) {
-            std::uint64_t value = 0;
-            if (word.rfind("rbytes=", 0) == 0) {
-                std::istringstream(word.substr(7)) >> value;
-                read += value;
-            } else if (word.rfind("wbytes=", 0) == 0) {
-                std::istringstream(word.substr(7)) >> value;
-                written += value;
-            } else if ((word == "Read" || word == "Write") && (words >> value)) {
-                (word == "Read" ? read : written) += value;
-            }
-        }
-    }
-    if (!any) {
-        return std::nullopt;
-    }
-    return std::pair(read, written);
 }
 
 ParentCgroup::ParentCgroup() {

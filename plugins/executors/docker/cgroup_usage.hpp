@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace sbx::docker {
@@ -24,11 +23,6 @@ struct CgroupFigures {
     std::optional<std::uint64_t> disk_read_bytes;
     std::optional<std::uint64_t> disk_write_bytes;
 };
-
-// The bytes read and written over every device of a v2 io.stat ("MAJ:MIN rbytes=N wbytes=N
-// ...", a line per device) or a v1 blkio.throttle.io_service_bytes ("MAJ:MIN Read N",
-// "MAJ:MIN Write N", ..., "Total N"); nullopt for a text with no device line.
-std::optional<std::pair<std::uint64_t, std::uint64_t>> io_bytes(const std::string &text);
 
 class CgroupUsage {
   public:

@@ -7,7 +7,7 @@
 
 #include <cerrno>
 
-#include "cgroup_dir.hpp"
+#include "support/cgroup_files.hpp"
 #include "support/sys_error.hpp"
 
 namespace sbx::local {
@@ -29,7 +29,7 @@ std::optional<std::string> whole_disk_of(const std::string &folder, std::string 
     if (::access((sys + "/partition").c_str(), F_OK) != 0) {
         return device;
     }
-    const auto disk = CgroupDir::read_file(sys + "/../dev");  // the partition's disk
+    const auto disk = support::read_kernel_file(sys + "/../dev");  // the partition's disk
     if (!disk || disk->empty()) {
         why = "cannot find the disk of partition " + device;
         return std::nullopt;

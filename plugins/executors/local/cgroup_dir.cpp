@@ -7,13 +7,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <thread>
+#include <vector>
 
+#include "support/cgroup_v2_files.hpp"
 #include "support/sys_error.hpp"
 
 namespace sbx::local {
@@ -65,10 +64,6 @@ bool CgroupDir::write(const char *file, const std::string &value) const {
     return write_file(path_ + "/" + file, value);
 }
 
-std::optional<std::string> CgroupDir::read(const char *file) const {
-    return read_file(path_ + "/" + file);
-}
-
 bool CgroupDir::write_file(const std::string &path, const std::string &value) {
     // One write() call: cgroup files take a value per write, not a stream.
     UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
@@ -81,16 +76,6 @@ bool CgroupDir::write_file(const std::string &path, const std::string &value) {
     return true;
 }
 
-std::optional<std::string> CgroupDir::read_file(const std::string &path) {
-    std::ifstream in(path);
-    if (!in) {
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 UniqueFd CgroupDir::open_procs() const {
     return UniqueFd(::open((path_ + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC));
 }
@@ -100,35 +85,9 @@ UniqueFd CgroupDir::open_folder() const {
 }
 
 void CgroupDir::kill_members() const {
-    const std::optional<std::string> members = read("cgroup.procs");
-    if (!members) {
-        return;
+    for (const pid_t pid : support::cgroup_members(path_).value_or(std::vector<pid_t>{})) {
+        ::kill(pid, SIGKILL);
     }
-    std::istringstream lines(*members);
-    long pid = 0;
-    while (lines >> pid) {
-        if (pid > 0) {
-            ::kill(static_cast<pid_t>(pid), SIGKILL);
-        }
-    }
-}
-
-std::uint64_t keyed_counter(std::string_view text, std::string_view key) {
-    std::size_t at = 0;
-    while (at < text.size()) {
-        const std::size_t end = std::min(text.find('\n', at), text.size());
-        const std::string_view line = text.substr(at, end - at);
-        at = end + 1;
-        if (line.size() > key.size() && line.substr(0, key.size()) == key &&
-            line[key.size()] == ' ') {
-            try {
-                return std::stoull(std::string(line.substr(key.size() + 1)));
-            } catch (const std::exception &) {
-                return 0;
-            }
-        }
-    }
-    return 0;
 }
 
 bool writable_folder(const std::string &folder) {

@@ -2,11 +2,8 @@
 // goes out of scope after killing whatever is still inside.
 #pragma once
 
-#include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 
 #include <sbx/unique_fd.hpp>
@@ -26,7 +23,6 @@ class CgroupDir {
     [[nodiscard]] bool has(const char *file) const;
     // Writes `value` into <path>/<file>; false (logged) on failure.
     bool write(const char *file, const std::string &value) const;
-    [[nodiscard]] std::optional<std::string> read(const char *file) const;
     // cgroup.procs opened for writing: the child writes "0" into it to join.
     [[nodiscard]] UniqueFd open_procs() const;
     // The folder itself, opened (for clone3's CLONE_INTO_CGROUP).
@@ -35,17 +31,12 @@ class CgroupDir {
     // mkdir that accepts an existing folder; false (logged) otherwise.
     static bool make_folder(const std::string &path);
     static bool write_file(const std::string &path, const std::string &value);
-    static std::optional<std::string> read_file(const std::string &path);
 
   private:
     explicit CgroupDir(std::string path) : path_(std::move(path)) {}
     void kill_members() const;
     std::string path_;
 };
-
-// The number after `key` in a "key value" per line file (memory.events, pids.events,
-// memory.oom_control), or 0.
-std::uint64_t keyed_counter(std::string_view text, std::string_view key);
 
 // True when `folder` exists and we may create cgroups in it.
 bool writable_folder(const std::string &folder);

@@ -6,6 +6,7 @@
 
 #include "cgroup_dir.hpp"
 #include "cgroups.hpp"
+#include "support/cgroup_v1_files.hpp"
 
 namespace sbx::local {
 namespace {
@@ -41,17 +42,6 @@ Controller make_controller(const char *root, const std::string &name, Configure 
     return controller;
 }
 
-std::optional<std::uint64_t> read_number(const CgroupDir &dir, const char *file) {
-    const auto text = dir.read(file);
-    if (text) {
-        try {
-            return std::stoull(*text);
-        } catch (const std::exception &) {
-        }
-    }
-    return std::nullopt;
-}
-
 class CgroupsV1 final : public RunCgroups {
   public:
     Controller memory;
@@ -82,20 +72,18 @@ class CgroupsV1 final : public RunCgroups {
     [[nodiscard]] CgroupCounters counters() const override {
         CgroupCounters counters;
         if (memory) {
-            // oom_kill appeared in 4.13; failcnt alone would also count reclaim that worked.
-            counters.oom_kills =
-                keyed_counter(memory.dir->read("memory.oom_control").value_or(""), "oom_kill");
-            counters.memory_peak_bytes = read_number(*memory.dir, "memory.max_usage_in_bytes");
+            const auto read = support::read_cgroup_v1_memory(memory.dir->path());
+            counters.oom_kills = read.oom_kills.value_or(0);
+            counters.memory_peak_bytes = read.memory_peak_bytes;
         }
         if (pids) {
             counters.pids_refused =
-                keyed_counter(pids.dir->read("pids.events").value_or(""), "max");
+                support::read_cgroup_v1_pids_refused(pids.dir->path()).value_or(0);
         }
         if (cpu) {
-            const std::string stat = cpu.dir->read("cpu.stat").value_or("");
-            counters.cpu_throttled_periods = keyed_counter(stat, "nr_throttled");
-            counters.cpu_throttled_s =
-                static_cast<double>(keyed_counter(stat, "throttled_time")) / 1e9;
+            const auto read = support::read_cgroup_v1_throttling(cpu.dir->path());
+            counters.cpu_throttled_periods = read.periods.value_or(0);
+            counters.cpu_throttled_s = static_cast<double>(read.throttled_ns.value_or(0)) / 1e9;
         }
         return counters;
     }

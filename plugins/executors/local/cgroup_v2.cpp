@@ -1,12 +1,13 @@
 // cgroup v2: one folder per run holding memory.max, pids.max, cpu.max and io.max, under
 // /sys/fs/cgroup/sandbox-runner for root or the caller's delegated subtree
 // (cgroup_v2_parent.*). Proven in the kernel-matrix guest, where v2 has its controllers.
-#include <sstream>
 #include <string>
 
 #include "cgroup_dir.hpp"
 #include "cgroup_v2_parent.hpp"
 #include "cgroups.hpp"
+#include "support/cgroup_files.hpp"
+#include "support/cgroup_v2_files.hpp"
 
 namespace sbx::local {
 namespace {
@@ -35,35 +36,16 @@ class CgroupsV2 final : public RunCgroups {
     [[nodiscard]] std::vector<int> join_fds() const override { return {procs.get()}; }
     [[nodiscard]] int folder_fd() const override { return folder.get(); }
     [[nodiscard]] CgroupCounters counters() const override {
+        const support::CgroupV2Counters read = support::read_cgroup_v2_counters(dir->path());
         CgroupCounters counters;
-        counters.oom_kills = keyed_counter(dir->read("memory.events").value_or(""), "oom_kill");
-        counters.pids_refused = keyed_counter(dir->read("pids.events").value_or(""), "max");
-        const std::string cpu_stat = dir->read("cpu.stat").value_or("");
-        counters.cpu_throttled_periods = keyed_counter(cpu_stat, "nr_throttled");
-        counters.cpu_throttled_s =
-            static_cast<double>(keyed_counter(cpu_stat, "throttled_usec")) / 1e6;
-        const auto peak = dir->read("memory.peak");  // Linux 5.19+
-        if (peak) {
-            try {
-                counters.memory_peak_bytes = std::stoull(*peak);
-            } catch (const std::exception &) {
-            }
-        }
+        counters.oom_kills = read.oom_kills.value_or(0);
+        counters.pids_refused = read.pids_refused.value_or(0);
+        counters.cpu_throttled_periods = read.cpu_throttled_periods.value_or(0);
+        counters.cpu_throttled_s = static_cast<double>(read.cpu_throttled_usec.value_or(0)) / 1e6;
+        counters.memory_peak_bytes = read.memory_peak_bytes;
         return counters;
     }
 };
-
-// True when `controller` is one of the words of cgroup.controllers.
-bool offers(const std::string &controllers, const std::string &controller) {
-    std::istringstream words(controllers);
-    std::string word;
-    while (words >> word) {
-        if (word == controller) {
-            return true;
-        }
-    }
-    return false;
-}
 
 }  // namespace
 
@@ -75,10 +57,10 @@ std::unique_ptr<RunCgroups> make_cgroups_v2(const CgroupRequest &request) {
     }
     // What the parent hands to its children (its subtree_control).
     const std::string &controllers = parent->controllers;
-    const bool want_memory = request.memory_bytes > 0 && offers(controllers, "memory");
-    const bool want_pids = request.pids > 0 && offers(controllers, "pids");
-    const bool want_cpu = request.cpu_cores > 0 && offers(controllers, "cpu");
-    const bool want_io = request.wants_io() && offers(controllers, "io");
+    const bool want_memory = request.memory_bytes > 0 && support::has_word(controllers, "memory");
+    const bool want_pids = request.pids > 0 && support::has_word(controllers, "pids");
+    const bool want_cpu = request.cpu_cores > 0 && support::has_word(controllers, "cpu");
+    const bool want_io = request.wants_io() && support::has_word(controllers, "io");
     if (!want_memory && !want_pids && !want_cpu && !want_io) {
         return nullptr;
     }

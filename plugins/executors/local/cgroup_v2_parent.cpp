@@ -13,14 +13,16 @@
 
 #include <fstream>
 #include <mutex>
-#include <sstream>
+#include <vector>
 
 #include "cgroup_dir.hpp"
+#include "support/cgroup_files.hpp"
+#include "support/cgroup_v2_files.hpp"
 
 namespace sbx::local {
 namespace {
 
-constexpr const char kRoot[] = "/sys/fs/cgroup";
+constexpr const char *kRoot = support::kCgroupRoot;
 
 // "/user.slice/.../x.scope" from the "0::" line of /proc/self/cgroup, or "".
 std::string own_cgroup() {
@@ -37,9 +39,9 @@ std::string own_cgroup() {
 // Enables every controller of kWanted that `folder` offers for its children, one by one:
 // a single write fails whole when one controller is missing.
 void enable_for_children(const std::string &folder) {
-    const std::string offered = CgroupDir::read_file(folder + "/cgroup.controllers").value_or("");
+    const std::string offered = support::offered_controllers(folder).value_or("");
     for (const char *controller : {"memory", "pids", "cpu", "io"}) {
-        if (offered.find(controller) != std::string::npos) {
+        if (support::has_word(offered, controller)) {
             CgroupDir::write_file(folder + "/cgroup.subtree_control",
                                   std::string("+") + controller);
         }
@@ -51,23 +53,20 @@ void enable_for_children(const std::string &folder) {
 // to its children may hold no process itself. Processes that end meanwhile are fine.
 bool move_members(const std::string &from, const std::string &to) {
     for (int pass = 0; pass < 8; ++pass) {
-        const std::string members = CgroupDir::read_file(from + "/cgroup.procs").value_or("");
-        std::istringstream pids(members);
-        std::string pid;
-        bool moved_any = false;
-        while (pids >> pid) {
-            moved_any = true;
-            CgroupDir::write_file(to + "/cgroup.procs", pid);
-        }
-        if (!moved_any) {
+        const auto members = support::cgroup_members(from).value_or(std::vector<pid_t>{});
+        if (members.empty()) {
             return true;
         }
+        for (const pid_t pid : members) {
+            CgroupDir::write_file(to + "/cgroup.procs", std::to_string(pid));
+        }
     }
-    return CgroupDir::read_file(from + "/cgroup.procs").value_or("x").empty();
+    const auto left = support::cgroup_members(from);
+    return left && left->empty();
 }
 
 std::optional<CgroupV2Parent> find_parent(std::string &why) {
-    if (!CgroupDir::read_file(std::string(kRoot) + "/cgroup.controllers")) {
+    if (!support::cgroup_v2_mounted(kRoot)) {
         why = "no cgroup v2 hierarchy at /sys/fs/cgroup";
         return std::nullopt;
     }
@@ -100,7 +99,7 @@ std::optional<CgroupV2Parent> find_parent(std::string &why) {
         return std::nullopt;
     }
     enable_for_children(parent.path);
-    parent.controllers = CgroupDir::read_file(parent.path + "/cgroup.subtree_control").value_or("");
+    parent.controllers = support::enabled_controllers(parent.path);
     return parent;
 }
 

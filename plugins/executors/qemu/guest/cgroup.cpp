@@ -1,10 +1,12 @@
 // cgroup v2 in the guest: the agent mounted the tree at /sys/fs/cgroup and enabled the
-// memory, pids and cpu controllers for its children.
+// memory, pids and cpu controllers for its children. What the kernel counted is read by
+// plugins/support/cgroup_v2_files, as the executors of the host read it.
 #include "cgroup.hpp"
 
 #include <sbx/unique_fd.hpp>
 
 #include "file_io.hpp"
+#include "support/cgroup_v2_files.hpp"
 
 #include <fcntl.h>
 #include <linux/sched.h>
@@ -15,32 +17,12 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <thread>
+#include <vector>
 
 namespace sbx::guest {
-namespace {
-
-constexpr const char *kRoot = "/sys/fs/cgroup";
-
-// The number after `key ` in a flat-keyed file such as memory.events; 0 when absent.
-std::uint64_t keyed(const std::string &text, const std::string &key) {
-    size_t at = 0;
-    while ((at = text.find(key + ' ', at)) != std::string::npos) {
-        if (at == 0 || text[at - 1] == '\n') {
-            return std::strtoull(text.c_str() + at + key.size() + 1, nullptr, 10);
-        }
-        at += key.size();
-    }
-    return 0;
-}
-
-}  // namespace
-
 JobCgroup::JobCgroup(const std::string &name, const JobLimits &limits) {
-    const std::string path = std::string(kRoot) + "/" + name;
+    const std::string path = std::string(support::kCgroupRoot) + "/" + name;
     if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
         return;
     }
@@ -100,17 +82,12 @@ void JobCgroup::kill_all() const {
     // Kernels before 5.14 have no cgroup.kill: SIGKILL the members until none is left (a
     // fork between the read and the kill shows up in the next read).
     for (int round = 0; round < 1000; ++round) {
-        const std::string members = read_file(path_ + "/cgroup.procs").value_or("");
-        if (members.find_first_of("0123456789") == std::string::npos) {
+        const auto members = support::cgroup_members(path_).value_or(std::vector<pid_t>{});
+        if (members.empty()) {
             return;
         }
-        for (size_t at = 0; at < members.size();) {
-            const size_t end = members.find('\n', at);
-            const long pid = std::strtol(members.c_str() + at, nullptr, 10);
-            if (pid > 0) {
-                ::kill(static_cast<pid_t>(pid), SIGKILL);
-            }
-            at = end == std::string::npos ? members.size() : end + 1;
+        for (const pid_t pid : members) {
+            ::kill(pid, SIGKILL);
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -121,14 +98,13 @@ JobCounters JobCgroup::counters() const {
     if (path_.empty()) {
         return counters;
     }
-    counters.oom_kills = keyed(read_file(path_ + "/memory.events").value_or(""), "oom_kill");
-    counters.pids_refused = keyed(read_file(path_ + "/pids.events").value_or(""), "max");
-    const std::string cpu = read_file(path_ + "/cpu.stat").value_or("");
-    counters.user_usec = keyed(cpu, "user_usec");
-    counters.system_usec = keyed(cpu, "system_usec");
-    counters.cpu_throttled = keyed(cpu, "nr_throttled") > 0;
-    counters.peak_bytes =
-        std::strtoull(read_file(path_ + "/memory.peak").value_or("").c_str(), nullptr, 10);
+    const support::CgroupV2Counters read = support::read_cgroup_v2_counters(path_);
+    counters.oom_kills = read.oom_kills.value_or(0);
+    counters.pids_refused = read.pids_refused.value_or(0);
+    counters.user_usec = read.cpu_user_usec.value_or(0);
+    counters.system_usec = read.cpu_system_usec.value_or(0);
+    counters.cpu_throttled = read.cpu_throttled_periods.value_or(0) > 0;
+    counters.peak_bytes = read.memory_peak_bytes.value_or(0);
     return counters;
 }
 
