@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "stream_demux.hpp"
+#include "support/docker_engine/stream_demux.hpp"
 
 namespace sbx::docker {
 

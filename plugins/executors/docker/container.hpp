@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cleanup_tally.hpp"
-#include "engine_api.hpp"
+#include "support/docker_engine/engine_api.hpp"
 
 namespace sbx::docker {
 

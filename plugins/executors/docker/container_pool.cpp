@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 
+#include "engine_connection.hpp"
 #include "state_files.hpp"
 
 namespace sbx::docker {
@@ -159,7 +160,7 @@ void ContainerPool::start_reaper() {
     }
     const std::chrono::milliseconds deadline(config_.call_timeout_ms);
     reaper_api_ =  // the reaper removes, never makes, containers
-        std::make_unique<EngineApi>(EngineEndpoint::from_environment(), deadline, deadline);
+        connect_engine(deadline, deadline);
     reaper_ = std::thread([this] { reaper_loop(); });
 }
 

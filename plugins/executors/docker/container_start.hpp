@@ -11,7 +11,7 @@
 #include "config.hpp"
 #include "container.hpp"
 #include "container_plan.hpp"
-#include "engine_api.hpp"
+#include "support/docker_engine/engine_api.hpp"
 
 namespace sbx::docker {
 

@@ -11,7 +11,7 @@
 
 #include "config.hpp"
 #include "container_pool.hpp"
-#include "engine_api.hpp"
+#include "engine_connection.hpp"
 #include "result.hpp"
 #include "run_once.hpp"
 #include "run_pooled.hpp"
@@ -35,9 +35,8 @@ class DockerExecutor final : public Executor {
 
     explicit DockerExecutor(const std::string &config_json)
         : config_(with_helpers(parse_config(config_json))),
-          api_(EngineEndpoint::from_environment(),
-               std::chrono::milliseconds(config_.call_timeout_ms),
-               std::chrono::milliseconds(config_.start_timeout_ms)),
+          api_(connect_engine(std::chrono::milliseconds(config_.call_timeout_ms),
+                              std::chrono::milliseconds(config_.start_timeout_ms))),
           owner_(Owner::current(config_.pool_label)),
           pool_(config_, tally_) {}
 
@@ -80,7 +79,7 @@ class DockerExecutor final : public Executor {
         spec.workspace = workspace.path();
         workspace.write_files(spec.files);
 
-        StartContext context{api_, config_, spec.state_dir, tally_};
+        StartContext context{*api_, config_, spec.state_dir, tally_};
         // A namespace is the run's own (the injector makes one per run), so such a run gets
         // a container of its own: a warm container cannot be moved into it.
         // A writable root could keep what a run wrote anywhere in it: only a container of
@@ -108,7 +107,7 @@ class DockerExecutor final : public Executor {
     std::string sweep(const std::string &request_json) override {
         const auto request = nlohmann::json::parse(request_json, nullptr, false);
         nlohmann::json response = sweep_stale(
-            api_, config_, request.is_object() ? request : nlohmann::json::object(), tally_);
+            *api_, config_, request.is_object() ? request : nlohmann::json::object(), tally_);
         response["counters"] = tally_.take();
         return dump(response);
     }
@@ -142,7 +141,7 @@ class DockerExecutor final : public Executor {
         }
         try {
             const auto swept =
-                sweep_stale(api_, config_, {{"state_dir", state_dir}, {"dry_run", false}}, tally_);
+                sweep_stale(*api_, config_, {{"state_dir", state_dir}, {"dry_run", false}}, tally_);
             for (const auto &line : swept["removed"]) {
                 host::log(SBX_LOG_INFO, "removed at start: " + line.get<std::string>());
             }
@@ -167,7 +166,7 @@ class DockerExecutor final : public Executor {
     }
 
     ExecutorConfig config_;
-    EngineApi api_;
+    std::unique_ptr<EngineApi> api_;
     Owner owner_;
     CleanupTally tally_;  // before the pool, which counts into it until it is gone
     ContainerPool pool_;  // destroyed first: its containers go before the client does

@@ -7,7 +7,7 @@
 
 #include "cgroup_usage.hpp"
 #include "run_spec.hpp"
-#include "stream_demux.hpp"
+#include "support/docker_engine/stream_demux.hpp"
 
 namespace sbx::docker {
 

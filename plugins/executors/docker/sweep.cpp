@@ -1,6 +1,7 @@
-// The owner of a container is read from its labels (host-pid, host-start), written when it
-// was created; ProcessIdentity::alive() compares the start time so a reused pid is not mistaken
-// for the host that made it.
+// The containers of dead hosts are found and removed by the one sweep every container of
+// this tool goes through (support/docker_engine/stale_containers); what is the executor's
+// own is here: the ids file, the private folders and the parent cgroups. The owner of an
+// ids-file entry is read from its labels as there (a reused pid is not its host).
 #include "sweep.hpp"
 
 #include <sbx/plugin.hpp>
@@ -12,6 +13,7 @@
 
 #include <sbx/process_identity.hpp>
 #include "cgroup_usage.hpp"
+#include "support/docker_engine/stale_containers.hpp"
 #include "state_files.hpp"
 
 namespace sbx::docker {
@@ -64,9 +66,9 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
     json removed = json::array();
     std::set<std::string> seen;
 
-    std::vector<json> labelled;
+    std::vector<StaleContainer> stale;
     try {
-        labelled = api.list_containers(config.pool_label);
+        stale = find_stale_containers(api, config.pool_label);
     } catch (const EngineError &e) {
         // No engine, no containers to remove; but ids recorded by a dead host mean some
         // may exist in an engine that is down: say so rather than report a clean state.
@@ -83,22 +85,13 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
         }
         return json{{"removed", removed}};
     }
-    for (const auto &container : labelled) {
-        const json labels = container.value("Labels", json::object());
-        const std::string id = container.value("Id", "");
-        if (id.empty() || owner_alive(labels, config.pool_label)) {
-            continue;
-        }
-        const auto names = container.value("Names", json::array());
-        const std::string name = names.empty() ? id.substr(0, 12) : names[0].get<std::string>();
+    for (const StaleContainer &container : stale) {
         if (!dry_run) {
-            api.remove_container(id);
+            api.remove_container(container.id);
             ++containers_removed;
         }
-        seen.insert(id);
-        removed.push_back("container " + name.substr(name.rfind('/') + 1) + " (" +
-                          id.substr(0, 12) + ") of dead host " +
-                          labels.value(config.pool_label + ".host-pid", std::string("?")));
+        seen.insert(container.id);
+        removed.push_back(container.describe());
     }
     // The ids file: entries of dead hosts. Their containers, when they still exist, carry
     // the label (checked again: an id is never removed on the file's word alone).

@@ -9,7 +9,7 @@
 
 #include "cleanup_tally.hpp"
 #include "config.hpp"
-#include "engine_api.hpp"
+#include "support/docker_engine/engine_api.hpp"
 
 namespace sbx::docker {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "engine_client.hpp"
-#include "stream_demux.hpp"
+#include "support/docker_engine/engine_client.hpp"
+#include "support/docker_engine/stream_demux.hpp"
 
 namespace sbx::docker {
 
@@ -24,8 +24,9 @@ class EngineApi {
   public:
     // `call_timeout`: the deadline of every call that neither waits for the target nor makes
     // a container; `start_timeout`: that of create and start, the engine's real work.
+    // `cancelled` is polled by the calls that may be cancelled (not kill and remove).
     EngineApi(EngineEndpoint endpoint, std::chrono::milliseconds call_timeout,
-              std::chrono::milliseconds start_timeout);
+              std::chrono::milliseconds start_timeout, CancelCheck cancelled = {});
 
     void ping();
     // Returns the new container's id. `config` is the create body (Image, Cmd, HostConfig...).
@@ -37,6 +38,12 @@ class EngineApi {
     nlohmann::json inspect_container(const std::string &id);
     // Reads the container's stdout and stderr (stopped containers only: no follow).
     void read_logs(const std::string &id, StreamDemux &demux);
+    // Reads them from the start and as they come, until the container stops (or the call is
+    // cancelled).
+    void follow_logs(const std::string &id, StreamDemux &demux);
+    // SIGTERM, then SIGKILL after `grace`; a container that is gone or stopped already is not
+    // an error.
+    void stop_container(const std::string &id, std::chrono::seconds grace);
     void kill_container(const std::string &id);
     // Force-removes, with its anonymous volumes; a container already gone is not an error.
     void remove_container(const std::string &id);

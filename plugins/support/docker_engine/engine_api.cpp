@@ -1,5 +1,5 @@
 // Paths and bodies of the Engine API v1.41 (docs.docker.com/engine/api/v1.41).
-#include "engine_api.hpp"
+#include "support/docker_engine/engine_api.hpp"
 
 namespace sbx::docker {
 
@@ -12,8 +12,10 @@ constexpr std::chrono::milliseconds kLongest{24LL * 3600 * 1000};
 }  // namespace
 
 EngineApi::EngineApi(EngineEndpoint endpoint, std::chrono::milliseconds call_timeout,
-                     std::chrono::milliseconds start_timeout)
-    : client_(std::move(endpoint)), call_timeout_(call_timeout), start_timeout_(start_timeout) {}
+                     std::chrono::milliseconds start_timeout, CancelCheck cancelled)
+    : client_(std::move(endpoint), std::move(cancelled)),
+      call_timeout_(call_timeout),
+      start_timeout_(start_timeout) {}
 
 std::chrono::milliseconds EngineApi::unbounded(
     std::optional<std::chrono::milliseconds> limit) const {
@@ -47,6 +49,22 @@ json EngineApi::inspect_container(const std::string &id) {
 void EngineApi::read_logs(const std::string &id, StreamDemux &demux) {
     client_.stream("GET", "/containers/" + id + "/logs?stdout=1&stderr=1", "", call_timeout_,
                    [&demux](const char *bytes, std::size_t length) { demux.feed(bytes, length); });
+}
+
+void EngineApi::follow_logs(const std::string &id, StreamDemux &demux) {
+    client_.stream("GET", "/containers/" + id + "/logs?follow=1&stdout=1&stderr=1", "", kLongest,
+                   [&demux](const char *bytes, std::size_t length) { demux.feed(bytes, length); });
+}
+
+void EngineApi::stop_container(const std::string &id, std::chrono::seconds grace) {
+    try {
+        client_.call("POST", "/containers/" + id + "/stop?t=" + std::to_string(grace.count()), "",
+                     call_timeout_ + grace, false);
+    } catch (const EngineError &e) {
+        if (e.http_status() != 404) {  // gone (a stopped one answers 304, no error)
+            throw;
+        }
+    }
 }
 
 void EngineApi::kill_container(const std::string &id) {

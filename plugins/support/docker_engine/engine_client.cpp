@@ -2,15 +2,15 @@
 // engine answers with chunked bodies, keep-alive and (for exec/attach) raw streams until
 // close; libcurl gets all of that, plus per-call timeouts and an abort hook, right, and it
 // is a well-kept Debian library. One easy handle per client reuses the connection.
-#include "engine_client.hpp"
+#include "support/docker_engine/engine_client.hpp"
 
 #include <curl/curl.h>
-#include <sbx/plugin.hpp>
 
 #include <cctype>
 #include <cstdlib>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace sbx::docker {
 namespace {
@@ -28,6 +28,7 @@ struct Transfer {
     CURL *curl = nullptr;
     std::string body;
     const BodySink *sink = nullptr;
+    const CancelCheck *cancelled = nullptr;
 };
 
 size_t on_body(char *data, size_t size, size_t count, void *user) {
@@ -44,9 +45,10 @@ size_t on_body(char *data, size_t size, size_t count, void *user) {
     return length;
 }
 
-// Nonzero aborts the transfer: the host asked to stop.
-int on_progress(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-    return host::cancelled() ? 1 : 0;
+// Nonzero aborts the transfer: the owner asked to stop.
+int on_progress(void *user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+    const auto *transfer = static_cast<Transfer *>(user);
+    return (*transfer->cancelled)() ? 1 : 0;
 }
 
 // The engine's error bodies are {"message": "..."}; fall back to the raw text.
@@ -76,9 +78,9 @@ EngineEndpoint EngineEndpoint::from_environment() {
         endpoint.unix_socket.clear();
         endpoint.base_url = "http://" + text.substr(6) + kApiVersion;
     } else {
-        throw Error(SBX_INVALID, "DOCKER_HOST='" + text +
-                                     "' is neither unix:///path nor tcp://host:port; fix or "
-                                     "unset it");
+        throw std::invalid_argument("DOCKER_HOST='" + text +
+                                    "' is neither unix:///path nor tcp://host:port; fix or "
+                                    "unset it");
     }
     return endpoint;
 }
@@ -96,12 +98,14 @@ struct EngineClient::Handle {
     }
 };
 
-EngineClient::EngineClient(EngineEndpoint endpoint)
-    : endpoint_(std::move(endpoint)), handle_(std::make_unique<Handle>()) {
+EngineClient::EngineClient(EngineEndpoint endpoint, CancelCheck cancelled)
+    : endpoint_(std::move(endpoint)),
+      cancelled_(std::move(cancelled)),
+      handle_(std::make_unique<Handle>()) {
     global_init_once();
     handle_->curl = curl_easy_init();
     if (handle_->curl == nullptr) {
-        throw Error(SBX_ERROR, "docker: curl_easy_init failed (out of memory?)");
+        throw std::runtime_error("docker: curl_easy_init failed (out of memory?)");
     }
 }
 
@@ -129,6 +133,7 @@ EngineResponse EngineClient::perform(const char *method, const std::string &path
     Transfer transfer;
     transfer.curl = curl;
     transfer.sink = sink;
+    transfer.cancelled = &cancelled_;
     char error_text[CURL_ERROR_SIZE] = "";
     curl_slist *headers = nullptr;
     headers = curl_slist_append(headers, "Content-Type: application/json");
@@ -155,9 +160,10 @@ EngineResponse EngineClient::perform(const char *method, const std::string &path
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM-based DNS timeouts
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
-    if (cancellable) {
+    if (cancellable && cancelled_) {
         curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
         curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &on_progress);
+        curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
     }
 
     const CURLcode code = curl_easy_perform(curl);
@@ -165,7 +171,7 @@ EngineResponse EngineClient::perform(const char *method, const std::string &path
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
     if (code == CURLE_ABORTED_BY_CALLBACK) {
         throw EngineError(EngineFailure::cancelled, 0,
-                          std::string(method) + " " + path + ": cancelled by the host");
+                          std::string(method) + " " + path + ": cancelled");
     }
     if (code == CURLE_OPERATION_TIMEDOUT) {
         throw EngineError(EngineFailure::timeout, response.status,

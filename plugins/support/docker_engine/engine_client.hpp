@@ -1,6 +1,8 @@
 // HTTP/1.1 to the Docker Engine API over its unix socket (or DOCKER_HOST), through libcurl.
-// Every call has a deadline and polls the host's cancellation, so a dead or stuck daemon
-// ends a call with an EngineError instead of hanging a run.
+// Every call has a deadline and polls its owner's cancellation, so a dead or stuck daemon
+// ends a call with an EngineError instead of hanging a run. Shared by the docker executor
+// and the host's image services (sbx_docker_engine: libcurl and the C++ library, no plugin
+// API and no host header, so both sides link it).
 #pragma once
 
 #include <chrono>
@@ -37,6 +39,7 @@ struct EngineEndpoint {
     std::string base_url;     // "http://localhost/v1.41" (the host part is ignored for unix)
 
     // DOCKER_HOST (unix:///path or tcp://host:port) when set, else /var/run/docker.sock.
+    // Throws std::invalid_argument naming DOCKER_HOST when it is neither.
     static EngineEndpoint from_environment();
     [[nodiscard]] std::string describe() const;
 };
@@ -49,11 +52,16 @@ struct EngineResponse {
 // Receives body bytes as they arrive (streamed endpoints: logs, exec start).
 using BodySink = std::function<void(const char *bytes, std::size_t length)>;
 
+// True when the owner wants the call in flight to end (the plugin host cancelling, a
+// service being stopped); polled while a call waits. An empty one never cancels.
+using CancelCheck = std::function<bool()>;
+
 // One connection to the engine, kept alive between calls. Not thread-safe: one per
 // executor instance (the ABI serializes calls on an instance).
 class EngineClient {
   public:
-    explicit EngineClient(EngineEndpoint endpoint);
+    // Throws std::runtime_error when libcurl cannot make a handle.
+    explicit EngineClient(EngineEndpoint endpoint, CancelCheck cancelled = {});
     ~EngineClient();
     EngineClient(const EngineClient &) = delete;
     EngineClient &operator=(const EngineClient &) = delete;
@@ -75,6 +83,7 @@ class EngineClient {
                            const std::string &json_body, std::chrono::milliseconds timeout,
                            const BodySink *sink, bool cancellable);
     EngineEndpoint endpoint_;
+    CancelCheck cancelled_;
     struct Handle;
     std::unique_ptr<Handle> handle_;
 };

@@ -9,11 +9,18 @@
 
 namespace sbx::docker {
 
+// Where one stream's bytes go.
+class ByteSink {
+  public:
+    virtual ~ByteSink() = default;
+    virtual void append(const char *bytes, std::size_t length) = 0;
+};
+
 // The first `cap` bytes of one stream, and how many there were in all.
-class CappedOutput {
+class CappedOutput final : public ByteSink {
   public:
     explicit CappedOutput(std::uint64_t cap) : cap_(cap) {}
-    void append(const char *bytes, std::size_t length);
+    void append(const char *bytes, std::size_t length) override;
     [[nodiscard]] const std::string &kept() const { return kept_; }
     [[nodiscard]] std::uint64_t total_bytes() const { return total_; }
     [[nodiscard]] bool truncated() const { return total_ > kept_.size(); }
@@ -27,12 +34,12 @@ class CappedOutput {
 // Feed it the body in whatever pieces the transport delivers; frames may span pieces.
 class StreamDemux {
   public:
-    StreamDemux(CappedOutput &out, CappedOutput &err) : out_(out), err_(err) {}
+    StreamDemux(ByteSink &out, ByteSink &err) : out_(out), err_(err) {}
     void feed(const char *bytes, std::size_t length);
 
   private:
-    CappedOutput &out_;
-    CappedOutput &err_;
+    ByteSink &out_;
+    ByteSink &err_;
     unsigned char header_[8] = {};
     std::size_t header_have_ = 0;
     std::uint32_t frame_left_ = 0;

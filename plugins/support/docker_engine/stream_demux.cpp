@@ -1,5 +1,5 @@
 // Splitting the multiplexed stream; a frame's payload is copied straight into its capture.
-#include "stream_demux.hpp"
+#include "support/docker_engine/stream_demux.hpp"
 
 #include <algorithm>
 
