@@ -89,6 +89,11 @@ CommandResult CliTest::paste(const std::string &line, const std::string &folder)
     return run_command({"/bin/sh", "-c", binary + "' " + line.substr(program.size())}, {}, folder);
 }
 
+std::vector<std::vector<std::string>> CliTest::on_steps(const std::string &columns) {
+    return query("SELECT " + columns +
+                 " FROM runs r JOIN steps s ON s.run_id = r.id WHERE r.flag = 'on'");
+}
+
 std::vector<std::vector<std::string>> CliTest::query(const std::string &sql) {
     sqlite3 *db = nullptr;
     std::vector<std::vector<std::string>> rows;

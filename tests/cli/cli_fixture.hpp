@@ -31,6 +31,9 @@ class CliTest : public ::testing::Test {
     static void give_to_nobody(const std::string &path);
     // Runs one SQL query on <dir>/data/metrics.db; rows of columns as text.
     std::vector<std::vector<std::string>> query(const std::string &sql);
+    // `columns` over the steps `s` (json_extract(s.result, '$.error'), s.status, ...) of the
+    // runs with their scenario's fault on (flag 'on').
+    std::vector<std::vector<std::string>> on_steps(const std::string &columns);
     std::string db_path() const { return dir_ + "/data/metrics.db"; }
     // Polls the database until it holds at least `count` runs or `timeout` passes;
     // returns the last count seen.

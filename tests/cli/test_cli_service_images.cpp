@@ -1,6 +1,7 @@
-// Services run from a container image with the real Docker engine: busybox's httpd serves
-// the steps of each run and its container is gone after every run, also after a SIGKILLed
-// host once purge-stale ran.
+// Services run from a container image with the real Docker engine, through the Engine API:
+// busybox's httpd serves the steps of each run and its container is gone after every run,
+// also after a SIGKILLed host once purge-stale ran; a container that dies fails the step with
+// its output, and a missing image fails the run with the engine's word for it.
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -83,7 +84,7 @@ workflows:
     ASSERT_EQ(::kill(pid, SIGKILL), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    // The docker CLI dies with the host; the container it started does not.
+    // The host dies; the container it started does not.
     EXPECT_NE(service_containers(ours), "");
 
     const auto listed = runner({"check-resources"});
@@ -97,6 +98,54 @@ workflows:
     EXPECT_EQ(purged.exit_code, 0) << purged.err;
     EXPECT_EQ(service_containers(ours), "");
     EXPECT_EQ(runner({"check-resources"}).exit_code, 0);
+}
+
+// Its output is followed into the service's folder and its end seen, as for a program.
+TEST_F(ServiceImages, AContainerThatDiesFailsTheStepWithItsOutput) {
+    write_settings(R"(
+scenarios: [{name: normal}]
+workflows:
+  - name: dies
+    services:
+      - name: flaky
+        image: sbx-busybox:local
+        run: [sh, -c, 'sleep 0.3; echo giving up >&2; exit 3']
+        ready: {command: ["true"]}
+    steps:
+      - name: wait
+        run: [/bin/sleep, "3"]
+)");
+    const std::string before = service_containers();
+    const auto died = runner({"run-scenarios", "dies", "--repetitions", "1", "--json"});
+    ASSERT_EQ(died.exit_code, 1) << died.err;
+    EXPECT_EQ(json::parse(died.out)["status"], "broken") << died.out;
+    const auto failure = on_steps(
+        "json_extract(s.result, '$.error'), json_extract(s.result, '$.services.flaky.stderr')");
+    ASSERT_EQ(failure.size(), 1U);
+    EXPECT_EQ(failure[0][0], "service 'flaky' exited with 3 during step 'wait'");
+    EXPECT_EQ(failure[0][1], "giving up\n");
+    EXPECT_EQ(service_containers(), before);
+}
+
+TEST_F(ServiceImages, AMissingImageFailsTheRunWithTheEnginesMessage) {
+    write_settings(R"(
+scenarios: [{name: normal}]
+workflows:
+  - name: nothing
+    services:
+      - name: ghost
+        image: sbx-no-such-image:none
+        run: [httpd, -f, -p, "{{port}}"]
+    steps:
+      - run: ["true"]
+)");
+    const std::string before = service_containers();
+    const auto result = runner({"run-scenarios", "nothing", "--repetitions", "1", "--json"});
+    EXPECT_NE(result.exit_code, 0) << result.out << result.err;
+    EXPECT_NE((result.out + result.err).find("No such image: sbx-no-such-image:none"),
+              std::string::npos)
+        << result.out << result.err;
+    EXPECT_EQ(service_containers(), before);
 }
 
 }  // namespace

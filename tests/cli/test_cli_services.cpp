@@ -145,10 +145,9 @@ workflows:
     // Its only scenario is normal, and its run failed: the workflow is broken (exit 1).
     ASSERT_EQ(died.exit_code, 1) << died.err;
     EXPECT_EQ(json::parse(died.out)["status"], "broken") << died.out;
-    const auto failure = query(
-        "SELECT s.status, json_extract(s.result, '$.error'), json_extract(s.result, "
-        "'$.services.flaky.stderr') FROM runs r JOIN steps s ON s.run_id = r.id WHERE r.flag "
-        "= 'on'");
+    const auto failure = on_steps(
+        "s.status, json_extract(s.result, '$.error'), "
+        "json_extract(s.result, '$.services.flaky.stderr')");
     ASSERT_EQ(failure.size(), 1U);
     EXPECT_EQ(failure[0][1], "service 'flaky' exited with 3 during step 'wait'");
     EXPECT_EQ(failure[0][2], "giving up\n");

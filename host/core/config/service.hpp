@@ -14,7 +14,7 @@ struct Service {
     // The command; "{{port}}" in it, in `env` values and in a probe command stands for the
     // port the host chose for this start (also in SANDBOX_SERVICE_PORT).
     std::vector<std::string> run;
-    // A container image the service runs from, with the docker CLI on the host's network;
+    // A container image the service runs from, through the Engine API on the host's network;
     // `run` is then the container's command (the image's own when empty). "" for a program
     // of the host.
     std::string image;

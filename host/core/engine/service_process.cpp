@@ -179,25 +179,34 @@ ServiceProcess::ServiceProcess(const config::Service &service, int port,
             throw ServiceError("service '" + name_ + "': its program '" + service.run.front() +
                                "' is not in PATH; write its absolute path in run:");
         }
-    } else {
-        argv = service_container_argv(service, port, id, folder);
-        container_ = service_container_name(id);
     }
-    const std::string program = argv.front();
+    const std::string container = service.image.empty() ? "" : service_container_name(id);
     std::filesystem::create_directories(folder_);
     for (const auto &[file, content] : service.files) {
         std::ofstream(folder_ / file, std::ios::binary) << with_port(content, port);
     }
-    // Before the start: a host killed between the fork (or `docker run`) and the full record
-    // below still leaves purge-stale the service's name, its id (what every process it starts
-    // carries as SANDBOX_SERVICE_ID) and its container.
+    // Before the start: a host killed between the fork (or the container's start) and the
+    // full record below still leaves purge-stale the service's name, its id (what every
+    // process it starts carries as SANDBOX_SERVICE_ID) and its container.
     std::ofstream(record_) << nlohmann::json{{"host", own_identity()},
                                              {"pid", 0},
                                              {"name", name_},
                                              {"folder", folder_.string()},
-                                             {"container", container_}}
+                                             {"container", container}}
                                   .dump()
                            << '\n';
+    if (!container.empty()) {
+        try {
+            container_ = std::make_unique<ServiceContainer>(service, port, id, folder_);
+        } catch (const ServiceError &) {
+            std::error_code ignored;  // it removed what it made
+            std::filesystem::remove_all(folder_, ignored);
+            std::filesystem::remove(record_, ignored);
+            throw;
+        }
+        return;  // no process of the host: the record keeps pid 0
+    }
+    const std::string program = argv.front();
     std::vector<std::string> environment = environment_of(service, port, id);
     auto argv_pointers = pointers(argv);
     auto environment_pointers = pointers(environment);
@@ -239,7 +248,7 @@ ServiceProcess::ServiceProcess(const config::Service &service, int port,
     ::setpgid(pid_, pid_);  // also here: no window in which a stop misses the group
     const nlohmann::json record = {
         {"host", own_identity()}, {"pid", pid_},      {"start", process_start_time(pid_)},
-        {"name", name_},          {"folder", folder}, {"container", container_}};
+        {"name", name_},          {"folder", folder}, {"container", ""}};
     std::ofstream(record_) << record.dump() << '\n';
 }
 
@@ -248,6 +257,9 @@ ServiceProcess::~ServiceProcess() {
 }
 
 std::optional<std::string> ServiceProcess::ended() const {
+    if (container_) {
+        return container_->ended();
+    }
     siginfo_t info{};
     if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
         info.si_pid == 0) {
@@ -287,13 +299,16 @@ void ServiceProcess::stop() noexcept {
         }
         pid_ = -1;
     }
-    if (!container_.empty()) {
-        // The CLI passes SIGTERM on and removes the container as it ends (--rm); one that
-        // ignored it, or a CLI killed before it could, is removed here. When that fails
-        // (the engine is down), the record stays for purge-stale once this host is gone.
-        if (const std::string why = remove_service_container(container_); !why.empty()) {
-            spdlog::warn("service '{}': its container {} is left for purge-stale: {}", name_,
-                         container_, why);
+    if (container_) {
+        // tini passes SIGTERM on to the server; what ignores it is killed after the grace.
+        // When the engine cannot remove it (it is down), the record stays for purge-stale
+        // once this host is gone.
+        const std::string why = container_->remove(kGrace);
+        const std::string name = container_->name();
+        container_.reset();
+        if (!why.empty()) {
+            spdlog::warn("service '{}': its container {} is left for purge-stale: {}", name_, name,
+                         why);
             return;
         }
     }

@@ -1,14 +1,15 @@
 // One started service: its own process group and folder (its cwd, holding its `files:` and
 // its stdout and stderr), and a record under <state_dir>/services so that `purge-stale`
-// stops it after a crash of the host. An image service's process is the docker CLI that
-// runs its container (engine/service_container.hpp). Stopped when it goes: the group gets SIGTERM,
-// then SIGKILL after a grace period; the folder and the record are removed.
+// stops it after a crash of the host. An image service has a container instead of a process
+// (engine/service_container.hpp). Stopped when it goes: the group (or the container) gets
+// SIGTERM, then SIGKILL after a grace period; the folder and the record are removed.
 #pragma once
 
 #include <sys/types.h>
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -16,6 +17,8 @@
 #include "engine/service_error.hpp"
 
 namespace sbx::engine {
+
+class ServiceContainer;
 
 class ServiceProcess {
   public:
@@ -43,7 +46,7 @@ class ServiceProcess {
     pid_t pid_ = -1;
     std::filesystem::path folder_;
     std::filesystem::path record_;
-    std::string container_;  // an image service's container, else ""
+    std::unique_ptr<ServiceContainer> container_;  // an image service's, else none
 };
 
 // "{{port}}" replaced by `port` in `text`.

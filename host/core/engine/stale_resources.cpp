@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "engine/service_container.hpp"
 #include "engine/stale_services.hpp"
 #include "engine/workspace_lease.hpp"
 #include "store/cleanup_counters.hpp"
@@ -49,8 +50,14 @@ SweepReport sweep_stale(const plugins::Registry &registry, const config::Setting
             report.errors.push_back(plugin->id() + ": " + e.what());
         }
     }
+    // Image services' containers by their labels (the sweep the docker executor's get), once
+    // for every state folder: the labels, not a record, say whose they are.
+    std::string unreachable;
+    for (auto &container : sweep_service_containers(dry_run, unreachable)) {
+        report.items.push_back({"service", std::move(container)});
+    }
     for (const auto &state_dir : state_dirs) {
-        for (auto &service : sweep_services(state_dir, dry_run)) {
+        for (auto &service : sweep_services(state_dir, dry_run, unreachable)) {
             report.items.push_back({"service", std::move(service)});
         }
     }

@@ -11,7 +11,6 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "engine/service_container.hpp"
 #include "util/process_identity.hpp"
 
 namespace sbx::engine {
@@ -65,7 +64,8 @@ std::vector<pid_t> marked_processes(const std::string &marker) {
 
 }  // namespace
 
-std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, bool dry_run) {
+std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, bool dry_run,
+                                        const std::string &containers_unreachable) {
     std::vector<std::string> swept;
     const auto folder = state_dir / "services";
     std::error_code ec;
@@ -88,10 +88,6 @@ std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, 
                     for (const pid_t member : marked) {
                         ::kill(member, SIGKILL);
                     }
-                    // An image service's container is named after the same id; a command
-                    // service has none, and docker says so.
-                    (void)remove_service_container(
-                        service_container_name(it->path().stem().string()));
                     std::filesystem::remove_all(it->path(), none);
                 }
             }
@@ -129,19 +125,18 @@ std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, 
         const std::string container = text("container");
         swept.push_back((text("name").empty() ? "?" : text("name")) + " of host " +
                         host.substr(0, host.find(' ')) + ": " + std::to_string(members.size()) +
-                        " process(es)" + (container.empty() ? "" : ", container " + container));
+                        " process(es)");
+        if (!container.empty() && !containers_unreachable.empty()) {
+            // Kept, so check-resources goes on saying so, until the engine can be asked.
+            swept.back().append(", container ").append(container).append(" (not removed: ");
+            swept.back().append(containers_unreachable).append(")");
+            continue;
+        }
         if (dry_run) {
             continue;
         }
         for (const pid_t member : members) {
             ::kill(member, SIGKILL);
-        }
-        if (!container.empty()) {
-            if (const std::string why = remove_service_container(container); !why.empty()) {
-                // Kept for the next purge: the record is all that names the container.
-                swept.back() += " (not removed: " + why + ")";
-                continue;
-            }
         }
         std::error_code ignored;
         std::filesystem::remove_all(it->path().parent_path() / it->path().stem().concat(".d"),

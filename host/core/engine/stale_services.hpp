@@ -11,7 +11,11 @@ namespace sbx::engine {
 
 // Kills the process group of each service recorded under <state_dir>/services whose host
 // is gone, and removes its record and folder; `dry_run` only lists. Returns one line per
-// service: "api of host 4242: 2 process(es)".
-std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, bool dry_run);
+// service: "api of host 4242: 2 process(es)". An image service's container goes by
+// sweep_service_containers (engine/service_container.hpp), first; while
+// `containers_unreachable` says the engine could not be asked, a record that names a
+// container is kept.
+std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, bool dry_run,
+                                        const std::string &containers_unreachable = "");
 
 }  // namespace sbx::engine
