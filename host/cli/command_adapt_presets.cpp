@@ -6,17 +6,13 @@
 #include <cstdio>
 #include <iostream>
 
+#include "autonomous/preset_adapting.hpp"
 #include "cli_context.hpp"
 #include "config/setting_values.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
 #include "output_file.hpp"
 #include "presets/preset_adaptation.hpp"
-#include "presets/selection.hpp"
-#include "reports/preset_boundaries.hpp"
-#include "reports/roi_history.hpp"
-#include "scoring/tracker_settings.hpp"
-#include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 
 namespace po = boost::program_options;
@@ -99,84 +95,53 @@ void print_decision(const presets::PresetDecision &decision) {
     }
 }
 
+void print_json(const autonomous::AdaptedPresets &adapted, int64_t seed) {
+    json decisions = json::array();
+    for (const auto &decision : adapted.decisions) {
+        decisions.push_back(presets::to_json(decision));
+    }
+    const bool learning = adapted.strategy == "q_learning";
+    std::cout << json{{"strategy", adapted.strategy},
+                      {"seed", seed},
+                      {"history", adapted.history.string()},
+                      {"policy", learning ? json(adapted.policy.string()) : json()},
+                      {"out", adapted.out.string()},
+                      {"changed", adapted.changed},
+                      {"decisions", decisions},
+                      {"presets", adapted.bodies}}
+                     .dump(2)
+              << '\n';
+}
+
+void print_text(const autonomous::AdaptedPresets &adapted, int64_t seed) {
+    std::printf("adapt-presets: %zu preset%s, %s (seed %lld), history %s\n", adapted.chosen,
+                adapted.chosen == 1 ? "" : "s", adapted.strategy.c_str(),
+                static_cast<long long>(seed), adapted.history.c_str());
+    for (const auto &decision : adapted.decisions) {
+        print_decision(decision);
+    }
+    std::printf("%d setting%s changed; adapted presets in %s", adapted.changed,
+                adapted.changed == 1 ? "" : "s", adapted.out.c_str());
+    if (adapted.strategy == "q_learning") {
+        std::printf("; policy kept in %s", adapted.policy.c_str());
+    }
+    std::printf("\n");
+}
+
 }  // namespace
 
 int run_adapt_presets_command(CliContext &context, const std::vector<std::string> &args) {
     auto options = parse(args);
-    const auto &settings = context.settings;
-    const std::filesystem::path data_dir = settings.data_dir;
-    const std::string strategy =
-        options.strategy.empty() ? settings.preset_strategy : options.strategy;
     if (options.seed < 0) {
         options.seed = random_seed();
     }
-    const auto chosen = presets::choose_presets({options.preset_files, options.preset_count,
-                                                 static_cast<uint64_t>(options.seed), &settings,
-                                                 settings.preset_env});
-    const std::filesystem::path history_path = options.history.empty()
-                                                   ? data_dir / "roi_history.json"
-                                                   : std::filesystem::path(options.history);
-    const auto history = reports::load_roi_history(history_path);
-    const auto policy_path = presets::q_policy_path(settings.preset_policy_path, data_dir);
-    auto loaded = presets::load_q_policy(policy_path);
-
-    const presets::AdaptationInputs inputs{
-        strategy, std::filesystem::absolute(history_path).lexically_normal().string(),
-        scoring::tracker_settings_from_environment().tolerance,
-        static_cast<uint64_t>(options.seed)};
-    const auto adaptation = presets::adapt_presets(
-        chosen,
-        [&](const std::string &scenario) { return reports::adaptation_series(history, scenario); },
-        loaded.policy, inputs);
-
-    json bodies = json::array();
-    int changed = 0;
-    for (size_t i = 0; i < adaptation.presets.size(); ++i) {
-        bodies.push_back(adaptation.presets[i].body);
-        changed += adaptation.decisions[i].changed();
-    }
-    const std::filesystem::path out = options.out.empty() ? data_dir / "adapted_presets.json"
-                                                          : std::filesystem::path(options.out);
-    write_file_atomically(out, bodies.dump(2) + "\n");
-    if (strategy == "q_learning") {
-        if (!loaded.legacy_boundaries.is_null()) {
-            // The file held find-boundaries' brackets: they move to their own file first.
-            const auto boundaries_path = reports::preset_boundaries_path(data_dir);
-            reports::save_preset_boundaries(
-                boundaries_path, reports::load_preset_boundaries(boundaries_path, policy_path));
-        }
-        presets::save_q_policy(policy_path, loaded.policy);
-    }
-
+    const auto adapted = autonomous::adapt_and_write_presets(
+        context.settings, {options.preset_files, options.preset_count, options.seed,
+                           options.strategy, options.history, options.out});
     if (options.json_output) {
-        json decisions = json::array();
-        for (const auto &decision : adaptation.decisions) {
-            decisions.push_back(presets::to_json(decision));
-        }
-        std::cout << json{{"strategy", strategy},
-                          {"seed", options.seed},
-                          {"history", history_path.string()},
-                          {"policy",
-                           strategy == "q_learning" ? json(policy_path.string()) : json()},
-                          {"out", out.string()},
-                          {"changed", changed},
-                          {"decisions", decisions},
-                          {"presets", bodies}}
-                         .dump(2)
-                  << '\n';
+        print_json(adapted, options.seed);
     } else {
-        std::printf("adapt-presets: %zu preset%s, %s (seed %lld), history %s\n", chosen.size(),
-                    chosen.size() == 1 ? "" : "s", strategy.c_str(),
-                    static_cast<long long>(options.seed), history_path.c_str());
-        for (const auto &decision : adaptation.decisions) {
-            print_decision(decision);
-        }
-        std::printf("%d setting%s changed; adapted presets in %s", changed, changed == 1 ? "" : "s",
-                    out.c_str());
-        if (strategy == "q_learning") {
-            std::printf("; policy kept in %s", policy_path.c_str());
-        }
-        std::printf("\n");
+        print_text(adapted, options.seed);
     }
     std::fflush(stdout);
     return kExitOk;

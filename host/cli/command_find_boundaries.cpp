@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include "autonomous/boundary_finding.hpp"
 #include "cli_context.hpp"
 #include "config/setting_values.hpp"
-#include "engine/boundary_search.hpp"
 #include "logging/status_line.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
@@ -78,28 +78,64 @@ AdaptOptions parse(const std::vector<std::string> &args) {
     return options;
 }
 
-const char *kind_name(engine::BoundaryResult::Kind kind) {
-    switch (kind) {
-        case engine::BoundaryResult::Kind::found:
-            return "found";
-        case engine::BoundaryResult::Kind::holds_everywhere:
-            return "holds_everywhere";
-        case engine::BoundaryResult::Kind::breaks_everywhere:
-            return "breaks_everywhere";
-    }
-    return "found";
-}
+// --preset-debug prints every probe and kept bracket; each axis's line goes above the
+// progress line.
+class SearchPrinter final : public autonomous::BoundaryObserver {
+  public:
+    SearchPrinter(bool debug, bool json_output, int runs)
+        : debug_(debug), json_output_(json_output), runs_(runs) {}
 
-// The short form for the closing sentence: "breaks at CONCURRENCY_LEVEL >= 3" where more
-// is harsher, "holds at MEMORY_LIMIT >= 12Mi" where less is.
-std::string summary_phrase(const presets::BoundaryAxis &axis,
-                           const engine::BoundaryResult &result) {
-    if (result.kind != engine::BoundaryResult::Kind::found) {
-        return engine::describe_boundary(axis, result);
+    void bracket_kept(const presets::BoundaryAxis &axis, double holds, double breaks) override {
+        if (debug_) {
+            std::printf("  %s: the kept bracket %s .. %s is checked first\n", axis.key.c_str(),
+                        presets::axis_value_text(axis, holds).c_str(),
+                        presets::axis_value_text(axis, breaks).c_str());
+        }
     }
-    return axis.harsh > axis.mild
-               ? "breaks at " + axis.key + " >= " + presets::axis_value_text(axis, result.breaks)
-               : "holds at " + axis.key + " >= " + presets::axis_value_text(axis, result.holds);
+    void probed(const presets::BoundaryAxis &axis, const std::string &value, double roi,
+                bool broke) override {
+        if (debug_) {
+            std::printf("  probe %s=%s: roi %.3f -> %s\n", axis.key.c_str(), value.c_str(), roi,
+                        broke ? "breaks" : "holds");
+        }
+    }
+    void axis_done(const presets::BoundaryAxis &axis, const std::string &description,
+                   int probes) override {
+        if (!json_output_) {
+            char line[512];
+            std::snprintf(line, sizeof(line), "  %-20s %s   (%d probe%s, %d runs)\n",
+                          axis.key.c_str(), description.c_str(), probes, probes == 1 ? "" : "s",
+                          probes * runs_);
+            logging::print_above_status(line);
+        }
+    }
+
+  private:
+    bool debug_;
+    bool json_output_;
+    int runs_;
+};
+
+void print_findings(const AdaptOptions &options, const std::string &workflow, int64_t session,
+                    const autonomous::BoundaryFindings &findings,
+                    const std::filesystem::path &boundaries_path) {
+    const std::string summary = workflow + " " + findings.summary;
+    if (options.json_output) {
+        std::cout << json{{"workflow", workflow},
+                          {"session", session},
+                          {"seed", options.seed},
+                          {"strategy", options.strategy},
+                          {"runs_per_probe", options.runs},
+                          {"axes", findings.axes},
+                          {"summary", summary},
+                          {"boundaries", boundaries_path.string()}}
+                         .dump(2)
+                  << '\n';
+    } else {
+        std::printf("%s\nboundaries kept in %s; recorded as session %lld\n", summary.c_str(),
+                    boundaries_path.c_str(), static_cast<long long>(session));
+    }
+    std::fflush(stdout);
 }
 
 }  // namespace
@@ -108,13 +144,17 @@ int run_find_boundaries_command(CliContext &context, const std::vector<std::stri
     auto options = parse(args);
     auto &settings = context.settings;
     const auto &workflow = choose_workflow(context, "find-boundaries", options.workflow);
-    std::vector<presets::BoundaryAxis> axes;
+    autonomous::BoundarySearch search;
     for (const auto &spec : options.axes.empty() ? presets::default_axis_keys() : options.axes) {
-        axes.push_back(presets::parse_axis(spec));
+        search.axes.push_back(presets::parse_axis(spec));
     }
     if (options.seed < 0) {
         options.seed = random_seed();
     }
+    search.runs = options.runs;
+    search.seed = options.seed;
+    search.break_below = options.break_below;
+    search.strategy = options.strategy;
     const std::filesystem::path data_dir = settings.data_dir;
     const auto boundaries_path = reports::preset_boundaries_path(data_dir);
     auto boundaries = reports::load_preset_boundaries(
@@ -135,107 +175,19 @@ int run_find_boundaries_command(CliContext &context, const std::vector<std::stri
                                                  : std::max(1u, settings.workers);
     if (!options.json_output) {
         std::printf("find-boundaries %s: %zu ax%s, %d run%s per probe, %s (seed %lld)\n",
-                    workflow.name.c_str(), axes.size(), axes.size() == 1 ? "is" : "es",
-                    options.runs, options.runs == 1 ? "" : "s", options.strategy.c_str(),
+                    workflow.name.c_str(), search.axes.size(),
+                    search.axes.size() == 1 ? "is" : "es", options.runs,
+                    options.runs == 1 ? "" : "s", options.strategy.c_str(),
                     static_cast<long long>(options.seed));
     }
-    json report_axes = json::array();
-    std::string summary;
-    within_session(store, session, [&] {
+    SearchPrinter printer(options.debug, options.json_output, options.runs);
+    const auto findings = within_session(store, session, [&] {
         engine::MatrixRunner runner(matrix, plugins, workers);
-        for (const auto &axis : axes) {
-            const engine::ProbeFunction probe = [&](double value) {
-                const std::string text = presets::axis_value_text(axis, value);
-                const auto preset = presets::make_preset(
-                    json{{"SCENARIO_NAME", axis.key + "=" + text}, {axis.key, text}},
-                    "find-boundaries --axis " + axis.key, 0);
-                resolve_plugins_for(plugins, {&workflow}, {preset});
-                const auto cells =
-                    runner.run({{&workflow, preset, {options.runs, options.seed, false}}});
-                const double roi = cells.front().roi;
-                const bool broke = roi < options.break_below;
-                if (options.debug) {
-                    std::printf("  probe %s=%s: roi %.3f -> %s\n", axis.key.c_str(), text.c_str(),
-                                roi, broke ? "breaks" : "holds");
-                }
-                return engine::BoundaryProbe{value, broke, roi};
-            };
-            std::optional<std::pair<double, double>> known;
-            const auto kept = boundaries[workflow.name].find(axis.key);
-            // A kept bracket is only a head start on the same axis: in this range, in this
-            // direction.
-            const auto within = [&](double value) {
-                return presets::at_least_as_harsh(axis, value, axis.mild) &&
-                       presets::at_least_as_harsh(axis, axis.harsh, value);
-            };
-            if (kept != boundaries[workflow.name].end() && kept->second.kind == "found" &&
-                kept->second.unit == axis.unit && within(kept->second.holds) &&
-                within(kept->second.breaks) && kept->second.breaks != kept->second.holds &&
-                presets::at_least_as_harsh(axis, kept->second.breaks, kept->second.holds)) {
-                known = std::pair(kept->second.holds, kept->second.breaks);
-                if (options.debug) {
-                    std::printf("  %s: the kept bracket %s .. %s is checked first\n",
-                                axis.key.c_str(),
-                                presets::axis_value_text(axis, known->first).c_str(),
-                                presets::axis_value_text(axis, known->second).c_str());
-                }
-            }
-            const auto result = options.strategy == "grid"
-                                    ? engine::scan_boundary(axis, probe)
-                                    : engine::bisect_boundary(axis, probe, known);
-            const int probes = static_cast<int>(result.probes.size());
-            boundaries[workflow.name][axis.key] = {
-                kind_name(result.kind), result.holds, result.breaks,        axis.unit,
-                axis.integer,           probes,       probes * options.runs};
-            json probe_list = json::array();
-            for (const auto &done : result.probes) {
-                probe_list.push_back({{"value", presets::axis_value_text(axis, done.value)},
-                                      {"roi", done.roi},
-                                      {"broke", done.broke}});
-            }
-            const std::string description = engine::describe_boundary(axis, result);
-            report_axes.push_back(
-                {{"key", axis.key},
-                 {"kind", kind_name(result.kind)},
-                 {"holds", result.kind == engine::BoundaryResult::Kind::breaks_everywhere
-                               ? json()
-                               : json(presets::axis_value_text(axis, result.holds))},
-                 {"breaks", result.kind == engine::BoundaryResult::Kind::holds_everywhere
-                                ? json()
-                                : json(presets::axis_value_text(axis, result.breaks))},
-                 {"description", description},
-                 {"probes", probe_list},
-                 {"runs", probes * options.runs}});
-            summary += (summary.empty() ? "" : "; ") + summary_phrase(axis, result);
-            if (!options.json_output) {
-                char line[512];
-                std::snprintf(line, sizeof(line), "  %-20s %s   (%d probe%s, %d runs)\n",
-                              axis.key.c_str(), description.c_str(), probes, probes == 1 ? "" : "s",
-                              probes * options.runs);
-                logging::print_above_status(line);
-            }
-        }
-        return 0;
+        return autonomous::find_boundaries(runner, plugins, workflow, search, boundaries, printer);
     });
     progress.stop();
     reports::save_preset_boundaries(boundaries_path, boundaries);
-    summary = workflow.name + " " + summary;
-    if (options.json_output) {
-        std::cout << json{{"workflow", workflow.name},
-                          {"session", session},
-                          {"seed", options.seed},
-                          {"strategy", options.strategy},
-                          {"runs_per_probe", options.runs},
-                          {"axes", report_axes},
-                          {"summary", summary},
-                          {"boundaries", boundaries_path.string()}}
-                         .dump(2)
-                  << '\n';
-    } else {
-        std::printf("%s\nboundaries kept in %s; recorded as session %lld\n", summary.c_str(),
-                    boundaries_path.c_str(), static_cast<long long>(session));
-    }
-    std::fflush(stdout);
+    print_findings(options, workflow.name, session, findings, boundaries_path);
     return finish_with_disabled_plugins(disabled_plugins(store, session),
                                         settings.plugin_host.strict, kExitOk);
 }

@@ -6,12 +6,8 @@
 
 #include "cli_context.hpp"
 #include "cluster_placement.hpp"
-#include "engine/fault_preflight.hpp"
-#include "engine/injector_preflight.hpp"
-#include "engine/limit_preflight.hpp"
-#include "engine/network_safety.hpp"
-#include "engine/program_preflight.hpp"
 #include "engine/scenario_matrix.hpp"
+#include "engine/scenario_preflight.hpp"
 #include "matrix_command.hpp"
 #include "polyglot_shrinks.hpp"
 #include "presets/scenarios.hpp"
@@ -146,6 +142,112 @@ int gate_exit(const Gate &gate, const scoring::ScenarioReport &report) {
     return kExitOk;
 }
 
+// --recover: the matrix as the interrupted session planned it. Returns whether its fault
+// scenarios repeat as robustness scenarios do.
+bool take_resumed_options(Options &options, config::Settings &settings,
+                          const store::ResumableSession &resumed) {
+    options.matrix.seed = resumed.seed.value_or(0);
+    options.matrix.repetitions = resumed.options.value("repetitions", 1);
+    // A session recorded before robustness repetitions existed ran them as the others.
+    settings.robustness_repetitions = resumed.options.value("robustness_repetitions", 1);
+    options.all_scenarios = resumed.options.value("all_scenarios", false);
+    options.matrix.on = resumed.options.value("on", "local");
+    // Nor before fault scenarios were repeated as robustness scenarios are.
+    return resumed.options.value("fault_scenarios_repeat", false);
+}
+
+// The scenario matrix's run, scored and recorded (and its polyglot failures shrunk).
+// What scores and records the run.
+struct Scoring {
+    scoring::RaroiContext raroi;
+    scoring::TrackerSettings tracker;
+};
+
+reports::ScenarioRun score_and_record(CliContext &context, store::Store &store,
+                                      const config::Workflow &workflow, const Options &options,
+                                      const std::vector<presets::Preset> &scenarios,
+                                      const std::vector<engine::CellSummary> &summaries,
+                                      int64_t session, const Scoring &scorers) {
+    const auto &settings = context.settings;
+    reports::ScenarioRun run;
+    run.workflow = workflow.name;
+    run.baseline = workflow.baseline;
+    run.session = session;
+    run.commands = reports::command_prefix(settings.source, settings.data_dir);
+    run.seed = options.matrix.seed;
+    run.repetitions = options.matrix.repetitions;
+    run.robustness_repetitions =
+        std::max(options.matrix.repetitions, settings.robustness_repetitions);
+    run.cells = engine::pair_scenarios(scenarios, summaries);
+    run.report = scoring::score_scenarios(reports::scoring_inputs(run.cells), scorers.raroi);
+    if (options.shrink_runs > 0) {
+        shrink_polyglot_failures(context, store, workflow, run, options.shrink_runs);
+    }
+    reports::record_scenario_run(store, settings.data_dir, run,
+                                 scoring::with_adapted_tolerance(scorers.tracker, store));
+    return run;
+}
+
+void print_text(const Options &options, const reports::ScenarioRun &run,
+                const std::vector<engine::CellPlan> &plans, size_t scenarios, unsigned workers,
+                bool has_baseline, const std::filesystem::path &data_dir) {
+    const std::string against = has_baseline ? " against baseline " + run.baseline : "";
+    // The plans say which cells run more often than --repetitions.
+    const bool any_repeated =
+        std::any_of(plans.begin(), plans.end(), [&](const engine::CellPlan &plan) {
+            return plan.options.runs != options.matrix.repetitions;
+        });
+    const std::string robustness_runs =
+        any_repeated
+            ? " (robustness and fault scenarios: " + std::to_string(run.robustness_repetitions) +
+                  ")"
+            : "";
+    std::printf(
+        "run-scenarios %s: %zu scenarios x 2 cells x %d runs%s (seed %lld, %u "
+        "worker%s)%s\n\n",
+        run.workflow.c_str(), scenarios, options.matrix.repetitions, robustness_runs.c_str(),
+        static_cast<long long>(options.matrix.seed), workers, workers == 1 ? "" : "s",
+        against.c_str());
+    std::cout << reports::scenario_text(run);
+    std::printf("\nrecorded as session %lld in %s; exports in %s\n",
+                static_cast<long long>(run.session), (data_dir / "metrics.db").c_str(),
+                data_dir.c_str());
+}
+
+// The session of the matrix: the interrupted one, or a new one with what --recover needs.
+int64_t open_session(store::Store &store, const std::optional<store::ResumableSession> &resumed,
+                     const std::string &command, const Options &options,
+                     const config::Settings &settings) {
+    if (resumed) {
+        return resumed->id;
+    }
+    return store.begin_session(command, settings.source, options.matrix.seed,
+                               json{{"repetitions", options.matrix.repetitions},
+                                    {"robustness_repetitions", settings.robustness_repetitions},
+                                    {"fault_scenarios_repeat", true},
+                                    {"all_scenarios", options.all_scenarios},
+                                    {"on", checked_placement("run-scenarios", options.matrix.on)}});
+}
+
+// The reports asked for, then the summary: JSON or text.
+void report_run(const Options &options, const reports::ScenarioRun &run,
+                const std::vector<engine::CellPlan> &plans, size_t scenarios, unsigned workers,
+                bool has_baseline, const std::vector<store::PluginFailure> &disabled,
+                const std::filesystem::path &data_dir) {
+    // The session is finished and recorded: a report reads it back as `report` would.
+    for (const auto &[format, file] : options.reports) {
+        write_file_atomically(file, render_session_report(data_dir, run.session, format));
+    }
+    if (options.matrix.json) {
+        auto summary = reports::scenario_summary(run);
+        summary["disabled_plugins"] = reports::disabled_plugins_json(disabled);
+        std::cout << summary.dump(2) << '\n';
+    } else {
+        print_text(options, run, plans, scenarios, workers, has_baseline, data_dir);
+    }
+    std::fflush(stdout);
+}
+
 }  // namespace
 
 int run_run_scenarios_command(CliContext &context, const std::vector<std::string> &args) {
@@ -163,66 +265,26 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     bool fault_scenarios_repeat = true;
     if (options.recover) {
         resumed = store::resume_latest_session(store, command, (data_dir / "metrics.db").string());
-        options.matrix.seed = resumed->seed.value_or(0);
-        options.matrix.repetitions = resumed->options.value("repetitions", 1);
-        // A session recorded before robustness repetitions existed ran them as the others.
-        settings.robustness_repetitions = resumed->options.value("robustness_repetitions", 1);
-        // Nor before fault scenarios were repeated as robustness scenarios are.
-        fault_scenarios_repeat = resumed->options.value("fault_scenarios_repeat", false);
-        options.all_scenarios = resumed->options.value("all_scenarios", false);
-        options.matrix.on = resumed->options.value("on", "local");
+        fault_scenarios_repeat = take_resumed_options(options, settings, *resumed);
     } else if (options.matrix.seed < 0) {
         options.matrix.seed = random_seed();
     }
     const auto scenarios = presets::configured_scenarios(settings, options.all_scenarios);
     // Read before any run, so a typo in their variables costs nothing.
-    const scoring::RaroiContext raroi_context{reports::configured_impact_severity(),
-                                              workflow.impact};
-    (void)scoring::impact_of(raroi_context.severity, workflow.impact);
-    const auto tracker_settings = scoring::tracker_settings_from_environment();
+    const scoring::RaroiContext raroi{reports::configured_impact_severity(), workflow.impact};
+    (void)scoring::impact_of(raroi.severity, workflow.impact);
+    const Scoring scorers{raroi, scoring::tracker_settings_from_environment()};
 
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow, baseline != nullptr ? baseline : &workflow},
                         scenarios);
-    // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
-    // Under --on slurm the nodes run the targets, and each task judges its own node.
     if (options.matrix.on != "slurm") {
-        // A step whose program cannot run would fail every run, and the faults be blamed.
-        engine::refuse_missing_programs(plugins, workflow, std::filesystem::current_path());
-        // safe_mode that cannot hold here stops now rather than run in the host's network.
-        engine::refuse_unsafe_network(plugins, workflow, scenarios,
-                                      settings.state_folder().string());
-        if (baseline != nullptr) {
-            engine::refuse_unsafe_network(plugins, *baseline, scenarios,
-                                          settings.state_folder().string());
-        }
-        engine::refuse_unhandled_faults(
-            scenarios,
-            engine::refuse_unworkable_faults(plugins, scenarios, settings.state_folder().string()));
-        if (baseline != nullptr) {
-            engine::refuse_missing_programs(plugins, *baseline, std::filesystem::current_path());
-        }
-        engine::refuse_limit_downgrades(
-            engine::probe_limit_downgrades(plugins, workflow, scenarios,
-                                           settings.state_folder().string()),
-            settings.allow_limit_downgrades);
+        engine::refuse_unrunnable_scenarios(plugins, settings, workflow, baseline, scenarios);
     }
-
     const auto plans = engine::scenario_cell_plans(
         workflow, baseline, scenarios, options.matrix.repetitions, settings.robustness_repetitions,
         options.matrix.seed, fault_scenarios_repeat);
-    int64_t session = 0;
-    if (resumed) {
-        session = resumed->id;
-    } else {
-        session = store.begin_session(
-            command, settings.source, options.matrix.seed,
-            json{{"repetitions", options.matrix.repetitions},
-                 {"robustness_repetitions", settings.robustness_repetitions},
-                 {"fault_scenarios_repeat", true},
-                 {"all_scenarios", options.all_scenarios},
-                 {"on", checked_placement("run-scenarios", options.matrix.on)}});
-    }
+    const int64_t session = open_session(store, resumed, command, options, settings);
     record_plugins_used(store, session, plugins);
 
     const unsigned workers = effective_workers(options.matrix, settings);
@@ -231,62 +293,16 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
                         session, resumed.has_value(), "run-scenarios", args, options.matrix.seed);
     const engine::MatrixContext matrix = matrix_context(
         context, store, session, resumed.has_value(), progress.observer(), placement.remote());
-    reports::ScenarioRun run;
-    within_session(store, session, [&] {
+    const auto run = within_session(store, session, [&] {
         const auto summaries = engine::MatrixRunner(matrix, plugins, workers).run(plans);
-        run.workflow = workflow.name;
-        run.baseline = workflow.baseline;
-        run.session = session;
-        run.commands = reports::command_prefix(settings.source, settings.data_dir);
-        run.seed = options.matrix.seed;
-        run.repetitions = options.matrix.repetitions;
-        run.robustness_repetitions =
-            std::max(options.matrix.repetitions, settings.robustness_repetitions);
-        run.cells = engine::pair_scenarios(scenarios, summaries);
-        run.report = scoring::score_scenarios(reports::scoring_inputs(run.cells), raroi_context);
-        if (options.shrink_runs > 0) {
-            shrink_polyglot_failures(context, store, workflow, run, options.shrink_runs);
-        }
-        reports::record_scenario_run(store, data_dir, run,
-                                     scoring::with_adapted_tolerance(tracker_settings, store));
-        return 0;
+        return score_and_record(context, store, workflow, options, scenarios, summaries, session,
+                                scorers);
     });
     placement.finished();
     progress.stop();
-    // The session is finished and recorded: a report reads it back as `report` would.
-    for (const auto &[format, file] : options.reports) {
-        write_file_atomically(file, render_session_report(data_dir, session, format));
-    }
-
     const auto disabled = disabled_plugins(store, session);
-    if (options.matrix.json) {
-        auto summary = reports::scenario_summary(run);
-        summary["disabled_plugins"] = reports::disabled_plugins_json(disabled);
-        std::cout << summary.dump(2) << '\n';
-    } else {
-        const std::string against =
-            baseline != nullptr ? " against baseline " + workflow.baseline : "";
-        // The plans say which cells run more often than --repetitions.
-        const bool any_repeated =
-            std::any_of(plans.begin(), plans.end(), [&](const engine::CellPlan &plan) {
-                return plan.options.runs != options.matrix.repetitions;
-            });
-        const std::string robustness_runs =
-            any_repeated ? " (robustness and fault scenarios: " +
-                               std::to_string(run.robustness_repetitions) + ")"
-                         : "";
-        std::printf(
-            "run-scenarios %s: %zu scenarios x 2 cells x %d runs%s (seed %lld, %u "
-            "worker%s)%s\n\n",
-            workflow.name.c_str(), scenarios.size(), options.matrix.repetitions,
-            robustness_runs.c_str(), static_cast<long long>(options.matrix.seed), workers,
-            workers == 1 ? "" : "s", against.c_str());
-        std::cout << reports::scenario_text(run);
-        std::printf("\nrecorded as session %lld in %s; exports in %s\n",
-                    static_cast<long long>(session), (data_dir / "metrics.db").c_str(),
-                    data_dir.c_str());
-    }
-    std::fflush(stdout);
+    report_run(options, run, plans, scenarios.size(), workers, baseline != nullptr, disabled,
+               data_dir);
     return finish_with_disabled_plugins(disabled, settings.plugin_host.strict,
                                         gate_exit(options.gate, run.report));
 }

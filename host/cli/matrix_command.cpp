@@ -1,11 +1,8 @@
 // Shared set-up of the matrix commands.
 #include "matrix_command.hpp"
 
-#include <random>
-
 #include "cluster_placement.hpp"
 #include "config/setting_values.hpp"
-#include "engine/input_generation.hpp"
 #include "option_parsing.hpp"
 #include "util/errors.hpp"
 
@@ -49,28 +46,6 @@ po::variables_map parse_matrix_command(const std::string &command,
 
 unsigned effective_workers(const MatrixOptions &options, const config::Settings &settings) {
     return options.workers != 0 ? options.workers : std::max(1u, settings.workers);
-}
-
-void resolve_plugins_for(engine::PluginSet &plugins,
-                         const std::vector<const config::Workflow *> &workflows,
-                         const std::vector<presets::Preset> &presets) {
-    for (const auto *workflow : workflows) {
-        (void)plugins.executor_for(*workflow);
-        for (const auto &preset : presets) {
-            (void)plugins.executor_for(*workflow, &preset);  // a VM preset's executor, say
-        }
-    }
-    for (const auto &preset : presets) {
-        // Each link of a chain ("faker,misuse" or a list), or of what FAILURE_MODES imply.
-        const auto chosen = engine::preset_strategies(preset);
-        for (const auto &id : chosen.ids) {
-            (void)plugins.stub(id, chosen.where);
-        }
-    }
-}
-
-int64_t random_seed() {
-    return static_cast<int64_t>(std::random_device{}() & 0x7fffffff);
 }
 
 engine::MatrixContext matrix_context(CliContext &context, store::Store &store, int64_t session,

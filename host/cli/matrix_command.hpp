@@ -7,9 +7,14 @@
 #include <vector>
 
 #include "cli_context.hpp"
+#include "engine/command_seed.hpp"
 #include "engine/matrix_runner.hpp"
+#include "engine/plugin_resolution.hpp"
 
 namespace sbx::cli {
+
+using engine::random_seed;
+using engine::resolve_plugins_for;
 
 // The options every matrix command takes.
 struct MatrixOptions {
@@ -33,20 +38,11 @@ boost::program_options::variables_map parse_matrix_command(
 // The workers to use: the option, else the settings.
 unsigned effective_workers(const MatrixOptions &options, const config::Settings &settings);
 
-// Resolves the executor of each workflow and the stub strategy each preset asks for, so
-// a typo is exit 2 before anything is recorded.
-void resolve_plugins_for(engine::PluginSet &plugins,
-                         const std::vector<const config::Workflow *> &workflows,
-                         const std::vector<presets::Preset> &presets);
-
 // The engine context of a matrix of `session`: the settings' data dir's state folder,
 // the working directory, and `observer` told of every run (nullptr: none).
 // `remote` (--on slurm) makes the runs elsewhere; a worker's context makes its shard's.
 engine::MatrixContext matrix_context(CliContext &context, store::Store &store, int64_t session,
                                      bool recover, engine::RunObserver *observer,
                                      engine::RemoteRuns *remote = nullptr);
-
-// A random seed for commands run without --seed (recorded with the session).
-int64_t random_seed();
 
 }  // namespace sbx::cli

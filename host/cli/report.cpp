@@ -151,17 +151,6 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
     }
 }
 
-json rankings_json(const scoring::Tracker &tracker) {
-    json rankings = json::array();
-    for (const auto &ranking : tracker.rankings()) {
-        rankings.push_back({{"module", ranking.module},
-                            {"raroi_total", ranking.raroi_total},
-                            {"roi_delta_total", ranking.roi_delta_total},
-                            {"converged", tracker.converged(ranking.module)}});
-    }
-    return rankings;
-}
-
 void print_rankings(const std::string &scope, const json &rankings) {
     std::printf("\nmodule rankings (%s)\n", scope.c_str());
     for (const auto &ranking : rankings) {

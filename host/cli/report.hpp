@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engine/cell_runner.hpp"
-#include "scoring/tracker.hpp"
+#include "reports/module_rankings.hpp"
 
 namespace sbx::cli {
 
@@ -17,8 +17,8 @@ nlohmann::json cells_to_json(const std::vector<engine::CellSummary> &cells,
 void print_cell_table(const std::string &workflow, int runs_per_cell, const std::string &predictor,
                       const std::vector<engine::CellSummary> &cells, const std::string &commands);
 
-// [{"module", "raroi_total", "roi_delta_total", "converged"}], by total RAROI.
-nlohmann::json rankings_json(const scoring::Tracker &tracker);
+using reports::rankings_json;
+
 // "module rankings (<scope>)" and one line per module of rankings_json.
 void print_rankings(const std::string &scope, const nlohmann::json &rankings);
 

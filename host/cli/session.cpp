@@ -1,7 +1,5 @@
-// Session bookkeeping shared by the recording commands.
+// What the recording commands say about a session: disabled plugins, --recover's options.
 #include "session.hpp"
-
-#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <map>
@@ -9,22 +7,6 @@
 #include "util/errors.hpp"
 
 namespace sbx::cli {
-
-void record_plugins_used(store::Store &store, int64_t session, const engine::PluginSet &plugins) {
-    std::vector<store::PluginRecord> used;
-    for (const auto &plugin : plugins.used()) {
-        used.push_back(
-            {plugin->id(), plugin->kind(), plugin->descriptor().version,
-             std::to_string(plugin->abi().major) + "." + std::to_string(plugin->abi().minor),
-             plugin->path().string()});
-    }
-    store.record_plugins(session, used);
-}
-
-std::vector<store::PluginFailure> disabled_plugins(store::Store &store, int64_t session) {
-    return store.locked(
-        [&](store::Connection &connection) { return store::plugin_failures(connection, session); });
-}
 
 namespace {
 
@@ -75,14 +57,6 @@ void refuse_with_recover(const std::string &command,
             throw InputError(command + ": --recover takes --" + option +
                              " from the interrupted session; leave it out");
         }
-    }
-}
-
-void close_session(store::Store &store, int64_t session, const char *status) noexcept {
-    try {
-        store.finish_session(session, status);
-    } catch (const std::exception &e) {
-        spdlog::error("could not mark session {} as {}: {}", session, status, e.what());
     }
 }
 

@@ -1,19 +1,16 @@
-// full-autonomous-run and run-complete (docs/user-guide.md "full-autonomous-run"): iterate
-// presets → matrix of workflows (each alone, and all together) → tracking, forecasts and
-// convergence, until every subject has converged, nothing new is being learned, or a limit
-// runs out. Each iteration is one session of metrics.db; the loop's own state is
-// autonomous_run.json, its decisions threshold_log.jsonl.
+// The options of the autonomous loop (full-autonomous-run, run-complete), kept in its state
+// (autonomous_run.json) as JSON so a --recover goes on with the options the loop began with,
+// whatever the command line and the environment say by then.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "cli_context.hpp"
-
-namespace sbx::cli {
+namespace sbx::autonomous {
 
 struct AutonomousOptions {
     std::vector<std::string> workflows;  // empty: every workflow of the settings
@@ -37,15 +34,11 @@ struct AutonomousOptions {
     std::optional<double> synergy_threshold_weight;
     std::string forecast_log;  // JSONL file, "" for none
     bool recover = false;
-    bool json_output = false;
 
+    // Paths made absolute: a --recover may run from another directory.
     [[nodiscard]] nlohmann::json to_json() const;
+    // Throws nlohmann::json::exception for a damaged entry.
     static AutonomousOptions from_json(const nlohmann::json &options);
 };
 
-// Runs the loop, or resumes it with `options.recover`; prints a progress line per iteration
-// and the final report. Throws engine::Cancelled when interrupted (the state keeps
-// everything finished and the session in flight).
-int run_autonomous_loop(CliContext &context, const std::string &command, AutonomousOptions options);
-
-}  // namespace sbx::cli
+}  // namespace sbx::autonomous

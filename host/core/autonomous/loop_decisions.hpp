@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "autonomous_state.hpp"
+#include "autonomous/loop_state.hpp"
 #include "scoring/convergence_settings.hpp"
 #include "scoring/tracker_settings.hpp"
 
-namespace sbx::cli {
+namespace sbx::autonomous {
 
 // Where a threshold came from: the command line, the environment, or the history.
 struct ThresholdSources {
@@ -61,4 +61,4 @@ LoopDecisions decide(const AutonomousState &state, const std::vector<std::string
                      const scoring::ConvergenceSettings &convergence,
                      const ThresholdSources &sources);
 
-}  // namespace sbx::cli
+}  // namespace sbx::autonomous

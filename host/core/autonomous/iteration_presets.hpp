@@ -9,12 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "autonomous_loop.hpp"
-#include "autonomous_state.hpp"
+#include "autonomous/loop_options.hpp"
+#include "autonomous/loop_state.hpp"
+#include "config/settings.hpp"
 #include "presets/preset.hpp"
 #include "presets/q_policy.hpp"
 
-namespace sbx::cli {
+namespace sbx::autonomous {
 
 struct IterationPresets {
     std::vector<presets::Preset> presets;
@@ -36,4 +37,4 @@ nlohmann::json keep_presets(int iteration, const IterationPresets &chosen);
 // was adapted.
 std::string adaptation_summary(const nlohmann::json &adaptation);
 
-}  // namespace sbx::cli
+}  // namespace sbx::autonomous

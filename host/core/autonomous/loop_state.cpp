@@ -1,11 +1,11 @@
-#include "autonomous_state.hpp"
+#include "autonomous/loop_state.hpp"
 
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "util/input_file.hpp"
 #include "util/json_input.hpp"
 
-namespace sbx::cli {
+namespace sbx::autonomous {
 
 using nlohmann::json;
 
@@ -221,4 +221,4 @@ scoring::Tracker tracker_from_iterations(const AutonomousState &state,
     return tracker;
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::autonomous

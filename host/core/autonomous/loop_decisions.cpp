@@ -1,4 +1,4 @@
-#include "autonomous_decisions.hpp"
+#include "autonomous/loop_decisions.hpp"
 
 #include <cmath>
 
@@ -6,7 +6,7 @@
 #include "scoring/statistics.hpp"
 #include "scoring/tracker.hpp"
 
-namespace sbx::cli {
+namespace sbx::autonomous {
 
 using nlohmann::json;
 
@@ -211,4 +211,4 @@ LoopDecisions decide(const AutonomousState &state, const std::vector<std::string
     return decisions;
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::autonomous

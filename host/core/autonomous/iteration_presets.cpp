@@ -1,10 +1,10 @@
-#include "autonomous_presets.hpp"
+#include "autonomous/iteration_presets.hpp"
 
 #include "presets/preset_adaptation.hpp"
 #include "presets/selection.hpp"
 #include "scoring/tracker_settings.hpp"
 
-namespace sbx::cli {
+namespace sbx::autonomous {
 
 using nlohmann::json;
 
@@ -87,4 +87,4 @@ std::string adaptation_summary(const json &adaptation) {
            " changed (" + changes + (count > 4 ? ", ..." : "") + ")";
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::autonomous

@@ -18,7 +18,7 @@
 #include "presets/trend_signals.hpp"
 #include "scoring/tracker.hpp"
 
-namespace sbx::cli {
+namespace sbx::autonomous {
 
 // What one workflow (module) did in one iteration.
 struct ModuleIteration {
@@ -99,4 +99,4 @@ presets::ScenarioSeries preset_series(const AutonomousState &state, const std::s
 scoring::Tracker tracker_from_iterations(const AutonomousState &state,
                                          const scoring::TrackerSettings &settings);
 
-}  // namespace sbx::cli
+}  // namespace sbx::autonomous

@@ -8,16 +8,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "autonomous_decisions.hpp"
-#include "autonomous_state.hpp"
+#include "autonomous/loop_decisions.hpp"
+#include "autonomous/loop_state.hpp"
 #include "scoring/tracker_settings.hpp"
 
-namespace sbx::cli {
+namespace sbx::autonomous {
 
 nlohmann::json autonomous_report(const AutonomousState &state, const LoopDecisions &decisions,
                                  const scoring::TrackerSettings &tracker_settings,
                                  const std::filesystem::path &foresight_history);
 
-void print_autonomous_report(const nlohmann::json &report);
-
-}  // namespace sbx::cli
+}  // namespace sbx::autonomous
