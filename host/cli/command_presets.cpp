@@ -14,6 +14,7 @@
 #include "presets/preset.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 namespace po = boost::program_options;
 
@@ -33,15 +34,7 @@ constexpr uint64_t kMaxCount = 100000;
 // A whole number from digits only. Rationale: program_options reads "-5" into an unsigned
 // type as 2^64 - 5, so numbers are parsed here.
 std::optional<uint64_t> whole_number(const std::string &text) {
-    if (text.empty() || text.size() > 20 ||
-        text.find_first_not_of("0123456789") != std::string::npos) {
-        return std::nullopt;
-    }
-    try {
-        return std::stoull(text);
-    } catch (const std::out_of_range &) {
-        return std::nullopt;
-    }
+    return util::parse_uint64(text, util::LeadingPlus::refused);
 }
 
 // The options as written; checked one by one below.

@@ -8,6 +8,7 @@
 #include "session_reports.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::cli {
 
@@ -28,19 +29,13 @@ int run_report_command(CliContext &context, const std::vector<std::string> &args
     checked_report_format(format, "report --format");
     std::optional<int64_t> session;
     if (!session_text.empty()) {
-        size_t used = 0;
-        long long value = -1;
-        try {
-            value = std::stoll(session_text, &used);
-        } catch (const std::exception &) {
-            used = 0;
-        }
-        if (used != session_text.size() || value < 1) {
+        const auto value = util::parse_int64(session_text);
+        if (!value || *value < 1) {
             throw InputError("report: SESSION '" + session_text +
                              "' is not a session id; give the number `run-scenarios` printed "
                              "(\"recorded as session N\")");
         }
-        session = value;
+        session = *value;
     }
     if (!out.empty()) {
         check_output_file(out, "report --out", "report.md");

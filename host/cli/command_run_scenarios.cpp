@@ -21,6 +21,7 @@
 #include "store/session_resume.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 #include "workflow_choice.hpp"
 
 namespace po = boost::program_options;
@@ -54,18 +55,12 @@ void parse_gate(const std::string &spec, Gate &gate) {
     const std::string key = spec.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : spec.substr(eq + 1);
     if (key == "worst-below") {
-        size_t used = 0;
-        double threshold = 0;
-        try {
-            threshold = std::stod(value, &used);
-        } catch (const std::exception &) {
-            used = 0;
-        }
-        if (used == 0 || used != value.size() || !(threshold >= -1 && threshold <= 1)) {
+        const auto threshold = util::parse_double(value);
+        if (!threshold || !(*threshold >= -1 && *threshold <= 1)) {
             throw InputError("run-scenarios: --fail-on " + spec +
                              ": the threshold must be an ROI delta between -1 and 1; " + kGateHelp);
         }
-        gate.worst_below = threshold;
+        gate.worst_below = *threshold;
     } else if (key == "status" && (value == "fail" || value == "weak")) {
         (value == "fail" ? gate.on_fail : gate.on_weak) = true;
     } else {

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <sstream>
 
 #include <boost/program_options.hpp>
@@ -20,6 +22,7 @@
 #include "plugins/plugin.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 #include "worker_node.hpp"
 
 namespace sbx::cli {
@@ -47,16 +50,11 @@ json read_json(const fs::path &path) {
 // "K/N" -> (K, N) with 0 <= K < N.
 std::pair<int, int> parse_shard(const std::string &text) {
     const auto slash = text.find('/');
-    try {
-        size_t used_k = 0;
-        size_t used_n = 0;
-        const int k = std::stoi(text.substr(0, slash), &used_k);
-        const int n = std::stoi(text.substr(slash + 1), &used_n);
-        if (slash != std::string::npos && used_k == slash && used_n == text.size() - slash - 1 &&
-            k >= 0 && k < n) {
-            return {k, n};
-        }
-    } catch (const std::exception &) {
+    const auto k = util::parse_int64(text.substr(0, slash));
+    const auto n =
+        slash == std::string::npos ? std::nullopt : util::parse_int64(text.substr(slash + 1));
+    if (k && n && *k >= 0 && *k < *n && *n <= std::numeric_limits<int>::max()) {
+        return {static_cast<int>(*k), static_cast<int>(*n)};
     }
     throw InputError("worker: --shard '" + text + "' must be K/N with 0 <= K < N, e.g. 3/16");
 }

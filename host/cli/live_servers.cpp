@@ -5,6 +5,7 @@
 
 #include "dashboard/live_counters.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::cli {
 namespace {
@@ -51,17 +52,11 @@ bool runs_long(const std::string &command) {
 }
 
 int parse_port(const std::string &text, const std::string &origin) {
-    size_t used = 0;
-    long value = -1;
-    try {
-        value = std::stol(text, &used);
-    } catch (const std::exception &) {
-        used = 0;
-    }
-    if (used != text.size() || value < 1 || value > 65535) {
+    const auto value = util::parse_int64(text);
+    if (!value || *value < 1 || *value > 65535) {
         throw InputError(origin + " '" + text + "' is not a port; give a number from 1 to 65535");
     }
-    return static_cast<int>(value);
+    return static_cast<int>(*value);
 }
 
 LiveServers::LiveServers(std::vector<std::string> &args, const std::string &data_dir) {

@@ -21,6 +21,7 @@
 #include "plugin_host/channel.hpp"
 #include "plugin_host/serve.hpp"
 #include "plugins/plugin.hpp"
+#include "util/number_parse.hpp"
 
 namespace {
 
@@ -69,7 +70,7 @@ bool under_sanitizer() {
 // growing until the machine swaps. Not under a sanitizer, whose shadow memory is terabytes
 // of such mappings.
 void limit_memory(const char *bytes_text) {
-    const unsigned long long bytes = std::strtoull(bytes_text, nullptr, 10);
+    const uint64_t bytes = sbx::util::parse_uint64(bytes_text).value_or(0);
     if (bytes > 0 && !under_sanitizer()) {
         const rlimit limit{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
         ::setrlimit(RLIMIT_DATA, &limit);
@@ -95,7 +96,9 @@ int main(int argc, char **argv) {
         ::signal(signal_number, on_stop);
     }
     ::signal(SIGPIPE, SIG_IGN);
-    sbx::plugin_host::forward_logs_to(kChannel, argc == 4 ? std::atoi(argv[3]) : 2);
+    // spdlog's level as a number; 2 (info) when it is unreadable.
+    const auto level = argc == 4 ? sbx::util::parse_int64(argv[3]) : std::nullopt;
+    sbx::plugin_host::forward_logs_to(kChannel, static_cast<int>(level.value_or(2)));
     const bool describe_only = std::strcmp(argv[1], "--describe") == 0;
     return sbx::plugin_host::serve(kChannel, argv[2], describe_only);
 }

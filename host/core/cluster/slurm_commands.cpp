@@ -2,12 +2,16 @@
 // parsing below does not depend on a site's SQUEUE_FORMAT or on column widths.
 #include "cluster/slurm_commands.hpp"
 
+#include <algorithm>
+#include <array>
+#include <limits>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
 
 #include "util/command_output.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::cluster {
 namespace {
@@ -33,11 +37,12 @@ int task_index(const std::string &job_id) {
     if (underscore == std::string::npos) {
         return -1;
     }
-    const std::string index = job_id.substr(underscore + 1);
-    if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos) {
+    const auto index =
+        util::parse_uint64(job_id.substr(underscore + 1), util::LeadingPlus::refused);
+    if (!index || *index > static_cast<uint64_t>(std::numeric_limits<int>::max())) {
         return -1;
     }
-    return std::stoi(index);
+    return static_cast<int>(*index);
 }
 
 std::map<int, std::string> states_of(const std::string &text, char separator) {
@@ -60,40 +65,45 @@ std::map<int, std::string> states_of(const std::string &text, char separator) {
 // A Slurm time limit in seconds (minutes, M:S, H:M:S, D-H, D-H:M, D-H:M:S); -1 for
 // unlimited or what does not read as one.
 long long limit_seconds(const std::string &text) {
+    constexpr long long kUnreadable = -1;  // "unlimited", "infinite", a typo
     const auto dash = text.find('-');
     long long days = 0;
     std::string clock = text;
-    try {
-        if (dash != std::string::npos) {
-            days = std::stoll(text.substr(0, dash));
-            clock = text.substr(dash + 1);
+    if (dash != std::string::npos) {
+        const auto whole_days = util::parse_int64(text.substr(0, dash));
+        if (!whole_days) {
+            return kUnreadable;
         }
-        const auto parts = split(clock, ':');
-        std::vector<long long> values;
-        values.reserve(parts.size());
-        for (const auto &part : parts) {
-            values.push_back(std::stoll(part));
-        }
-        if (values.empty() || values.size() > 3) {
-            return -1;
-        }
-        long long seconds = 0;
-        if (dash != std::string::npos) {  // H, H:M, H:M:S
-            const long long factors[] = {3600, 60, 1};
-            for (size_t i = 0; i < values.size(); ++i) {
-                seconds += values[i] * factors[i];
-            }
-        } else if (values.size() == 1) {  // minutes
-            seconds = values[0] * 60;
-        } else if (values.size() == 2) {  // M:S
-            seconds = values[0] * 60 + values[1];
-        } else {  // H:M:S
-            seconds = values[0] * 3600 + values[1] * 60 + values[2];
-        }
-        return days * 86400 + seconds;
-    } catch (const std::exception &) {
-        return -1;  // "unlimited", "infinite"
+        days = *whole_days;
+        clock = text.substr(dash + 1);
     }
+    const auto parts = split(clock, ':');
+    std::vector<long long> values;
+    values.reserve(parts.size());
+    for (const auto &part : parts) {
+        const auto value = util::parse_int64(part);
+        if (!value) {
+            return kUnreadable;
+        }
+        values.push_back(*value);
+    }
+    if (values.empty() || values.size() > 3) {
+        return kUnreadable;
+    }
+    long long seconds = 0;
+    if (dash != std::string::npos) {  // H, H:M, H:M:S
+        const std::array<long long, 3> factors = {3600, 60, 1};
+        for (size_t i = 0; i < std::min(values.size(), factors.size()); ++i) {
+            seconds += values[i] * factors[i];
+        }
+    } else if (values.size() == 1) {  // minutes
+        seconds = values[0] * 60;
+    } else if (values.size() == 2) {  // M:S
+        seconds = values[0] * 60 + values[1];
+    } else {  // H:M:S
+        seconds = values[0] * 3600 + values[1] * 60 + values[2];
+    }
+    return days * 86400 + seconds;
 }
 
 }  // namespace

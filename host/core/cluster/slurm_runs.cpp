@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -20,6 +21,7 @@
 #include "util/command_output.hpp"
 #include "util/errors.hpp"
 #include "util/hex_digest.hpp"
+#include "util/number_parse.hpp"
 #include "util/process_identity.hpp"
 #include "util/shell_word.hpp"
 
@@ -68,11 +70,11 @@ int partition_cpus(const std::string &partition) {
     if (rows.empty()) {
         return 1;
     }
-    try {
-        return std::max(1, std::stoi(rows.front().substr(rows.front().rfind('/') + 1)));
-    } catch (const std::exception &) {
-        return 1;
-    }
+    const std::string &row = rows.front();
+    const size_t total = row.rfind('/') + 1;  // 0 when there is no '/'
+    const auto cpus = util::parse_int64(row.substr(total, row.find_last_not_of(' ') + 1 - total));
+    return cpus ? static_cast<int>(std::clamp<int64_t>(*cpus, 1, std::numeric_limits<int>::max()))
+                : 1;
 }
 
 // The nodes of the partition; empty when sinfo does not say.

@@ -9,6 +9,7 @@
 #include "config/section_readers.hpp"
 #include "config/variable_names.hpp"
 #include "util/input_file.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::config {
 namespace {
@@ -39,13 +40,14 @@ bool is_header_name(const std::string &name) {
 std::string read_listen(const YamlReader &reader, const Field &field, const std::string &what) {
     std::string text = reader.non_empty_text(field, "listen: 8080");
     if (text.find_first_not_of("0123456789") == std::string::npos) {
-        if (text.size() > 5 || std::stol(text) > 65535) {
+        const auto port = util::parse_uint64(text);
+        if (!port || text.size() > 5 || *port > 65535) {
             reader.fail(reader.where(field),
                         "listen port " + text + " of " + what + " is out of range",
                         "write a port from 1 to 65535 (listen: 8080), or 0 (or nothing) for any "
                         "free one");
         }
-        return "127.0.0.1:" + std::to_string(std::stol(text));
+        return "127.0.0.1:" + std::to_string(*port);
     }
     std::string why;
     if (!is_host_port(text, true, why)) {

@@ -3,7 +3,6 @@
 #include "config/preset_checks.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -11,6 +10,7 @@
 
 #include "config/suggest.hpp"
 #include "util/json_input.hpp"
+#include "util/number_parse.hpp"
 #include "util/units.hpp"
 
 namespace sbx::config {
@@ -19,14 +19,9 @@ namespace {
 
 using Rule = std::function<void(const std::string &text)>;
 
+// A number as the plugins read the same keys: no leading '+'.
 std::optional<double> as_number(const std::string &text) {
-    double value = 0;
-    const char *end = text.data() + text.size();
-    auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value)) {
-        return std::nullopt;
-    }
-    return value;
+    return util::parse_double(text, util::LeadingPlus::refused);
 }
 
 Rule number_rule(bool positive, bool whole, const std::string &example) {

@@ -3,8 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <thread>
+
+#include "util/number_parse.hpp"
 
 namespace sbx::config {
 
@@ -23,10 +24,8 @@ std::optional<unsigned> parse_workers(std::string_view text) {
 }
 
 std::optional<int64_t> parse_whole_number(std::string_view text, int64_t min, int64_t max) {
-    int64_t value = 0;
-    const char *end = text.data() + text.size();
-    auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (text.empty() || error != std::errc() || stop != end || value < min || value > max) {
+    const auto value = util::parse_int64(text, util::LeadingPlus::refused);
+    if (!value || *value < min || *value > max) {
         return std::nullopt;
     }
     return value;

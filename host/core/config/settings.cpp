@@ -1,7 +1,7 @@
 // Small behaviour of the settings model: printing locations and finding workflows.
 #include "config/settings.hpp"
 
-#include <charconv>
+#include "util/number_parse.hpp"
 
 namespace sbx::config {
 
@@ -18,14 +18,12 @@ const Workflow *Settings::find_workflow(const std::string &name_or_id) const {
             return &workflow;
         }
     }
-    int64_t id = 0;
-    const char *end = name_or_id.data() + name_or_id.size();
-    auto [stop, error] = std::from_chars(name_or_id.data(), end, id);
-    if (name_or_id.empty() || error != std::errc() || stop != end || id <= 0) {
+    const auto id = util::parse_int64(name_or_id, util::LeadingPlus::refused);
+    if (!id || *id <= 0) {
         return nullptr;
     }
     for (const auto &workflow : workflows) {
-        if (workflow.id == id) {
+        if (workflow.id == *id) {
             return &workflow;
         }
     }

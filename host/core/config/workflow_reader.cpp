@@ -7,6 +7,7 @@
 
 #include "config/section_readers.hpp"
 #include "config/suggest.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::config {
 
@@ -404,13 +405,12 @@ bool is_host_port(const std::string &text, bool any_port, std::string &why) {
         }
     }
     const std::string port = text.substr(colon + 1);
-    if (port.empty() || port.size() > 5 ||
-        port.find_first_not_of("0123456789") != std::string::npos) {
+    const auto number = util::parse_uint64(port, util::LeadingPlus::refused);
+    if (!number || port.size() > 5) {
         why = "has no port number after the last ':'";
         return false;
     }
-    const long number = std::stol(port);
-    if (number > 65535 || (number == 0 && !any_port)) {
+    if (*number > 65535 || (*number == 0 && !any_port)) {
         why = "has port " + port + ", not one from " + (any_port ? "0" : "1") + " to 65535";
         return false;
     }

@@ -1,13 +1,12 @@
 // Typed access to yaml-cpp nodes with precise, actionable errors.
 #include "config/yaml_reader.hpp"
 
-#include <charconv>
-#include <cmath>
 #include <regex>
 #include <set>
 
 #include "config/suggest.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::config {
 
@@ -39,15 +38,6 @@ std::string escape_pointer_token(const std::string &key) {
         }
     }
     return out;
-}
-
-template <typename Number>
-bool parse_whole(const std::string &text, Number &value) {
-    size_t skip = (!text.empty() && text[0] == '+') ? 1 : 0;
-    const char *begin = text.data() + skip;
-    const char *end = text.data() + text.size();
-    auto [stop, error] = std::from_chars(begin, end, value);
-    return begin != end && error == std::errc() && stop == end;
 }
 
 std::string written_twice(const std::string &key, const std::string &what,
@@ -201,26 +191,22 @@ std::string YamlReader::non_empty_text(const Field &field, const std::string &ex
 
 int64_t YamlReader::integer(const Field &field, const std::string &example) const {
     check_scalar(field, "a whole number", example);
-    int64_t value = 0;
-    if (!parse_whole(field.value.Scalar(), value)) {
+    const auto value = util::parse_int64(field.value.Scalar());
+    if (!value) {
         fail(where(field), field.key + " must be a whole number, not " + describe(field.value),
              "write " + example);
     }
-    return value;
+    return *value;
 }
 
 double YamlReader::number(const Field &field, const std::string &example) const {
     check_scalar(field, "a number", example);
-    const std::string &text = field.value.Scalar();
-    size_t skip = (!text.empty() && text[0] == '+') ? 1 : 0;
-    double value = 0;
-    auto [stop, error] = std::from_chars(text.data() + skip, text.data() + text.size(), value);
-    if (text.size() == skip || error != std::errc() || stop != text.data() + text.size() ||
-        !std::isfinite(value)) {
+    const auto value = util::parse_double(field.value.Scalar());
+    if (!value) {
         fail(where(field), field.key + " must be a number, not " + describe(field.value),
              "write " + example);
     }
-    return value;
+    return *value;
 }
 
 bool YamlReader::boolean(const Field &field) const {
@@ -320,21 +306,16 @@ nlohmann::json scalar_to_json(const YAML::Node &scalar) {
     static const std::regex integer_pattern("[-+]?[0-9]+");
     static const std::regex float_pattern("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
     if (std::regex_match(text, integer_pattern)) {
-        int64_t value = 0;
-        if (parse_whole(text, value)) {
-            return value;
+        if (const auto value = util::parse_int64(text)) {
+            return *value;
         }
-        uint64_t big = 0;
-        if (parse_whole(text, big)) {
-            return big;
+        if (const auto big = util::parse_uint64(text)) {
+            return *big;
         }
     }
     if (std::regex_match(text, float_pattern)) {
-        size_t skip = text[0] == '+' ? 1 : 0;
-        double value = 0;
-        auto [stop, error] = std::from_chars(text.data() + skip, text.data() + text.size(), value);
-        if (error == std::errc() && stop == text.data() + text.size() && std::isfinite(value)) {
-            return value;
+        if (const auto value = util::parse_double(text)) {
+            return *value;
         }
     }
     return text;

@@ -10,6 +10,7 @@
 #include "dashboard/exposition.hpp"
 #include "store/read_only_database.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::dashboard {
 namespace {
@@ -47,8 +48,9 @@ void send_health(httplib::Response &response, const std::filesystem::path &data_
     send_json(response, answer);
 }
 
+// The route's pattern lets only 1 to 18 digits through; 0 (no such row) otherwise.
 int64_t number_parameter(const httplib::Request &request) {
-    return std::stoll(request.matches[1].str());
+    return util::parse_int64(request.matches[1].str()).value_or(0);
 }
 
 void add_dashboard_routes(httplib::Server &server, const std::filesystem::path &data_dir) {

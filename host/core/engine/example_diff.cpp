@@ -4,6 +4,10 @@
 #include <sbx/utf8.hpp>
 
 #include <algorithm>
+#include <limits>
+#include <optional>
+
+#include "util/number_parse.hpp"
 
 namespace sbx::engine {
 namespace {
@@ -20,6 +24,15 @@ std::string shown(const json &value) {
     return text.size() <= 32 ? text : sbx::utf8_stand_in(text, 29) + "...";
 }
 
+// An array step of a path ("3") as an index; nullopt for a key, which indexes no array.
+std::optional<std::size_t> index_of(const std::string &step) {
+    const auto index = util::parse_uint64(step, util::LeadingPlus::refused);
+    if (!index || *index > std::numeric_limits<std::size_t>::max()) {
+        return std::nullopt;
+    }
+    return static_cast<std::size_t>(*index);
+}
+
 std::string name_of(const std::vector<std::string> &path, const json &root) {
     if (path.empty()) {
         return "(document)";
@@ -29,8 +42,8 @@ std::string name_of(const std::vector<std::string> &path, const json &root) {
     for (const std::string &step : path) {
         if (at != nullptr && at->is_array()) {
             name += "[" + step + "]";
-            const std::size_t index = std::stoul(step);
-            at = index < at->size() ? &(*at)[index] : nullptr;
+            const auto index = index_of(step);
+            at = index && *index < at->size() ? &(*at)[*index] : nullptr;
         } else {
             name += (name.empty() ? "" : ".") + step;
             at = at != nullptr && at->is_object() && at->contains(step) ? &(*at)[step] : nullptr;
@@ -98,8 +111,9 @@ json *parent_of(json &document, const std::vector<std::string> &path) {
     for (std::size_t i = 0; i + 1 < path.size(); ++i) {
         if (at->is_object() && at->contains(path[i])) {
             at = &(*at)[path[i]];
-        } else if (at->is_array() && std::stoul(path[i]) < at->size()) {
-            at = &(*at)[std::stoul(path[i])];
+        } else if (const auto index = index_of(path[i]);
+                   at->is_array() && index && *index < at->size()) {
+            at = &(*at)[*index];
         } else {
             return nullptr;
         }
@@ -134,31 +148,28 @@ json with_changes(json example, const std::vector<DocumentChange> &changes) {
             continue;
         }
         if (parent->is_array()) {
-            const std::size_t index = std::stoul(last);
-            if (index < parent->size()) {
-                (*parent)[index] = change.value;
-            } else {
+            const auto index = index_of(last);
+            if (index && *index < parent->size()) {
+                (*parent)[*index] = change.value;
+            } else if (index) {
                 parent->push_back(change.value);
             }
         } else if (parent->is_object()) {
             (*parent)[last] = change.value;
         }
     }
-    const auto index_of = [](const std::string &step) {
-        return step.find_first_not_of("0123456789") == std::string::npos ? std::stoul(step) : 0UL;
-    };
     std::sort(removals.begin(), removals.end(), [&](const auto *a, const auto *b) {
         return a->path.size() != b->path.size()
                    ? a->path.size() > b->path.size()
-                   : index_of(a->path.back()) > index_of(b->path.back());
+                   : index_of(a->path.back()).value_or(0) > index_of(b->path.back()).value_or(0);
     });
     for (const DocumentChange *change : removals) {
         json *parent = parent_of(example, change->path);
         if (parent != nullptr && parent->is_object()) {
             parent->erase(change->path.back());
-        } else if (parent != nullptr && parent->is_array() &&
-                   std::stoul(change->path.back()) < parent->size()) {
-            parent->erase(std::stoul(change->path.back()));
+        } else if (const auto index = index_of(change->path.back());
+                   parent != nullptr && parent->is_array() && index && *index < parent->size()) {
+            parent->erase(*index);
         }
     }
     return example;

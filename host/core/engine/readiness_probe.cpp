@@ -14,6 +14,7 @@
 
 #include "plugins/plugin.hpp"
 #include "util/command_output.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::engine {
 namespace {
@@ -84,11 +85,15 @@ bool http_ready(int port, const std::string &path) {
     }
     ::close(fd);
     // "HTTP/1.1 200 OK"
-    if (answer.compare(0, 5, "HTTP/") != 0 || answer.find(' ') == std::string::npos) {
+    const size_t space = answer.find(' ');
+    if (answer.compare(0, 5, "HTTP/") != 0 || space == std::string::npos) {
         return false;
     }
-    const int code = std::atoi(answer.c_str() + answer.find(' ') + 1);
-    return code >= 100 && code < 500;
+    const size_t code_end = answer.find_first_of(" \r\n", space + 1);
+    const auto code =
+        util::parse_uint64(std::string_view(answer).substr(space + 1, code_end - space - 1),
+                           util::LeadingPlus::refused);
+    return code && *code >= 100 && *code < 500;
 }
 
 // The probe command exits 0 within kAttemptTimeout (killed after it). Throws ServiceError

@@ -9,8 +9,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <nlohmann/json.hpp>
 
+#include "util/number_parse.hpp"
 #include "util/process_identity.hpp"
 
 namespace sbx::engine {
@@ -34,13 +36,14 @@ std::vector<pid_t> marked_processes(const std::string &marker,
     std::error_code ec;
     for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
          it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) {
+        const auto pid =
+            util::parse_int64(it->path().filename().string(), util::LeadingPlus::refused);
+        if (!pid || *pid <= 0 || *pid > std::numeric_limits<pid_t>::max()) {
             continue;
         }
-        const auto pid = static_cast<pid_t>(std::stol(name));
-        if (proc_stat_field(pid, 3) != "Z" && also(pid) && carries(pid, marker)) {
-            marked.push_back(pid);
+        const auto process = static_cast<pid_t>(*pid);
+        if (proc_stat_field(process, 3) != "Z" && also(process) && carries(process, marker)) {
+            marked.push_back(process);
         }
     }
     return marked;
@@ -76,11 +79,14 @@ std::vector<std::string> sweep_services(const std::filesystem::path &state_dir, 
             // its host's pid is the first part of its name.
             std::error_code none;
             const auto record = it->path().parent_path() / it->path().stem().concat(".json");
-            const auto host = std::atol(it->path().stem().string().c_str());
+            const std::string id = it->path().stem().string();  // "<host pid>-<n>"
+            const auto host =
+                util::parse_int64(id.substr(0, id.find('-')), util::LeadingPlus::refused)
+                    .value_or(0);
             if (!std::filesystem::exists(record, none) && host > 0 &&
+                host <= std::numeric_limits<pid_t>::max() &&
                 ::kill(static_cast<pid_t>(host), 0) != 0 && errno == ESRCH) {
-                const auto marked =
-                    marked_processes("SANDBOX_SERVICE_ID=" + it->path().stem().string());
+                const auto marked = marked_processes("SANDBOX_SERVICE_ID=" + id);
                 swept.push_back("folder " + it->path().filename().string() + " of host " +
                                 std::to_string(host) +
                                 " (no record): " + std::to_string(marked.size()) + " process(es)");

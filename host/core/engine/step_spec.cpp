@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "engine/spec_raw_fields.hpp"
 #include "engine/template.hpp"
 #include "engine/workflow_runner.hpp"
+#include "util/number_parse.hpp"
 #include "util/units.hpp"
 
 namespace sbx::engine {
@@ -206,10 +208,12 @@ json WorkflowRunner::build_spec(const config::Step &step, const config::Workflow
     };
     // GPU_LIMIT (a whole number of GPUs) for executors that can give devices (docker).
     if (const auto gpus = preset.body.find("GPU_LIMIT"); gpus != preset.body.end()) {
-        try {
-            const std::string text = gpus->is_string() ? gpus->get<std::string>() : gpus->dump();
-            set_if("gpus", static_cast<int64_t>(std::stoll(text)));
-        } catch (const std::exception &) {
+        const std::string text = gpus->is_string() ? gpus->get<std::string>() : gpus->dump();
+        // A double, so that YAML's 2.0 counts as the whole number it is.
+        const auto count = util::parse_double(text);
+        if (count && std::floor(*count) == *count && std::fabs(*count) < 9e18) {
+            set_if("gpus", static_cast<int64_t>(*count));
+        } else {
             notes.push_back("GPU_LIMIT is not a whole number of GPUs; ignored");
         }
     }

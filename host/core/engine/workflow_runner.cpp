@@ -18,6 +18,7 @@
 #include "engine/template.hpp"
 #include "plugins/plugin.hpp"
 #include "store/cleanup_counters.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::engine {
 
@@ -59,13 +60,12 @@ size_t concurrency_level(const presets::Preset &preset) {
         return 1;
     }
     const std::string text = found->is_string() ? found->get<std::string>() : found->dump();
-    size_t level = 1;
-    try {
-        level = static_cast<size_t>(std::stoull(text));
-    } catch (const std::exception &) {
-        level = 1;
+    // Read as the check read it: a whole number may be written 8.0 or 1e1.
+    const auto level = util::parse_double(text, util::LeadingPlus::refused);
+    if (!level) {
+        return 1;
     }
-    return std::clamp<size_t>(level, 1, kMaxCopies);
+    return static_cast<size_t>(std::clamp(*level, 1.0, static_cast<double>(kMaxCopies)));
 }
 
 // Whether the executor says the sandbox, not the target, failed this copy: an XX result

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "plugins/plugin.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::plugins {
 namespace {
@@ -64,8 +65,9 @@ std::pair<std::string, std::vector<unsigned long>> split_version(const std::stri
         while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) {
             ++end;
         }
-        numbers.push_back(end > at ? std::stoul(name.substr(at, std::min<size_t>(end - at, 9)))
-                                   : 0);
+        // At most 9 digits, which always fit; none (GLIBC_2..3) reads as 0.
+        numbers.push_back(
+            util::parse_uint64(name.substr(at, std::min<size_t>(end - at, 9))).value_or(0));
         at = end + 1;
     }
     return {name.substr(0, digits), numbers};

@@ -22,6 +22,7 @@
 
 #include "plugins/plugin.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 extern char **environ;
 
@@ -248,8 +249,12 @@ uint64_t PluginProcess::peak_memory_bytes() const {
     std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
     std::string line;
     while (std::getline(status, line)) {
-        if (line.rfind("VmHWM:", 0) == 0) {
-            return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;  // "VmHWM:  1234 kB"
+        if (line.rfind("VmHWM:", 0) == 0) {  // "VmHWM:  1234 kB"
+            const size_t digits = line.find_first_not_of(" \t", 6);
+            const size_t unit = line.find(' ', digits);
+            const std::string kib =
+                digits == std::string::npos ? "" : line.substr(digits, unit - digits);
+            return util::parse_uint64(kib, util::LeadingPlus::refused).value_or(0) * 1024;
         }
     }
     return 0;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::presets {
 namespace {
@@ -67,17 +68,11 @@ BoundaryAxis parse_axis(const std::string &spec) {
         fail("give the key alone or KEY:MILD:HARSH[:PRECISION]");
     }
     const auto number = [&](const std::string &text, const char *what) {
-        try {
-            size_t used = 0;
-            const double value = std::stod(text, &used);
-            if (used != text.size() || !std::isfinite(value)) {
-                throw std::invalid_argument(text);
-            }
-            return value;
-        } catch (const std::exception &) {
+        const auto value = util::parse_double(text);
+        if (!value) {
             fail(std::string(what) + " '" + text + "' is not a number");
         }
-        return 0.0;
+        return value.value_or(0.0);  // fail() threw when there is none
     };
     if (!builtin) {
         axis = BoundaryAxis{key, 0, 0, 1, false, false, ""};

@@ -31,11 +31,11 @@
 #include "presets/generator.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 
 #include <sbx/random.hpp>
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 #include "util/units.hpp"
 
 namespace sbx::presets {
@@ -210,9 +210,7 @@ double number_of(const json &preset, const char *key) {
             return 0;
         }
     }
-    double value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return error == std::errc() && end == text.data() + text.size() ? value : 0;
+    return util::parse_double(text, util::LeadingPlus::refused).value_or(0);
 }
 
 // Each name's profiles ("a+b": a combination) in the order given; with `once`, a name

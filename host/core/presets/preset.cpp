@@ -10,6 +10,7 @@
 #include "util/errors.hpp"
 #include "util/input_file.hpp"
 #include "util/json_input.hpp"
+#include "util/number_parse.hpp"
 #include "util/units.hpp"
 
 namespace sbx::presets {
@@ -238,33 +239,22 @@ Limits resolve_limits(const Preset &preset) {
         bad_value(preset, "a limit", e.what());
     }
     if (body.contains("PIDS_LIMIT")) {
-        try {
-            const auto text = text_of("PIDS_LIMIT");
-            size_t used = 0;
-            limits.pids = std::stoll(text, &used);
-            if (used != text.size() || limits.pids < 1) {
-                throw std::invalid_argument(text);
-            }
-        } catch (const std::exception &) {
-            bad_value(
-                preset, "PIDS_LIMIT",
-                "'" + text_of("PIDS_LIMIT") + "' is not a positive whole number of processes");
+        const auto text = text_of("PIDS_LIMIT");
+        const auto pids = util::parse_int64(text);
+        if (!pids || *pids < 1) {
+            bad_value(preset, "PIDS_LIMIT",
+                      "'" + text + "' is not a positive whole number of processes");
         }
+        limits.pids = *pids;
     }
     if (body.contains("CPU_LIMIT")) {
-        try {
-            size_t used = 0;
-            const std::string text = text_of("CPU_LIMIT");
-            const double cores = std::stod(text, &used);
-            if (used != text.size() || !(cores > 0) || !std::isfinite(cores)) {
-                throw std::invalid_argument("not a positive number");
-            }
-            limits.cpu_cores = cores;
-        } catch (const std::exception &) {
-            bad_value(
-                preset, "CPU_LIMIT",
-                "'" + text_of("CPU_LIMIT") + "' is not a positive share of cores like 0.5 or 2");
+        const std::string text = text_of("CPU_LIMIT");
+        const auto cores = util::parse_double(text);
+        if (!cores || !(*cores > 0)) {
+            bad_value(preset, "CPU_LIMIT",
+                      "'" + text + "' is not a positive share of cores like 0.5 or 2");
         }
+        limits.cpu_cores = *cores;
     }
     if (body.contains("DISK_IO_THROTTLE")) {
         try {

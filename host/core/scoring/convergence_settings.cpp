@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "scoring/number_text.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::scoring {
 namespace {
@@ -21,7 +21,7 @@ const char *lookup(const std::function<const char *(const char *)> &getenv, cons
 
 int whole_number(const char *name, const char *value, long long low, long long high,
                  const std::string &example) {
-    const auto number = parse_whole_number(value);
+    const auto number = util::parse_int64(value);
     if (!number || *number < low || *number > high) {
         fail(name, value,
              "must be a whole number from " + std::to_string(low) + " to " + std::to_string(high),
@@ -31,7 +31,7 @@ int whole_number(const char *name, const char *value, long long low, long long h
 }
 
 double confidence(const char *name, const char *value) {
-    const auto number = parse_finite_number(value);
+    const auto number = util::parse_double(value);
     if (!number || !(*number > 0 && *number < 1)) {
         fail(name, value, "must be a confidence between 0 and 1 (exclusive)", "0.95");
     }
@@ -57,7 +57,7 @@ ConvergenceSettings convergence_settings_from_environment(
         settings.synergy_cycles = whole_number("SYNERGY_CYCLES", value, 1, 1000000, "3");
     }
     if (const char *value = lookup(getenv, "SYNERGY_THRESHOLD")) {
-        const auto number = parse_finite_number(value);
+        const auto number = util::parse_double(value);
         if (!number || *number < 0) {
             fail("SYNERGY_THRESHOLD", value, "must be a number of at least 0", "0.01");
         }
@@ -68,7 +68,7 @@ ConvergenceSettings convergence_settings_from_environment(
             static_cast<size_t>(whole_number("SYNERGY_THRESHOLD_WINDOW", value, 2, 1000, "5"));
     }
     if (const char *value = lookup(getenv, "SYNERGY_THRESHOLD_WEIGHT")) {
-        const auto number = parse_finite_number(value);
+        const auto number = util::parse_double(value);
         if (!number || !(*number > 0 && *number <= 1)) {
             fail("SYNERGY_THRESHOLD_WEIGHT", value,
                  "must be the weight of the newest value, above 0 and at most 1", "0.3");
@@ -79,7 +79,7 @@ ConvergenceSettings convergence_settings_from_environment(
         settings.synergy_confidence = confidence("SYNERGY_CONFIDENCE", value);
     }
     if (const char *value = lookup(getenv, "ENTROPY_PLATEAU_THRESHOLD")) {
-        const auto number = parse_finite_number(value);
+        const auto number = util::parse_double(value);
         if (!number || *number < 0) {
             fail("ENTROPY_PLATEAU_THRESHOLD", value, "must be a number of at least 0", "0.01");
         }

@@ -5,9 +5,9 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "scoring/number_text.hpp"
 #include "util/errors.hpp"
 #include "util/input_file.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::scoring {
 
@@ -96,7 +96,7 @@ ImpactSeverity read_table(const std::filesystem::path &path, const std::string &
         // An empty value is marked at the next line by yaml-cpp; point at the key instead.
         const std::string at = value.IsNull() ? where(file, key) : where(file, value);
         const auto number =
-            value.IsScalar() ? parse_finite_number(value.Scalar()) : std::optional<double>();
+            value.IsScalar() ? util::parse_double(value.Scalar()) : std::optional<double>();
         if (!number || *number < 0 || *number > 1) {
             not_a_severity(at, type, value);
         }

@@ -4,8 +4,8 @@
 #include <limits>
 #include <string>
 
-#include "scoring/number_text.hpp"
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::scoring {
 
@@ -24,7 +24,7 @@ const char *lookup(const std::function<const char *(const char *)> &getenv, cons
 }
 
 double non_negative_number(const char *name, const char *value, const std::string &example) {
-    auto number = parse_finite_number(value);
+    auto number = util::parse_double(value);
     if (!number || *number < 0) {
         fail(name, value, "must be a number of at least 0",
              std::string("write e.g. ") + name + "=" + example);
@@ -44,7 +44,7 @@ TrackerSettings tracker_settings_from_environment(
         }
     }
     if (const char *value = lookup(getenv, "ROI_CYCLES")) {
-        auto cycles = parse_whole_number(value);
+        auto cycles = util::parse_int64(value);
         if (!cycles || *cycles < 1 || *cycles > std::numeric_limits<int>::max()) {
             fail("ROI_CYCLES", value, "must be a whole number of at least 1",
                  "set it to how many consecutive cycles a module must stay within the "
@@ -53,7 +53,7 @@ TrackerSettings tracker_settings_from_environment(
         settings.roi_cycles = static_cast<int>(*cycles);
     }
     if (const char *value = lookup(getenv, "ROI_CONFIDENCE")) {
-        const auto number = parse_finite_number(value);
+        const auto number = util::parse_double(value);
         if (!number || !(*number > 0 && *number < 1)) {
             fail("ROI_CONFIDENCE", value, "must be a confidence between 0 and 1 (exclusive)",
                  "write e.g. ROI_CONFIDENCE=0.95");

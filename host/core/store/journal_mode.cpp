@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "util/number_parse.hpp"
+
 namespace sbx::store {
 namespace {
 
@@ -22,9 +24,9 @@ std::string unescaped(const std::string &field) {
     std::string text;
     for (size_t i = 0; i < field.size(); ++i) {
         const std::string octal = i + 3 < field.size() ? field.substr(i + 1, 3) : "";
-        if (field[i] == '\\' && !octal.empty() &&
-            octal.find_first_not_of("01234567") == std::string::npos) {
-            text += static_cast<char>(std::stoi(octal, nullptr, 8));
+        const auto code = util::parse_octal(octal);
+        if (field[i] == '\\' && code) {
+            text += static_cast<char>(*code);
             i += 3;
             continue;
         }

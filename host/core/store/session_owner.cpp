@@ -61,11 +61,11 @@ std::vector<int64_t> mark_crashed_sessions(Connection &connection) {
         const int64_t cells = count_of(connection, "cells", session);
         std::istringstream fields(owner);
         std::string machine;
-        long long pid = 0;
+        std::string pid;  // shown, not computed with: kept as written
         fields >> machine >> pid;
-        const std::string note = "its host (pid " + std::to_string(pid) +
-                                 ") ended without closing it, after " + std::to_string(runs) +
-                                 " committed runs and " + std::to_string(cells) + " cells";
+        const std::string note = "its host (pid " + pid + ") ended without closing it, after " +
+                                 std::to_string(runs) + " committed runs and " +
+                                 std::to_string(cells) + " cells";
         Statement update(connection.get(),
                          "UPDATE sessions SET status = 'crashed', finished_at = ?1, failed_at = "
                          "?1, ended_note = ?2 WHERE id = ?3 AND status = 'running'");

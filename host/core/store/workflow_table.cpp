@@ -1,9 +1,8 @@
 // Workflows kept in metrics.db.
 #include "store/workflow_table.hpp"
 
-#include <algorithm>
-
 #include "util/errors.hpp"
+#include "util/number_parse.hpp"
 
 namespace sbx::store {
 namespace {
@@ -72,14 +71,16 @@ std::vector<StoredWorkflow> stored_workflows(Store &store) {
 }
 
 std::optional<StoredWorkflow> find_stored_workflow(Store &store, const std::string &name_or_id) {
-    const bool numeric = !name_or_id.empty() && name_or_id.size() < 19 &&
-                         std::all_of(name_or_id.begin(), name_or_id.end(),
-                                     [](char c) { return c >= '0' && c <= '9'; });
+    // Digits only, fewer than 19 so that they fit int64_t; anything else ("+3", "-1") is a name.
+    const auto id = name_or_id.size() < 19
+                        ? util::parse_uint64(name_or_id, util::LeadingPlus::refused)
+                        : std::nullopt;
+    const bool numeric = id.has_value();
     return store.locked([&](Connection &connection) -> std::optional<StoredWorkflow> {
         Statement query(connection.get(),
                         std::string(kColumns) + (numeric ? " WHERE id = ?" : " WHERE name = ?"));
         if (numeric) {
-            query.bind(1, static_cast<int64_t>(std::stoll(name_or_id)));
+            query.bind(1, static_cast<int64_t>(*id));
         } else {
             query.bind(1, name_or_id);
         }

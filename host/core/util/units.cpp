@@ -5,12 +5,13 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <optional>
 #include <utility>
+
+#include "util/number_parse.hpp"
 
 namespace sbx {
 
@@ -141,21 +142,20 @@ uint64_t parse_size_bytes(std::string_view text) {
     }
     const std::string too_large = quoted(text) + " is too large for a size";
     const char *too_large_hint = "write a size below 16Ei (2^64 bytes), such as 512Gi or 4Ti";
-    uint64_t whole = 0;
-    auto [end, error] = std::from_chars(q->whole.data(), q->whole.data() + q->whole.size(), whole);
-    (void)end;
-    if (error == std::errc::result_out_of_range) {
+    // Digits only: nullopt means beyond 2^64.
+    const auto whole = util::parse_uint64(q->whole, util::LeadingPlus::refused);
+    if (!whole) {
         throw UnitError(too_large, too_large_hint);
     }
     uint64_t bytes = 0;
-    if (__builtin_mul_overflow(whole, *multiplier, &bytes)) {
+    if (__builtin_mul_overflow(*whole, *multiplier, &bytes)) {
         throw UnitError(too_large, too_large_hint);
     }
     if (!q->fraction.empty() && *multiplier > 1) {
         // 18 digits are far below a byte even at Ti; more would only overflow the integer.
         std::string_view digits = q->fraction.substr(0, 18);
-        uint64_t numerator = 0;
-        std::from_chars(digits.data(), digits.data() + digits.size(), numerator);
+        const uint64_t numerator =
+            util::parse_uint64(digits, util::LeadingPlus::refused).value_or(0);
         long double fraction = static_cast<long double>(numerator);
         for (size_t i = 0; i < digits.size(); ++i) {
             fraction /= 10;
@@ -248,7 +248,8 @@ std::string format_size(uint64_t bytes) {
     // Just under 2^64 bytes, rounding up would print 16777216Ti, which is 2^64 bytes and too
     // large to parse back (found by tests/fuzz/fuzz_units). A double cannot tell those sizes
     // from 2^64, so they get the largest two-decimal size below it.
-    if (std::stod(text) * static_cast<double>(scale) >= 18446744073709551616.0) {
+    if (util::parse_double(text).value_or(0) * static_cast<double>(scale) >=
+        18446744073709551616.0) {
         text = "16777215.99";
     }
     return text + units[index];
