@@ -8,9 +8,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 
 #include <sbx/unique_fd.hpp>
+
+#include "number_parse.hpp"
 
 namespace sbx::support {
 namespace {
@@ -25,15 +26,9 @@ std::string_view trimmed(std::string_view text) {
     return text.substr(first, text.find_last_not_of(kBlanks) - first + 1);
 }
 
-// `text` as one whole decimal number, nothing else.
+// `text` as one whole decimal number, nothing else (the kernel writes no sign).
 std::optional<std::uint64_t> whole_number(std::string_view text) {
-    std::uint64_t value = 0;
-    const char *end = text.data() + text.size();
-    const auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (text.empty() || error != std::errc() || stop != end) {
-        return std::nullopt;
-    }
-    return value;
+    return parse_uint64(text, LeadingPlus::refused);
 }
 
 // Calls `each(word)` for every space-separated word of `line`.

@@ -8,6 +8,7 @@
 #include <sbx/utf8.hpp>
 
 #include "json_fields.hpp"
+#include "number_parse.hpp"
 
 namespace sbx::support {
 namespace {
@@ -41,18 +42,12 @@ const nlohmann::json &entries(const nlohmann::json &raw, const char *field) {
 void apply_argv(const nlohmann::json &raw, CommandSpec &command) {
     for (const auto &[key, value] : entries(raw, "argv").items()) {
         const std::string where = "run spec: raw.argv." + key;
-        std::size_t index = 0;
-        try {
-            std::size_t used = 0;
-            index = std::stoul(key, &used);
-            if (used != key.size() || index >= command.argv.size()) {
-                throw std::out_of_range(key);
-            }
-        } catch (const std::exception &) {
+        const auto index = parse_uint64(key);
+        if (!index || *index >= command.argv.size()) {
             invalid(where, "names no item of argv (write its index, e.g. \"1\")");
         }
-        if (const auto bytes = bytes_for(value, where, command.argv[index])) {
-            command.argv[index] = *bytes;
+        if (const auto bytes = bytes_for(value, where, command.argv[*index])) {
+            command.argv[*index] = *bytes;
         }
     }
 }

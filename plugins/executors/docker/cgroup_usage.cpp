@@ -14,6 +14,7 @@
 
 #include "support/cgroup_v1_files.hpp"
 #include "support/cgroup_v2_files.hpp"
+#include "support/number_parse.hpp"
 
 namespace sbx::docker {
 namespace {
@@ -167,7 +168,10 @@ std::vector<std::string> sweep_parent_cgroups(bool dry_run) {
         const std::string folder = root + kParentCgroupFolder;
         for (const auto &entry : std::filesystem::directory_iterator(folder, error)) {
             const std::string name = entry.path().filename().string();
-            const long pid = std::atol(name.c_str());
+            // "<host pid>-<n>", as ParentCgroup names them.
+            const auto pid =
+                support::parse_int64(name.substr(0, name.find('-')), support::LeadingPlus::refused)
+                    .value_or(0);
             if (pid <= 0 || std::filesystem::exists("/proc/" + std::to_string(pid)) ||
                 !entry.is_directory()) {
                 continue;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.hpp"
+#include "support/number_parse.hpp"
 
 namespace sbx::docker {
 namespace {
@@ -25,13 +26,12 @@ double seconds_variable(const char *name, double fallback) {
     if (value == nullptr) {
         return fallback;
     }
-    char *end = nullptr;
-    const double parsed = std::strtod(value, &end);
-    if (end == value || *end != '\0' || !(parsed >= 0)) {
+    const auto parsed = support::parse_double(value);
+    if (!parsed || *parsed < 0) {
         invalid(std::string("environment variable ") + name,
                 std::string("'") + value + "' is not a number of seconds such as 300");
     }
-    return parsed;
+    return *parsed;
 }
 
 std::uint64_t count_variable(const char *name, std::uint64_t fallback) {
@@ -39,13 +39,12 @@ std::uint64_t count_variable(const char *name, std::uint64_t fallback) {
     if (value == nullptr) {
         return fallback;
     }
-    char *end = nullptr;
-    const unsigned long long parsed = std::strtoull(value, &end, 10);
-    if (end == value || *end != '\0' || parsed == 0) {
+    const auto parsed = support::parse_uint64(value);
+    if (!parsed || *parsed == 0) {
         invalid(std::string("environment variable ") + name,
                 std::string("'") + value + "' is not a positive whole number");
     }
-    return parsed;
+    return *parsed;
 }
 
 }  // namespace

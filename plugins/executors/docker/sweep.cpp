@@ -1,20 +1,20 @@
 // The containers of dead hosts are found and removed by the one sweep every container of
 // this tool goes through (support/docker_engine/stale_containers); what is the executor's
 // own is here: the ids file, the private folders and the parent cgroups. The owner of an
-// ids-file entry is read from its labels as there (a reused pid is not its host).
+// ids-file entry is judged from its labels by the same host_alive (a reused pid is not its
+// host).
 #include "sweep.hpp"
 
 #include <sbx/plugin.hpp>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <set>
 
-#include <sbx/process_identity.hpp>
 #include "cgroup_usage.hpp"
-#include "support/docker_engine/stale_containers.hpp"
 #include "state_files.hpp"
+#include "support/docker_engine/stale_containers.hpp"
+#include "support/number_parse.hpp"
 
 namespace sbx::docker {
 
@@ -22,27 +22,15 @@ using nlohmann::json;
 
 namespace {
 
-unsigned long long label_number(const json &labels, const std::string &key) {
-    try {
-        return std::stoull(labels.value(key, std::string("0")));
-    } catch (const std::exception &) {
-        return 0;
-    }
-}
-
-bool owner_alive(const json &labels, const std::string &label) {
-    const ProcessIdentity owner{static_cast<pid_t>(label_number(labels, label + ".host-pid")),
-                                label_number(labels, label + ".host-start")};
-    return owner.alive();
-}
-
 // Private folders named "<pid>-XXXXXX" whose pid is not a live process.
 void sweep_io_folders(const std::string &state_dir, bool dry_run, json &removed) {
     const std::filesystem::path folder = std::filesystem::path(state_dir) / "docker" / "io";
     std::error_code error;
     for (const auto &entry : std::filesystem::directory_iterator(folder, error)) {
         const std::string name = entry.path().filename().string();
-        const long pid = std::atol(name.c_str());
+        const auto pid =
+            support::parse_int64(name.substr(0, name.find('-')), support::LeadingPlus::refused)
+                .value_or(0);
         if (pid <= 0 || std::filesystem::exists("/proc/" + std::to_string(pid))) {
             continue;
         }
@@ -99,7 +87,7 @@ json sweep_stale(EngineApi &api, const ExecutorConfig &config, const json &reque
     const json active = read_json_file(active_path);
     for (const auto &[id, entry] : active.items()) {
         const json labels = entry.value("labels", json::object());
-        if (owner_alive(labels, config.pool_label)) {
+        if (host_alive(labels, config.pool_label)) {
             continue;
         }
         stale_ids.push_back(id);

@@ -4,11 +4,13 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.hpp"
+#include "support/number_parse.hpp"
 
 namespace sbx::qemu {
 namespace {
@@ -28,12 +30,14 @@ std::string absolute_or_empty(const std::string &path) {
 }  // namespace
 
 std::uint64_t parse_duration_s(const std::string &text, const std::string &where) {
-    char *end = nullptr;
-    const unsigned long long amount = std::strtoull(text.c_str(), &end, 10);
-    if (end == text.c_str() || text[0] == '-') {
-        invalid(where, "'" + text + "' is not a duration such as 7d, 12h, 30m, 45s or 3600");
+    const char *shape = "' is not a duration such as 7d, 12h, 30m, 45s or 3600";
+    const std::size_t digits = std::min(text.find_first_not_of("0123456789"), text.size());
+    const auto amount =
+        support::parse_uint64(text.substr(0, digits), support::LeadingPlus::refused);
+    if (!amount) {
+        invalid(where, "'" + text + shape);
     }
-    const std::string unit(end);
+    const std::string unit = text.substr(digits);
     std::uint64_t scale = 0;
     if (unit.empty() || unit == "s") {
         scale = 1;
@@ -46,7 +50,11 @@ std::uint64_t parse_duration_s(const std::string &text, const std::string &where
     } else {
         invalid(where, "'" + text + "' has an unknown unit '" + unit + "'; use s, m, h or d");
     }
-    return amount * scale;
+    std::uint64_t seconds = 0;
+    if (__builtin_mul_overflow(*amount, scale, &seconds)) {
+        invalid(where, "'" + text + shape);
+    }
+    return seconds;
 }
 
 std::string plugin_folder() {
@@ -125,12 +133,12 @@ ExecutorConfig parse_config(const std::string &config_json) {
             parse_duration_s(age, "environment variable SANDBOX_OVERLAY_MAX_AGE");
     }
     if (const char *count = variable("SANDBOX_MAX_OVERLAY_COUNT")) {
-        char *end = nullptr;
-        config.max_overlay_count = std::strtoull(count, &end, 10);
-        if (end == count || *end != '\0' || count[0] == '-') {
+        const auto overlays = support::parse_uint64(count);
+        if (!overlays) {
             invalid("environment variable SANDBOX_MAX_OVERLAY_COUNT",
                     std::string("'") + count + "' is not a whole number (0: unlimited)");
         }
+        config.max_overlay_count = *overlays;
     }
     if (const char *file = variable("SANDBOX_ACTIVE_OVERLAYS")) {
         config.active_overlays_file = absolute_or_empty(file);

@@ -3,10 +3,13 @@
 // relative to itself.
 #include "guest_plan.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 
 #include "support/json_fields.hpp"
 #include "support/locked_json_file.hpp"
+#include "support/number_parse.hpp"
 
 namespace sbx::qemu {
 namespace {
@@ -20,26 +23,28 @@ std::uint64_t memory_mib(const json &value, const std::string &where) {
         return support::read_count(value, where);
     }
     const std::string text = support::read_string(value, where);
-    char *end = nullptr;
-    const unsigned long long amount = std::strtoull(text.c_str(), &end, 10);
-    std::string unit(end);
+    const std::size_t digits = std::min(text.find_first_not_of("0123456789"), text.size());
+    // At most 2^54, so that G (1024 MiB each) cannot overflow.
+    const auto amount =
+        support::parse_uint64(text.substr(0, digits), support::LeadingPlus::refused);
+    if (!amount || (*amount > UINT64_MAX / 1024)) {
+        support::invalid(where, "'" + text + "' is not a memory size such as 2G or 512M");
+    }
+    std::string unit = text.substr(digits);
     if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) {
         unit.pop_back();
     }
     if (!unit.empty() && unit.back() == 'i') {
         unit.pop_back();
     }
-    if (end == text.c_str() || text[0] == '-') {
-        support::invalid(where, "'" + text + "' is not a memory size such as 2G or 512M");
-    }
     if (unit.empty() || unit == "M" || unit == "m") {
-        return amount;
+        return *amount;
     }
     if (unit == "G" || unit == "g") {
-        return amount * 1024;
+        return *amount * 1024;
     }
     if (unit == "K" || unit == "k") {
-        return amount / 1024;
+        return *amount / 1024;
     }
     support::invalid(where, "'" + text + "' has an unknown unit; use K, M or G");
 }

@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/number_parse.hpp"
+
 namespace sbx::qemu {
 namespace {
 
@@ -131,7 +133,10 @@ void GuestVm::read_answers() {
         if (space == std::string::npos) {
             continue;
         }
-        const std::uint64_t id = std::strtoull(line->c_str() + space + 1, nullptr, 10);
+        const std::size_t id_end = line->find(' ', space + 1);
+        const std::uint64_t id =
+            support::parse_uint64(std::string_view(*line).substr(space + 1, id_end - space - 1))
+                .value_or(0);
         const std::lock_guard<std::mutex> lock(answers_mutex_);
         if (awaited_.count(id) != 0) {  // an answer nobody waits for is dropped
             answers_[id] = *line;

@@ -19,6 +19,7 @@
 #include <sbx/unique_fd.hpp>
 
 #include "guest_tree.hpp"
+#include "support/number_parse.hpp"
 
 namespace sbx::qemu {
 namespace {
@@ -140,7 +141,7 @@ std::size_t copy_tree(const fs::path &from, const fs::path &to, fs::perms file_m
 
 std::uint64_t AgentReport::number(const std::string &key) const {
     const auto found = fields.find(key);
-    return found == fields.end() ? 0 : std::strtoull(found->second.c_str(), nullptr, 10);
+    return found == fields.end() ? 0 : support::parse_uint64(found->second).value_or(0);
 }
 
 std::string AgentReport::text(const std::string &key) const {

@@ -22,6 +22,7 @@
 #include "overlay_dir.hpp"
 #include "result.hpp"
 #include "support/blank_result.hpp"
+#include "support/number_parse.hpp"
 #include "support/run_spec.hpp"
 #include "support/workspace.hpp"
 
@@ -65,7 +66,7 @@ std::string timing_line(std::uint64_t id, double write_ms, double round_trip_ms,
         if (!std::getline(items, item, ',')) {
             break;
         }
-        const double ms = static_cast<double>(std::strtoull(item.c_str(), nullptr, 10)) / 1000;
+        const double ms = static_cast<double>(support::parse_uint64(item).value_or(0)) / 1000;
         guest_ms += ms;
         line << ", guest_" << name << " " << ms << " ms";
     }

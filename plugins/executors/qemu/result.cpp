@@ -6,6 +6,7 @@
 
 #include <sbx/utf8.hpp>
 #include "support/classify.hpp"
+#include "support/number_parse.hpp"
 
 namespace sbx::qemu {
 
@@ -28,9 +29,13 @@ void put_report(json &result, const AgentReport &report, const support::RunSpec 
     result["max_rss_kb"] = report.number("max_rss_kb");
 
     if (const std::string failed = report.text("spawn_error"); !failed.empty()) {
-        // "<step> <errno>": the command never ran, as the local executor reports it.
-        const size_t space = failed.find(' ');
-        const int error = space == std::string::npos ? 0 : std::atoi(failed.c_str() + space + 1);
+        // "<step> <errno>": the command never ran, as the local executor reports it. The
+        // step may be words ("drop privileges"): the errno is the last one.
+        const size_t space = failed.rfind(' ');
+        const auto number = space == std::string::npos
+                                ? std::nullopt
+                                : support::parse_int64(std::string_view(failed).substr(space + 1));
+        const int error = static_cast<int>(number.value_or(0));
         result["error"] = "cannot execute '" + spec.argv.front() + "' in the guest (" +
                           failed.substr(0, space) + "): " + std::strerror(error);
         return;

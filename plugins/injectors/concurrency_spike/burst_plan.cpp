@@ -4,9 +4,9 @@
 #include <sbx/plugin.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <string>
 
+#include "support/number_parse.hpp"
 #include "support/preset_activation.hpp"
 
 namespace sbx::concurrency_spike {
@@ -17,17 +17,15 @@ using nlohmann::json;
 std::uint32_t count(const json &preset, const char *key, std::uint32_t cap) {
     const json &value = preset.at(key);
     const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-    std::uint64_t number = 0;
-    const char *end = text.data() + text.size();
-    const auto [stop, error] = std::from_chars(text.data(), end, number);
-    if (text.empty() || error != std::errc() || stop != end || number > cap) {
+    const auto number = support::parse_uint64(text, support::LeadingPlus::refused);
+    if (!number || *number > cap) {
         throw Error(SBX_INVALID, std::string(key) + ": '" + text +
                                      "' is not a whole number of threads from 0 to " +
                                      std::to_string(cap) +
                                      "; write a count such as 10, or raise the concurrency_spike "
                                      "plugin's max_threads");
     }
-    return static_cast<std::uint32_t>(number);
+    return static_cast<std::uint32_t>(*number);
 }
 
 }  // namespace

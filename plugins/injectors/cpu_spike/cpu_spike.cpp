@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "burner.hpp"
+#include "support/number_parse.hpp"
 #include "support/preset_activation.hpp"
 #include "support/probe_request.hpp"
 
@@ -43,18 +44,12 @@ unsigned burners_requested(const json &preset, unsigned fallback) {
         if (text == "true" || text == "yes") {
             count = fallback;
         } else {
-            size_t used = 0;
-            long long number = -1;
-            try {
-                number = std::stoll(text, &used);
-            } catch (const std::exception &) {
-                used = 0;
-            }
-            if (used == 0 || used != text.size()) {
+            const auto number = sbx::support::parse_int64(text);
+            if (!number) {
                 throw sbx::Error(SBX_INVALID, "CPU_SPIKE '" + text +
                                                   "' is neither a flag nor a number of burners");
             }
-            count = checked_count(number, text);
+            count = checked_count(*number, text);
         }
     } else if (!value.is_null()) {
         throw sbx::Error(SBX_INVALID, "CPU_SPIKE " + value.dump() +

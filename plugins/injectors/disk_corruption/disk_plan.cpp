@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "support/number_parse.hpp"
 #include "support/preset_activation.hpp"
 #include "support/probe_request.hpp"
 
@@ -97,7 +98,7 @@ std::string rate_text(double rate) {
     char buffer[32];
     for (int digits = 1; digits <= 17; ++digits) {
         std::snprintf(buffer, sizeof(buffer), "%.*g", digits, rate);
-        if (std::strtod(buffer, nullptr) == rate) {
+        if (support::parse_double(buffer) == rate) {
             break;
         }
     }

@@ -4,11 +4,11 @@
 
 #include <sbx/plugin.hpp>
 
-#include <charconv>
 #include <cmath>
 #include <sstream>
 #include <vector>
 
+#include "support/number_parse.hpp"
 #include "support/preset_activation.hpp"
 #include "support/preset_units.hpp"
 
@@ -32,30 +32,25 @@ std::string text_of(const json &value) {
 std::uint64_t whole_number(const json &preset, const char *key, std::uint64_t max,
                            const std::string &example) {
     const std::string text = text_of(preset.at(key));
-    std::uint64_t value = 0;
-    const char *end = text.data() + text.size();
-    const auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (text.empty() || error != std::errc() || stop != end || value > max) {
+    const auto value = support::parse_uint64(text, support::LeadingPlus::refused);
+    if (!value || *value > max) {
         throw Error(SBX_INVALID, std::string(key) + ": '" + text +
                                      "' is not a whole number from 0 to " + std::to_string(max) +
                                      "; write " + example);
     }
-    return value;
+    return *value;
 }
 
 std::uint64_t milliseconds(const json &preset, const char *key) {
     const std::string text = text_of(preset.at(key));
-    double value = -1;
-    const char *end = text.data() + text.size();
-    const auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value) || value < 0 ||
-        value > static_cast<double>(kMaxLatencyMs)) {
+    const auto value = support::parse_double(text, support::LeadingPlus::refused);
+    if (!value || *value < 0 || *value > static_cast<double>(kMaxLatencyMs)) {
         throw Error(SBX_INVALID, std::string(key) + ": '" + text +
                                      "' is not a number of milliseconds from 0 to " +
                                      std::to_string(kMaxLatencyMs) +
                                      "; write a bare number such as 200 (no unit)");
     }
-    return static_cast<std::uint64_t>(std::llround(value));
+    return static_cast<std::uint64_t>(std::llround(*value));
 }
 
 // CORRUPT_PAYLOAD: a flag ("1", true, yes: the configured rate; "0", false, no: none) or a
@@ -75,11 +70,8 @@ double corrupt_rate(const json &value, double flag_rate) {
     if (percent) {
         text.pop_back();
     }
-    double rate = -1;
-    const char *end = text.data() + text.size();
-    const auto [stop, error] = std::from_chars(text.data(), end, rate);
-    if (!text.empty() && error == std::errc() && stop == end && std::isfinite(rate)) {
-        rate = percent ? rate / 100.0 : rate;
+    if (const auto number = support::parse_double(text, support::LeadingPlus::refused)) {
+        const double rate = percent ? *number / 100.0 : *number;
         if (rate >= 0 && rate <= 1) {
             return rate;
         }

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "support/network_entry.hpp"
+#include "support/number_parse.hpp"
 
 namespace sbx::fault_proxy {
 
@@ -67,8 +68,8 @@ SocketAddress resolve(const std::string &host_port, const std::string &what) {
         host = host_port.substr(0, colon);
         port = host_port.substr(colon + 1);
     }
-    if (host.empty() || port.empty() || port.size() > 5 ||
-        port.find_first_not_of("0123456789") != std::string::npos || std::stol(port) > 65535) {
+    const auto number = support::parse_uint64(port, support::LeadingPlus::refused);
+    if (host.empty() || !number || port.size() > 5 || *number > 65535) {
         fail("has no host or no port from 0 to 65535");
     }
     addrinfo hints{};

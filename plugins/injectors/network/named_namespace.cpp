@@ -10,6 +10,7 @@
 #include <atomic>
 #include <filesystem>
 
+#include "support/number_parse.hpp"
 #include "support/system_tool.hpp"
 
 namespace sbx::network {
@@ -83,14 +84,15 @@ NameParts parts_of(const std::string &netns) {
     }
     const std::string pid = netns.substr(4, dash - 4);
     const std::string serial = netns.substr(dash + 1);
-    if (pid.find_first_not_of("0123456789") != std::string::npos ||
-        serial.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9 ||
-        serial.size() > 9) {
+    // Decimal, as next_names writes them; a name with letters (a link's) has no host pid.
+    const auto pid_number = support::parse_uint64(pid, support::LeadingPlus::refused);
+    const auto serial_number = support::parse_uint64(serial, support::LeadingPlus::refused);
+    if (!pid_number || !serial_number || pid.size() > 9 || serial.size() > 9) {
         return parts;
     }
-    parts.pid = std::stol(pid);
-    parts.host_link =
-        "sbx-" + base36(static_cast<unsigned long>(parts.pid)) + "-" + base36(std::stoul(serial));
+    parts.pid = static_cast<long>(*pid_number);
+    parts.host_link = "sbx-" + base36(static_cast<unsigned long>(parts.pid)) + "-" +
+                      base36(static_cast<unsigned long>(*serial_number));
     return parts;
 }
 

@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <set>
 
+#include "support/number_parse.hpp"
 #include "support/system_tool.hpp"
 
 namespace sbx::network {
@@ -35,27 +36,19 @@ struct Pool {
 Pool parse_pool(const std::string &cidr) {
     const auto slash = cidr.find('/');
     in_addr address{};
-    int prefix = -1;
-    if (slash != std::string::npos) {
-        try {
-            std::size_t used = 0;
-            prefix = std::stoi(cidr.substr(slash + 1), &used);
-            if (used != cidr.size() - slash - 1) {
-                prefix = -1;
-            }
-        } catch (const std::exception &) {
-            prefix = -1;
-        }
-    }
+    const auto prefix = slash == std::string::npos
+                            ? std::nullopt
+                            : support::parse_int64(std::string_view(cidr).substr(slash + 1));
     if (slash == std::string::npos ||
-        ::inet_pton(AF_INET, cidr.substr(0, slash).c_str(), &address) != 1 || prefix < 8 ||
-        prefix > 30) {
+        ::inet_pton(AF_INET, cidr.substr(0, slash).c_str(), &address) != 1 || !prefix ||
+        *prefix < 8 || *prefix > 30) {
         throw Error(SBX_INVALID,
                     "uplink_pool '" + cidr +
                         "' is not an IPv4 block from /8 to /30; write e.g. 10.213.0.0/16");
     }
-    const std::uint32_t mask = ~std::uint32_t{0} << (32 - prefix);
-    return {ntohl(address.s_addr) & mask, std::uint32_t{1} << (32 - prefix)};
+    const auto host_bits = static_cast<int>(32 - *prefix);
+    const std::uint32_t mask = ~std::uint32_t{0} << host_bits;
+    return {ntohl(address.s_addr) & mask, std::uint32_t{1} << host_bits};
 }
 
 std::string dotted(std::uint32_t host_order) {

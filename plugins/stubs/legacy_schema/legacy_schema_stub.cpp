@@ -4,7 +4,6 @@
 
 #include "support/stub_request.hpp"
 
-#include <cctype>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,6 +11,7 @@
 
 #include <sbx/random.hpp>
 #include "drift.hpp"
+#include "support/number_parse.hpp"
 #include "support/plain_values.hpp"
 
 namespace {
@@ -27,13 +27,10 @@ uint64_t count_value(const json &value, const std::string &what) {
         return value.get<uint64_t>();
     }
     if (value.is_string()) {
-        const auto &text = value.get_ref<const std::string &>();
-        bool digits = !text.empty() && text.size() <= 18;  // 18 digits cannot overflow
-        for (char c : text) {
-            digits = digits && std::isdigit(static_cast<unsigned char>(c)) != 0;
-        }
-        if (digits) {
-            return std::stoull(text);
+        const auto count = sbx::support::parse_uint64(value.get_ref<const std::string &>(),
+                                                      sbx::support::LeadingPlus::refused);
+        if (count) {
+            return *count;
         }
     }
     throw sbx::Error(SBX_INVALID, "legacy_schema: " + what + " must be a non-negative integer");

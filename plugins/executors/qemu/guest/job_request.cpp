@@ -3,7 +3,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
+
+#include "support/number_parse.hpp"
 
 namespace sbx::guest {
 namespace {
@@ -48,11 +49,12 @@ bool take_header(const std::string &text, size_t &at, std::string &name, size_t 
         return false;
     }
     const std::string number = text.substr(space + 1, end - space - 1);
-    if (number.find_first_not_of("0123456789") != std::string::npos || number.size() > 19) {
+    const auto size = support::parse_uint64(number, support::LeadingPlus::refused);
+    if (!size || number.size() > 19) {
         return false;
     }
     name = text.substr(at, space - at);
-    bytes = static_cast<size_t>(std::strtoull(number.c_str(), nullptr, 10));
+    bytes = static_cast<size_t>(*size);
     at = end + 1;
     return true;
 }
@@ -73,12 +75,12 @@ std::optional<size_t> declared_size(const std::string &text, size_t &body_at) {
 
 std::uint64_t JobRequest::limit(const char *key) const {
     const auto found = limits.find(key);
-    return found == limits.end() ? 0 : std::strtoull(found->second.c_str(), nullptr, 10);
+    return found == limits.end() ? 0 : support::parse_uint64(found->second).value_or(0);
 }
 
 double JobRequest::decimal_limit(const char *key) const {
     const auto found = limits.find(key);
-    return found == limits.end() ? 0 : std::strtod(found->second.c_str(), nullptr);
+    return found == limits.end() ? 0 : support::parse_double(found->second).value_or(0);
 }
 
 std::optional<JobRequest> parse_job_request(const std::string &text) {
