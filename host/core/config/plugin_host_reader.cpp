@@ -20,9 +20,6 @@
 namespace sbx::config {
 namespace {
 
-using plugins::Isolation;
-using plugins::IsolationPolicy;
-
 const std::vector<std::string> &isolation_names() {
     static const std::vector<std::string> names = {"auto", "process", "in_process"};
     return names;

@@ -16,8 +16,8 @@
 #include <sbx/run_status.hpp>
 
 #include "config/network_mock.hpp"
+#include "config/plugin_host_policy.hpp"
 #include "config/service.hpp"
-#include "plugins/isolation_policy.hpp"
 
 namespace sbx::config {
 
@@ -129,7 +129,7 @@ struct PluginConfig {
 // `plugin_host:`: how plugins are run (in process or isolated), their call deadlines and
 // what a crash of an isolated one does.
 struct PluginHostSettings {
-    plugins::IsolationPolicy policy;
+    IsolationPolicy policy;
     // true: a metrics collector or predictor disabled after a failure ends the command with
     // exit 3 once every run is done (--strict-plugins); false: exit 0, the failure reported.
     bool strict = false;

@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/cell_runner.hpp"
+#include "engine/cell_work.hpp"
 #include "engine/input_corpus.hpp"
 #include "engine/plugin_set.hpp"
 #include "store/store.hpp"

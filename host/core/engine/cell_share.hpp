@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/cell_runner.hpp"
+#include "engine/cell_work.hpp"
 #include "store/session_progress.hpp"
 
 namespace sbx::engine {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "engine/cell_runner.hpp"
+#include "engine/cell_work.hpp"
 
 namespace sbx::engine {
 

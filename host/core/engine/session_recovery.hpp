@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cell_runner.hpp"
+#include "engine/cell_work.hpp"
 #include "store/session_progress.hpp"
 
 namespace sbx::engine {

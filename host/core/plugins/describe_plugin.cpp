@@ -11,7 +11,7 @@ namespace sbx::plugins {
 std::shared_ptr<Plugin> describe_plugin(const std::filesystem::path &path,
                                         const CallPolicy &policy) {
     PluginProcess child(path, PluginProcess::Mode::describe);
-    const auto span = policy.deadline_of(std::nullopt);
+    const auto span = deadline_of(policy, std::nullopt);
     const auto deadline = span.count() > 0 ? PluginProcess::Clock::now() + span
                                            : PluginProcess::Clock::time_point::max();
     const auto received = child.receive(deadline);

@@ -41,7 +41,7 @@ std::string IsolatedInstance::who() const {
 void IsolatedInstance::start() {
     process_ = std::make_unique<PluginProcess>(plugin_->path(), PluginProcess::Mode::serve,
                                                plugin_->policy().memory_bytes);
-    const auto deadline = after(plugin_->policy().deadline_of(std::nullopt));
+    const auto deadline = after(deadline_of(plugin_->policy(), std::nullopt));
     auto hello = process_->receive(deadline);
     if (hello.kind == Kind::frame && hello.frame.type == wire::FrameType::refused) {
         process_.reset();
@@ -81,7 +81,7 @@ std::string IsolatedInstance::memory_text() const {
 
 Clock::time_point IsolatedInstance::deadline_for(PluginCall which,
                                                  const std::string &request) const {
-    const auto policy = plugin_->policy().deadline_of(which);
+    const auto policy = deadline_of(plugin_->policy(), which);
     if (which != PluginCall::run) {
         return after(policy);
     }
@@ -105,7 +105,7 @@ void IsolatedInstance::fail(const std::string &doing, const PluginProcess::Recei
     std::string what = received.why;
     CallFailure failure = CallFailure::crash;
     if (received.kind == Kind::timed_out) {
-        what = "did not answer within " + seconds_text(plugin_->policy().deadline_of(which)) +
+        what = "did not answer within " + seconds_text(deadline_of(plugin_->policy(), which)) +
                " (plugin_host.call_deadline_s); it was killed";
         failure = CallFailure::hang;
     } else if (received.kind == Kind::frame || received.kind == Kind::garbage) {
