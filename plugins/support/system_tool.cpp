@@ -25,15 +25,12 @@
 #include <sbx/unique_fd.hpp>
 
 #include "support/network_entry.hpp"
+#include "support/sys_error.hpp"
 
 extern char **environ;  // NOLINT: POSIX global
 
 namespace sbx::support {
 namespace {
-
-std::string errno_text(int error) {
-    return std::string(std::strerror(error)) + " (errno " + std::to_string(error) + ")";
-}
 
 // A pipe, or a socket pair for the tool's stdin: writing to a socket with MSG_NOSIGNAL
 // cannot raise SIGPIPE in the host when the tool exits without reading its input.

@@ -35,7 +35,7 @@ const std::vector<std::string> &impacts() {
     return values;
 }
 
-bool is_name_char(char c) {
+bool is_workflow_name_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c == '-' || c == '.';
 }
@@ -45,7 +45,7 @@ void check_workflow_name(const YamlReader &reader, const Field &field, const std
     bool safe = name.front() != '.' && name.front() != '-';
     bool digits_only = true;
     for (char c : name) {
-        safe = safe && is_name_char(c);
+        safe = safe && is_workflow_name_char(c);
         digits_only = digits_only && c >= '0' && c <= '9';
     }
     if (!safe) {

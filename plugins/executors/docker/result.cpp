@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <chrono>
 #include <cmath>
 
 #include <sbx/utf8.hpp>
@@ -12,6 +13,10 @@
 namespace sbx::docker {
 
 using nlohmann::json;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 json empty_result(const RunSpec &spec) {
     json result = support::blank_result(spec.run_id);

@@ -2,6 +2,8 @@
 // engine reports: exit code, State.OOMKilled, whether the wall-clock limit fired.
 #pragma once
 
+#include <chrono>
+
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -12,6 +14,9 @@
 namespace sbx::docker {
 
 // Every field of a result, zeroed, status XX: a run that never started reads like any other.
+// Seconds from `start` to now: a run's wall_s.
+double seconds_since(std::chrono::steady_clock::time_point start);
+
 nlohmann::json empty_result(const RunSpec &spec);
 
 struct Ending {

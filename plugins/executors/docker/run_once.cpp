@@ -18,10 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // Whether a container can be put under a parent cgroup of ours and the figures read from
 // it: the engine on a local socket, managing cgroups itself ("cgroupfs"; the systemd driver
 // wants a slice), and a cgroup layout this process can read. Asked once per process.

@@ -27,10 +27,6 @@ using nlohmann::json;
 
 namespace {
 
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // Removes a run's file (stdin, command) from the container's folder however the run ends.
 struct RunFile {
     std::string path;

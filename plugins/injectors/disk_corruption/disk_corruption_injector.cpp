@@ -39,7 +39,6 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr const char kShimName[] = "disk_corruption_shim.so.1";
-constexpr const char kRateKey[] = "SANDBOX_CORRUPTION_RATE";
 
 std::string plural(unsigned long long count, const std::string &noun) {
     return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");

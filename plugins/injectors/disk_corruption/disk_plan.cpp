@@ -17,7 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char kRateKey[] = "SANDBOX_CORRUPTION_RATE";
 constexpr const char kFullKey[] = "DISK_FULL_AFTER";
 constexpr const char kDelayKey[] = "DISK_WRITE_DELAY_MS";
 

@@ -8,6 +8,9 @@
 
 namespace sbx::disk_corruption {
 
+// The corruption rate's key: in a preset, and in the environment a run's spec carries.
+constexpr const char kRateKey[] = "SANDBOX_CORRUPTION_RATE";
+
 // The plugin's defaults, from its configuration.
 struct DiskDefaults {
     double rate = 0.01;              // corruption, when the preset sets no rate
