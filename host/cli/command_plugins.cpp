@@ -1,14 +1,16 @@
 // `plugins list | inspect ID | verify PATH`.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_context.hpp"
 #include "engine/input_generation.hpp"
+#include "install_layout.hpp"
 #include "plugin_call_command.hpp"
-#include "plugin_scaffold.hpp"
+#include "plugins/plugin_scaffold.hpp"
 #include "plugins/registry.hpp"
 #include "plugins/verify.hpp"
 #include "util/errors.hpp"
@@ -167,6 +169,32 @@ int verify(CliContext &context, const std::string &path) {
         std::cerr << problem << '\n';
     }
     return report.problems.empty() ? kExitOk : kExitBadInput;
+}
+
+// `plugins new KIND NAME [DIR]`: 0 once the project is written.
+int new_plugin(const std::vector<std::string> &args) {
+    if (args.size() < 2 || args.size() > 3) {
+        throw InputError(
+            "plugins new: needs KIND and NAME; write `plugins new KIND NAME [DIR]` (KIND: "
+            "executor, injector, stub, metrics or predictor; NAME: the plugin id, [a-z0-9_]+; "
+            "DIR: a folder that does not exist yet, default ./NAME)");
+    }
+    plugins::ScaffoldRequest request;
+    request.kind = args[0];
+    request.name = args[1];
+    request.folder =
+        args.size() == 3 ? std::filesystem::path(args[2]) : std::filesystem::path(args[1]);
+    // The installed pages when this host is installed, else the sources' docs/.
+    const auto self = executable_path("sandbox-runner");
+    request.author_guide = doc_reference(self, "plugin-authors.md");
+    request.abi_doc = doc_reference(self, "abi.md");
+    plugins::write_plugin_scaffold(request);
+    const std::string dir = request.folder.string();
+    std::printf("wrote %s plugin '%s' to %s (CMakeLists.txt, %s.cpp, README.md)\n",
+                request.kind.c_str(), request.name.c_str(), dir.c_str(), request.name.c_str());
+    std::printf("next: cmake -S %s -B %s/build && cmake --build %s/build\n", dir.c_str(),
+                dir.c_str(), dir.c_str());
+    return 0;
 }
 
 }  // namespace

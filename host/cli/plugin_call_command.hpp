@@ -1,6 +1,6 @@
 // `plugins call PATH --request FILE [--call NAME] [--plugin-config JSON]`: the host-less harness.
 // Feeds one plugin file one request, without a run, in its own plugin host process, and
-// prints the answer, checked against the answer contract of its kind.
+// prints the answer, checked against the answer contract of its kind (plugins/harness_call).
 #pragma once
 
 #include <string>

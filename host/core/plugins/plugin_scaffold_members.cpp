@@ -1,10 +1,10 @@
 // The five kinds' scaffold members. They parse requests by hand to show that the SDK needs
 // no JSON library; a real plugin would use one.
-#include "plugin_scaffold_members.hpp"
+#include "plugins/plugin_scaffold_members.hpp"
 
 #include <array>
 
-namespace sbx::cli {
+namespace sbx::plugins {
 namespace {
 
 constexpr const char *kExecutor =
@@ -104,4 +104,4 @@ std::string scaffold_kind_list() {
     return list;
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::plugins

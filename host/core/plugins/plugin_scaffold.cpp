@@ -1,26 +1,20 @@
 // Writing a `plugins new` project: CMakeLists.txt, NAME.cpp and README.md in a new folder.
-#include "plugin_scaffold.hpp"
+#include "plugins/plugin_scaffold.hpp"
 
 #include <sbx/plugin.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <vector>
 
-#include "install_layout.hpp"
-#include "plugin_scaffold_members.hpp"
+#include "plugins/plugin_scaffold_members.hpp"
 #include "util/errors.hpp"
 
-namespace sbx::cli {
+namespace sbx::plugins {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char *kUsage =
-    "; write `plugins new KIND NAME [DIR]` (KIND: executor, injector, stub, metrics or "
-    "predictor; NAME: the plugin id, [a-z0-9_]+; DIR: a folder that does not exist yet, "
-    "default ./NAME)";
 
 // Every `@KEY@` of `text` replaced by its value.
 std::string fill(std::string text, const std::vector<std::pair<std::string, std::string>> &values) {
@@ -169,12 +163,10 @@ class ProjectFolder {
 
 }  // namespace
 
-int new_plugin(const std::vector<std::string> &args) {
-    if (args.size() < 2 || args.size() > 3) {
-        throw InputError("plugins new: needs KIND and NAME" + std::string(kUsage));
-    }
-    const std::string &kind = args[0];
-    const std::string &name = args[1];
+void write_plugin_scaffold(const ScaffoldRequest &request) {
+    const std::string &kind = request.kind;
+    const std::string &name = request.name;
+    const fs::path &dir = request.folder;
     const ScaffoldKind *scaffold = scaffold_kind(kind);
     if (scaffold == nullptr) {
         throw InputError("plugins new: unknown KIND '" + kind + "'; write " + scaffold_kind_list());
@@ -183,7 +175,6 @@ int new_plugin(const std::vector<std::string> &args) {
         throw InputError("plugins new: NAME '" + name +
                          "' must match [a-z0-9_]+ (it is the plugin id and the .so name)");
     }
-    const fs::path dir = args.size() == 3 ? fs::path(args[2]) : fs::path(name);
     std::error_code error;
     if (fs::exists(fs::symlink_status(dir, error))) {
         throw InputError("plugins new: '" + dir.string() +
@@ -204,18 +195,12 @@ int new_plugin(const std::vector<std::string> &args) {
         {"MINOR", std::to_string(SBX_ABI_MINOR)},
         {"REQUEST", scaffold->request},
         {"MEMBERS", scaffold->members},
-        // The installed pages when this host is installed, else the sources' docs/.
-        {"AUTHOR_GUIDE", doc_reference(executable_path("sandbox-runner"), "plugin-authors.md")},
-        {"ABI_DOC", doc_reference(executable_path("sandbox-runner"), "abi.md")}};
+        {"AUTHOR_GUIDE", request.author_guide},
+        {"ABI_DOC", request.abi_doc}};
     write_text(dir / "CMakeLists.txt", fill(kCMakeLists, values));
     write_text(dir / (name + ".cpp"), fill(kSource, values));
     write_text(dir / "README.md", fill(kReadme, values));
     folder.keep();
-    std::printf("wrote %s plugin '%s' to %s (CMakeLists.txt, %s.cpp, README.md)\n", kind.c_str(),
-                name.c_str(), dir.c_str(), name.c_str());
-    std::printf("next: cmake -S %s -B %s/build && cmake --build %s/build\n", dir.c_str(),
-                dir.c_str(), dir.c_str());
-    return 0;
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::plugins

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace sbx::cli {
+namespace sbx::plugins {
 
 struct ScaffoldKind {
     const char *kind;     // as given on the command line: executor, injector, ...
@@ -20,4 +20,4 @@ const ScaffoldKind *scaffold_kind(const std::string &kind);
 // "executor, injector, stub, metrics or predictor".
 std::string scaffold_kind_list();
 
-}  // namespace sbx::cli
+}  // namespace sbx::plugins
