@@ -8,14 +8,11 @@
 #include <iostream>
 
 #include "cli_context.hpp"
-#include "engine/explorer.hpp"
-#include "engine/program_preflight.hpp"
+#include "engine/explore_session.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
 #include "presets/canonical.hpp"
 #include "progress_line.hpp"
-#include "recorded_run.hpp"
-#include "recorded_shrink.hpp"
 #include "reports/replay_line.hpp"
 #include "session.hpp"
 #include "util/errors.hpp"
@@ -164,10 +161,7 @@ json shortened(const json &value) {
     return value;
 }
 
-struct ShrunkCrash {
-    engine::ExploreCrash crash;
-    std::optional<RecordedShrink> shrunk;
-};
+using engine::ShrunkCrash;
 
 json crash_json(const ShrunkCrash &entry, const std::string &commands) {
     json out = {{"signature", entry.crash.signature.key},
@@ -245,6 +239,28 @@ void print_text(const engine::ExploreOutcome &outcome, const std::vector<ShrunkC
     std::printf("recorded as session %lld\n", static_cast<long long>(session));
 }
 
+void print_json(const engine::ExploreOutcome &outcome, const std::vector<ShrunkCrash> &crashes,
+                const std::string &workflow, const std::string &preset, const std::string &commands,
+                int64_t session) {
+    json found = json::array();
+    for (const ShrunkCrash &entry : crashes) {
+        found.push_back(crash_json(entry, commands));
+    }
+    std::cout << json{{"workflow", workflow},
+                      {"session", session},
+                      {"slot", outcome.slot},
+                      {"preset", preset},
+                      {"runs", outcome.runs},
+                      {"coverage", outcome.coverage},
+                      {"runs_with_new_lines", outcome.runs_with_new_lines},
+                      {"accepted", outcome.accepted},
+                      {"corpus", outcome.corpus},
+                      {"exhausted", outcome.exhausted},
+                      {"failures", found}}
+                     .dump(2, ' ', false, json::error_handler_t::replace)
+              << '\n';
+}
+
 }  // namespace
 
 int run_explore_command(CliContext &context, const std::vector<std::string> &args) {
@@ -259,58 +275,23 @@ int run_explore_command(CliContext &context, const std::vector<std::string> &arg
     explore_settings.seed = options.seed;
     explore_settings.corpus = read_corpus(options.corpus);
 
-    engine::PluginSet plugins(settings, context.registry());
-    resolve_plugins_for(plugins, {&workflow}, {preset});
-    engine::refuse_missing_programs(plugins, workflow, fs::current_path());
-    store::Store store(fs::path(settings.data_dir) / "metrics.db");
-    const int64_t session = store.begin_session(
-        "explore " + workflow.name, settings.source, options.seed,
-        json{{"slot", explore_settings.slot}, {"runs", options.runs}, {"preset", preset.name}});
-    record_plugins_used(store, session, plugins);
-    engine::WorkflowRunner runner(plugins, settings, fs::current_path(),
-                                  settings.state_folder().string());
-    engine::CellRunner cells(plugins, runner, store, session);
     ProgressLine progress(context.options);
-    const engine::ExploreOutcome outcome = within_session(store, session, [&] {
-        return engine::explore(plugins, cells, store, workflow, preset, explore_settings,
-                               progress.observer());
-    });
+    const auto explored = engine::explore_in_session(settings, context.registry(), workflow, preset,
+                                                     explore_settings, progress.observer());
     progress.stop();
+    auto &store = *explored.store;
+    const auto &outcome = explored.outcome;
     keep_corpus(options.corpus, outcome.corpus);
-
-    std::vector<ShrunkCrash> crashes;
-    for (const engine::ExploreCrash &crash : outcome.crashes) {
-        ShrunkCrash entry{crash, std::nullopt};
-        if (options.shrink_runs > 0) {
-            const auto run = store::find_run(store, crash.run_id);
-            entry.shrunk = shrink_recorded_run(context, store, *run, workflow, options.shrink_runs);
-        }
-        crashes.push_back(std::move(entry));
-    }
+    const auto crashes = engine::shrink_crashes(settings, context.registry(), store, workflow,
+                                                outcome.crashes, options.shrink_runs);
     const std::string commands = reports::command_prefix(settings.source, settings.data_dir);
     if (options.json) {
-        json found = json::array();
-        for (const ShrunkCrash &entry : crashes) {
-            found.push_back(crash_json(entry, commands));
-        }
-        std::cout << json{{"workflow", workflow.name},
-                          {"session", session},
-                          {"slot", outcome.slot},
-                          {"preset", preset.name},
-                          {"runs", outcome.runs},
-                          {"coverage", outcome.coverage},
-                          {"runs_with_new_lines", outcome.runs_with_new_lines},
-                          {"accepted", outcome.accepted},
-                          {"corpus", outcome.corpus},
-                          {"exhausted", outcome.exhausted},
-                          {"failures", found}}
-                         .dump(2, ' ', false, json::error_handler_t::replace)
-                  << '\n';
+        print_json(outcome, crashes, workflow.name, preset.name, commands, explored.session);
     } else {
-        print_text(outcome, crashes, options, commands, session);
+        print_text(outcome, crashes, options, commands, explored.session);
     }
     std::fflush(stdout);
-    return finish_with_disabled_plugins(disabled_plugins(store, session),
+    return finish_with_disabled_plugins(disabled_plugins(store, explored.session),
                                         settings.plugin_host.strict, kExitOk);
 }
 

@@ -5,14 +5,16 @@
 #include <iostream>
 
 #include "cli_context.hpp"
-#include "engine/cell_runner.hpp"
 #include "engine/plugin_set.hpp"
+#include "engine/recorded_replay.hpp"
+#include "engine/recorded_run.hpp"
+#include "engine/workflow_runner.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
-#include "recorded_run.hpp"
 #include "reports/shell_reproducer.hpp"
 #include "session.hpp"
 #include "util/errors.hpp"
+#include "workflow_choice.hpp"
 
 namespace po = boost::program_options;
 
@@ -45,85 +47,78 @@ ReplayOptions parse(const std::vector<std::string> &args) {
     return options;
 }
 
+// "failed at step parse (SG)" or "passed".
+std::string outcome(const store::RecordedRun &run) {
+    return engine::outcome_text(run.passed, run.failed_step, engine::failed_status(run));
+}
+
+// `replay RUN_ID --print`: the steps as shell lines, with the run's exact inputs.
+void print_reproducer(CliContext &context, const store::RecordedRun &original,
+                      const config::Workflow &workflow, const presets::Preset &preset) {
+    engine::PluginSet plugins(context.settings, context.registry());
+    engine::WorkflowRunner runner(plugins, context.settings, std::filesystem::current_path(), "");
+    std::vector<std::string> names;
+    for (const auto &step : workflow.steps) {
+        names.push_back(step.name);
+    }
+    const std::vector<std::string> header = {
+        "run " + std::to_string(original.id) + " of `" + original.command + "`: workflow " +
+            original.workflow + ", preset " + original.preset_name + " (" + original.flag +
+            "), repetition " + std::to_string(original.repetition) + ", " + outcome(original),
+        "the steps alone, with the run's exact inputs; the preset's injected faults and "
+        "limits are not here:",
+        "`sandbox-runner replay " + std::to_string(original.id) + "` reproduces those too"};
+    const bool counterfactual = original.flag == "off";
+    std::cout << reports::shell_reproducer(
+        header, names, runner.step_specs(workflow, preset, original.inputs, counterfactual, "."));
+}
+
+json run_json(const store::RecordedRun *run) {
+    return {{"passed", run != nullptr && run->passed},
+            {"failed_step", run != nullptr ? run->failed_step : ""},
+            {"status", run != nullptr ? engine::failed_status(*run) : ""}};
+}
+
+void print_replayed(const store::RecordedRun &original, const engine::Replayed &replayed,
+                    bool as_json) {
+    const auto &again = replayed.again;
+    if (as_json) {
+        std::cout << json{{"run", original.id},
+                          {"replay_run", again ? again->id : 0},
+                          {"session", replayed.session},
+                          {"original", run_json(&original)},
+                          {"replay", run_json(again ? &*again : nullptr)},
+                          {"reproduced", replayed.reproduced}}
+                         .dump(2)
+                  << '\n';
+        return;
+    }
+    std::printf("run %lld (%s under %s, %s): %s\n", static_cast<long long>(original.id),
+                original.workflow.c_str(), original.preset_name.c_str(), original.flag.c_str(),
+                outcome(original).c_str());
+    std::printf("replay as run %lld: %s\n", static_cast<long long>(again ? again->id : 0),
+                again ? outcome(*again).c_str() : "not recorded");
+    std::printf("%s\n", replayed.reproduced ? "reproduced" : "NOT reproduced");
+}
+
 }  // namespace
 
 int run_replay_command(CliContext &context, const std::vector<std::string> &args) {
     const auto options = parse(args);
-    auto &settings = context.settings;
-    const auto db = recorded_database(settings, "replay");
+    const auto db = engine::recorded_database(context.settings, "replay");
     store::Store store(db);
-    const auto original = find_recorded_run(store, db, "replay", options.run_id);
+    const auto original = engine::find_recorded_run(store, db, "replay", options.run_id);
     const auto &workflow = recorded_workflow(context, "replay", original);
     const presets::Preset preset{original.preset_name, original.preset_body,
                                  db.string() + ": preset of run " + std::to_string(original.id)};
-    const bool counterfactual = original.flag == "off";
-    engine::PluginSet plugins(settings, context.registry());
-
     if (options.print) {
-        engine::WorkflowRunner runner(plugins, settings, std::filesystem::current_path(), "");
-        std::vector<std::string> names;
-        for (const auto &step : workflow.steps) {
-            names.push_back(step.name);
-        }
-        const std::vector<std::string> header = {
-            "run " + std::to_string(original.id) + " of `" + original.command + "`: workflow " +
-                original.workflow + ", preset " + original.preset_name + " (" + original.flag +
-                "), repetition " + std::to_string(original.repetition) + ", " +
-                outcome_text(original.passed, original.failed_step, failed_status(original)),
-            "the steps alone, with the run's exact inputs; the preset's injected faults and "
-            "limits are not here:",
-            "`sandbox-runner replay " + std::to_string(original.id) + "` reproduces those too"};
-        std::cout << reports::shell_reproducer(
-            header, names,
-            runner.step_specs(workflow, preset, original.inputs, counterfactual, "."));
+        print_reproducer(context, original, workflow, preset);
         return kExitOk;
     }
-
-    resolve_plugins_for(plugins, {&workflow}, {});
-    const int64_t session =
-        store.begin_session("replay " + std::to_string(original.id), settings.source, original.seed,
-                            json{{"run", original.id}});
-    record_plugins_used(store, session, plugins);
-    engine::WorkflowRunner runner(plugins, settings, std::filesystem::current_path(),
-                                  settings.state_folder().string());
-    engine::CellRunner cells(plugins, runner, store, session);
-    // A cell of one slot at the run's own repetition: the same fault seed as the original.
-    auto work = rerun_work(store, workflow, preset, original, original.inputs, "replay");
-    within_session(store, session, [&] {
-        cells.run_one(work, original.repetition);
-        return 0;
-    });
-    const auto again = store::find_run(store, work.results.back().run_id);
-    const bool same = again && again->passed == original.passed &&
-                      again->failed_step == original.failed_step &&
-                      failed_status(*again) == failed_status(original);
-    if (options.json) {
-        std::cout << json{{"run", original.id},
-                          {"replay_run", again ? again->id : 0},
-                          {"session", session},
-                          {"original",
-                           {{"passed", original.passed},
-                            {"failed_step", original.failed_step},
-                            {"status", failed_status(original)}}},
-                          {"replay",
-                           {{"passed", again && again->passed},
-                            {"failed_step", again ? again->failed_step : ""},
-                            {"status", again ? failed_status(*again) : ""}}},
-                          {"reproduced", same}}
-                         .dump(2)
-                  << '\n';
-    } else {
-        std::printf(
-            "run %lld (%s under %s, %s): %s\n", static_cast<long long>(original.id),
-            original.workflow.c_str(), original.preset_name.c_str(), original.flag.c_str(),
-            outcome_text(original.passed, original.failed_step, failed_status(original)).c_str());
-        std::printf(
-            "replay as run %lld: %s\n", static_cast<long long>(again ? again->id : 0),
-            again ? outcome_text(again->passed, again->failed_step, failed_status(*again)).c_str()
-                  : "not recorded");
-        std::printf("%s\n", same ? "reproduced" : "NOT reproduced");
-    }
-    return same ? kExitOk : kExitGateFailed;
+    const auto replayed = engine::replay_recorded_run(context.settings, context.registry(), store,
+                                                      original, workflow, preset);
+    print_replayed(original, replayed, options.json);
+    return replayed.reproduced ? kExitOk : kExitGateFailed;
 }
 
 }  // namespace sbx::cli

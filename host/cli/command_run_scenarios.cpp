@@ -9,9 +9,9 @@
 #include "engine/scenario_matrix.hpp"
 #include "engine/scenario_preflight.hpp"
 #include "matrix_command.hpp"
-#include "polyglot_shrinks.hpp"
 #include "presets/scenarios.hpp"
 #include "progress_line.hpp"
+#include "reports/polyglot_shrinks.hpp"
 #include "reports/replay_line.hpp"
 #include "reports/scenario_recording.hpp"
 #include "reports/session_report.hpp"
@@ -176,7 +176,8 @@ reports::ScenarioRun score_and_record(CliContext &context, store::Store &store,
     run.cells = engine::pair_scenarios(scenarios, summaries);
     run.report = scoring::score_scenarios(reports::scoring_inputs(run.cells), scorers.raroi);
     if (options.shrink_runs > 0) {
-        shrink_polyglot_failures(context, store, workflow, run, options.shrink_runs);
+        reports::shrink_polyglot_failures(context.settings, context.registry(), store, workflow,
+                                          run, options.shrink_runs);
     }
     reports::record_scenario_run(store, settings.data_dir, run,
                                  scoring::with_adapted_tolerance(scorers.tracker, store));

@@ -8,14 +8,15 @@
 #include "cli_context.hpp"
 #include "engine/input_shrink.hpp"
 #include "engine/plugin_set.hpp"
+#include "engine/recorded_run.hpp"
+#include "engine/recorded_shrink.hpp"
 #include "engine/shrinker.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
-#include "recorded_run.hpp"
-#include "recorded_shrink.hpp"
 #include "reports/replay_line.hpp"
 #include "session.hpp"
 #include "util/errors.hpp"
+#include "workflow_choice.hpp"
 
 namespace po = boost::program_options;
 
@@ -54,7 +55,8 @@ ShrinkOptions parse(const std::vector<std::string> &args) {
 
 // "failed at step parse (SG, crashed)".
 std::string failure_text(const store::RecordedRun &run) {
-    std::string text = outcome_text(run.passed, run.failed_step, failed_status(run));
+    std::string text =
+        engine::outcome_text(run.passed, run.failed_step, engine::failed_status(run));
     if (!run.passed && !run.outcome.empty()) {
         text.insert(text.size() - 1, ", " + run.outcome);
     }
@@ -129,62 +131,48 @@ void print_text(const store::RecordedRun &original, const engine::ShrinkResult &
     std::printf("replay: %s\n", report["replay"].get<std::string>().c_str());
 }
 
-}  // namespace
-
-int run_shrink_command(CliContext &context, const std::vector<std::string> &args) {
-    const auto options = parse(args);
-    auto &settings = context.settings;
-    const auto db = recorded_database(settings, "shrink");
-    store::Store store(db);
-    const auto original = find_recorded_run(store, db, "shrink", options.run_id);
-    if (original.passed) {
-        throw InputError("shrink: run " + std::to_string(original.id) +
-                         " passed; shrink needs a failed run (a report's `replay:` line names "
-                         "one)");
-    }
-    const auto &workflow = recorded_workflow(context, "shrink", original);
-    const auto shrunk = shrink_recorded_run(context, store, original, workflow, options.max_runs);
-    const auto &result = shrunk.result;
-    const int64_t session = shrunk.session;
+// A failure that did not come back: nothing to shrink.
+void print_not_reproducible(const store::RecordedRun &original,
+                            const engine::RecordedShrink &shrunk, bool as_json) {
     const auto &first = shrunk.first;
-    if (!result.reproducible) {
-        const std::string again =
-            first ? "run " + std::to_string(first->id) + ": " + failure_text(*first)
-                  : "not recorded";
-        if (options.json) {
-            std::cout << json{{"run", original.id},
-                              {"session", session},
-                              {"reproducible", false},
-                              {"runs", result.runs},
-                              {"replay_run", first ? first->id : 0}}
-                             .dump(2)
-                      << '\n';
-        } else {
-            std::printf("run %lld (%s under %s, %s): %s\n", static_cast<long long>(original.id),
-                        original.workflow.c_str(), original.preset_name.c_str(),
-                        original.flag.c_str(), failure_text(original).c_str());
-            std::printf("again as %s\n", again.c_str());
-            std::printf(
-                "not reproducible: the run no longer fails the same way, so there is "
-                "nothing to shrink\n");
-        }
-        return kExitGateFailed;
+    if (as_json) {
+        std::cout << json{{"run", original.id},
+                          {"session", shrunk.session},
+                          {"reproducible", false},
+                          {"runs", shrunk.result.runs},
+                          {"replay_run", first ? first->id : 0}}
+                         .dump(2)
+                  << '\n';
+        return;
     }
+    const std::string again =
+        first ? "run " + std::to_string(first->id) + ": " + failure_text(*first) : "not recorded";
+    std::printf("run %lld (%s under %s, %s): %s\n", static_cast<long long>(original.id),
+                original.workflow.c_str(), original.preset_name.c_str(), original.flag.c_str(),
+                failure_text(original).c_str());
+    std::printf("again as %s\n", again.c_str());
+    std::printf(
+        "not reproducible: the run no longer fails the same way, so there is "
+        "nothing to shrink\n");
+}
 
+// What `shrink --json` prints of a shrunk failure (the text output reads it too).
+json shrink_report(const config::Settings &settings, const store::RecordedRun &original,
+                   const engine::RecordedShrink &shrunk, int max_runs) {
+    const auto &result = shrunk.result;
     json bytes = json::object();
     collect_bytes(result.inputs, "", bytes);
-    const int64_t minimal_run = shrunk.minimal_run;
-    const json report = {
+    return {
         {"run", original.id},
-        {"session", session},
+        {"session", shrunk.session},
         {"reproducible", true},
         {"failure",
          {{"failed_step", original.failed_step},
-          {"status", failed_status(original)},
+          {"status", engine::failed_status(original)},
           {"outcome", original.outcome}}},
         {"minimal", result.minimal},
         {"runs", result.runs},
-        {"max_runs", options.max_runs},
+        {"max_runs", max_runs},
         {"inputs", result.inputs},
         {"bytes", bytes},
         {"original_size", engine::inputs_size(original.inputs)},
@@ -195,14 +183,35 @@ int run_shrink_command(CliContext &context, const std::vector<std::string> &args
         {"preset", result.preset_body},
         {"belongs_to", shrunk.belongs_to},
         {"broken_by", result.broken_by},
-        {"minimal_run", minimal_run},
-        {"replay", reports::replay_line(
-                       reports::command_prefix(context.settings.source, context.settings.data_dir),
-                       minimal_run)}};
+        {"minimal_run", shrunk.minimal_run},
+        {"replay", reports::replay_line(reports::command_prefix(settings.source, settings.data_dir),
+                                        shrunk.minimal_run)}};
+}
+
+}  // namespace
+
+int run_shrink_command(CliContext &context, const std::vector<std::string> &args) {
+    const auto options = parse(args);
+    const auto db = engine::recorded_database(context.settings, "shrink");
+    store::Store store(db);
+    const auto original = engine::find_recorded_run(store, db, "shrink", options.run_id);
+    if (original.passed) {
+        throw InputError("shrink: run " + std::to_string(original.id) +
+                         " passed; shrink needs a failed run (a report's `replay:` line names "
+                         "one)");
+    }
+    const auto &workflow = recorded_workflow(context, "shrink", original);
+    const auto shrunk = engine::shrink_recorded_run(context.settings, context.registry(), store,
+                                                    original, workflow, options.max_runs);
+    if (!shrunk.result.reproducible) {
+        print_not_reproducible(original, shrunk, options.json);
+        return kExitGateFailed;
+    }
+    const json report = shrink_report(context.settings, original, shrunk, options.max_runs);
     if (options.json) {
         std::cout << report.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
     } else {
-        print_text(original, result, report, options.max_runs);
+        print_text(original, shrunk.result, report, options.max_runs);
     }
     return kExitOk;
 }

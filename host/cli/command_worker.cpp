@@ -15,6 +15,7 @@
 #include "cli_context.hpp"
 #include "cluster/node_state.hpp"
 #include "cluster/slurm_runs.hpp"
+#include "cluster/worker_node.hpp"
 #include "cluster_placement.hpp"
 #include "command_table.hpp"
 #include "engine/remote_runs.hpp"
@@ -23,7 +24,6 @@
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "util/number_parse.hpp"
-#include "worker_node.hpp"
 
 namespace sbx::cli {
 namespace fs = std::filesystem;
@@ -82,10 +82,10 @@ void make_shard(const GlobalOptions &global, const json &manifest, const fs::pat
         throw InputError("worker: " + (folder / "job.json").string() + " names no command");
     }
     auto context = make_context(options);  // logging set up: the drop below is said
-    drop_unusable_tmpdir();
+    cluster::drop_unusable_tmpdir();
     // The job folder's parent is the Slurm root (a worker's settings may not name it).
     context.settings.state_dir = cluster::node_state_folder(folder.parent_path()).string();
-    sweep_node_leftovers(context);
+    cluster::sweep_node_leftovers(context.settings, context.registry());
     context.shard = &assignment;
     command->run(context, words[0], std::vector<std::string>(words.begin() + 1, words.end()));
 }

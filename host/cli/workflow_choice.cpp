@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "config/workflow_file.hpp"
+#include "engine/recorded_run.hpp"
 #include "store/workflow_table.hpp"
 #include "util/errors.hpp"
 
@@ -68,6 +69,12 @@ const config::Workflow &choose_workflow(CliContext &context, const std::string &
                      settings.source + " nor imported into " + database_of(settings).string() +
                      "; defined workflows: " + (names.empty() ? std::string("none") : names) +
                      " (`sandbox-runner workflows import FILE` adds more)");
+}
+
+const config::Workflow &recorded_workflow(CliContext &context, const std::string &command,
+                                          const store::RecordedRun &run) {
+    engine::check_rerunnable(context.settings, command, run);
+    return choose_workflow(context, command, run.workflow);
 }
 
 }  // namespace sbx::cli

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli_context.hpp"
+#include "store/run_lookup.hpp"
 
 namespace sbx::cli {
 
@@ -14,5 +15,10 @@ namespace sbx::cli {
 // valid for the rest of the command. Throws InputError listing what is defined.
 const config::Workflow &choose_workflow(CliContext &context, const std::string &command,
                                         const std::string &name_or_id);
+
+// The workflow of a recorded run, to run it again (replay, shrink): the settings', else an
+// imported one; InputError for the combined workflow of a simulation, which has none.
+const config::Workflow &recorded_workflow(CliContext &context, const std::string &command,
+                                          const store::RecordedRun &run);
 
 }  // namespace sbx::cli

@@ -1,4 +1,5 @@
-#include "worker_node.hpp"
+// What a Slurm array task makes right on its node before its shard runs.
+#include "cluster/worker_node.hpp"
 
 #include <unistd.h>
 
@@ -10,9 +11,7 @@
 #include "engine/stale_resources.hpp"
 #include "store/cleanup_counters.hpp"
 
-namespace sbx::cli {
-
-using cluster::node_name;
+namespace sbx::cluster {
 
 void drop_unusable_tmpdir() {
     const char *tmpdir = std::getenv("TMPDIR");
@@ -30,20 +29,20 @@ void drop_unusable_tmpdir() {
     ::unsetenv("TMPDIR");
 }
 
-void sweep_node_leftovers(CliContext &context) {
-    const auto folder = context.settings.state_folder();
+void sweep_node_leftovers(const config::Settings &settings, plugins::Registry &registry) {
+    const auto folder = settings.state_folder();
     std::error_code error;
     if (!std::filesystem::is_directory(folder, error)) {
         return;  // the node's first task: nothing can be left
     }
-    const auto report = engine::sweep_stale(context.registry(), context.settings, {folder}, false);
+    const auto report = engine::sweep_stale(registry, settings, {folder}, false);
     for (const auto &item : report.items) {
         spdlog::warn("worker: removed what a killed task left on node {}: {} {}", node_name(),
                      item.kind, item.what);
     }
     if (!report.counters.empty()) {
         // Into the shard's store, whose counters the host merges with its runs.
-        store::Store store(std::filesystem::path(context.settings.data_dir) / "metrics.db");
+        store::Store store(std::filesystem::path(settings.data_dir) / "metrics.db");
         store::add_cleanup_counters(store, report.counters);
     }
     for (const auto &sweep_error : report.errors) {
@@ -51,4 +50,4 @@ void sweep_node_leftovers(CliContext &context) {
     }
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::cluster

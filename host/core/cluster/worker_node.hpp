@@ -3,9 +3,10 @@
 // leftovers are its own.
 #pragma once
 
-#include "cli_context.hpp"
+#include "config/settings.hpp"
+#include "plugins/registry.hpp"
 
-namespace sbx::cli {
+namespace sbx::cluster {
 
 // TMPDIR as the submitting host had it may name a folder this node lacks or cannot write
 // (a login node's scratch): then it is dropped, so that workspaces and the per-user folder
@@ -14,6 +15,6 @@ void drop_unusable_tmpdir();
 
 // purge-stale of the node's state folder before the shard runs: what a task killed on this
 // node (SIGKILL after KillWait, a crash) left is removed, its owners being dead.
-void sweep_node_leftovers(CliContext &context);
+void sweep_node_leftovers(const config::Settings &settings, plugins::Registry &registry);
 
-}  // namespace sbx::cli
+}  // namespace sbx::cluster

@@ -1,10 +1,9 @@
 // Finding a recorded run and setting up its run again.
-#include "recorded_run.hpp"
+#include "engine/recorded_run.hpp"
 
 #include "util/errors.hpp"
-#include "workflow_choice.hpp"
 
-namespace sbx::cli {
+namespace sbx::engine {
 
 using nlohmann::json;
 
@@ -29,15 +28,13 @@ store::RecordedRun find_recorded_run(store::Store &store, const std::filesystem:
     return std::move(*found);
 }
 
-const config::Workflow &recorded_workflow(CliContext &context, const std::string &command,
-                                          const store::RecordedRun &run) {
-    if (context.settings.find_workflow(run.workflow) == nullptr &&
-        run.workflow.rfind("all_", 0) == 0) {
+void check_rerunnable(const config::Settings &settings, const std::string &command,
+                      const store::RecordedRun &run) {
+    if (settings.find_workflow(run.workflow) == nullptr && run.workflow.rfind("all_", 0) == 0) {
         throw InputError(command + ": run " + std::to_string(run.id) + " is of the combined '" +
                          run.workflow + "' of a simulation, which has no definition of its own; " +
                          command + " a run of one of its parts");
     }
-    return choose_workflow(context, command, run.workflow);
 }
 
 std::string failed_status(const store::RecordedRun &run) {
@@ -53,11 +50,11 @@ std::string outcome_text(bool passed, const std::string &failed_step, const std:
     return passed ? "passed" : "failed at step " + failed_step + " (" + status + ")";
 }
 
-engine::CellWork rerun_work(store::Store &store, const config::Workflow &workflow,
-                            const presets::Preset &preset, const store::RecordedRun &run,
-                            const json &inputs, const std::string &strategy) {
+CellWork rerun_work(store::Store &store, const config::Workflow &workflow,
+                    const presets::Preset &preset, const store::RecordedRun &run,
+                    const json &inputs, const std::string &strategy) {
     const auto slots = static_cast<size_t>(run.repetition) + 1;
-    engine::CellWork work;
+    CellWork work;
     work.workflow = &workflow;
     work.preset = preset;
     work.options = {run.repetition + 1, run.seed, run.flag == "off"};
@@ -72,4 +69,4 @@ engine::CellWork rerun_work(store::Store &store, const config::Workflow &workflo
     return work;
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::engine

@@ -1,16 +1,16 @@
-// What the commands that run a recorded run again (replay, shrink) share: finding the run
-// and its workflow, describing how it ended, and the cell that runs it once more with the
+// What the commands that run a recorded run again (replay, shrink, explore) share: finding the run
+// and checking its workflow, describing how it ended, and the cell that runs it once more with the
 // same fault seed.
 #pragma once
 
 #include <filesystem>
 #include <string>
 
-#include "cli_context.hpp"
-#include "engine/cell_runner.hpp"
+#include "config/settings.hpp"
+#include "engine/cell_work.hpp"
 #include "store/run_lookup.hpp"
 
-namespace sbx::cli {
+namespace sbx::engine {
 
 // <data dir>/metrics.db; InputError (exit 2) when it does not exist. `command` prefixes
 // the message.
@@ -21,10 +21,10 @@ std::filesystem::path recorded_database(const config::Settings &settings,
 store::RecordedRun find_recorded_run(store::Store &store, const std::filesystem::path &db,
                                      const std::string &command, int64_t run_id);
 
-// The run's workflow (the settings', else an imported one); InputError for the combined
-// workflow of a simulation, which has no definition to run.
-const config::Workflow &recorded_workflow(CliContext &context, const std::string &command,
-                                          const store::RecordedRun &run);
+// InputError when the run is of the combined workflow of a simulation, which has no
+// definition to run (a workflow neither in `settings` nor imported, named all_...).
+void check_rerunnable(const config::Settings &settings, const std::string &command,
+                      const store::RecordedRun &run);
 
 // The status of the run's first failed step; "" when none failed.
 std::string failed_status(const store::RecordedRun &run);
@@ -34,8 +34,8 @@ std::string outcome_text(bool passed, const std::string &failed_step, const std:
 
 // A cell of one slot at the run's own repetition, so run_one uses the original's fault
 // seed: `inputs` under `preset`, with the run's flag and input meta.
-engine::CellWork rerun_work(store::Store &store, const config::Workflow &workflow,
-                            const presets::Preset &preset, const store::RecordedRun &run,
-                            const nlohmann::json &inputs, const std::string &strategy);
+CellWork rerun_work(store::Store &store, const config::Workflow &workflow,
+                    const presets::Preset &preset, const store::RecordedRun &run,
+                    const nlohmann::json &inputs, const std::string &strategy);
 
-}  // namespace sbx::cli
+}  // namespace sbx::engine

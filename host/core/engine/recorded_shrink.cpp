@@ -1,19 +1,21 @@
 // Shrinking a recorded failed run, each candidate recorded.
-#include "recorded_shrink.hpp"
+#include "engine/recorded_shrink.hpp"
 
 #include <filesystem>
 #include <map>
 
+#include "engine/cell_runner.hpp"
 #include "engine/crash_signature.hpp"
 #include "engine/example_diff.hpp"
+#include "engine/plugin_resolution.hpp"
 #include "engine/plugin_set.hpp"
+#include "engine/recorded_run.hpp"
+#include "engine/session_bookkeeping.hpp"
 #include "engine/shrunk_category.hpp"
-#include "matrix_command.hpp"
-#include "recorded_run.hpp"
-#include "session.hpp"
+#include "engine/workflow_runner.hpp"
 #include "util/errors.hpp"
 
-namespace sbx::cli {
+namespace sbx::engine {
 namespace {
 
 using nlohmann::json;
@@ -33,7 +35,7 @@ json categories(const json &input_meta, const json &inputs) {
             if (!inputs.contains(slot)) {
                 continue;
             }
-            const auto category = engine::shrunk_category(entry, inputs[slot]);
+            const auto category = shrunk_category(entry, inputs[slot]);
             if (!category.empty()) {
                 found[slot] = category;
             }
@@ -53,27 +55,26 @@ bool fails_the_same_way(const store::RecordedRun &original, const store::Recorde
     // A crash stays the same crash: shrinking one input bug must not drift into another.
     // (Not asked of other failures: their stderr often quotes the input, which shrinks.)
     const bool crashed = original.outcome == "crashed" || original.outcome == "hung";
-    const auto crash = crashed ? engine::crash_signature(original) : std::nullopt;
-    const auto crash_again = crash ? engine::crash_signature(again) : std::nullopt;
+    const auto crash = crashed ? crash_signature(original) : std::nullopt;
+    const auto crash_again = crash ? crash_signature(again) : std::nullopt;
     return !crash || (crash_again && crash_again->key == crash->key);
 }
 
-RecordedShrink shrink_recorded_run(CliContext &context, store::Store &store,
-                                   const store::RecordedRun &original,
+RecordedShrink shrink_recorded_run(const config::Settings &settings, plugins::Registry &registry,
+                                   store::Store &store, const store::RecordedRun &original,
                                    const config::Workflow &workflow, int max_runs) {
-    auto &settings = context.settings;
     const std::string origin = (std::filesystem::path(settings.data_dir) / "metrics.db").string() +
                                ": preset of run " + std::to_string(original.id);
-    engine::PluginSet plugins(settings, context.registry());
+    PluginSet plugins(settings, registry);
     resolve_plugins_for(plugins, {&workflow}, {});
     RecordedShrink shrunk;
     shrunk.session =
         store.begin_session("shrink " + std::to_string(original.id), settings.source, original.seed,
                             json{{"run", original.id}, {"max_runs", max_runs}});
     record_plugins_used(store, shrunk.session, plugins);
-    engine::WorkflowRunner runner(plugins, settings, std::filesystem::current_path(),
-                                  settings.state_folder().string());
-    engine::CellRunner cells(plugins, runner, store, shrunk.session);
+    WorkflowRunner runner(plugins, settings, std::filesystem::current_path(),
+                          settings.state_folder().string());
+    CellRunner cells(plugins, runner, store, shrunk.session);
     std::map<std::string, int64_t> failing_runs;  // candidate key -> its run's id
     const auto fails = [&](const json &inputs, const json &body) {
         auto work = rerun_work(store, workflow, {original.preset_name, body, origin}, original,
@@ -89,20 +90,20 @@ RecordedShrink shrink_recorded_run(CliContext &context, store::Store &store,
         }
         const bool same = again && fails_the_same_way(original, *again);
         if (same) {
-            failing_runs[engine::candidate_key(inputs, body)] = again->id;
+            failing_runs[candidate_key(inputs, body)] = again->id;
         }
         return same;
     };
     shrunk.result = within_session(store, shrunk.session, [&] {
-        return engine::shrink_failure(original.inputs, original.preset_body, fails, max_runs,
-                                      engine::slot_examples(workflow));
+        return shrink_failure(original.inputs, original.preset_body, fails, max_runs,
+                              slot_examples(workflow));
     });
     if (shrunk.result.reproducible) {
         shrunk.minimal_run =
-            failing_runs.at(engine::candidate_key(shrunk.result.inputs, shrunk.result.preset_body));
+            failing_runs.at(candidate_key(shrunk.result.inputs, shrunk.result.preset_body));
         shrunk.belongs_to = categories(original.input_meta, shrunk.result.inputs);
     }
     return shrunk;
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::engine

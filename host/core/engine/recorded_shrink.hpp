@@ -7,15 +7,16 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "cli_context.hpp"
+#include "config/settings.hpp"
 #include "engine/shrinker.hpp"
+#include "plugins/registry.hpp"
 #include "store/run_lookup.hpp"
 #include "store/store.hpp"
 
-namespace sbx::cli {
+namespace sbx::engine {
 
 struct RecordedShrink {
-    engine::ShrinkResult result;
+    ShrinkResult result;
     int64_t session = 0;
     int64_t minimal_run = 0;                  // runs.id of the smallest failing candidate
     std::optional<store::RecordedRun> first;  // the original's inputs run again
@@ -32,8 +33,8 @@ bool fails_the_same_way(const store::RecordedRun &original, const store::Recorde
 
 // Shrinks `original` (a failed run of `workflow`) in a session of its own, spending at
 // most `max_runs` runs.
-RecordedShrink shrink_recorded_run(CliContext &context, store::Store &store,
-                                   const store::RecordedRun &original,
+RecordedShrink shrink_recorded_run(const config::Settings &settings, plugins::Registry &registry,
+                                   store::Store &store, const store::RecordedRun &original,
                                    const config::Workflow &workflow, int max_runs);
 
-}  // namespace sbx::cli
+}  // namespace sbx::engine

@@ -1,17 +1,17 @@
 // Shrinking the polyglot failures of a scenario matrix.
-#include "polyglot_shrinks.hpp"
+#include "reports/polyglot_shrinks.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include "engine/input_shrink.hpp"
-#include "recorded_shrink.hpp"
+#include "engine/recorded_shrink.hpp"
 #include "store/run_lookup.hpp"
 
-namespace sbx::cli {
+namespace sbx::reports {
 
-void shrink_polyglot_failures(CliContext &context, store::Store &store,
-                              const config::Workflow &workflow, reports::ScenarioRun &run,
-                              int max_runs) {
+void shrink_polyglot_failures(const config::Settings &settings, plugins::Registry &registry,
+                              store::Store &store, const config::Workflow &workflow,
+                              ScenarioRun &run, int max_runs) {
     for (const auto &cells : run.cells) {
         if (!cells.robustness || cells.on.polyglot_failed_run == 0) {
             continue;
@@ -21,7 +21,8 @@ void shrink_polyglot_failures(CliContext &context, store::Store &store,
             continue;
         }
         try {
-            const auto shrunk = shrink_recorded_run(context, store, *original, workflow, max_runs);
+            const auto shrunk = engine::shrink_recorded_run(settings, registry, store, *original,
+                                                            workflow, max_runs);
             if (!shrunk.result.reproducible) {
                 spdlog::info(
                     "{}: run {} (a polyglot failure) did not fail the same way again; "
@@ -50,4 +51,4 @@ void shrink_polyglot_failures(CliContext &context, store::Store &store,
     }
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::reports

@@ -4,17 +4,18 @@
 // `format_string`, not `polyglot`.
 #pragma once
 
-#include "cli_context.hpp"
+#include "config/settings.hpp"
+#include "plugins/registry.hpp"
 #include "reports/scenario_summary.hpp"
 #include "store/store.hpp"
 
-namespace sbx::cli {
+namespace sbx::reports {
 
 // Fills run.shrunk for every robustness scenario whose on-cell has a polyglot failure.
 // A shrink that cannot run (the plugin set refuses, the store fails) is logged and left
 // out: the matrix's verdict stands without it.
-void shrink_polyglot_failures(CliContext &context, store::Store &store,
-                              const config::Workflow &workflow, reports::ScenarioRun &run,
-                              int max_runs);
+void shrink_polyglot_failures(const config::Settings &settings, plugins::Registry &registry,
+                              store::Store &store, const config::Workflow &workflow,
+                              ScenarioRun &run, int max_runs);
 
-}  // namespace sbx::cli
+}  // namespace sbx::reports
