@@ -7,15 +7,12 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "cli_context.hpp"
 #include "option_parsing.hpp"
 #include "output_file.hpp"
 #include "ranking/ranking.hpp"
-#include "reports/roi_history.hpp"
-#include "reports/svg_chart.hpp"
-#include "store/store.hpp"
+#include "ranking/scenario_chart.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 
@@ -130,81 +127,12 @@ void print_synergy(const ranking::SynergyRanking &ranking, bool as_json) {
     }
 }
 
-// Each scenario's ROI per workflow over every source, in argument order (older runs first,
-// as for the ranking), oldest entry first: a roi_history.json's `roi` lists (which name no
-// workflow: ""), a metrics.db's on-cells that the ranking counts (by id, the order they
-// finished in). Different workflows are different programs: never one line.
-using RoiSeries = std::map<std::string, std::map<std::string, std::vector<double>>>;
-RoiSeries roi_series(const std::vector<ranking::Source> &sources) {
-    RoiSeries series;
-    for (const auto &source : sources) {
-        if (source.kind == ranking::SourceKind::roi_history) {
-            for (const auto &[scenario, history] :
-                 reports::load_roi_history(source.path).scenarios) {
-                auto &values = series[scenario][""];
-                values.insert(values.end(), history.roi.begin(), history.roi.end());
-            }
-            continue;
-        }
-        // Opened as the ranking opened it a moment ago (migrated, so the columns exist).
-        store::Store store(source.path);
-        store.locked([&](store::Connection &connection) {
-            store::Statement query(connection.get(),
-                                   "SELECT presets.name, cells.roi, cells.workflow FROM cells "
-                                   "JOIN presets ON presets.id = cells.preset_id WHERE "
-                                   "cells.flag = 'on' AND cells.not_applicable IS NULL AND "
-                                   "cells.errored_runs < cells.runs ORDER BY cells.id");
-            while (query.step()) {
-                series[query.column_text(0)][query.column_text(2)].push_back(
-                    query.column_double(1));
-            }
-        });
-    }
-    return series;
-}
-
-// One line per ranked row and workflow, in ranking order (so the legend reads like the
-// ranking), named "scenario (workflow)" when the chart has several workflows; x is the
-// entry's index in that series. A row ranked across workflows has a line per workflow.
+// rank-scenarios --plot FILE.svg: the chart written, and said unless --json.
 void write_plot(const std::string &plot, const std::vector<ranking::Source> &sources,
                 const std::vector<ranking::ScenarioRank> &rows, ranking::WorkflowGrouping grouping,
                 bool as_json) {
-    const auto series = roi_series(sources);
-    reports::LineChart chart;
-    chart.title = "ROI history per scenario";
-    chart.x_label = "entry (oldest first)";
-    chart.y_label = "ROI";
-    chart.x_integers = true;
-    chart.y_min = 0;
-    chart.y_max = 1;
-    std::set<std::string> workflows;
-    for (const auto &[scenario, by_workflow] : series) {
-        for (const auto &[workflow, values] : by_workflow) {
-            workflows.insert(workflow);
-        }
-    }
-    for (const auto &row : rows) {
-        const auto found = series.find(row.scenario);
-        if (found == series.end()) {
-            chart.series.push_back({row.scenario, {}, {}, {}, false});
-            continue;
-        }
-        for (const auto &[workflow, values] : found->second) {
-            if (grouping == ranking::WorkflowGrouping::each_workflow && workflow != row.workflow) {
-                continue;
-            }
-            const std::string name =
-                workflows.size() == 1
-                    ? row.scenario
-                    : row.scenario + " (" + (workflow.empty() ? "roi_history" : workflow) + ")";
-            reports::ChartSeries line{name, {}, {}, {}, false};
-            for (size_t i = 0; i < values.size(); ++i) {
-                line.points.push_back({static_cast<double>(i), values[i]});
-            }
-            chart.series.push_back(std::move(line));
-        }
-    }
-    write_file_atomically(plot, reports::render_line_chart(chart));
+    write_file_atomically(
+        plot, reports::render_line_chart(ranking::scenario_roi_chart(sources, rows, grouping)));
     if (!as_json) {
         std::cout << "chart written to " << plot << '\n';
     }

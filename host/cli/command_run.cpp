@@ -9,19 +9,16 @@
 #include "cli_context.hpp"
 #include "cluster_placement.hpp"
 #include "config/setting_values.hpp"
-#include "engine/fault_preflight.hpp"
-#include "engine/injector_preflight.hpp"
-#include "engine/limit_preflight.hpp"
 #include "engine/matrix_runner.hpp"
-#include "engine/network_safety.hpp"
-#include "engine/program_preflight.hpp"
+#include "engine/matrix_session.hpp"
+#include "engine/run_preflight.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
 #include "presets/selection.hpp"
 #include "progress_line.hpp"
 #include "report.hpp"
 #include "reports/replay_line.hpp"
-#include "reports/roi_history.hpp"
+#include "reports/run_history.hpp"
 #include "reports/scenario_recording.hpp"
 #include "reports/session_report.hpp"
 #include "run_options.hpp"
@@ -35,6 +32,8 @@ namespace po = boost::program_options;
 
 namespace sbx::cli {
 namespace {
+
+void check(const boost::program_options::variables_map &vm, int workers, RunOptions &options);
 
 RunOptions parse(const std::vector<std::string> &args) {
     RunOptions options;
@@ -57,6 +56,12 @@ RunOptions parse(const std::vector<std::string> &args) {
         "recover", po::bool_switch(&options.recover), "finish the interrupted run")(
         "on", po::value(&options.on), "where the runs are made: local or slurm");
     const auto vm = parse_options("run", args, description);
+    check(vm, workers, options);
+    return options;
+}
+
+// The ranges and combinations `run` refuses; sets options.workers from `workers`.
+void check(const po::variables_map &vm, int workers, RunOptions &options) {
     if (options.recover) {
         refuse_with_recover("run", vm, {"seed", "runs", "preset-file", "preset-count", "on"});
     }
@@ -98,7 +103,6 @@ RunOptions parse(const std::vector<std::string> &args) {
             "run: --workflow, --all-workflows and --sections choose different "
             "modes; give one of them");
     }
-    return options;
 }
 
 // --recover: the interrupted session of `command`, reopened, and the options it ran with.
@@ -113,6 +117,73 @@ void recover_options(const config::Settings &settings, const std::string &comman
     options.preset_count = resumed.options.value("preset_count", 3);
     options.preset_files = resumed.options.value("preset_files", std::vector<std::string>());
     options.on = resumed.options.value("on", "local");
+}
+
+// The matrix of `workflow` under each preset, made here or (--on slurm) by a job array.
+std::vector<engine::CellSummary> run_matrix(CliContext &context, const RunOptions &options,
+                                            const std::vector<std::string> &args,
+                                            const config::Workflow &workflow,
+                                            const std::vector<presets::Preset> &presets,
+                                            engine::PluginSet &plugins, store::Store &store,
+                                            int64_t session) {
+    std::vector<engine::CellPlan> plans;
+    plans.reserve(presets.size());
+    for (const auto &preset : presets) {
+        plans.push_back({&workflow, preset, {options.runs, options.seed, false}});
+    }
+    ProgressLine progress(context.options);
+    Placement placement(context, checked_placement("run", options.on), store, session,
+                        options.resumed_session != 0, "run", args, options.seed);
+    const engine::MatrixContext matrix =
+        matrix_context(context, store, session, options.resumed_session != 0, progress.observer(),
+                       placement.remote());
+    auto summaries = within_session(store, session, [&] {
+        return engine::MatrixRunner(matrix, plugins, run_workers(options, context.settings))
+            .run(plans);
+    });
+    placement.finished();
+    progress.stop();
+    return summaries;
+}
+
+// The cells as JSON (--json) or as a table with where the session is recorded.
+void print_run(const config::Settings &settings, const RunOptions &options,
+               const config::Workflow &workflow, const std::vector<engine::CellSummary> &summaries,
+               const std::vector<store::PluginFailure> &disabled, int64_t session) {
+    const std::string commands = reports::command_prefix(settings.source, settings.data_dir);
+    const auto database = std::filesystem::path(settings.data_dir) / "metrics.db";
+    if (options.json) {
+        std::cout << nlohmann::json{{"workflow", workflow.name},
+                                    {"session", session},
+                                    {"seed", options.seed},
+                                    {"database", database.string()},
+                                    {"cells", cells_to_json(summaries, commands)},
+                                    {"disabled_plugins", reports::disabled_plugins_json(disabled)}}
+                         .dump(2)
+                  << '\n';
+    } else {
+        print_cell_table(workflow.name, options.runs, settings.predictor, summaries, commands);
+        std::printf("\nrecorded as session %lld in %s (seed %lld)\n",
+                    static_cast<long long>(session), database.c_str(),
+                    static_cast<long long>(options.seed));
+    }
+    std::fflush(stdout);
+}
+
+// --fail-under: exit 1 (and say why) when a preset's ROI is below it; `fail_under` < 0: off.
+int fail_under_code(const std::vector<engine::CellSummary> &summaries, double fail_under) {
+    if (fail_under < 0) {
+        return kExitOk;
+    }
+    for (const auto &cell : summaries) {
+        if (cell.roi < fail_under) {
+            std::fprintf(stderr,
+                         "sandbox-runner: ROI %.3f under preset '%s' is below --fail-under %.3f\n",
+                         cell.roi, cell.preset.c_str(), fail_under);
+            return kExitGateFailed;
+        }
+    }
+    return kExitOk;
 }
 
 }  // namespace
@@ -156,90 +227,20 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow}, presets);
     // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
-    // Under --on slurm the nodes run the targets, and each task judges its own node.
     if (options.on != "slurm") {
-        // A step whose program cannot run would fail every run, and the presets be blamed.
-        engine::refuse_missing_programs(plugins, workflow, std::filesystem::current_path());
-        // safe_mode that cannot hold here stops now rather than run in the host's network.
-        engine::refuse_unsafe_network(plugins, workflow, presets, settings.state_folder().string());
-        engine::refuse_unhandled_faults(
-            presets,
-            engine::refuse_unworkable_faults(plugins, presets, settings.state_folder().string()));
-        engine::refuse_limit_downgrades(
-            engine::probe_limit_downgrades(plugins, workflow, presets,
-                                           settings.state_folder().string()),
-            settings.allow_limit_downgrades);
+        engine::refuse_unrunnable_run(plugins, settings, workflow, presets);
     }
     store::Store store(std::filesystem::path(settings.data_dir) / "metrics.db");
-    const int64_t session = options.resumed_session != 0
-                                ? options.resumed_session
-                                : store.begin_session("run " + workflow.name, settings.source,
-                                                      options.seed, recorded_run_options(options));
-    record_plugins_used(store, session, plugins);
-
-    std::vector<engine::CellPlan> plans;
-    plans.reserve(presets.size());
-    for (const auto &preset : presets) {
-        plans.push_back({&workflow, preset, {options.runs, options.seed, false}});
-    }
-    ProgressLine progress(context.options);
-    Placement placement(context, checked_placement("run", options.on), store, session,
-                        options.resumed_session != 0, "run", args, options.seed);
-    const engine::MatrixContext matrix =
-        matrix_context(context, store, session, options.resumed_session != 0, progress.observer(),
-                       placement.remote());
-    const auto summaries = within_session(store, session, [&] {
-        return engine::MatrixRunner(matrix, plugins, run_workers(options, settings)).run(plans);
-    });
-    placement.finished();
-    progress.stop();
-
-    // Each cell extends its preset's series in roi_history.json (delta against the
-    // previous cell of the same workflow and preset), as metrics.db records it.
-    const auto history_path = std::filesystem::path(settings.data_dir) / "roi_history.json";
-    auto history = reports::load_roi_history(history_path);
-    for (const auto &cell : summaries) {
-        const auto previous = store.roi_history(cell.workflow, cell.preset, "on");
-        const double before = previous.size() >= 2 ? previous[previous.size() - 2] : 0.0;
-        reports::append_series(history, cell.preset, cell.roi, cell.roi - before, cell.roi,
-                               cell.metrics);
-    }
-    reports::save_roi_history(history_path, history);
-
-    const std::string commands = reports::command_prefix(settings.source, settings.data_dir);
+    const int64_t session =
+        engine::open_matrix_session(store, plugins, settings,
+                                    {options.resumed_session, "run " + workflow.name, options.seed,
+                                     [&] { return recorded_run_options(options); }});
+    const auto summaries =
+        run_matrix(context, options, args, workflow, presets, plugins, store, session);
+    reports::extend_roi_history(store, settings.data_dir, summaries);
     const auto disabled = disabled_plugins(store, session);
-    if (options.json) {
-        std::cout
-            << nlohmann::json{{"workflow", workflow.name},
-                              {"session", session},
-                              {"seed", options.seed},
-                              {"database",
-                               (std::filesystem::path(settings.data_dir) / "metrics.db").string()},
-                              {"cells", cells_to_json(summaries, commands)},
-                              {"disabled_plugins", reports::disabled_plugins_json(disabled)}}
-                   .dump(2)
-            << '\n';
-    } else {
-        print_cell_table(workflow.name, options.runs, settings.predictor, summaries, commands);
-        std::printf("\nrecorded as session %lld in %s (seed %lld)\n",
-                    static_cast<long long>(session),
-                    (std::filesystem::path(settings.data_dir) / "metrics.db").c_str(),
-                    static_cast<long long>(options.seed));
-    }
-    std::fflush(stdout);
-    int code = kExitOk;
-    if (options.fail_under >= 0) {
-        for (const auto &cell : summaries) {
-            if (cell.roi < options.fail_under) {
-                std::fprintf(
-                    stderr,
-                    "sandbox-runner: ROI %.3f under preset '%s' is below --fail-under %.3f\n",
-                    cell.roi, cell.preset.c_str(), options.fail_under);
-                code = kExitGateFailed;
-                break;
-            }
-        }
-    }
+    print_run(settings, options, workflow, summaries, disabled, session);
+    const int code = fail_under_code(summaries, options.fail_under);
     return finish_with_disabled_plugins(disabled, settings.plugin_host.strict, code);
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli_context.hpp"
 #include "cluster_placement.hpp"
+#include "engine/matrix_session.hpp"
 #include "engine/scenario_matrix.hpp"
 #include "engine/scenario_preflight.hpp"
 #include "matrix_command.hpp"
@@ -210,19 +211,13 @@ void print_text(const Options &options, const reports::ScenarioRun &run,
                 data_dir.c_str());
 }
 
-// The session of the matrix: the interrupted one, or a new one with what --recover needs.
-int64_t open_session(store::Store &store, const std::optional<store::ResumableSession> &resumed,
-                     const std::string &command, const Options &options,
-                     const config::Settings &settings) {
-    if (resumed) {
-        return resumed->id;
-    }
-    return store.begin_session(command, settings.source, options.matrix.seed,
-                               json{{"repetitions", options.matrix.repetitions},
-                                    {"robustness_repetitions", settings.robustness_repetitions},
-                                    {"fault_scenarios_repeat", true},
-                                    {"all_scenarios", options.all_scenarios},
-                                    {"on", checked_placement("run-scenarios", options.matrix.on)}});
+// What --recover takes back from a new session of the matrix.
+json recorded_options(const Options &options, const config::Settings &settings) {
+    return {{"repetitions", options.matrix.repetitions},
+            {"robustness_repetitions", settings.robustness_repetitions},
+            {"fault_scenarios_repeat", true},
+            {"all_scenarios", options.all_scenarios},
+            {"on", checked_placement("run-scenarios", options.matrix.on)}};
 }
 
 // The reports asked for, then the summary: JSON or text.
@@ -280,8 +275,10 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     const auto plans = engine::scenario_cell_plans(
         workflow, baseline, scenarios, options.matrix.repetitions, settings.robustness_repetitions,
         options.matrix.seed, fault_scenarios_repeat);
-    const int64_t session = open_session(store, resumed, command, options, settings);
-    record_plugins_used(store, session, plugins);
+    const int64_t session = engine::open_matrix_session(
+        store, plugins, settings, {resumed ? resumed->id : 0, command, options.matrix.seed, [&] {
+                                       return recorded_options(options, settings);
+                                   }});
 
     const unsigned workers = effective_workers(options.matrix, settings);
     ProgressLine progress(context.options);

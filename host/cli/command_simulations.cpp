@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "engine/forecaster.hpp"
+#include "engine/matrix_session.hpp"
 #include "engine/simulation.hpp"
 #include "engine/simulation_plans.hpp"
 #include "matrix_command.hpp"
@@ -108,13 +109,11 @@ int run_simulation_command(CliContext &context, RunOptions &options,
     }
     resolve_plugins_for(plugins, workflows, simulation.presets);
     store::Store store(data_dir / "metrics.db");
-    const int64_t session =
-        options.resumed_session != 0
-            ? options.resumed_session
-            : store.begin_session(
-                  simulation.subject == "workflows" ? "run --all-workflows" : "run --sections",
-                  settings.source, options.seed, recorded_run_options(options));
-    record_plugins_used(store, session, plugins);
+    const int64_t session = engine::open_matrix_session(
+        store, plugins, settings,
+        {options.resumed_session,
+         simulation.subject == "workflows" ? "run --all-workflows" : "run --sections", options.seed,
+         [&] { return recorded_run_options(options); }});
     ProgressLine progress(context.options);
     const engine::MatrixContext matrix =
         matrix_context(context, store, session, options.resumed_session != 0, progress.observer());

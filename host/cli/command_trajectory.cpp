@@ -6,6 +6,7 @@
 
 #include "cluster_placement.hpp"
 #include "engine/matrix_runner.hpp"
+#include "engine/matrix_session.hpp"
 #include "matrix_command.hpp"
 #include "output_file.hpp"
 #include "presets/scenarios.hpp"
@@ -113,13 +114,13 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow}, stages);
 
-    const int64_t session =
-        resumed ? resumed->id
-                : store.begin_session(
-                      command, settings.source, options.seed,
-                      {{"repetitions", options.repetitions},
-                       {"on", checked_placement("simulate-temporal-trajectory", options.on)}});
-    record_plugins_used(store, session, plugins);
+    const int64_t session = engine::open_matrix_session(
+        store, plugins, settings,
+        {resumed ? resumed->id : 0, command, options.seed, [&] {
+             return nlohmann::json{
+                 {"repetitions", options.repetitions},
+                 {"on", checked_placement("simulate-temporal-trajectory", options.on)}};
+         }});
 
     std::vector<engine::CellPlan> plans;
     plans.reserve(stages.size());

@@ -68,6 +68,78 @@ double metric(const engine::CellSummary &cell, const char *name) {
     return found == cell.metrics.end() ? 0.0 : found->second;
 }
 
+// What the configured collectors measured besides the built-in columns, a line per cell.
+std::string measured_text(const std::vector<engine::CellSummary> &cells) {
+    std::string measured;
+    for (const auto &cell : cells) {
+        std::string line;
+        for (const auto &name : cell.collector_metrics) {
+            char value[48];
+            std::snprintf(value, sizeof(value), "%g", metric(cell, name.c_str()));
+            line += " " + name + "=" + value;
+        }
+        if (!line.empty()) {
+            measured += "  " + cell.preset + ":" + line + "\n";
+        }
+    }
+    return measured;
+}
+
+// A robustness preset's runs by outcome class; a preset whose faults had no way in.
+std::string outcomes_text(const std::string &workflow,
+                          const std::vector<engine::CellSummary> &cells) {
+    std::string outcomes;
+    for (const auto &cell : cells) {
+        if (!cell.not_applicable.empty()) {
+            outcomes += "  " + cell.preset + ": n/a (" + cell.not_applicable + ")\n";
+        } else if (cell.robustness) {
+            outcomes +=
+                "  " + cell.preset + ": " + workflow + " " +
+                engine::outcome_line(engine::outcome_counts(cell.metrics, cell.scored_runs()));
+            if (const auto tried = engine::input_coverage_text(cell.metrics, cell.scored_runs());
+                !tried.empty()) {
+                outcomes += "; tried " + tried;
+            }
+            outcomes += "\n";
+        }
+    }
+    return outcomes;
+}
+
+void print_failures(const std::vector<engine::CellSummary> &cells, const std::string &commands) {
+    bool any_failure = false;
+    for (const auto &cell : cells) {
+        for (const auto &[reason, count] : cell.failures) {
+            if (!any_failure) {
+                std::printf("\nfailures:\n");
+            }
+            any_failure = true;
+            std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), reason.c_str(), count);
+        }
+        if (!cell.failure_detail.empty()) {
+            std::printf("  %s: first: %s\n", cell.preset.c_str(), cell.failure_detail.c_str());
+        }
+        if (cell.failed_run != 0) {
+            std::printf("  %s: replay: %s\n", cell.preset.c_str(),
+                        reports::replay_line(commands, cell.failed_run).c_str());
+        }
+    }
+}
+
+// Runs the setup failed are no verdict on the target: said apart, never as failures.
+void print_setup_errors(const std::vector<engine::CellSummary> &cells) {
+    bool any_error = false;
+    for (const auto &cell : cells) {
+        for (const auto &[error, count] : cell.errors) {
+            if (!any_error) {
+                std::printf("\nerrors of the setup (left out of PASSED and ROI):\n");
+            }
+            any_error = true;
+            std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), error.c_str(), count);
+        }
+    }
+}
+
 }  // namespace
 
 void print_cell_table(const std::string &workflow, int runs_per_cell, const std::string &predictor,
@@ -86,69 +158,14 @@ void print_cell_table(const std::string &workflow, int runs_per_cell, const std:
                     metric(cell, "max_rss_kb"), injectors.empty() ? "-" : injectors.c_str(),
                     forecast_text(cell.forecast).c_str());
     }
-    // What the configured collectors measured besides the built-in columns.
-    std::string measured;
-    for (const auto &cell : cells) {
-        std::string line;
-        for (const auto &name : cell.collector_metrics) {
-            char value[48];
-            std::snprintf(value, sizeof(value), "%g", metric(cell, name.c_str()));
-            line += " " + name + "=" + value;
-        }
-        if (!line.empty()) {
-            measured += "  " + cell.preset + ":" + line + "\n";
-        }
-    }
-    if (!measured.empty()) {
+    if (const std::string measured = measured_text(cells); !measured.empty()) {
         std::printf("\nmetrics:\n%s", measured.c_str());
     }
-    // A robustness preset's runs by outcome class; a preset whose faults had no way in.
-    std::string outcomes;
-    for (const auto &cell : cells) {
-        if (!cell.not_applicable.empty()) {
-            outcomes += "  " + cell.preset + ": n/a (" + cell.not_applicable + ")\n";
-        } else if (cell.robustness) {
-            outcomes +=
-                "  " + cell.preset + ": " + workflow + " " +
-                engine::outcome_line(engine::outcome_counts(cell.metrics, cell.scored_runs()));
-            if (const auto tried = engine::input_coverage_text(cell.metrics, cell.scored_runs());
-                !tried.empty()) {
-                outcomes += "; tried " + tried;
-            }
-            outcomes += "\n";
-        }
-    }
-    if (!outcomes.empty()) {
+    if (const std::string outcomes = outcomes_text(workflow, cells); !outcomes.empty()) {
         std::printf("\noutcomes:\n%s", outcomes.c_str());
     }
-    bool any_failure = false;
-    for (const auto &cell : cells) {
-        for (const auto &[reason, count] : cell.failures) {
-            if (!any_failure) {
-                std::printf("\nfailures:\n");
-            }
-            any_failure = true;
-            std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), reason.c_str(), count);
-        }
-        if (!cell.failure_detail.empty()) {
-            std::printf("  %s: first: %s\n", cell.preset.c_str(), cell.failure_detail.c_str());
-        }
-        if (cell.failed_run != 0) {
-            std::printf("  %s: replay: %s\n", cell.preset.c_str(),
-                        reports::replay_line(commands, cell.failed_run).c_str());
-        }
-    }
-    // Runs the setup failed are no verdict on the target: said apart, never as failures.
-    bool any_error = false;
-    for (const auto &cell : cells) {
-        for (const auto &[error, count] : cell.errors) {
-            if (!any_error) {
-                std::printf("\nerrors of the setup (left out of PASSED and ROI):\n");
-            }
-            any_error = true;
-            std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), error.c_str(), count);
-        }
-    }
+    print_failures(cells, commands);
+    print_setup_errors(cells);
 }
 
 void print_rankings(const std::string &scope, const json &rankings) {
