@@ -3,7 +3,6 @@
 // last N values; --plot draws both as a bar chart. Reads only: with no database yet it
 // says so and creates nothing.
 #include <boost/program_options.hpp>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -13,9 +12,7 @@
 #include "cli_context.hpp"
 #include "option_parsing.hpp"
 #include "output_file.hpp"
-#include "reports/svg_chart.hpp"
-#include "scoring/statistics.hpp"
-#include "store/read_only_database.hpp"
+#include "reports/synergy_summary.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 
@@ -50,42 +47,7 @@ SynergyOptions parse(const std::vector<std::string> &args) {
     return options;
 }
 
-// Each metric's values in session order. A session that recorded a metric for several
-// subjects or scenarios (workflow sets and sections, one row per preset) contributes their
-// mean: one point per session, so that the window counts simulations rather than presets.
-// NaN is stored as NULL, which AVG skips; a session left with no value, or an infinite
-// one, adds no point.
-std::map<std::string, std::vector<double>> synergy_histories(store::Connection &connection) {
-    std::map<std::string, std::vector<double>> histories;
-    store::Statement query(connection.get(),
-                           "SELECT name, AVG(value) FROM synergy GROUP BY name, session_id "
-                           "ORDER BY name, session_id");
-    while (query.step()) {
-        if (!query.column_is_null(1) && std::isfinite(query.column_double(1))) {
-            histories[query.column_text(0)].push_back(query.column_double(1));
-        }
-    }
-    return histories;
-}
-
-struct Summary {
-    double latest = 0;
-    double ema = 0;
-    size_t points = 0;  // sessions that recorded the metric
-};
-
-// alpha = 2 / (N + 1), the usual choice that gives an N-value EMA the same centre of mass
-// as an N-value simple average; started at the oldest of the last N values, so a short
-// history is averaged over what there is and older values weigh nothing.
-Summary summarize(const std::vector<double> &history, int window) {
-    const auto size = static_cast<size_t>(window);
-    const double alpha = 2.0 / (window + 1.0);
-    return {history.back(),
-            scoring::exponential_moving_average(scoring::last_values(history, size), alpha),
-            history.size()};
-}
-
-void print_table(const std::map<std::string, Summary> &summaries, int window) {
+void print_table(const std::map<std::string, reports::SynergySummary> &summaries, int window) {
     size_t width = 6;  // "metric"
     for (const auto &entry : summaries) {
         width = std::max(width, entry.first.size());
@@ -99,7 +61,8 @@ void print_table(const std::map<std::string, Summary> &summaries, int window) {
     }
 }
 
-nlohmann::ordered_json to_json(const std::map<std::string, Summary> &summaries, int window) {
+nlohmann::ordered_json to_json(const std::map<std::string, reports::SynergySummary> &summaries,
+                               int window) {
     nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
     for (const auto &[name, summary] : summaries) {
         metrics[name] = {
@@ -108,34 +71,12 @@ nlohmann::ordered_json to_json(const std::map<std::string, Summary> &summaries, 
     return {{"window", window}, {"metrics", metrics}};
 }
 
-// Two bars per metric, side by side: the newest value and its EMA.
-std::string bar_chart(const std::map<std::string, Summary> &summaries, int window) {
-    reports::BarChart chart;
-    chart.title = "synergy metrics: latest and EMA over " + std::to_string(window) + " values";
-    chart.y_label = "synergy (combined - mean of parts)";
-    const std::string ema_series = "ema(" + std::to_string(window) + ")";
-    for (const auto &[name, summary] : summaries) {
-        chart.bars.push_back({name, summary.latest, "latest"});
-        chart.bars.push_back({name, summary.ema, ema_series});
-    }
-    return reports::render_bar_chart(chart);
-}
-
 }  // namespace
 
 int run_synergy_metrics_command(CliContext &context, const std::vector<std::string> &args) {
     const auto options = parse(args);
     const auto database = std::filesystem::path(context.settings.data_dir) / "metrics.db";
-    std::map<std::string, std::vector<double>> histories;
-    // Read-only, and no file is no database (never created): version 2 added the table.
-    constexpr int kSynergyTableVersion = 2;
-    if (const auto connection = store::open_read_only(database, kSynergyTableVersion)) {
-        histories = synergy_histories(*connection);
-    }
-    std::map<std::string, Summary> summaries;
-    for (const auto &[name, history] : histories) {
-        summaries[name] = summarize(history, options.window);
-    }
+    const auto summaries = reports::summarize_synergy(database, options.window);
 
     if (options.json) {
         std::cout << to_json(summaries, options.window)
@@ -157,7 +98,7 @@ int run_synergy_metrics_command(CliContext &context, const std::vector<std::stri
         std::cerr << kCommand << ": nothing to plot; " << options.plot << " not written\n";
         return kExitOk;
     }
-    write_file_atomically(options.plot, bar_chart(summaries, options.window));
+    write_file_atomically(options.plot, reports::synergy_bar_chart(summaries, options.window));
     if (!options.json) {
         std::printf("chart written to %s\n", options.plot.c_str());
     }

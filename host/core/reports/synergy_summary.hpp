@@ -1,0 +1,26 @@
+// show-synergy: each synergy metric recorded in metrics.db, its newest value beside its
+// exponential moving average over the last N sessions, and their bar chart. Reads only.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace sbx::reports {
+
+struct SynergySummary {
+    double latest = 0;
+    double ema = 0;
+    size_t points = 0;  // sessions that recorded the metric
+};
+
+// Each metric's summary over the last `window` values; {} when `database` does not exist
+// (it is never created) or predates the synergy table.
+std::map<std::string, SynergySummary> summarize_synergy(const std::filesystem::path &database,
+                                                        int window);
+
+// Two bars per metric, side by side: the newest value and its EMA (an SVG).
+std::string synergy_bar_chart(const std::map<std::string, SynergySummary> &summaries, int window);
+
+}  // namespace sbx::reports
