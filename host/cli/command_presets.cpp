@@ -9,9 +9,7 @@
 
 #include "cli_context.hpp"
 #include "option_parsing.hpp"
-#include "presets/environment_keys.hpp"
-#include "presets/generator.hpp"
-#include "presets/preset.hpp"
+#include "presets/checked_generation.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "util/number_parse.hpp"
@@ -193,20 +191,8 @@ int generate(const std::vector<std::string> &args, bool preset_env) {
         spdlog::info("presets generate: seed {} (pass --seed {} to generate the same presets)",
                      command.options.seed, command.options.seed);
     }
-    const auto environment = preset_env ? presets::environment_preset_keys() : nlohmann::json();
-    const auto generated = presets::generate_presets(command.options);
-    // The same checks `run --preset-file` makes, so what this prints is always runnable.
-    std::vector<presets::Preset> checked;
-    for (size_t i = 0; i < generated.size(); ++i) {
-        checked.push_back(
-            presets::make_preset(generated[i], "generated preset " + std::to_string(i), i));
-    }
-    presets::apply_environment_keys(checked, environment, false);
-    nlohmann::json array = nlohmann::json::array();
-    for (const auto &preset : checked) {
-        array.push_back(preset.body);
-    }
-    const std::string text = array.dump(2) + "\n";
+    const std::string text =
+        presets::generate_checked_presets(command.options, preset_env).dump(2) + "\n";
     if (command.out.empty()) {
         std::cout << text << std::flush;
     } else {
