@@ -1,4 +1,4 @@
-// What full-autonomous-run and run-complete show: the progress line during each iteration's
+// What run-autonomous and run-complete show: the progress line during each iteration's
 // runs, a few lines after each iteration, and the final report (or it as JSON).
 #pragma once
 

@@ -63,7 +63,7 @@ int run_cleanup_stats_command(CliContext &context, const std::vector<std::string
 int run_reliability_command(CliContext &context, const std::vector<std::string> &args);
 int run_adapt_presets_command(CliContext &context, const std::vector<std::string> &args);
 int run_find_boundaries_command(CliContext &context, const std::vector<std::string> &args);
-// `command` is full-autonomous-run or run-complete.
+// `command` is run-autonomous or run-complete.
 int run_autonomous_command(CliContext &context, const std::string &command,
                            const std::vector<std::string> &args);
 int run_synergy_metrics_command(CliContext &context, const std::vector<std::string> &args);

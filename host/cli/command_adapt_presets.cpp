@@ -1,7 +1,7 @@
 // `adapt-presets`: the presets a command would run, each stepped milder or harsher from
 // what roi_history.json says of its scenario (docs/user-guide.md "adapt-presets"), by the
 // learned policy (kept in preset_policy.json) or the rules; written as a preset file the
-// next run-scenarios or full-autonomous-run takes.
+// next run-scenarios or run-autonomous takes.
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>

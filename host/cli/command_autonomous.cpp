@@ -1,4 +1,4 @@
-// `full-autonomous-run` and `run-complete`: the options of the autonomous loop; the loop
+// `run-autonomous` and `run-complete`: the options of the autonomous loop; the loop
 // itself is host/core/autonomous/loop.cpp, what it shows autonomous_output.cpp.
 #include <boost/program_options.hpp>
 

@@ -1,6 +1,6 @@
 // `purge-stale` (and its alias `cleanup`) removes what crashed hosts left behind and adds the
 // plugins' cleanup counters to metrics.db; `check-resources` lists what is left (exit 1 when
-// anything is) with the counters; `cleanup-stats` prints the counters alone.
+// anything is) with the counters; `show-cleanup-stats` prints the counters alone.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -111,7 +111,7 @@ int run_cleanup_command(CliContext &context, const std::string &command,
 }
 
 int run_cleanup_stats_command(CliContext &context, const std::vector<std::string> &args) {
-    const bool as_json = parse_json_flag("cleanup-stats", args);
+    const bool as_json = parse_json_flag("show-cleanup-stats", args);
     const auto database = database_path(context);
     std::map<std::string, store::CounterRow> rows;
     if (std::filesystem::exists(database)) {

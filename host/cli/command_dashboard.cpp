@@ -1,4 +1,4 @@
-// `dashboard [--port P] [--bind ADDR]`: serves the dashboard until Ctrl-C or SIGTERM.
+// `serve-dashboard [--port P] [--bind ADDR]`: serves the dashboard until Ctrl-C or SIGTERM.
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -16,14 +16,14 @@ int run_dashboard_command(CliContext &context, const std::vector<std::string> &a
     namespace po = boost::program_options;
     std::string port_text = "8002";
     std::string bind = "127.0.0.1";
-    po::options_description description("dashboard options");
+    po::options_description description("serve-dashboard options");
     description.add_options()("port", po::value(&port_text), "port (default 8002; 0: any free)")(
         "bind", po::value(&bind), "address to listen on (default 127.0.0.1)");
-    parse_options("dashboard", args, description, {},
-                  "use `sandbox-runner dashboard [--port P] [--bind ADDR]`");
-    const int port = port_text == "0" ? 0 : parse_port(port_text, "dashboard --port");
+    parse_options("serve-dashboard", args, description, {},
+                  "use `sandbox-runner serve-dashboard [--port P] [--bind ADDR]`");
+    const int port = port_text == "0" ? 0 : parse_port(port_text, "serve-dashboard --port");
     dashboard::WebServer server(context.settings.data_dir, bind, port, dashboard::Routes::dashboard,
-                                "dashboard --port");
+                                "serve-dashboard --port");
     const std::string host = bind.find(':') != std::string::npos ? "[" + bind + "]" : bind;
     std::printf("dashboard: http://%s:%d/ (reading %s/metrics.db; Ctrl-C stops it)\n", host.c_str(),
                 server.port(), context.settings.data_dir.c_str());

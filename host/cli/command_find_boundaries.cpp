@@ -1,7 +1,7 @@
 // `find-boundaries WORKFLOW`: the failure-boundary search (docs/user-guide.md
 // "find-boundaries"). Per axis, probes of one preset each (a cell of --runs runs) find the
 // mildest setting that breaks the workflow and the harshest that holds; the brackets are
-// kept in preset_boundaries.json for the next search and for full-autonomous-run.
+// kept in preset_boundaries.json for the next search and for run-autonomous.
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>

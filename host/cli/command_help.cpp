@@ -1,4 +1,4 @@
-// `help [COMMAND] [--man]` and `completions bash|zsh`: texts generated from the command
+// `help [COMMAND] [--man]` and `print-completions bash|zsh`: texts generated from the command
 // table, printed without reading any settings.
 #include <iostream>
 
@@ -48,8 +48,8 @@ int run_completions_command(CliContext & /*context*/, const std::string & /*comm
         return kExitOk;
     }
     throw InputError(
-        "completions: give the shell, bash or zsh, e.g. `source <(sandbox-runner "
-        "completions bash)`");
+        "print-completions: give the shell, bash or zsh, e.g. `source <(sandbox-runner "
+        "print-completions bash)`");
 }
 
 }  // namespace sbx::cli

@@ -1,4 +1,4 @@
-// `reliability [--metric M] [--window N] [--json]`: how close each predictor's forecasts came
+// `show-reliability [--metric M] [--window N] [--json]`: how close each predictor's forecasts came
 // to what then happened, per recorded series: rolling MAE, interval coverage, reliability.
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -26,17 +26,18 @@ struct ReliabilityOptions {
 
 ReliabilityOptions parse(const std::vector<std::string> &args) {
     ReliabilityOptions options;
-    po::options_description description("reliability options");
+    po::options_description description("show-reliability options");
     description.add_options()("metric", po::value(&options.metric),
                               "series of this metric (default roi; all: every series)")(
         "window", po::value(&options.window), "score the last N forecasts (default 0: all)")(
         "json", po::bool_switch(&options.json), "print the scores as JSON");
-    parse_options("reliability", args, description);
+    parse_options("show-reliability", args, description);
     if (options.metric.empty()) {
-        throw InputError("reliability: --metric needs a metric name, e.g. --metric roi, or all");
+        throw InputError(
+            "show-reliability: --metric needs a metric name, e.g. --metric roi, or all");
     }
     if (options.window < 0) {
-        throw InputError("reliability: --window " + std::to_string(options.window) +
+        throw InputError("show-reliability: --window " + std::to_string(options.window) +
                          " must be 0 (every forecast) or more");
     }
     return options;

@@ -1,4 +1,4 @@
-// `synergy-metrics [--window N] [--plot FILE.svg] [--json]`: the newest value of each
+// `show-synergy [--window N] [--plot FILE.svg] [--json]`: the newest value of each
 // synergy metric recorded in metrics.db, beside its exponential moving average over the
 // last N values; --plot draws both as a bar chart. Reads only: with no database yet it
 // says so and creates nothing.
@@ -21,7 +21,7 @@ namespace po = boost::program_options;
 namespace sbx::cli {
 namespace {
 
-constexpr const char *kCommand = "synergy-metrics";
+constexpr const char *kCommand = "show-synergy";
 
 struct SynergyOptions {
     int window = 5;
@@ -31,7 +31,7 @@ struct SynergyOptions {
 
 SynergyOptions parse(const std::vector<std::string> &args) {
     SynergyOptions options;
-    po::options_description description("synergy-metrics options");
+    po::options_description description("show-synergy options");
     description.add_options()("window", po::value(&options.window),
                               "EMA over the last N values (default 5)")(
         "plot", po::value(&options.plot), "write a bar chart to FILE.svg")(

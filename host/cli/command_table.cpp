@@ -11,6 +11,14 @@ int one(CliContext &context, const std::string & /*name*/, const std::vector<std
     return Handler(context, args);
 }
 
+// Adapts a handler that serves several commands: it is given the command's name, never an
+// alias, so an old name behaves as the new one does, in its decisions and in its messages.
+template <int (*Handler)(CliContext &, const std::string &, const std::vector<std::string> &)>
+int named(CliContext &context, const std::string &name, const std::vector<std::string> &args) {
+    const Command *command = find_command(name);
+    return Handler(context, command != nullptr ? command->name : name, args);
+}
+
 }  // namespace
 
 const std::vector<Command> &commands() {
@@ -40,21 +48,21 @@ const std::vector<Command> &commands() {
          "Runs the workflow through the stages of the temporal trajectory (normal, then ever "
          "harsher presets) and reports degradation, resilience and stability per stage.",
          "", one<run_trajectory_command>},
-        {"full-autonomous-run", nullptr,
-         "[-w NAME]... [--max-iterations N] [--max-minutes M] [--preset-count N]\n"
-         "[--preset-file F]... [--runs N] [--seed S] [--workers N] [--roi-cycles N]\n"
-         "[--synergy-cycles N] [--roi-threshold X] [--synergy-threshold X]\n"
+        {"run-autonomous", "full-autonomous-run",
+         "[-w NAME]... [--max-iterations N] [--max-minutes M]\n"
+         "[--preset-count N] [--preset-file F]... [--runs N] [--seed S] [--workers N]\n"
+         "[--roi-cycles N] [--synergy-cycles N] [--roi-threshold X] [--synergy-threshold X]\n"
          "[--entropy-threshold X] [--forecast-log FILE] [--recover] [--json]\n"
          "[--dashboard-port P] [--metrics-port P]\n"
          "(iterate until every module and the synergy converge)",
          "Iterates: generates presets, runs every workflow alone and all together, forecasts ROI, "
          "entropy and synergy, and stops once every module and the synergy converge.",
-         "", run_autonomous_command},
+         "", named<run_autonomous_command>},
         {"run-complete", nullptr,
-         "PRESET_FILE... [--max-iterations N (default 1)] [full-autonomous-run options]\n"
+         "PRESET_FILE... [--max-iterations N (default 1)] [run-autonomous options]\n"
          "[--dashboard-port P] [--metrics-port P]",
-         "full-autonomous-run on the given preset files, one iteration by default.", "",
-         run_autonomous_command},
+         "run-autonomous on the given preset files, one iteration by default.", "",
+         named<run_autonomous_command>},
         {"adapt-presets", nullptr,
          "[PRESET_FILE...] [--preset-count N] [--seed S] [--strategy q_learning|rules]\n"
          "[--history ROI_HISTORY] [--out FILE] [--json]\n"
@@ -93,16 +101,16 @@ const std::vector<Command> &commands() {
         {"purge-stale", "cleanup", "[--json]      (what crashed runs left behind)",
          "Removes what crashed hosts left behind: processes, namespaces, cgroups, mounts, firewall "
          "rules, containers, guests and temporary folders.",
-         "", run_cleanup_command},
+         "", named<run_cleanup_command>},
         {"check-resources", nullptr,
          "[--json]      (lists what purge-stale would remove; exit 1 "
          "when any)",
          "Lists what purge-stale would remove, without removing anything; exit 1 when something is "
          "left.",
-         "", run_cleanup_command},
-        {"cleanup-stats", nullptr,
-         "[--json]      (the cleanup counters plugins reported, from "
-         "metrics.db)",
+         "", named<run_cleanup_command>},
+        {"show-cleanup-stats", "cleanup-stats",
+         "[--json]      (the cleanup counters plugins reported,\n"
+         "from metrics.db)",
          "Prints the cleanup counters the executors and injectors reported.", "",
          one<run_cleanup_stats_command>},
         {"install-autopurge", nullptr,
@@ -115,18 +123,19 @@ const std::vector<Command> &commands() {
          "--plot draws each scenario's ROI history)",
          "Ranks the scenarios of each workflow (or of all, with --all-workflows) by their "
          "cumulative ROI over several runs.",
-         "", run_rank_command},
+         "", named<run_rank_command>},
         {"rank-synergy", nullptr,
          "RUN... [--metric M] [--json]      (synergy_M of sections and "
          "workflows)",
-         "Ranks scenarios by the cumulative synergy of a metric.", "", run_rank_command},
+         "Ranks scenarios by the cumulative synergy of a metric.", "", named<run_rank_command>},
         {"rank-scenario-synergy", nullptr,
          "RUN... [--metric M] [--json]      (workflows only; the same as\n"
          "rank-synergy for a roi_history.json, which does not record the subject)",
-         "Ranks scenarios by the synergy of a metric recorded per workflow.", "", run_rank_command},
-        {"reliability", nullptr,
-         "[--metric M|all] [--window N] [--json]      (each predictor's error and\n"
-         "interval coverage per recorded series; M defaults to roi)",
+         "Ranks scenarios by the synergy of a metric recorded per workflow.", "",
+         named<run_rank_command>},
+        {"show-reliability", "reliability",
+         "[--metric M|all] [--window N] [--json]\n"
+         "(each predictor's error and interval coverage per recorded series; M defaults to roi)",
          "How good each predictor's forecasts were: error, interval coverage and reliability per "
          "recorded series.",
          "", one<run_reliability_command>},
@@ -140,7 +149,7 @@ const std::vector<Command> &commands() {
          "generate [--profiles P[+P]...] [--count N] [--severity low|high] [--seed S]\n"
          "[--out FILE] [--canonical]",
          "Generates scenario presets from profiles.", "generate", one<run_presets_command>},
-        {"synergy-metrics", nullptr, "[--window N] [--plot FILE.svg] [--json]",
+        {"show-synergy", "synergy-metrics", "[--window N] [--plot FILE.svg] [--json]",
          "Prints the most recent value of each synergy metric with its exponential moving "
          "average over the last N values (default 5); --plot draws them as a bar chart.",
          "", one<run_synergy_metrics_command>},
@@ -150,25 +159,25 @@ const std::vector<Command> &commands() {
          "request comment or a step summary, a self-contained HTML page with the plots, or "
          "JSON.",
          "", one<run_report_command>},
-        {"dashboard", nullptr, "[--port P] [--bind ADDR]",
+        {"serve-dashboard", "dashboard", "[--port P] [--bind ADDR]",
          "Serves the dashboard: sessions, the scenario matrix with deltas and the worst "
          "scenario, ROI and metric trends with forecasts, synergy, failures and cleanup "
          "counters, updated live; the JSON API (/roi, /metrics/NAME, ...) and the Prometheus "
          "exposition (/metrics). Binds to 127.0.0.1 and opens metrics.db read-only.",
          "", one<run_dashboard_command>},
-        {"worker", nullptr, "--job DIR --shard K/N [--attempt A]",
+        {"run-shard", "worker", "--job DIR --shard K/N [--attempt A]",
          "Makes shard K of N of a matrix submitted with --on slurm, as one task of its job "
          "array: the submitting host's command, settings and seed (DIR/job.json), recording "
          "into DIR/attempt-A/shard-K, which the host merges. Slurm runs it; people rarely do.",
-         "", run_worker_command, false},
+         "", named<run_worker_command>, false},
         {"help", nullptr, "[COMMAND] [--man]",
          "Prints the general help, a command's help (the same as COMMAND --help), or with "
          "--man the manual page in roff.",
-         "", run_help_command, false},
-        {"completions", nullptr, "bash|zsh",
-         "Prints the shell completion script, e.g. `source <(sandbox-runner completions "
-         "bash)`; the package installs both.",
-         "bash zsh", run_completions_command, false},
+         "", named<run_help_command>, false},
+        {"print-completions", "completions", "bash|zsh",
+         "Prints the shell completion script, e.g. `source <(sandbox-runner "
+         "print-completions bash)`; the package installs both.",
+         "bash zsh", named<run_completions_command>, false},
     };
     return table;
 }

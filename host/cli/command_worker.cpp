@@ -1,4 +1,4 @@
-// `sandbox-runner worker --job DIR --attempt A --shard K/N`: one array task of a matrix
+// `sandbox-runner run-shard --job DIR --attempt A --shard K/N`: one array task of a matrix
 // submitted with `--on slurm`. It runs the host's command (job.json) with the host's
 // options, its data dir the shard's folder, making only shard K's runs
 // (attempt-A/tasks.json); the submitting host merges what it records.
@@ -35,14 +35,14 @@ namespace {
 json read_json(const fs::path &path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        throw InputError("worker: cannot read " + path.string() +
+        throw InputError("run-shard: cannot read " + path.string() +
                          "; --job must name the job folder the submitting host wrote");
     }
     std::ostringstream text;
     text << in.rdbuf();
     json value = json::parse(text.str(), nullptr, false);
     if (value.is_discarded()) {
-        throw InputError("worker: " + path.string() + " is not JSON");
+        throw InputError("run-shard: " + path.string() + " is not JSON");
     }
     return value;
 }
@@ -56,7 +56,7 @@ std::pair<int, int> parse_shard(const std::string &text) {
     if (k && n && *k >= 0 && *k < *n && *n <= std::numeric_limits<int>::max()) {
         return {static_cast<int>(*k), static_cast<int>(*n)};
     }
-    throw InputError("worker: --shard '" + text + "' must be K/N with 0 <= K < N, e.g. 3/16");
+    throw InputError("run-shard: --shard '" + text + "' must be K/N with 0 <= K < N, e.g. 3/16");
 }
 
 // Runs the host's command (job.json) as this shard: its runs only, recorded in `data_dir`.
@@ -67,7 +67,7 @@ void make_shard(const GlobalOptions &global, const json &manifest, const fs::pat
     options.config_path = manifest.value("config", std::string());
     if (const std::string kept = manifest.value("config_digest", std::string());
         !kept.empty() && kept != settings_digest(options.config_path)) {
-        throw InputError("worker: the settings file " + options.config_path +
+        throw InputError("run-shard: the settings file " + options.config_path +
                          " changed since the matrix was submitted; put it back, or submit the "
                          "matrix again");
     }
@@ -79,7 +79,7 @@ void make_shard(const GlobalOptions &global, const json &manifest, const fs::pat
     const auto words = manifest.value("command", std::vector<std::string>());
     const Command *command = words.empty() ? nullptr : find_command(words[0]);
     if (command == nullptr) {
-        throw InputError("worker: " + (folder / "job.json").string() + " names no command");
+        throw InputError("run-shard: " + (folder / "job.json").string() + " names no command");
     }
     auto context = make_context(options);  // logging set up: the drop below is said
     cluster::drop_unusable_tmpdir();
@@ -97,11 +97,11 @@ int run_worker_command(CliContext &bare, const std::string &,
     std::string job;
     std::string shard_text;
     int attempt = 1;
-    po::options_description description("worker options");
+    po::options_description description("run-shard options");
     description.add_options()("job", po::value(&job)->required(), "the job folder")(
         "attempt", po::value(&attempt), "the attempt (default 1)")(
         "shard", po::value(&shard_text)->required(), "K/N: this task's shard");
-    parse_options("worker", args, description);
+    parse_options("run-shard", args, description);
     const auto [shard, shards] = parse_shard(shard_text);
     // Absolute and without a trailing '/': its parent is the Slurm root.
     const fs::path folder = fs::weakly_canonical(fs::absolute(job));
@@ -109,7 +109,7 @@ int run_worker_command(CliContext &bare, const std::string &,
     const fs::path attempt_dir = folder / ("attempt-" + std::to_string(attempt));
     const json tasks = read_json(attempt_dir / "tasks.json");
     if (!tasks.is_array() || static_cast<int>(tasks.size()) != shards) {
-        throw InputError("worker: " + (attempt_dir / "tasks.json").string() + " has " +
+        throw InputError("run-shard: " + (attempt_dir / "tasks.json").string() + " has " +
                          std::to_string(tasks.size()) + " shards, --shard says " +
                          std::to_string(shards));
     }
@@ -138,17 +138,18 @@ int run_worker_command(CliContext &bare, const std::string &,
                     data_dir / cluster::kRefusedFile,
                     "node " + cluster::slurm_node_name() + ": " + refusal.what() + "\n");
             } catch (const std::exception &e) {  // the refusal is what the log must say
-                std::cerr << "sandbox-runner: worker: cannot record the refusal: " << e.what()
+                std::cerr << "sandbox-runner: run-shard: cannot record the refusal: " << e.what()
                           << '\n';
             }
         }
         throw;
     } catch (const engine::ShardFinished &finished) {
         write_file_atomically(data_dir / "done", std::string(finished.what()) + "\n");
-        std::cout << "worker: shard " << shard << "/" << shards << ": " << finished.what() << '\n';
+        std::cout << "run-shard: shard " << shard << "/" << shards << ": " << finished.what()
+                  << '\n';
         return kExitOk;
     }
-    throw EnvironmentError("worker: the command ended without making its shard's runs");
+    throw EnvironmentError("run-shard: the command ended without making its shard's runs");
 }
 
 }  // namespace sbx::cli

@@ -43,7 +43,7 @@ std::optional<std::string> environment(const char *name) {
 
 bool runs_long(const std::string &command) {
     for (const char *name : {"run", "run-scenarios", "simulate-temporal-trajectory",
-                             "full-autonomous-run", "run-complete", "find-boundaries"}) {
+                             "run-autonomous", "run-complete", "find-boundaries"}) {
         if (command == name) {
             return true;
         }

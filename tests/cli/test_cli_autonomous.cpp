@@ -1,4 +1,4 @@
-// full-autonomous-run and run-complete end to end: the real binary iterating a matrix of two
+// run-autonomous and run-complete end to end: the real binary iterating a matrix of two
 // workflows until it stops with a reason; a SIGKILL and a SIGINT in the middle, each
 // followed by --recover, end in exactly the report of an uninterrupted loop with the same
 // seed, with no run done twice; the decisions, forecasts and state it leaves behind.
@@ -74,9 +74,21 @@ class AutonomousLoop : public sbx::test::CliTest {
         return json::parse(in);
     }
 
+    // The state of a finished two-iteration loop put back as it was with the second iteration
+    // in flight (its session finished, the iteration not yet recorded), recorded by `command`.
+    void reopen_second_iteration(const std::string &command) {
+        auto loop = state();
+        ASSERT_EQ(loop["iterations"].size(), 2u);
+        loop["command"] = command;
+        loop["in_progress"] = {{"iteration", 2}, {"session", loop["iterations"][1]["session"]}};
+        loop["iterations"].erase(1);
+        loop["stopped"] = "";
+        std::ofstream(dir_ + "/data/autonomous_run.json") << loop.dump();
+    }
+
     // Recovers the interrupted loop and checks it ends where the reference ends.
     void recover_and_compare(const json &expected) {
-        const auto recovered = runner({"full-autonomous-run", "--recover", "--json"});
+        const auto recovered = runner({"run-autonomous", "--recover", "--json"});
         ASSERT_EQ(recovered.exit_code, 0) << recovered.err;
         EXPECT_EQ(json::parse(recovered.out), expected);
         // Each iteration is one session; no run of any was done twice.
@@ -88,26 +100,18 @@ class AutonomousLoop : public sbx::test::CliTest {
         EXPECT_EQ(query("SELECT count(*) FROM sessions WHERE status != 'finished'")[0][0], "0");
     }
 
-    const std::vector<std::string> loop_ = {"full-autonomous-run",
-                                            "--max-iterations",
-                                            "5",
-                                            "--runs",
-                                            "2",
-                                            "--seed",
-                                            "7",
-                                            "--workers",
-                                            "2"};
+    const std::vector<std::string> loop_ = {
+        "run-autonomous", "--max-iterations", "5", "--runs", "2", "--seed", "7", "--workers", "2"};
 };
 
 TEST_F(AutonomousLoop, IteratesUntilAReasonAndReportsRankingsDecisionsAndForecasts) {
     const auto result =
-        runner({"full-autonomous-run", "--max-iterations", "5", "--runs", "2", "--seed", "7",
+        runner({"run-autonomous", "--max-iterations", "5", "--runs", "2", "--seed", "7",
                 "--workers", "2", "--forecast-log", dir_ + "/forecasts.jsonl"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.out.find("iteration 1/5: 2 presets, 2 modules"), std::string::npos)
         << result.out;
-    EXPECT_NE(result.out.find("full-autonomous-run stopped after "), std::string::npos)
-        << result.out;
+    EXPECT_NE(result.out.find("run-autonomous stopped after "), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("module rankings"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("final metrics"), std::string::npos) << result.out;
 
@@ -158,21 +162,20 @@ TEST_F(AutonomousLoop, IteratesUntilAReasonAndReportsRankingsDecisionsAndForecas
     }
     EXPECT_EQ(lines, 8);
     // The loop's own series are forecast and scored like every other.
-    const auto reliability = runner({"reliability", "--json"});
+    const auto reliability = runner({"show-reliability", "--json"});
     EXPECT_NE(reliability.out.find("roi:steady:loop1"), std::string::npos) << reliability.out;
 
     // A finished loop has nothing to recover.
-    const auto again = runner({"full-autonomous-run", "--recover"});
+    const auto again = runner({"run-autonomous", "--recover"});
     EXPECT_EQ(again.exit_code, 2);
-    EXPECT_NE(again.err.find("holds no unfinished full-autonomous-run"), std::string::npos)
-        << again.err;
+    EXPECT_NE(again.err.find("holds no unfinished run-autonomous"), std::string::npos) << again.err;
 }
 
 // The gates as the original system tunes them: --consecutive shortens the plateau, and the
 // synergy threshold follows the loop's own forecast errors once it has two.
 TEST_F(AutonomousLoop, ThePlateauAndTheSynergyThresholdAreTunable) {
     const auto result =
-        runner({"full-autonomous-run", "--max-iterations", "5", "--runs", "2", "--seed", "7",
+        runner({"run-autonomous", "--max-iterations", "5", "--runs", "2", "--seed", "7",
                 "--workers", "2", "--consecutive", "2", "--synergy-threshold-window", "4"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const auto loop = state();
@@ -215,33 +218,45 @@ TEST_F(AutonomousLoop, SigintStopsWithExit3AndRecoverFinishes) {
     // A new loop would overwrite the unfinished one: refused.
     const auto fresh = runner(loop_);
     EXPECT_EQ(fresh.exit_code, 2);
-    EXPECT_NE(fresh.err.find("holds an unfinished full-autonomous-run"), std::string::npos)
-        << fresh.err;
+    EXPECT_NE(fresh.err.find("holds an unfinished run-autonomous"), std::string::npos) << fresh.err;
     recover_and_compare(expected);
 }
 
 // The host died after an iteration's session was marked finished and before the loop
 // recorded the iteration: --recover finds every cell of that session and runs nothing again.
 TEST_F(AutonomousLoop, AnIterationWhoseSessionFinishedIsRecordedOnRecover) {
-    const auto finished = runner({"full-autonomous-run", "--max-iterations", "2", "--runs", "1",
+    const auto finished = runner({"run-autonomous", "--max-iterations", "2", "--runs", "1",
                                   "--seed", "4", "--workers", "2", "--json"});
     ASSERT_EQ(finished.exit_code, 0) << finished.err;
     const auto runs_before = query("SELECT count(*) FROM runs")[0][0];
     const auto forecasts_before = query("SELECT count(*) FROM predictions")[0][0];
-    auto loop = state();
-    ASSERT_EQ(loop["iterations"].size(), 2u);
-    loop["in_progress"] = {{"iteration", 2}, {"session", loop["iterations"][1]["session"]}};
-    loop["iterations"].erase(1);
-    loop["stopped"] = "";
-    std::ofstream(dir_ + "/data/autonomous_run.json") << loop.dump();
+    reopen_second_iteration("run-autonomous");
 
-    const auto recovered = runner({"full-autonomous-run", "--recover", "--json"});
+    const auto recovered = runner({"run-autonomous", "--recover", "--json"});
     ASSERT_EQ(recovered.exit_code, 0) << recovered.err;
     EXPECT_EQ(json::parse(recovered.out), json::parse(finished.out));
     EXPECT_EQ(query("SELECT count(*) FROM runs")[0][0], runs_before) << "nothing ran again";
     EXPECT_EQ(query("SELECT count(*) FROM predictions")[0][0], forecasts_before)
         << "the iteration's forecasts were replaced, not added";
     EXPECT_EQ(query("SELECT count(*) FROM sessions WHERE status != 'finished'")[0][0], "0");
+}
+
+// A loop interrupted before 0.1.0 recorded its old name, full-autonomous-run, in its state
+// and its sessions: --recover goes on with it, under the old name (now an alias) or the new.
+TEST_F(AutonomousLoop, ALoopRecordedUnderItsOldNameRecoversUnderEitherName) {
+    const auto finished = runner({"run-autonomous", "--max-iterations", "2", "--runs", "1",
+                                  "--seed", "4", "--workers", "2", "--json"});
+    ASSERT_EQ(finished.exit_code, 0) << finished.err;
+    for (const char *name : {"full-autonomous-run", "run-autonomous"}) {
+        reopen_second_iteration("full-autonomous-run");
+        const auto renamed = sbx::test::run_command(
+            {"/usr/bin/sqlite3", db_path(), "UPDATE sessions SET command = 'full-autonomous-run'"});
+        ASSERT_EQ(renamed.exit_code, 0) << "sqlite3 (Debian sqlite3): " << renamed.err;
+        const auto recovered = runner({name, "--recover", "--json"});
+        ASSERT_EQ(recovered.exit_code, 0) << name << ": " << recovered.err;
+        EXPECT_EQ(json::parse(recovered.out), json::parse(finished.out)) << name;
+        EXPECT_EQ(state()["command"], "run-autonomous") << name;
+    }
 }
 
 TEST_F(AutonomousLoop, RunCompleteRunsTheGivenPresetsOnce) {
@@ -271,8 +286,8 @@ workflows:
       - name: work
         run: [/bin/true]
 )");
-    const auto result = runner({"full-autonomous-run", "--preset-count", "3", "--max-iterations",
-                                "6", "--seed", "3", "--preset-strategy", "rules"});
+    const auto result = runner({"run-autonomous", "--preset-count", "3", "--max-iterations", "6",
+                                "--seed", "3", "--preset-strategy", "rules"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.err.find("--preset-count 3: generated presets are run instead of the fixed"),
               std::string::npos)
@@ -315,16 +330,16 @@ workflows:
 TEST_F(AutonomousLoop, BadOptionsAreRefusedWithExit2) {
     for (const auto &[args, message] :
          std::vector<std::pair<std::vector<std::string>, std::string>>{
-             {{"full-autonomous-run", "--max-iterations", "0"}, "--max-iterations 0 must be"},
-             {{"full-autonomous-run", "--workflow", "nope"}, "--workflow nope names no workflow"},
-             {{"full-autonomous-run", "--recover"}, "holds no unfinished full-autonomous-run"},
-             {{"full-autonomous-run", "--roi-cycles", "0"}, "--roi-cycles 0 must be at least 1"},
-             {{"full-autonomous-run", "--consecutive", "0"}, "--consecutive 0 must be at least 1"},
-             {{"full-autonomous-run", "--synergy-threshold-weight", "0"},
+             {{"run-autonomous", "--max-iterations", "0"}, "--max-iterations 0 must be"},
+             {{"run-autonomous", "--workflow", "nope"}, "--workflow nope names no workflow"},
+             {{"run-autonomous", "--recover"}, "holds no unfinished run-autonomous"},
+             {{"run-autonomous", "--roi-cycles", "0"}, "--roi-cycles 0 must be at least 1"},
+             {{"run-autonomous", "--consecutive", "0"}, "--consecutive 0 must be at least 1"},
+             {{"run-autonomous", "--synergy-threshold-weight", "0"},
               "--synergy-threshold-weight must be the weight of the newest value"},
-             {{"full-autonomous-run", "--synergy-threshold-window", "1"},
+             {{"run-autonomous", "--synergy-threshold-window", "1"},
               "--synergy-threshold-window 1 must be from 2 to 1000"},
-             {{"full-autonomous-run", "--preset-strategy", "dqn"}, "--preset-strategy dqn"},
+             {{"run-autonomous", "--preset-strategy", "dqn"}, "--preset-strategy dqn"},
              {{"run-complete"}, "give the presets to run"}}) {
         const auto result = runner(args);
         EXPECT_EQ(result.exit_code, 2) << args[1] << ": " << result.out;

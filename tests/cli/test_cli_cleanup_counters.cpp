@@ -92,7 +92,7 @@ TEST_F(ReportingExecutor, RunResultsAndSweepsAddUpInMetricsDbAndBadValuesAreSkip
                             "stale_vms_removed=6\n"),
               std::string::npos)
         << text.out;
-    const auto stats = command({"cleanup-stats", "--json"});
+    const auto stats = command({"show-cleanup-stats", "--json"});
     ASSERT_EQ(stats.exit_code, 0) << stats.err;
     const json counters = json::parse(stats.out)["counters"];
     EXPECT_DOUBLE_EQ(counters["stale_vms_removed"]["value"].get<double>(), 6.0) << stats.out;
@@ -101,7 +101,7 @@ TEST_F(ReportingExecutor, RunResultsAndSweepsAddUpInMetricsDbAndBadValuesAreSkip
 
 TEST_F(CleanupCounters, CleanupStatsWithoutADatabaseCreatesNone) {
     write_settings("presets: [{SCENARIO_NAME: normal}]\n");
-    const auto stats = runner({"cleanup-stats"});
+    const auto stats = runner({"show-cleanup-stats"});
     EXPECT_EQ(stats.exit_code, 0) << stats.err;
     EXPECT_NE(stats.out.find("no cleanup counters in"), std::string::npos) << stats.out;
     EXPECT_FALSE(std::filesystem::exists(db_path()));

@@ -1,13 +1,16 @@
 // The CLI's conventions: --version, help for every command (`help NAME` and `NAME --help`
-// the same text), a man page and shell completions generated from the same table, and
-// read-only commands that create nothing where they run.
+// the same text), a man page and shell completions generated from the same table, old command
+// names kept as aliases, and read-only commands that create nothing where they run.
 #include <sbx/plugin.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cli_fixture.hpp"
@@ -87,12 +90,12 @@ TEST_F(Conventions, EveryCommandHasItsOwnHelpEitherWay) {
 TEST_F(Conventions, HelpNeedsNoSettingsAndNamesWhatIsWrong) {
     const std::map<std::string, std::string> broken{{"SANDBOX_SETTINGS_YAML", dir_ + "/none.yaml"}};
     EXPECT_EQ(bare({"help", "replay"}, broken).exit_code, 0);
-    EXPECT_EQ(bare({"completions", "bash"}, broken).exit_code, 0);
-    EXPECT_EQ(bare({"cleanup-stats"}, broken).exit_code, 2);  // a command that reads them
+    EXPECT_EQ(bare({"print-completions", "bash"}, broken).exit_code, 0);
+    EXPECT_EQ(bare({"show-cleanup-stats"}, broken).exit_code, 2);  // a command that reads them
     const auto unknown = bare({"help", "rnu"});
     EXPECT_EQ(unknown.exit_code, 2);
     EXPECT_NE(unknown.err.find("help: unknown command 'rnu'"), std::string::npos) << unknown.err;
-    const auto shell = bare({"completions", "fish"});
+    const auto shell = bare({"print-completions", "fish"});
     EXPECT_EQ(shell.exit_code, 2);
     EXPECT_NE(shell.err.find("bash or zsh"), std::string::npos) << shell.err;
     const auto nothing = bare({});
@@ -120,7 +123,7 @@ TEST_F(Conventions, TheManPageListsEveryCommandAndRendersWithoutWarnings) {
 }
 
 TEST_F(Conventions, BashCompletesCommandsOptionsWordsAndValues) {
-    const auto script = bare({"completions", "bash"});
+    const auto script = bare({"print-completions", "bash"});
     ASSERT_EQ(script.exit_code, 0);
     const std::string file = write_file("completion.bash", script.out);
     // Each line: the words typed so far; the last one is being completed.
@@ -140,13 +143,17 @@ TEST_F(Conventions, BashCompletesCommandsOptionsWordsAndValues) {
               "h\ncall\ninspect\nlist\nnew\nverify\n");
     EXPECT_EQ(complete("sandbox-runner --log-level d"), "debug\n");
     EXPECT_EQ(complete("sandbox-runner --vers"), "--version\n");
+    // An old name (an alias) completes, and so do the new name's options after it.
+    EXPECT_EQ(complete("sandbox-runner synergy-metr"), "synergy-metrics\n");
+    EXPECT_EQ(complete("sandbox-runner synergy-metrics --pl"), "--plot\n");
+    EXPECT_EQ(complete("sandbox-runner show-synergy --pl"), "--plot\n");
     // Quoted as typed: the folder may hold a space (a checkout under "/tmp/a b").
     EXPECT_EQ(complete("sandbox-runner run --preset-file '" + dir_ + "/completion.ba'"),
               dir_ + "/completion.bash\n");
 }
 
 TEST_F(Conventions, ZshCompletesCommandsAndOptions) {
-    const auto script = bare({"completions", "zsh"});
+    const auto script = bare({"print-completions", "zsh"});
     ASSERT_EQ(script.exit_code, 0);
     ASSERT_EQ(script.out.rfind("#compdef sandbox-runner\n", 0), 0U);
     const std::string file = write_file("_sandbox-runner", script.out);
@@ -172,6 +179,70 @@ TEST_F(Conventions, ZshCompletesCommandsAndOptions) {
               "critical\ndebug\nerror\ninfo\noff\ntrace\nwarn\n");
 }
 
+// Each command is a verb or verb-object (groups: a plural noun and a verb); the names from
+// before 0.1.0 stay as aliases. An alias is the same command: the same help, the same
+// output, the same errors (which name the command by its new name), listed in `--help`.
+TEST_F(Conventions, OldNamesAreAliasesThatBehaveAsTheNewNames) {
+    const std::vector<std::pair<std::string, std::string>> renamed = {
+        {"full-autonomous-run", "run-autonomous"}, {"cleanup-stats", "show-cleanup-stats"},
+        {"synergy-metrics", "show-synergy"},       {"reliability", "show-reliability"},
+        {"dashboard", "serve-dashboard"},          {"worker", "run-shard"},
+        {"completions", "print-completions"},      {"cleanup", "purge-stale"}};
+    const auto general = bare({"--help"});
+    const auto names = listed_commands();
+    const auto man = bare({"help", "--man"});
+    for (const auto &[old_name, name] : renamed) {
+        const std::string listed =
+            std::string("\n  ").append(name).append(" (alias ").append(old_name).append(") ");
+        EXPECT_NE(general.out.find(listed), std::string::npos) << listed << "\n" << general.out;
+        EXPECT_EQ(std::count(names.begin(), names.end(), old_name), 0) << old_name;
+        const auto help = bare({name, "--help"});
+        ASSERT_EQ(help.exit_code, 0) << name << ": " << help.err;
+        EXPECT_NE(help.out.find("\nalias: " + old_name + "\n"), std::string::npos) << help.out;
+        const auto aliased = bare({old_name, "--help"});
+        EXPECT_EQ(aliased.exit_code, 0) << old_name << ": " << aliased.err;
+        EXPECT_EQ(aliased.out, help.out) << old_name;
+        EXPECT_EQ(bare({"help", old_name}).out, help.out) << old_name;
+        EXPECT_NE(man.out.find("Alias: " + std::regex_replace(old_name, std::regex("-"), "\\-")),
+                  std::string::npos)
+            << old_name;
+    }
+
+    // Real runs: each old name gives what the new one gives, its errors included.
+    const std::string empty = dir_ + "/empty";
+    fs::create_directories(empty);
+    for (const auto &[old_name, name, args] :
+         std::vector<std::tuple<std::string, std::string, std::vector<std::string>>>{
+             {"cleanup-stats", "show-cleanup-stats", {}},
+             {"cleanup-stats", "show-cleanup-stats", {"--json"}},
+             {"completions", "print-completions", {"bash"}},
+             {"completions", "print-completions", {"zsh"}},
+             {"completions", "print-completions", {"fish"}},
+             {"synergy-metrics", "show-synergy", {"--json"}},
+             {"reliability", "show-reliability", {"--window", "-1"}},
+             {"dashboard", "serve-dashboard", {"--port", "70000"}},
+             {"worker", "run-shard", {"--job", empty + "/job", "--shard", "0/1"}},
+             {"full-autonomous-run", "run-autonomous", {"--max-iterations", "0"}}}) {
+        std::vector<std::string> typed{old_name};
+        typed.insert(typed.end(), args.begin(), args.end());
+        std::vector<std::string> renamed_line{name};
+        renamed_line.insert(renamed_line.end(), args.begin(), args.end());
+        const auto by_old = bare(typed, {}, empty);
+        const auto by_new = bare(renamed_line, {}, empty);
+        EXPECT_EQ(by_old.exit_code, by_new.exit_code) << old_name << ": " << by_old.err;
+        EXPECT_EQ(by_old.out, by_new.out) << old_name;
+        EXPECT_EQ(by_old.err, by_new.err) << old_name;
+        // An error names the command by its new name, whichever name was typed.
+        if (by_old.exit_code == 2) {
+            EXPECT_NE(by_old.err.find("sandbox-runner: " + name), std::string::npos) << by_old.err;
+            EXPECT_EQ(by_old.err.find("sandbox-runner: " + old_name), std::string::npos)
+                << by_old.err;
+        }
+    }
+    EXPECT_EQ(bare({"show-cleanup-stats"}, {}, empty).exit_code, 0);
+    EXPECT_EQ(bare({"print-completions", "bash"}, {}, empty).exit_code, 0);
+}
+
 TEST_F(Conventions, ReadOnlyCommandsCreateNothingWhereTheyRun) {
     const std::string empty = dir_ + "/empty";
     fs::create_directories(empty);
@@ -179,8 +250,8 @@ TEST_F(Conventions, ReadOnlyCommandsCreateNothingWhereTheyRun) {
     for (const auto &args :
          std::vector<std::vector<std::string>>{{"check-resources"},
                                                {"check-resources", "--json"},
-                                               {"cleanup-stats"},
-                                               {"reliability"},
+                                               {"show-cleanup-stats"},
+                                               {"show-reliability"},
                                                {"plugins", "list"},
                                                {"workflows", "list"},
                                                {"presets", "generate", "--count", "2"},

@@ -181,11 +181,11 @@ workflows:
         ASSERT_EQ(result.exit_code, 0) << result.err;
     }
 
-    // `dashboard --port 0` in the background; its port once it listens.
+    // `serve-dashboard --port 0` in the background; its port once it listens.
     int start_dashboard(std::unique_ptr<Background> &server) {
         server = std::make_unique<Background>(
             std::vector<std::string>{SBX_BINARY, "--config", settings_, "--data-dir",
-                                     dir_ + "/data", "dashboard", "--port", "0"},
+                                     dir_ + "/data", "serve-dashboard", "--port", "0"},
             dir_ + "/dashboard.log");
         std::smatch match;
         const std::regex listening(R"(http://127\.0\.0\.1:(\d+)/)");

@@ -1,7 +1,7 @@
 // find-boundaries end to end: the real binary finds a boundary planted in a target (it fails
 // from LOAD 37 on), in fewer probes than the grid scan, keeps it in preset_boundaries.json, and
 // needs two probes to confirm it the next time; a real injector axis (CONCURRENCY_LEVEL:
-// copies of the step that notice each other); full-autonomous-run adds presets on both
+// copies of the step that notice each other); run-autonomous adds presets on both
 // sides of each kept boundary; boundaries an older version kept in preset_policy.json are
 // read, and moved to their own file when the policy starts to learn.
 #include <filesystem>
@@ -75,8 +75,8 @@ TEST_F(FindBoundaries, FindsAPlantedBoundaryInFewerProbesThanTheGridAndKeepsIt) 
     EXPECT_NE(again.out.find("probe LOAD=37: roi 0.000 -> breaks"), std::string::npos) << again.out;
     EXPECT_NE(again.out.find("(2 probes, 2 runs)"), std::string::npos) << again.out;
 
-    // full-autonomous-run adds a preset on each side of the kept boundary.
-    const auto loop = runner({"full-autonomous-run", "-w", "planted", "--max-iterations", "1",
+    // run-autonomous adds a preset on each side of the kept boundary.
+    const auto loop = runner({"run-autonomous", "-w", "planted", "--max-iterations", "1",
                               "--preset-count", "1", "--seed", "5", "--json"});
     ASSERT_EQ(loop.exit_code, 0) << loop.err;
     std::ifstream state_file(dir_ + "/data/autonomous_run.json");

@@ -1,6 +1,6 @@
 // Forecasts scored against what happened: a workflow whose ROI follows a planted series is
 // run again and again; every predictor's forecast of every series is stored, paired with the
-// next point, and `reliability` reports each predictor's error and interval coverage.
+// next point, and `show-reliability` reports each predictor's error and interval coverage.
 #include <array>
 #include <cmath>
 #include <fstream>
@@ -81,7 +81,7 @@ TEST_F(Forecasts, EveryPredictorForecastsEverySeriesAndEachForecastMeetsWhatFoll
                     "AND subject = 'roi:planted:normal:on'")[0][0],
               "1");
 
-    const auto result = runner({"reliability", "--json"});
+    const auto result = runner({"show-reliability", "--json"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const json report = json::parse(result.out);
     ASSERT_EQ(report["subjects"].size(), 1u) << "--metric defaults to roi";
@@ -115,12 +115,13 @@ TEST_F(Forecasts, EveryPredictorForecastsEverySeriesAndEachForecastMeetsWhatFoll
         }
     }
 
-    const auto windowed = json::parse(runner({"reliability", "--window", "2", "--json"}).out);
+    const auto windowed = json::parse(runner({"show-reliability", "--window", "2", "--json"}).out);
     EXPECT_EQ(windowed["subjects"][0]["predictors"][0]["pairs"], 2);
-    const auto everything = json::parse(runner({"reliability", "--metric", "all", "--json"}).out);
+    const auto everything =
+        json::parse(runner({"show-reliability", "--metric", "all", "--json"}).out);
     EXPECT_GT(everything["subjects"].size(), 1u);
 
-    const auto text = runner({"reliability"});
+    const auto text = runner({"show-reliability"});
     ASSERT_EQ(text.exit_code, 0) << text.err;
     EXPECT_NE(text.out.find("roi:planted:normal:on"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("best"), std::string::npos) << text.out;
@@ -128,14 +129,14 @@ TEST_F(Forecasts, EveryPredictorForecastsEverySeriesAndEachForecastMeetsWhatFoll
 }
 
 TEST_F(Forecasts, ReliabilityWithoutPairsSaysSoAndRefusesBadOptions) {
-    const auto empty = runner({"reliability"});
+    const auto empty = runner({"show-reliability"});
     EXPECT_EQ(empty.exit_code, 0) << empty.err;
     EXPECT_NE(empty.out.find("no forecast of 'roi' has been paired"), std::string::npos)
         << empty.out;
-    const auto negative = runner({"reliability", "--window", "-1"});
+    const auto negative = runner({"show-reliability", "--window", "-1"});
     EXPECT_EQ(negative.exit_code, 2);
     EXPECT_NE(negative.err.find("--window -1 must be 0"), std::string::npos) << negative.err;
-    const auto no_metric = runner({"reliability", "--metric", ""});
+    const auto no_metric = runner({"show-reliability", "--metric", ""});
     EXPECT_EQ(no_metric.exit_code, 2);
     EXPECT_NE(no_metric.err.find("--metric needs a metric name"), std::string::npos)
         << no_metric.err;

@@ -140,7 +140,7 @@ workflows:
   - name: b
     steps: [{run: [/bin/sh, -c, 'exit 1']}]
 )");
-    const auto empty = runner({"synergy-metrics", "--plot", dir_ + "/none.svg"});
+    const auto empty = runner({"show-synergy", "--plot", dir_ + "/none.svg"});
     EXPECT_EQ(empty.exit_code, 0) << empty.err;
     EXPECT_FALSE(fs::exists(dir_ + "/none.svg"));
     EXPECT_FALSE(fs::exists(dir_ + "/data"));
@@ -149,7 +149,7 @@ workflows:
         ASSERT_EQ(simulation.exit_code, 0) << simulation.err;
     }
     const auto metrics =
-        runner({"synergy-metrics", "--window", "2", "--json", "--plot", dir_ + "/synergy.svg"});
+        runner({"show-synergy", "--window", "2", "--json", "--plot", dir_ + "/synergy.svg"});
     ASSERT_EQ(metrics.exit_code, 0) << metrics.err;
     const auto parsed = json::parse(metrics.out);
     // The newest session's synergy_roi, and the EMA over the last two sessions' values.
@@ -190,7 +190,7 @@ workflows:
             EXPECT_NE(svg.find(name), std::string::npos) << file << " lacks " << name;
         }
     }
-    const auto bad = runner({"synergy-metrics", "--plot", dir_ + "/missing/s.svg"});
+    const auto bad = runner({"show-synergy", "--plot", dir_ + "/missing/s.svg"});
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("does not exist"), std::string::npos) << bad.err;
 }

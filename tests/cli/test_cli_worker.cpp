@@ -59,7 +59,7 @@ workflows:
         return digest;
     }
     CommandResult worker() {
-        return run_command({SBX_BINARY, "worker", "--job", job_, "--shard", "0/1"}, {}, dir_);
+        return run_command({SBX_BINARY, "run-shard", "--job", job_, "--shard", "0/1"}, {}, dir_);
     }
     std::string done() const { return job_ + "/attempt-1/shard-0/done"; }
     std::string job_;
@@ -69,7 +69,7 @@ TEST_F(WorkerCommand, SettingsEditedSinceSubmissionAreRefused) {
     write_job("0000000000000000");
     const auto result = worker();
     EXPECT_EQ(result.exit_code, 2) << result.err;
-    EXPECT_NE(result.err.find("worker: the settings file " + settings_ +
+    EXPECT_NE(result.err.find("run-shard: the settings file " + settings_ +
                               " changed since the matrix was submitted"),
               std::string::npos)
         << result.err;
@@ -79,7 +79,7 @@ TEST_F(WorkerCommand, SettingsEditedSinceSubmissionAreRefused) {
     const std::string said{std::istreambuf_iterator<char>(refused),
                            std::istreambuf_iterator<char>()};
     EXPECT_EQ(said.rfind("node ", 0), 0U) << said;
-    EXPECT_NE(said.find(": worker: the settings file "), std::string::npos) << said;
+    EXPECT_NE(said.find(": run-shard: the settings file "), std::string::npos) << said;
 }
 
 TEST_F(WorkerCommand, AnotherPlanIsRefusedAndTheHostsOwnIsMade) {
@@ -104,7 +104,7 @@ TEST_F(WorkerCommand, AnotherPlanIsRefusedAndTheHostsOwnIsMade) {
 // worker drops it and makes its shard with the node's default, saying so.
 TEST_F(WorkerCommand, ATmpdirTheNodeCannotWriteIsDroppedAndTheShardMade) {
     write_job(settings_digest());
-    const auto made = run_command({SBX_BINARY, "worker", "--job", job_, "--shard", "0/1"},
+    const auto made = run_command({SBX_BINARY, "run-shard", "--job", job_, "--shard", "0/1"},
                                   {{"TMPDIR", "/proc/sbx-no-such-folder"}}, dir_);
     EXPECT_EQ(made.exit_code, 0) << made.err;
     EXPECT_TRUE(std::filesystem::exists(done())) << made.err;

@@ -38,7 +38,7 @@ done
 # The packaged man page and completions are those the packaged binary prints.
 cmp <("$usr/bin/sandbox-runner" help --man) "$usr/share/man/man1/sandbox-runner.1" ||
     fail "the packaged man page is not the binary's"
-cmp <("$usr/bin/sandbox-runner" completions bash) "$usr/share/bash-completion/completions/sandbox-runner" ||
+cmp <("$usr/bin/sandbox-runner" print-completions bash) "$usr/share/bash-completion/completions/sandbox-runner" ||
     fail "the packaged bash completion is not the binary's"
 grep -q "run: \[/usr/lib/sandbox-runner/sbx-demo-kv, put" "$usr/share/sandbox-runner/sandbox_settings.yaml" ||
     fail "the installed settings do not name the installed demo target"

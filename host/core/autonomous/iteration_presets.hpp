@@ -1,5 +1,5 @@
 // The presets of each iteration of the autonomous loop (docs/user-guide.md
-// "full-autonomous-run"): the first iteration's are chosen as every command chooses them
+// "run-autonomous"): the first iteration's are chosen as every command chooses them
 // (--preset-count winning over fixed presets); each later one runs the previous iteration's
 // presets adapted (presets/preset_adaptation.hpp) to what the loop has seen of each.
 #pragma once

@@ -214,7 +214,7 @@ std::vector<json> forecast_log_lines(const AutonomousState &state, const Iterati
 int64_t reopen_iteration_session(store::Store &store, int64_t session, const std::string &command,
                                  const std::filesystem::path &database) {
     const auto status = store::session_status(store, session);
-    if (!status || status->second != command) {
+    if (!status || current_loop_command(status->second) != command) {
         throw InputError(command + " --recover: " + database.string() + " holds no session " +
                          std::to_string(session) + " of " + command +
                          ", the one the loop was running; move autonomous_run.json away to "

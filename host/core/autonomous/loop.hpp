@@ -1,4 +1,4 @@
-// full-autonomous-run and run-complete (docs/user-guide.md "full-autonomous-run"): iterate
+// run-autonomous and run-complete (docs/user-guide.md "run-autonomous"): iterate
 // presets → matrix of workflows (each alone, and all together) → tracking, forecasts and
 // convergence, until every subject has converged, nothing new is being learned, or a limit
 // runs out. Each iteration is one session of metrics.db; the loop's own state is

@@ -1,4 +1,4 @@
-// The options of the autonomous loop (full-autonomous-run, run-complete), kept in its state
+// The options of the autonomous loop (run-autonomous, run-complete), kept in its state
 // (autonomous_run.json) as JSON so a --recover goes on with the options the loop began with,
 // whatever the command line and the environment say by then.
 #pragma once

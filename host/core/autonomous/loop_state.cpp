@@ -84,6 +84,10 @@ std::filesystem::path autonomous_state_path(const std::filesystem::path &data_di
     return data_dir / "autonomous_run.json";
 }
 
+std::string current_loop_command(const std::string &recorded) {
+    return recorded == "full-autonomous-run" ? "run-autonomous" : recorded;
+}
+
 std::optional<AutonomousState> load_autonomous_state(const std::filesystem::path &path) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
@@ -98,7 +102,7 @@ std::optional<AutonomousState> load_autonomous_state(const std::filesystem::path
                              fix);
         }
         AutonomousState state;
-        state.command = document.at("command").get<std::string>();
+        state.command = current_loop_command(document.at("command").get<std::string>());
         state.options = document.at("options");
         state.seed = document.at("seed").get<int64_t>();
         state.elapsed_s = document.at("elapsed_s").get<double>();

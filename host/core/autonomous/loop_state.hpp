@@ -1,5 +1,5 @@
 // The autonomous loop's state, <data_dir>/autonomous_run.json (docs/user-guide.md
-// "full-autonomous-run"): its options, one record per finished iteration and the one in
+// "run-autonomous"): its options, one record per finished iteration and the one in
 // progress. Rewritten atomically after every change, so a loop killed at any point resumes
 // (--recover) from the last finished iteration and the session of the one in flight. Every
 // decision the loop makes is a function of these records, so a resumed loop decides as an
@@ -61,7 +61,7 @@ struct IterationRecord {
 };
 
 struct AutonomousState {
-    std::string command;     // full-autonomous-run or run-complete
+    std::string command;     // run-autonomous or run-complete
     nlohmann::json options;  // what --recover needs to go on
     int64_t seed = 0;
     double elapsed_s = 0;  // spent by earlier processes of this loop
@@ -75,6 +75,10 @@ struct AutonomousState {
 };
 
 std::filesystem::path autonomous_state_path(const std::filesystem::path &data_dir);
+
+// The loop's command as it is called now: a state or a session recorded before 0.1.0 says
+// full-autonomous-run, run-autonomous's old name (still its alias), and --recover goes on.
+std::string current_loop_command(const std::string &recorded);
 
 // Throws InputError naming the file for one that is not this format.
 std::optional<AutonomousState> load_autonomous_state(const std::filesystem::path &path);

@@ -184,7 +184,7 @@ std::string SlurmRuns::submit(int attempt, const std::vector<engine::PlannedRun>
             script,
             "#!/bin/sh\n# One shard of a sandbox-runner matrix (written by the host).\n"
             "exec " +
-                shell_quote(worker.value("program", std::string())) + " worker --job " +
+                shell_quote(worker.value("program", std::string())) + " run-shard --job " +
                 shell_quote(folder_.string()) +
                 " --attempt \"$1\" --shard \"$SLURM_ARRAY_TASK_ID/$2\"\n");
         fs::permissions(script, fs::perms::owner_all, fs::perm_options::add);

@@ -25,7 +25,7 @@ struct SelectionInputs {
     // Take preset keys from the host's environment (environment_keys.hpp): the settings'
     // preset_env.
     bool environment_keys = false;
-    // The preset count was asked for (full-autonomous-run --preset-count): generated presets
+    // The preset count was asked for (run-autonomous --preset-count): generated presets
     // win over SANDBOX_ENV_PRESETS and the settings' presets, which a warning names; with
     // generation off (SANDBOX_GENERATE_PRESETS=0) a warning says the count cannot be honoured.
     bool count_over_fixed = false;

@@ -1,7 +1,7 @@
 // The failure boundaries find-boundaries found so far, kept between searches
 // (docs/user-guide.md "find-boundaries"): per workflow and axis, the harshest setting that
 // held and the mildest that broke. A later search starts from the kept bracket (two probes
-// when it still holds), and full-autonomous-run adds presets on both sides of each
+// when it still holds), and run-autonomous adds presets on both sides of each
 // boundary. Kept in <data_dir>/preset_boundaries.json; before adapt-presets learned, they
 // were the preset policy (preset_policy.json, format sandbox-runner/preset_policy/1), which
 // is still read when no boundaries file exists.

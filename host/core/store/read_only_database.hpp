@@ -1,5 +1,5 @@
 // metrics.db opened for reading only, by the commands that show what was recorded (report,
-// dashboard, synergy-metrics): nothing is created, migrated or written, so they may run
+// serve-dashboard, show-synergy): nothing is created, migrated or written, so they may run
 // beside a matrix that is writing, and on a copy the user cannot write.
 #pragma once
 
