@@ -17,6 +17,7 @@
 #include "reports/scenario_recording.hpp"
 #include "reports/session_report.hpp"
 #include "scoring/forecast_scores.hpp"
+#include "scoring/scenario_gate.hpp"
 #include "session.hpp"
 #include "session_reports.hpp"
 #include "store/session_resume.hpp"
@@ -32,11 +33,7 @@ namespace {
 
 using nlohmann::json;
 
-struct Gate {
-    std::optional<double> worst_below;  // exit 1 when the worst roi_delta is below this
-    bool on_fail = false;               // exit 1 when the status is "fail"
-    bool on_weak = false;               // exit 1 unless the status is "pass"
-};
+using Gate = scoring::ScenarioGate;
 
 struct Options {
     std::string workflow;
@@ -103,39 +100,12 @@ Options parse(const std::vector<std::string> &args) {
 
 // The exit code the gate asks for, with the reason on stderr.
 int gate_exit(const Gate &gate, const scoring::ScenarioReport &report) {
-    const auto fail = [](const std::string &why) {
-        std::fprintf(stderr, "sandbox-runner: %s\n", why.c_str());
-        return kExitGateFailed;
-    };
-    // Never green, gate or not: a broken workflow, or a scenario errors left without a
-    // verdict, is no result to pass on.
-    if (report.status == scoring::WorkflowVerdict::broken) {
-        return fail("status is 'broken': " + report.broken);
+    const std::string why = scoring::gate_failure(gate, report);
+    if (why.empty()) {
+        return kExitOk;
     }
-    for (const auto &score : report.scenarios) {
-        if (!score.inconclusive.empty()) {
-            return fail("status is '" + std::string(scoring::verdict_name(report.status)) +
-                        "' and " + score.name + " is inconclusive: " + score.inconclusive);
-        }
-    }
-    if (gate.worst_below && !report.scenarios.empty()) {
-        for (const auto &score : report.scenarios) {
-            if (score.name == report.worst_scenario && score.roi_delta < *gate.worst_below) {
-                char text[160];
-                std::snprintf(text, sizeof(text),
-                              "worst scenario %s has roi_delta %+.3f, below --fail-on "
-                              "worst-below=%g",
-                              score.name.c_str(), score.roi_delta, *gate.worst_below);
-                return fail(text);
-            }
-        }
-    }
-    if ((gate.on_fail && report.status == scoring::WorkflowVerdict::fail) ||
-        (gate.on_weak && report.status != scoring::WorkflowVerdict::pass)) {
-        return fail(std::string("status is '") + scoring::verdict_name(report.status) +
-                    "' (--fail-on status=" + (gate.on_weak ? "weak" : "fail") + ")");
-    }
-    return kExitOk;
+    std::fprintf(stderr, "sandbox-runner: %s\n", why.c_str());
+    return kExitGateFailed;
 }
 
 // --recover: the matrix as the interrupted session planned it. Returns whether its fault
