@@ -4,10 +4,10 @@
 // each shrunk, with its replay line; the corpus kept in DIR to resume from.
 #include <boost/program_options.hpp>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli_context.hpp"
+#include "engine/corpus_folder.hpp"
 #include "engine/explore_session.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
@@ -16,7 +16,6 @@
 #include "reports/replay_line.hpp"
 #include "session.hpp"
 #include "util/errors.hpp"
-#include "util/hex_digest.hpp"
 #include "workflow_choice.hpp"
 
 namespace po = boost::program_options;
@@ -80,59 +79,6 @@ presets::Preset chosen_preset(const config::Settings &settings, const std::strin
     } catch (const InputError &e) {
         throw InputError("explore: --preset " + name + ": neither a preset of the settings nor " +
                          e.what());
-    }
-}
-
-// The corpus kept in `folder`: every *.json file, in name order. A path that is there but
-// no folder is refused before any run (the corpus could not be kept at the end).
-std::vector<json> read_corpus(const std::string &folder) {
-    std::vector<json> corpus;
-    std::error_code error;
-    if (!folder.empty() && fs::exists(folder, error) && !fs::is_directory(folder, error)) {
-        throw InputError("explore: --corpus " + folder +
-                         " is not a folder; name a folder (made when missing) to keep the "
-                         "corpus in");
-    }
-    if (folder.empty() || !fs::is_directory(folder, error)) {
-        return corpus;
-    }
-    std::vector<fs::path> files;
-    for (const auto &entry : fs::directory_iterator(folder)) {
-        if (entry.path().extension() == ".json") {
-            files.push_back(entry.path());
-        }
-    }
-    std::sort(files.begin(), files.end());
-    for (const fs::path &file : files) {
-        std::ifstream in(file);
-        json value = json::parse(in, nullptr, false);
-        if (value.is_discarded()) {
-            throw InputError("explore: --corpus " + folder + ": " + file.filename().string() +
-                             " is not JSON; remove it, or the folder, to start afresh");
-        }
-        corpus.push_back(std::move(value));
-    }
-    return corpus;
-}
-
-// Writes each new corpus input as <hash>.json in `folder` (made when missing).
-void keep_corpus(const std::string &folder, const std::vector<json> &found) {
-    if (folder.empty()) {
-        return;
-    }
-    std::error_code error;
-    fs::create_directories(folder, error);
-    for (const json &value : found) {
-        const std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-        const fs::path file = fs::path(folder) / (util::fnv1a_hex(text) + ".json");
-        std::ofstream out(file);
-        out << text << '\n';
-        if (!out.flush()) {
-            // The runs are recorded; only the corpus is lost, said as such.
-            std::fprintf(stderr, "explore: cannot write %s; the corpus is not kept\n",
-                         file.c_str());
-            return;
-        }
     }
 }
 
@@ -273,7 +219,7 @@ int run_explore_command(CliContext &context, const std::vector<std::string> &arg
     explore_settings.slot = engine::explored_slot(workflow, options.slot);
     explore_settings.runs = options.runs;
     explore_settings.seed = options.seed;
-    explore_settings.corpus = read_corpus(options.corpus);
+    explore_settings.corpus = engine::read_corpus(options.corpus);
 
     ProgressLine progress(context.options);
     const auto explored = engine::explore_in_session(settings, context.registry(), workflow, preset,
@@ -281,7 +227,10 @@ int run_explore_command(CliContext &context, const std::vector<std::string> &arg
     progress.stop();
     auto &store = *explored.store;
     const auto &outcome = explored.outcome;
-    keep_corpus(options.corpus, outcome.corpus);
+    if (const auto lost = engine::keep_corpus(options.corpus, outcome.corpus); !lost.empty()) {
+        // The runs are recorded; only the corpus is lost, said as such.
+        std::fprintf(stderr, "explore: cannot write %s; the corpus is not kept\n", lost.c_str());
+    }
     const auto crashes = engine::shrink_crashes(settings, context.registry(), store, workflow,
                                                 outcome.crashes, options.shrink_runs);
     const std::string commands = reports::command_prefix(settings.source, settings.data_dir);
