@@ -16,23 +16,15 @@ set(SBX_PRECOMPILED_COMMON
 
 # Every target below `directory` (its subdirectories too); `extra` adds headers (e.g.
 # <gtest/gtest.h> under tests/).
+include(${CMAKE_CURRENT_LIST_DIR}/ProjectTargets.cmake)
+
 function(sbx_precompile_targets directory)
   cmake_parse_arguments(SBX "" "" "EXTRA" ${ARGN})
   if(NOT SBX_PRECOMPILED_HEADERS)
     return()
   endif()
-  get_property(targets DIRECTORY ${directory} PROPERTY BUILDSYSTEM_TARGETS)
+  sbx_targets_with_cxx_files(${directory} 3 targets)
   foreach(target IN LISTS targets)
-    get_target_property(type ${target} TYPE)
-    if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY)$")
-      continue()
-    endif()
-    get_target_property(sources ${target} SOURCES)
-    list(FILTER sources INCLUDE REGEX "\\.(cpp|cc)$")
-    list(LENGTH sources count)
-    if(count LESS 3)
-      continue()
-    endif()
     # C++ only (a target may have C files too). The header's closing '>' would close the
     # generator expression: it is written $<ANGLE-R>.
     set(headers)
@@ -41,9 +33,5 @@ function(sbx_precompile_targets directory)
       list(APPEND headers "$<$<COMPILE_LANGUAGE:CXX>:${header}>")
     endforeach()
     target_precompile_headers(${target} PRIVATE ${headers})
-  endforeach()
-  get_property(subdirectories DIRECTORY ${directory} PROPERTY SUBDIRECTORIES)
-  foreach(subdirectory IN LISTS subdirectories)
-    sbx_precompile_targets(${subdirectory} EXTRA ${SBX_EXTRA})
   endforeach()
 endfunction()
