@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
     }
     ::signal(SIGPIPE, SIG_IGN);
     // spdlog's level as a number; 2 (info) when it is unreadable.
-    const auto level = argc == 4 ? sbx::util::parse_int64(argv[3]) : std::nullopt;
+    const auto level = argc >= 4 ? sbx::util::parse_int64(argv[3]) : std::nullopt;
     sbx::plugin_host::forward_logs_to(kChannel, static_cast<int>(level.value_or(2)));
     const bool describe_only = std::strcmp(argv[1], "--describe") == 0;
     return sbx::plugin_host::serve(kChannel, argv[2], describe_only);

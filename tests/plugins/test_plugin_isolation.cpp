@@ -107,6 +107,19 @@ TEST_F(PluginIsolation, WhatAPluginPrintsNeverReachesTheHostsStdout) {
         << "it goes to stderr instead";
 }
 
+// An isolated plugin logs at the host's level: its debug lines reach --log-level debug, and
+// are left out at the default level, as an in-process plugin's are.
+TEST_F(PluginIsolation, APluginLogsAtTheHostsLogLevel) {
+    settings_for("log");
+    const auto debug = run_with({"--log-level", "debug", "run"});
+    ASSERT_EQ(debug.exit_code, 0) << debug.err;
+    EXPECT_NE(debug.err.find("a debug line from the predictor"), std::string::npos) << debug.err;
+    const auto info = run_with({"run"});
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    EXPECT_EQ(info.err.find("a debug line from the predictor"), std::string::npos) << info.err;
+    EXPECT_NE(info.err.find("a warning from the predictor"), std::string::npos) << info.err;
+}
+
 TEST_F(PluginIsolation, SigintDuringAHungCallEndsTheCommandWithExit3AndNothingLeft) {
     settings_for("hang", "plugin_host: {call_deadline_s: 0}\n");  // no deadline: only the signal
     const int pid =
