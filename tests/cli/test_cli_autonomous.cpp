@@ -197,6 +197,31 @@ TEST_F(AutonomousLoop, ThePlateauAndTheSynergyThresholdAreTunable) {
     EXPECT_EQ(loop["options"]["thresholds"]["synergy_threshold_window"], 4) << loop["options"];
 }
 
+// A fixed threshold from the environment is logged as coming from there, and an option
+// still wins over it.
+TEST_F(AutonomousLoop, ThresholdsFromTheEnvironmentAreLoggedAsSuch) {
+    const auto result =
+        sbx::test::run_command({SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data",
+                                "run-autonomous", "--max-iterations", "2", "--runs", "2", "--seed",
+                                "7", "--workers", "2", "--roi-threshold", "0.2"},
+                               {{"SYNERGY_THRESHOLD", "0.03"},
+                                {"ENTROPY_PLATEAU_THRESHOLD", "0.02"},
+                                {"ROI_THRESHOLD", "0.4"}},
+                               dir_);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    std::ifstream decisions_file(dir_ + "/data/threshold_log.jsonl");
+    std::map<std::string, json> last;  // by kind
+    for (std::string line; std::getline(decisions_file, line);) {
+        const auto decision = json::parse(line);
+        last[decision["kind"].get<std::string>()] = decision;
+    }
+    ASSERT_EQ(last.size(), 3u);
+    EXPECT_EQ(last["synergy"]["source"], "environment") << last["synergy"];
+    EXPECT_DOUBLE_EQ(last["synergy"]["threshold"].get<double>(), 0.03) << last["synergy"];
+    EXPECT_EQ(last["entropy"]["source"], "environment") << last["entropy"];
+    EXPECT_EQ(last["roi"]["source"], "option") << last["roi"];
+}
+
 TEST_F(AutonomousLoop, ASigkilledLoopRecoversToTheReportOfAnUninterruptedOne) {
     const auto expected = reference(loop_);
     // 12 runs an iteration: kill in the middle of the second.

@@ -229,10 +229,6 @@ LoopThresholds starting_thresholds(const AutonomousOptions &options) {
     LoopThresholds thresholds;
     thresholds.tracker = scoring::tracker_settings_from_environment();
     thresholds.convergence = scoring::convergence_settings_from_environment();
-    const auto from_environment = [](const char *name) {
-        const char *value = std::getenv(name);
-        return value != nullptr && *value != '\0';
-    };
     if (options.roi_threshold) {
         thresholds.tracker.tolerance = *options.roi_threshold;
         thresholds.sources.roi = "option";
@@ -246,7 +242,8 @@ LoopThresholds starting_thresholds(const AutonomousOptions &options) {
     if (options.synergy_cycles) {
         thresholds.convergence.synergy_cycles = *options.synergy_cycles;
     }
-    if (from_environment("SYNERGY_THRESHOLD")) {
+    // Before the options: only SYNERGY_THRESHOLD sets a fixed threshold.
+    if (thresholds.convergence.synergy_threshold) {
         thresholds.sources.synergy = "environment";
     }
     if (options.synergy_threshold) {
@@ -263,7 +260,8 @@ LoopThresholds starting_thresholds(const AutonomousOptions &options) {
     if (options.entropy_plateau_consecutive) {
         thresholds.convergence.entropy_plateau_consecutive = *options.entropy_plateau_consecutive;
     }
-    if (from_environment("ENTROPY_PLATEAU_THRESHOLD")) {
+    // No option sets it: a fixed plateau threshold comes from ENTROPY_PLATEAU_THRESHOLD.
+    if (thresholds.convergence.entropy_plateau_threshold) {
         thresholds.sources.entropy = "environment";
     }
     return thresholds;
