@@ -24,6 +24,7 @@
 
 #include <sbx/unique_fd.hpp>
 
+#include "environment_variable.hpp"
 #include "support/network_entry.hpp"
 #include "support/sys_error.hpp"
 
@@ -133,7 +134,7 @@ std::string exchange(Pipe &in, Pipe &out, const std::string &input,
 }  // namespace
 
 std::optional<std::string> find_executable(const std::string &name) {
-    const char *path = std::getenv("PATH");
+    const char *path = environment_variable("PATH");
     std::string folders = path != nullptr ? path : "";
     folders += ":/usr/sbin:/sbin:/usr/bin:/bin";
     std::size_t start = 0;

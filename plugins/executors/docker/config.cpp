@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "support/environment_variable.hpp"
 #include "support/json_fields.hpp"
 #include "support/number_parse.hpp"
 
@@ -16,13 +17,8 @@ namespace {
 
 using support::invalid;
 
-const char *variable(const char *name) {
-    const char *value = std::getenv(name);
-    return value != nullptr && *value != '\0' ? value : nullptr;
-}
-
 double seconds_variable(const char *name, double fallback) {
-    const char *value = variable(name);
+    const char *value = support::environment_variable(name);
     if (value == nullptr) {
         return fallback;
     }
@@ -35,7 +31,7 @@ double seconds_variable(const char *name, double fallback) {
 }
 
 std::uint64_t count_variable(const char *name, std::uint64_t fallback) {
-    const char *value = variable(name);
+    const char *value = support::environment_variable(name);
     if (value == nullptr) {
         return fallback;
     }
@@ -130,10 +126,10 @@ ExecutorConfig parse_config(const std::string &config_json) {
             invalid(where, "is not a setting of the docker executor");
         }
     }
-    if (const char *user = variable("SANDBOX_CONTAINER_USER")) {
+    if (const char *user = support::environment_variable("SANDBOX_CONTAINER_USER")) {
         config.user = user;
     }
-    if (const char *label = variable("SANDBOX_POOL_LABEL")) {
+    if (const char *label = support::environment_variable("SANDBOX_POOL_LABEL")) {
         config.pool_label = label;
     }
     if (config.pool_label.empty()) {

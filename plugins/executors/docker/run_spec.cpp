@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "support/environment_variable.hpp"
 #include "support/json_fields.hpp"
 #include "support/run_spec.hpp"
 #include "support/workspace.hpp"
@@ -36,12 +37,11 @@ std::string choose_image(const std::string &spec_image, const std::string &os_ty
                         ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
                         : '_';
         }
-        if (const char *value = std::getenv(name.c_str()); value != nullptr && *value != '\0') {
+        if (const char *value = support::environment_variable(name.c_str())) {
             return value;
         }
     }
-    if (const char *value = std::getenv("SANDBOX_CONTAINER_IMAGE");
-        value != nullptr && *value != '\0') {
+    if (const char *value = support::environment_variable("SANDBOX_CONTAINER_IMAGE")) {
         return value;
     }
     return config.image;

@@ -1,5 +1,6 @@
 // The docker executor's state files, kept with the executors' shared locked JSON file.
 #include "state_files.hpp"
+#include "support/environment_variable.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -22,8 +23,7 @@ std::string docker_state_folder(const std::string &state_dir) {
 }
 
 std::string active_containers_path(const std::string &state_dir) {
-    const char *variable = std::getenv("SANDBOX_ACTIVE_CONTAINERS");
-    if (variable != nullptr && *variable != '\0') {
+    if (const char *variable = support::environment_variable("SANDBOX_ACTIVE_CONTAINERS")) {
         return variable;
     }
     return docker_state_folder(state_dir) + "/active_containers.json";

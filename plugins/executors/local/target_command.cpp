@@ -1,6 +1,7 @@
 // Building the target's argv/envp and finding its program in the target's PATH. Done in the
 // parent: the clone()d child shares our memory and may only make raw system calls.
 #include "target_command.hpp"
+#include "support/environment_variable.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,8 +54,8 @@ std::vector<std::string> target_environment(const support::RunSpec &spec, bool i
             }
         }
     } else {
-        const char *host_path = std::getenv("PATH");
-        variables["PATH"] = host_path != nullptr && host_path[0] != '\0' ? host_path : kDefaultPath;
+        const char *host_path = support::environment_variable("PATH");
+        variables["PATH"] = host_path != nullptr ? host_path : kDefaultPath;
         variables["HOME"] = workspace;
         variables["TMPDIR"] = workspace;
         variables["LANG"] = "C.UTF-8";

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "support/environment_variable.hpp"
 #include "support/json_fields.hpp"
 #include "support/number_parse.hpp"
 
@@ -17,11 +18,6 @@ namespace {
 
 using support::invalid;
 namespace fs = std::filesystem;
-
-const char *variable(const char *name) {
-    const char *value = std::getenv(name);
-    return value != nullptr && *value != '\0' ? value : nullptr;
-}
 
 std::string absolute_or_empty(const std::string &path) {
     return path.empty() ? path : fs::absolute(path).lexically_normal().string();
@@ -128,11 +124,11 @@ ExecutorConfig parse_config(const std::string &config_json) {
         invalid("qemu executor configuration",
                 "memory_mb must be >= 64; cpus, boot_attempts and boot_timeout_ms >= 1");
     }
-    if (const char *age = variable("SANDBOX_OVERLAY_MAX_AGE")) {
+    if (const char *age = support::environment_variable("SANDBOX_OVERLAY_MAX_AGE")) {
         config.overlay_max_age_s =
             parse_duration_s(age, "environment variable SANDBOX_OVERLAY_MAX_AGE");
     }
-    if (const char *count = variable("SANDBOX_MAX_OVERLAY_COUNT")) {
+    if (const char *count = support::environment_variable("SANDBOX_MAX_OVERLAY_COUNT")) {
         const auto overlays = support::parse_uint64(count);
         if (!overlays) {
             invalid("environment variable SANDBOX_MAX_OVERLAY_COUNT",
@@ -140,10 +136,10 @@ ExecutorConfig parse_config(const std::string &config_json) {
         }
         config.max_overlay_count = *overlays;
     }
-    if (const char *file = variable("SANDBOX_ACTIVE_OVERLAYS")) {
+    if (const char *file = support::environment_variable("SANDBOX_ACTIVE_OVERLAYS")) {
         config.active_overlays_file = absolute_or_empty(file);
     }
-    if (const char *file = variable("SANDBOX_FAILED_OVERLAYS")) {
+    if (const char *file = support::environment_variable("SANDBOX_FAILED_OVERLAYS")) {
         config.failed_overlays_file = absolute_or_empty(file);
     }
     if (config.guest_dir.empty()) {

@@ -1,5 +1,6 @@
 // Copies of a preload shim at a path LD_PRELOAD can carry (preload_copy.hpp).
 #include "preload_copy.hpp"
+#include "support/environment_variable.hpp"
 
 #include <sbx/plugin.hpp>
 
@@ -25,7 +26,8 @@ std::vector<std::string> copy_folders() {
     std::vector<std::string> folders;
     for (const std::string &folder :
          {user_state::locate(),
-          user_state::locate(nullptr, std::getenv("XDG_RUNTIME_DIR"), ::geteuid())}) {
+          user_state::locate(nullptr, support::environment_variable("XDG_RUNTIME_DIR"),
+                             ::geteuid())}) {
         if (preloadable(folder) &&
             std::find(folders.begin(), folders.end(), folder) == folders.end()) {
             folders.push_back(folder);

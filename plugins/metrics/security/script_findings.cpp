@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "support/environment_variable.hpp"
 #include "support/system_tool.hpp"
 
 namespace sbx::security {
@@ -20,7 +21,7 @@ using nlohmann::json;
 class CodeFile {
   public:
     explicit CodeFile(const std::string &code) {
-        const char *tmp = std::getenv("TMPDIR");
+        const char *tmp = support::environment_variable("TMPDIR");
         path_ = std::string(tmp != nullptr && *tmp == '/' ? tmp : "/tmp") + "/sbx-code-XXXXXX";
         const int fd = ::mkstemp(path_.data());
         if (fd < 0) {

@@ -14,6 +14,7 @@
 #include "embedded_payloads.hpp"
 #include "skeleton.hpp"
 #include "structured_slot.hpp"
+#include "support/environment_variable.hpp"
 
 namespace {
 
@@ -83,8 +84,7 @@ class HostileStub final : public sbx::StubStrategy {
         for (const std::string &path : payload_files(config_json)) {
             catalogue_.add_file(path);
         }
-        if (const char *path = std::getenv("SANDBOX_HOSTILE_PAYLOADS");
-            path != nullptr && *path != '\0') {
+        if (const char *path = sbx::support::environment_variable("SANDBOX_HOSTILE_PAYLOADS")) {
             catalogue_.add_file(path);
         }
         catalogue_.finish();

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "support/environment_variable.hpp"
+
 namespace sbx::docker {
 namespace {
 
@@ -67,8 +69,8 @@ std::string engine_message(const std::string &body) {
 
 EngineEndpoint EngineEndpoint::from_environment() {
     EngineEndpoint endpoint{"/var/run/docker.sock", std::string("http://localhost") + kApiVersion};
-    const char *docker_host = std::getenv("DOCKER_HOST");
-    if (docker_host == nullptr || *docker_host == '\0') {
+    const char *docker_host = support::environment_variable("DOCKER_HOST");
+    if (docker_host == nullptr) {
         return endpoint;
     }
     const std::string text(docker_host);
