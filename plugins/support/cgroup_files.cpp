@@ -122,4 +122,36 @@ std::optional<BlockIoBytes> block_io_bytes(std::string_view text) {
     return bytes;
 }
 
+std::vector<CgroupMembership> cgroup_memberships(std::string_view text) {
+    std::vector<CgroupMembership> memberships;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        const std::string_view line = text.substr(at, end - at);
+        at = end + 1;
+        const std::size_t first = line.find(':');
+        const std::size_t second =
+            first == std::string_view::npos ? first : line.find(':', first + 1);
+        if (second == std::string_view::npos) {
+            continue;
+        }
+        memberships.push_back({std::string(line.substr(first + 1, second - first - 1)),
+                               std::string(line.substr(second + 1))});
+    }
+    return memberships;
+}
+
+std::vector<CgroupMembership> cgroup_memberships_of(const std::string &pid) {
+    return cgroup_memberships(read_kernel_file("/proc/" + pid + "/cgroup").value_or(""));
+}
+
+std::optional<std::string> unified_cgroup_path(const std::vector<CgroupMembership> &memberships) {
+    for (const auto &membership : memberships) {
+        if (membership.controllers.empty()) {
+            return membership.path;
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace sbx::support

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sbx::support {
 
@@ -36,5 +37,21 @@ struct BlockIoBytes {
 // ...", a line per device) or a v1 blkio.throttle.io_service_bytes ("MAJ:MIN Read N",
 // "MAJ:MIN Write N", ..., "Total N"); nullopt for a text with no device line.
 std::optional<BlockIoBytes> block_io_bytes(std::string_view text);
+
+// One line of /proc/PID/cgroup, "ID:CONTROLLERS:PATH": the process's cgroup in one hierarchy.
+struct CgroupMembership {
+    std::string controllers;  // "cpu,cpuacct" (v1); "" for the unified (v2) hierarchy
+    std::string path;         // "/user.slice/x.scope", below the hierarchy's mount
+};
+
+// The lines of a /proc/PID/cgroup text; a line without its two colons is left out.
+std::vector<CgroupMembership> cgroup_memberships(std::string_view text);
+
+// The cgroups of process `pid` (/proc/PID/cgroup; "self" for the caller), one per
+// hierarchy; empty when the process is gone or the file unreadable.
+std::vector<CgroupMembership> cgroup_memberships_of(const std::string &pid);
+
+// The path in the unified hierarchy (the "0::PATH" line); nullopt when there is none.
+std::optional<std::string> unified_cgroup_path(const std::vector<CgroupMembership> &memberships);
 
 }  // namespace sbx::support

@@ -140,6 +140,18 @@ TEST(CgroupFormats, BlockIoOfV1BlkioFiles) {
     EXPECT_FALSE(block_io_bytes("Total 0\n").has_value());
 }
 
+TEST(CgroupFormats, MembershipLinesOfBothVersions) {
+    const auto memberships =
+        cgroup_memberships("12:cpu,cpuacct:/a b\n1:name=systemd:/b\nno colons\n0::/c:d\n");
+    ASSERT_EQ(memberships.size(), 3U);
+    EXPECT_EQ(memberships[0].controllers, "cpu,cpuacct");
+    EXPECT_EQ(memberships[0].path, "/a b") << "a path keeps its spaces";
+    EXPECT_EQ(memberships[1].controllers, "name=systemd");
+    EXPECT_EQ(unified_cgroup_path(memberships), "/c:d") << "and the colons after the second";
+    EXPECT_EQ(unified_cgroup_path(cgroup_memberships("4:memory:/x\n")), std::nullopt);
+    EXPECT_TRUE(cgroup_memberships("").empty());
+}
+
 TEST_F(CgroupFilesTest, V1CountersAreReadFromTheKernelsFormats) {
     write("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 4\n");
     write("memory.max_usage_in_bytes", "1048576\n");
@@ -214,6 +226,30 @@ TEST(CgroupFilesOfThisMachine, V2CountersAreKnownWhereTheKernelOffersThem) {
             EXPECT_TRUE(counters.oom_kills.has_value()) << "memory offered: " << *offered;
         }
     }
+}
+
+// This process's own memberships, as the kernel lists them: the unified path where v2 is
+// mounted, the memory controller's path where v1's memory hierarchy is.
+TEST(CgroupFilesOfThisMachine, OwnMembershipsAreTheKernels) {
+    const auto own = cgroup_memberships_of("self");
+    ASSERT_FALSE(own.empty()) << "every process is in a cgroup of each mounted hierarchy";
+    const auto by_pid = cgroup_memberships_of(std::to_string(::getpid()));
+    ASSERT_EQ(by_pid.size(), own.size());
+    for (const auto &membership : own) {
+        EXPECT_EQ(membership.path.rfind('/', 0), 0U) << membership.path;
+    }
+    for (const std::string &mount : test::cgroup_mount_points()) {
+        EXPECT_EQ(unified_cgroup_path(own), test::own_cgroup_path()) << "v2 mounted at " << mount;
+    }
+    for (const std::string &mount : test::cgroup_mount_points("memory")) {
+        // The controller list is comma-separated ("memory", or "cpu,cpuacct").
+        const auto memory = std::find_if(own.begin(), own.end(), [](const auto &membership) {
+            return ("," + membership.controllers + ",").find(",memory,") != std::string::npos;
+        });
+        ASSERT_NE(memory, own.end()) << "v1 memory mounted at " << mount;
+        EXPECT_EQ(memory->path, test::own_cgroup_path("memory"));
+    }
+    EXPECT_TRUE(cgroup_memberships_of("0").empty()) << "no process 0 in /proc";
 }
 
 // The real files of a v1 memory hierarchy, where this machine has one.

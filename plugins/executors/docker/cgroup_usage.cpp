@@ -9,9 +9,9 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "support/cgroup_files.hpp"
 #include "support/cgroup_v1_files.hpp"
 #include "support/cgroup_v2_files.hpp"
 #include "support/number_parse.hpp"
@@ -32,32 +32,21 @@ CgroupUsage CgroupUsage::of_process(long pid) {
     if (pid <= 0) {
         return usage;
     }
-    std::ifstream in("/proc/" + std::to_string(pid) + "/cgroup");
-    std::string line;
-    std::string unified;
-    while (std::getline(in, line)) {
-        const auto first = line.find(':');
-        const auto second = line.find(':', first + 1);
-        if (first == std::string::npos || second == std::string::npos) {
-            continue;
-        }
-        const std::string controllers = line.substr(first + 1, second - first - 1);
-        const std::string path = line.substr(second + 1);
-        std::istringstream names(controllers);
+    const auto memberships = support::cgroup_memberships_of(std::to_string(pid));
+    for (const auto &membership : memberships) {
+        std::istringstream names(membership.controllers);
         std::string name;
         while (std::getline(names, name, ',')) {
             if (name == "cpuacct") {
-                usage.cpu_dir_ = std::string(kRoot) + "/cpuacct" + path;
+                usage.cpu_dir_ = std::string(kRoot) + "/cpuacct" + membership.path;
             } else if (name == "memory") {
-                usage.memory_dir_ = std::string(kRoot) + "/memory" + path;
+                usage.memory_dir_ = std::string(kRoot) + "/memory" + membership.path;
             } else if (name == "blkio") {
-                usage.blkio_dir_ = std::string(kRoot) + "/blkio" + path;
+                usage.blkio_dir_ = std::string(kRoot) + "/blkio" + membership.path;
             }
         }
-        if (controllers.empty()) {
-            unified = path;
-        }
     }
+    const std::string unified = support::unified_cgroup_path(memberships).value_or("");
     if (!usage.cpu_dir_.empty() && support::has_cgroup_v1_cpu_time(usage.cpu_dir_)) {
         usage.source_ = "cgroup_v1";
     } else if (!unified.empty() && support::cgroup_v2_mounted(kRoot)) {

@@ -11,7 +11,6 @@
 
 #include <unistd.h>
 
-#include <fstream>
 #include <mutex>
 #include <vector>
 
@@ -26,14 +25,7 @@ constexpr const char *kRoot = support::kCgroupRoot;
 
 // "/user.slice/.../x.scope" from the "0::" line of /proc/self/cgroup, or "".
 std::string own_cgroup() {
-    std::ifstream in("/proc/self/cgroup");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("0::", 0) == 0) {
-            return line.substr(3);
-        }
-    }
-    return "";
+    return support::unified_cgroup_path(support::cgroup_memberships_of("self")).value_or("");
 }
 
 // Enables every controller of kWanted that `folder` offers for its children, one by one:
