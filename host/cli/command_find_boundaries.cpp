@@ -54,10 +54,13 @@ FindOptions parse(const std::vector<std::string> &args) {
         "json", po::bool_switch(&options.json_output), "print the boundaries as JSON");
     po::positional_options_description positional;
     positional.add("workflow", 1);
+    // The switches are in the map whether given or not: only what was written counts.
     std::set<std::string> written;
     for (const auto &[name, value] :
          parse_options("find-boundaries", args, description, positional)) {
-        written.insert(name);
+        if (!value.defaulted()) {
+            written.insert(name);
+        }
     }
     autonomous::check_boundary_options(search, written);
     return options;
