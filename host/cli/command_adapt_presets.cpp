@@ -6,21 +6,19 @@
 #include <cstdio>
 #include <iostream>
 
+#include "autonomous/adapted_presets_report.hpp"
 #include "autonomous/preset_adapting.hpp"
 #include "cli_context.hpp"
 #include "config/setting_values.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
 #include "output_file.hpp"
-#include "presets/preset_adaptation.hpp"
 #include "util/errors.hpp"
 
 namespace po = boost::program_options;
 
 namespace sbx::cli {
 namespace {
-
-using nlohmann::json;
 
 struct AdaptOptions {
     std::vector<std::string> preset_files;
@@ -72,62 +70,6 @@ AdaptOptions parse(const std::vector<std::string> &args) {
     return options;
 }
 
-void print_decision(const presets::PresetDecision &decision) {
-    if (decision.strategy.empty()) {
-        std::printf("  %-28s as written (%s)\n", decision.scenario.c_str(), decision.note.c_str());
-        return;
-    }
-    const auto &signals = decision.signals;
-    std::printf("  %-28s %s: ROI %s (%zu values), synergy %s, security %s%s%s\n",
-                decision.scenario.c_str(), decision.strategy.c_str(),
-                presets::trend_name(signals.roi), signals.roi_samples,
-                presets::trend_name(signals.synergy), presets::level_name(signals.security),
-                decision.note.empty() ? "" : "; ", decision.note.c_str());
-    if (decision.reward) {
-        std::printf("    learned from its last steps: reward %.3f\n", *decision.reward);
-    }
-    for (const auto &key : decision.keys) {
-        const std::string change =
-            key.result.changed ? key.result.from + " -> " + key.result.to : key.result.from;
-        std::printf("    %-20s %-18s %-8s %s%s%s\n", key.key.c_str(), change.c_str(),
-                    presets::step_name(key.step), key.why.c_str(),
-                    key.result.note.empty() ? "" : "; ", key.result.note.c_str());
-    }
-}
-
-void print_json(const autonomous::AdaptedPresets &adapted, int64_t seed) {
-    json decisions = json::array();
-    for (const auto &decision : adapted.decisions) {
-        decisions.push_back(presets::to_json(decision));
-    }
-    const bool learning = adapted.strategy == "q_learning";
-    std::cout << json{{"strategy", adapted.strategy},
-                      {"seed", seed},
-                      {"history", adapted.history.string()},
-                      {"policy", learning ? json(adapted.policy.string()) : json()},
-                      {"out", adapted.out.string()},
-                      {"changed", adapted.changed},
-                      {"decisions", decisions},
-                      {"presets", adapted.bodies}}
-                     .dump(2)
-              << '\n';
-}
-
-void print_text(const autonomous::AdaptedPresets &adapted, int64_t seed) {
-    std::printf("adapt-presets: %zu preset%s, %s (seed %lld), history %s\n", adapted.chosen,
-                adapted.chosen == 1 ? "" : "s", adapted.strategy.c_str(),
-                static_cast<long long>(seed), adapted.history.c_str());
-    for (const auto &decision : adapted.decisions) {
-        print_decision(decision);
-    }
-    std::printf("%d setting%s changed; adapted presets in %s", adapted.changed,
-                adapted.changed == 1 ? "" : "s", adapted.out.c_str());
-    if (adapted.strategy == "q_learning") {
-        std::printf("; policy kept in %s", adapted.policy.c_str());
-    }
-    std::printf("\n");
-}
-
 }  // namespace
 
 int run_adapt_presets_command(CliContext &context, const std::vector<std::string> &args) {
@@ -139,9 +81,9 @@ int run_adapt_presets_command(CliContext &context, const std::vector<std::string
         context.settings, {options.preset_files, options.preset_count, options.seed,
                            options.strategy, options.history, options.out});
     if (options.json_output) {
-        print_json(adapted, options.seed);
+        std::cout << autonomous::adapted_presets_json(adapted, options.seed).dump(2) << '\n';
     } else {
-        print_text(adapted, options.seed);
+        std::cout << autonomous::adapted_presets_text(adapted, options.seed);
     }
     std::fflush(stdout);
     return kExitOk;

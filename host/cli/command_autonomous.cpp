@@ -1,11 +1,12 @@
 // `run-autonomous` and `run-complete`: the options of the autonomous loop; the loop
 // itself is host/core/autonomous/loop.cpp, what it shows autonomous_output.cpp.
 #include <boost/program_options.hpp>
+#include <set>
 
 #include "autonomous/loop.hpp"
+#include "autonomous/loop_option_checks.hpp"
 #include "autonomous_output.hpp"
 #include "cli_context.hpp"
-#include "config/setting_values.hpp"
 #include "option_parsing.hpp"
 #include "session.hpp"
 #include "util/errors.hpp"
@@ -17,20 +18,10 @@ namespace {
 
 using autonomous::AutonomousOptions;
 
-// The options as given, before they are checked: the numbers the loop keeps as optionals
-// are read into plain ones first.
-struct GivenOptions {
+// The loop's options checked, and --json, which only the command line has.
+struct ParsedCommand {
     AutonomousOptions loop;
     bool json_output = false;
-    int workers = 0;
-    int roi_cycles = 0;
-    int synergy_cycles = 0;
-    double roi_threshold = 0;
-    double synergy_threshold = 0;
-    double entropy_threshold = 0;
-    int threshold_window = 0;
-    double threshold_weight = 0;
-    int consecutive = 0;
 };
 
 // --recover takes these from the interrupted loop.
@@ -54,7 +45,8 @@ const std::initializer_list<const char *> kKeptByTheLoop = {"workflow",
                                                             "consecutive",
                                                             "forecast-log"};
 
-void describe(po::options_description &description, GivenOptions &given) {
+void describe(po::options_description &description, autonomous::LoopOptionsAsGiven &given,
+              bool &json_output) {
     auto &options = given.loop;
     description.add_options()("workflow,w", po::value(&options.workflows)->composing(),
                               "a workflow to work on (repeatable; default: every one)")(
@@ -81,109 +73,26 @@ void describe(po::options_description &description, GivenOptions &given) {
         "consecutive", po::value(&given.consecutive), "the same as --entropy-plateau-consecutive")(
         "forecast-log", po::value(&options.forecast_log), "JSONL file of forecasts and actuals")(
         "recover", po::bool_switch(&options.recover), "go on with the interrupted loop")(
-        "json", po::bool_switch(&given.json_output), "print the final report as JSON");
+        "json", po::bool_switch(&json_output), "print the final report as JSON");
 }
 
-// The limits and the presets: how long the loop goes and what it runs.
-void check_scope(const std::string &command, const po::variables_map &vm, GivenOptions &given) {
-    auto &options = given.loop;
-    const auto fail = [&](const std::string &what) { throw InputError(command + ": " + what); };
-    if (command == "run-complete" && options.preset_files.empty()) {
-        fail("give the presets to run, e.g. run-complete presets.json");
+// The names of the options the command line wrote out: switches are always in `vm`.
+std::set<std::string> written_options(const po::variables_map &vm) {
+    std::set<std::string> written;
+    for (const auto &[name, value] : vm) {
+        if (!value.defaulted()) {
+            written.insert(name);
+        }
     }
-    if (options.max_iterations < 1) {
-        fail("--max-iterations " + std::to_string(options.max_iterations) + " must be at least 1");
-    }
-    if (!(options.max_minutes >= 0)) {
-        fail("--max-minutes must be 0 (no limit) or more");
-    }
-    if (options.preset_count < 1 || options.preset_count > 10000) {
-        fail("--preset-count " + std::to_string(options.preset_count) + " must be from 1 to 10000");
-    }
-    options.preset_count_given = vm.count("preset-count") > 0;
-    if (!options.preset_strategy.empty() && options.preset_strategy != "fixed" &&
-        !config::is_preset_strategy(options.preset_strategy)) {
-        fail("--preset-strategy " + options.preset_strategy +
-             ": write q_learning (the learned policy), rules (the fixed rules) or fixed (the "
-             "first iteration's presets every time)");
-    }
-    if (options.runs < 1) {
-        fail("--runs " + std::to_string(options.runs) + " must be at least 1");
-    }
-    if (vm.count("seed") && options.seed < 0) {
-        fail("--seed " + std::to_string(options.seed) + " must be a whole number from 0 up");
-    }
-    const int workers = given.workers;
-    if (vm.count("workers") && (workers < 1 || workers > static_cast<int>(config::kMaxWorkers))) {
-        fail("--workers " + std::to_string(workers) + " must be from 1 to " +
-             std::to_string(config::kMaxWorkers));
-    }
-    options.workers = static_cast<unsigned>(std::max(workers, 0));
+    return written;
 }
 
-// The cycles and thresholds of convergence, kept only when given.
-void check_convergence(const std::string &command, const po::variables_map &vm,
-                       GivenOptions &given) {
-    auto &options = given.loop;
-    const auto fail = [&](const std::string &what) { throw InputError(command + ": " + what); };
-    for (const auto &[name, value] : {std::pair{"roi-cycles", &given.roi_cycles},
-                                      std::pair{"synergy-cycles", &given.synergy_cycles}}) {
-        if (vm.count(name) && *value < 1) {
-            fail(std::string("--") + name + " " + std::to_string(*value) + " must be at least 1");
-        }
-    }
-    for (const auto &[name, value] : {std::pair{"roi-threshold", &given.roi_threshold},
-                                      std::pair{"synergy-threshold", &given.synergy_threshold},
-                                      std::pair{"entropy-threshold", &given.entropy_threshold}}) {
-        if (vm.count(name) && !(*value >= 0)) {
-            fail(std::string("--") + name + " must be a number of at least 0");
-        }
-    }
-    const auto keep = [&](const char *name, const auto &value, auto &into) {
-        if (vm.count(name)) {
-            into = value;
-        }
-    };
-    keep("roi-cycles", given.roi_cycles, options.roi_cycles);
-    keep("synergy-cycles", given.synergy_cycles, options.synergy_cycles);
-    keep("roi-threshold", given.roi_threshold, options.roi_threshold);
-    keep("synergy-threshold", given.synergy_threshold, options.synergy_threshold);
-    keep("entropy-threshold", given.entropy_threshold, options.entropy_threshold);
-}
-
-// The derived thresholds' window and weight, and the entropy plateau's run.
-void check_derivation(const std::string &command, const po::variables_map &vm,
-                      GivenOptions &given) {
-    auto &options = given.loop;
-    const auto fail = [&](const std::string &what) { throw InputError(command + ": " + what); };
-    if (vm.count("synergy-threshold-window")) {
-        if (given.threshold_window < 2 || given.threshold_window > 1000) {
-            fail("--synergy-threshold-window " + std::to_string(given.threshold_window) +
-                 " must be from 2 to 1000");
-        }
-        options.synergy_threshold_window = given.threshold_window;
-    }
-    if (vm.count("synergy-threshold-weight")) {
-        if (!(given.threshold_weight > 0 && given.threshold_weight <= 1)) {
-            fail(
-                "--synergy-threshold-weight must be the weight of the newest value, above 0 "
-                "and at most 1 (e.g. 0.3)");
-        }
-        options.synergy_threshold_weight = given.threshold_weight;
-    }
-    if (vm.count("entropy-plateau-consecutive") || vm.count("consecutive")) {
-        if (given.consecutive < 1) {
-            fail("--consecutive " + std::to_string(given.consecutive) + " must be at least 1");
-        }
-        options.entropy_plateau_consecutive = given.consecutive;
-    }
-}
-
-GivenOptions parse(const std::string &command, const std::vector<std::string> &args) {
-    GivenOptions given;
+ParsedCommand parse(const std::string &command, const std::vector<std::string> &args) {
+    autonomous::LoopOptionsAsGiven given;
+    ParsedCommand parsed;
     given.loop.max_iterations = command == "run-complete" ? 1 : 10;
     po::options_description description(command + " options");
-    describe(description, given);
+    describe(description, given, parsed.json_output);
     po::positional_options_description positional;
     if (command == "run-complete") {
         positional.add("preset-file", -1);
@@ -191,23 +100,22 @@ GivenOptions parse(const std::string &command, const std::vector<std::string> &a
     const auto vm = parse_options(command, args, description, positional);
     if (given.loop.recover) {
         refuse_with_recover(command, vm, kKeptByTheLoop);
-        return given;
+        parsed.loop = given.loop;
+        return parsed;
     }
-    check_scope(command, vm, given);
-    check_convergence(command, vm, given);
-    check_derivation(command, vm, given);
-    return given;
+    parsed.loop = autonomous::checked_loop_options(command, given, written_options(vm));
+    return parsed;
 }
 
 }  // namespace
 
 int run_autonomous_command(CliContext &context, const std::string &command,
                            const std::vector<std::string> &args) {
-    const auto given = parse(command, args);
-    LoopPrinter printer(context.options, given.json_output);
+    const auto parsed = parse(command, args);
+    LoopPrinter printer(context.options, parsed.json_output);
     const auto outcome = autonomous::run_autonomous_loop(context.settings, context.registry(),
-                                                         command, given.loop, printer);
-    print_loop_outcome(outcome, given.json_output);
+                                                         command, parsed.loop, printer);
+    print_loop_outcome(outcome, parsed.json_output);
     return finish_with_disabled_plugins(outcome.disabled, context.settings.plugin_host.strict,
                                         kExitOk);
 }

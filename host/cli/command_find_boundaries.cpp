@@ -5,10 +5,12 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <set>
 
 #include "autonomous/boundary_finding.hpp"
+#include "autonomous/boundary_options.hpp"
+#include "autonomous/boundary_report.hpp"
 #include "cli_context.hpp"
-#include "config/setting_values.hpp"
 #include "logging/status_line.hpp"
 #include "matrix_command.hpp"
 #include "option_parsing.hpp"
@@ -28,53 +30,39 @@ namespace {
 
 using nlohmann::json;
 
-struct AdaptOptions {
+struct FindOptions {
     std::string workflow;
     std::vector<std::string> axes;
-    int runs = 3;
-    int64_t seed = -1;
-    int workers = 0;
-    double break_below = 1.0;
-    std::string strategy;
+    autonomous::BoundaryOptions search;
     bool debug = false;
     bool json_output = false;
 };
 
-AdaptOptions parse(const std::vector<std::string> &args) {
-    AdaptOptions options;
+FindOptions parse(const std::vector<std::string> &args) {
+    FindOptions options;
+    auto &search = options.search;
     po::options_description description("find-boundaries options");
     description.add_options()("workflow", po::value(&options.workflow), "the workflow")(
         "axis", po::value(&options.axes)->composing(), "KEY or KEY:MILD:HARSH[:PRECISION]")(
-        "runs", po::value(&options.runs), "runs per probe (default 3)")(
-        "seed", po::value(&options.seed), "seed of the runs' inputs")(
-        "workers", po::value(&options.workers), "runs executed at once")(
-        "break-below", po::value(&options.break_below),
+        "runs", po::value(&search.runs), "runs per probe (default 3)")(
+        "seed", po::value(&search.seed), "seed of the runs' inputs")(
+        "workers", po::value(&search.workers), "runs executed at once")(
+        "break-below", po::value(&search.break_below),
         "a probe breaks the workflow when its ROI is below this (default 1)")(
-        "strategy", po::value(&options.strategy), "bisect (default) or grid")(
+        "strategy", po::value(&search.strategy), "bisect (default) or grid")(
         "preset-debug", po::bool_switch(&options.debug), "print every probe and its verdict")(
         "json", po::bool_switch(&options.json_output), "print the boundaries as JSON");
     po::positional_options_description positional;
     positional.add("workflow", 1);
-    const auto vm = parse_options("find-boundaries", args, description, positional);
-    const auto fail = [](const std::string &what) { throw InputError("find-boundaries: " + what); };
-    if (options.runs < 1 || options.runs > 100000) {
-        fail("--runs " + std::to_string(options.runs) + " must be from 1 to 100000");
+    // The switches are in the map whether given or not: only what was written counts.
+    std::set<std::string> written;
+    for (const auto &[name, value] :
+         parse_options("find-boundaries", args, description, positional)) {
+        if (!value.defaulted()) {
+            written.insert(name);
+        }
     }
-    if (vm.count("seed") && options.seed < 0) {
-        fail("--seed must be a whole number from 0 up");
-    }
-    if (vm.count("workers") &&
-        (options.workers < 1 || options.workers > static_cast<int>(config::kMaxWorkers))) {
-        fail("--workers must be from 1 to " + std::to_string(config::kMaxWorkers));
-    }
-    if (!(options.break_below > 0 && options.break_below <= 1)) {
-        fail("--break-below must be an ROI in (0, 1], e.g. --break-below 0.9");
-    }
-    if (options.strategy.empty()) {
-        options.strategy = "bisect";
-    } else if (options.strategy != "bisect" && options.strategy != "grid") {
-        fail("--strategy " + options.strategy + ": write bisect or grid");
-    }
+    autonomous::check_boundary_options(search, written);
     return options;
 }
 
@@ -116,45 +104,15 @@ class SearchPrinter final : public autonomous::BoundaryObserver {
     int runs_;
 };
 
-void print_findings(const AdaptOptions &options, const std::string &workflow, int64_t session,
-                    const autonomous::BoundaryFindings &findings,
-                    const std::filesystem::path &boundaries_path) {
-    const std::string summary = workflow + " " + findings.summary;
-    if (options.json_output) {
-        std::cout << json{{"workflow", workflow},
-                          {"session", session},
-                          {"seed", options.seed},
-                          {"strategy", options.strategy},
-                          {"runs_per_probe", options.runs},
-                          {"axes", findings.axes},
-                          {"summary", summary},
-                          {"boundaries", boundaries_path.string()}}
-                         .dump(2)
-                  << '\n';
-    } else {
-        std::printf("%s\nboundaries kept in %s; recorded as session %lld\n", summary.c_str(),
-                    boundaries_path.c_str(), static_cast<long long>(session));
-    }
-    std::fflush(stdout);
-}
-
 }  // namespace
 
 int run_find_boundaries_command(CliContext &context, const std::vector<std::string> &args) {
     auto options = parse(args);
     auto &settings = context.settings;
     const auto &workflow = choose_workflow(context, "find-boundaries", options.workflow);
-    autonomous::BoundarySearch search;
-    for (const auto &spec : options.axes.empty() ? presets::default_axis_keys() : options.axes) {
-        search.axes.push_back(presets::parse_axis(spec));
-    }
-    if (options.seed < 0) {
-        options.seed = random_seed();
-    }
-    search.runs = options.runs;
-    search.seed = options.seed;
-    search.break_below = options.break_below;
-    search.strategy = options.strategy;
+    const auto search =
+        autonomous::boundary_search(options.search, options.axes,
+                                    options.search.seed < 0 ? random_seed() : options.search.seed);
     const std::filesystem::path data_dir = settings.data_dir;
     const auto boundaries_path = reports::preset_boundaries_path(data_dir);
     auto boundaries = reports::load_preset_boundaries(
@@ -164,30 +122,33 @@ int run_find_boundaries_command(CliContext &context, const std::vector<std::stri
     resolve_plugins_for(plugins, {&workflow}, {});
     store::Store store(data_dir / "metrics.db");
     const int64_t session =
-        store.begin_session("find-boundaries " + workflow.name, settings.source, options.seed,
-                            json{{"axes", options.axes}, {"runs", options.runs}});
+        store.begin_session("find-boundaries " + workflow.name, settings.source, search.seed,
+                            json{{"axes", options.axes}, {"runs", search.runs}});
     record_plugins_used(store, session, plugins);
     // --preset-debug prints each probe as it ends: no progress line between them.
     ProgressLine progress(context.options);
     const engine::MatrixContext matrix = matrix_context(
         context, store, session, false, options.debug ? nullptr : progress.observer());
-    const unsigned workers = options.workers > 0 ? static_cast<unsigned>(options.workers)
-                                                 : std::max(1u, settings.workers);
+    const unsigned workers = options.search.workers > 0
+                                 ? static_cast<unsigned>(options.search.workers)
+                                 : std::max(1u, settings.workers);
     if (!options.json_output) {
-        std::printf("find-boundaries %s: %zu ax%s, %d run%s per probe, %s (seed %lld)\n",
-                    workflow.name.c_str(), search.axes.size(),
-                    search.axes.size() == 1 ? "is" : "es", options.runs,
-                    options.runs == 1 ? "" : "s", options.strategy.c_str(),
-                    static_cast<long long>(options.seed));
+        std::printf("%s\n", autonomous::boundary_search_heading(workflow.name, search).c_str());
     }
-    SearchPrinter printer(options.debug, options.json_output, options.runs);
+    SearchPrinter printer(options.debug, options.json_output, search.runs);
     const auto findings = within_session(store, session, [&] {
         engine::MatrixRunner runner(matrix, plugins, workers);
         return autonomous::find_boundaries(runner, plugins, workflow, search, boundaries, printer);
     });
     progress.stop();
     reports::save_preset_boundaries(boundaries_path, boundaries);
-    print_findings(options, workflow.name, session, findings, boundaries_path);
+    const autonomous::BoundaryRecord record{workflow.name, session, boundaries_path};
+    if (options.json_output) {
+        std::cout << autonomous::boundary_findings_json(record, search, findings).dump(2) << '\n';
+    } else {
+        std::cout << autonomous::boundary_findings_text(record, findings);
+    }
+    std::fflush(stdout);
     return finish_with_disabled_plugins(disabled_plugins(store, session),
                                         settings.plugin_host.strict, kExitOk);
 }

@@ -1,15 +1,13 @@
 // `plugins list | inspect ID | verify PATH`.
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
-#include <nlohmann/json.hpp>
-
 #include "cli_context.hpp"
-#include "engine/input_generation.hpp"
+#include "engine/plugin_use.hpp"
 #include "install_layout.hpp"
 #include "plugin_call_command.hpp"
+#include "plugins/plugin_listing.hpp"
 #include "plugins/plugin_scaffold.hpp"
 #include "plugins/registry.hpp"
 #include "plugins/verify.hpp"
@@ -18,124 +16,19 @@
 namespace sbx::cli {
 namespace {
 
-using nlohmann::json;
-
-std::string abi_text(const plugins::Plugin &plugin) {
-    return std::to_string(plugin.abi().major) + "." + std::to_string(plugin.abi().minor);
-}
-
-// How a command with these settings uses the plugin: "listed" (named by the settings),
-// "default" (a drop-in collector or injector active by default), "left out" (such a drop-in
-// left out with -id), or "-" (loaded, unused).
-class PluginUse {
-  public:
-    PluginUse(const config::Settings &settings, const plugins::Registry &registry) {
-        listed_ = settings.injectors;
-        listed_.insert(listed_.end(), settings.metrics.begin(), settings.metrics.end());
-        for (const auto &id : engine::strategy_chain(json(settings.stub_strategy))) {
-            listed_.push_back(id);
-        }
-        listed_.insert(listed_.end(),
-                       {settings.executor, settings.vm_executor, settings.predictor});
-        listed_.insert(listed_.end(), settings.predictors.begin(), settings.predictors.end());
-        for (const auto &[id, where] : settings.injectors_left_out) {
-            left_out_.push_back(id);
-        }
-        for (const auto &[id, where] : settings.metrics_left_out) {
-            left_out_.push_back(id);
-        }
-        for (const char *kind : {SBX_KIND_INJECTOR, SBX_KIND_METRICS}) {
-            for (const auto &plugin : registry.active_by_default(kind)) {
-                by_default_.push_back(plugin->id());
-            }
-        }
-    }
-
-    [[nodiscard]] std::string of(const std::string &id) const {
-        const auto has = [&](const std::vector<std::string> &ids) {
-            return std::find(ids.begin(), ids.end(), id) != ids.end();
-        };
-        if (has(listed_)) {
-            return "listed";
-        }
-        if (has(by_default_)) {
-            return has(left_out_) ? "left out" : "default";
-        }
-        return "-";
-    }
-
-  private:
-    std::vector<std::string> listed_;
-    std::vector<std::string> left_out_;
-    std::vector<std::string> by_default_;
-};
-
-json describe(const plugins::Plugin &plugin) {
-    const auto &d = plugin.descriptor();
-    return {{"id", d.id},
-            {"name", d.name},
-            {"version", d.version},
-            {"kind", d.kind},
-            {"abi", abi_text(plugin)},
-            {"path", plugin.path().string()},
-            {"isolation", plugin.isolated() ? "process" : "in_process"},
-            {"description", d.description},
-            {"vendor", d.vendor},
-            {"url", d.url},
-            {"license", d.license},
-            {"active_by_default", d.active_by_default},
-            {"config_schema", d.config_schema}};
-}
-
-// Nothing found must not be a silent empty table, which makes a partial install or a
-// mistyped plugin directory look like a working host: exit 2, naming where it looked.
-void say_none_found(const plugins::Registry &registry) {
-    std::string searched;
-    for (const auto &dir : registry.directories()) {
-        searched += (searched.empty() ? "" : ", ") + dir.string();
-    }
-    std::cerr << "sandbox-runner: plugins list: no plugins found; searched "
-              << (searched.empty() ? "no directory" : searched)
-              << ". Name a plugin folder with --plugin-dir DIR or plugin_dirs:, or install "
-                 "sandbox-runner with its built-in plugins (`cmake --build` before "
-                 "`cmake --install`)\n";
-}
-
 int list(CliContext &context, bool as_json) {
     auto &registry = context.registry();
-    const PluginUse use(context.settings, registry);
+    const engine::PluginUse use(context.settings, registry);
+    const auto use_of = [&](const std::string &id) { return use.of(id); };
     const bool none_found = registry.plugins().empty();
     if (none_found) {
-        say_none_found(registry);
+        std::cerr << "sandbox-runner: plugins list: " << plugins::no_plugins_found_message(registry)
+                  << '\n';
     }
     if (as_json) {
-        json out{{"plugins", json::array()}, {"refused", json::array()}};
-        for (const auto &plugin : registry.plugins()) {
-            auto entry = describe(*plugin);
-            entry.erase("config_schema");
-            entry["use"] = use.of(plugin->id());
-            out["plugins"].push_back(entry);
-        }
-        for (const auto &refusal : registry.refused()) {
-            out["refused"].push_back({{"path", refusal.path.string()}, {"reason", refusal.reason}});
-        }
-        std::cout << out.dump(2) << '\n';
-        return none_found ? kExitBadInput : kExitOk;
-    }
-    std::printf("%-18s %-10s %-9s %-4s %-8s %s\n", "ID", "KIND", "VERSION", "ABI", "USE", "PATH");
-    for (const auto &plugin : registry.plugins()) {
-        std::printf("%-18s %-10s %-9s %-4s %-8s %s\n", plugin->id().c_str(), plugin->kind().c_str(),
-                    plugin->descriptor().version.c_str(), abi_text(*plugin).c_str(),
-                    use.of(plugin->id()).c_str(), plugin->path().c_str());
-    }
-    for (const auto &refusal : registry.refused()) {
-        // Load failures already start with the path; duplicate-id refusals do not.
-        const std::string path = refusal.path.string();
-        if (refusal.reason.rfind(path, 0) == 0) {
-            std::printf("refused: %s\n", refusal.reason.c_str());
-        } else {
-            std::printf("refused: %s: %s\n", path.c_str(), refusal.reason.c_str());
-        }
+        std::cout << plugins::plugin_list_json(registry, use_of).dump(2) << '\n';
+    } else {
+        std::cout << plugins::plugin_list_table(registry, use_of);
     }
     return none_found ? kExitBadInput : kExitOk;
 }
@@ -146,7 +39,7 @@ int inspect(CliContext &context, const std::string &id) {
         throw InputError("plugins inspect: no loaded plugin has the id '" + id +
                          "'; `sandbox-runner plugins list` shows the ids");
     }
-    std::cout << describe(*plugin).dump(2) << '\n';
+    std::cout << plugins::plugin_description_json(*plugin).dump(2) << '\n';
     return kExitOk;
 }
 

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli_context.hpp"
@@ -47,30 +46,6 @@ SynergyOptions parse(const std::vector<std::string> &args) {
     return options;
 }
 
-void print_table(const std::map<std::string, reports::SynergySummary> &summaries, int window) {
-    size_t width = 6;  // "metric"
-    for (const auto &entry : summaries) {
-        width = std::max(width, entry.first.size());
-    }
-    const std::string ema_header = "ema(" + std::to_string(window) + ")";
-    std::printf("%-*s  %10s  %10s\n", static_cast<int>(width), "metric", "latest",
-                ema_header.c_str());
-    for (const auto &[name, summary] : summaries) {
-        std::printf("%-*s  %10.3f  %10.3f\n", static_cast<int>(width), name.c_str(), summary.latest,
-                    summary.ema);
-    }
-}
-
-nlohmann::ordered_json to_json(const std::map<std::string, reports::SynergySummary> &summaries,
-                               int window) {
-    nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-    for (const auto &[name, summary] : summaries) {
-        metrics[name] = {
-            {"latest", summary.latest}, {"ema", summary.ema}, {"points", summary.points}};
-    }
-    return {{"window", window}, {"metrics", metrics}};
-}
-
 }  // namespace
 
 int run_synergy_metrics_command(CliContext &context, const std::vector<std::string> &args) {
@@ -79,7 +54,7 @@ int run_synergy_metrics_command(CliContext &context, const std::vector<std::stri
     const auto summaries = reports::summarize_synergy(database, options.window);
 
     if (options.json) {
-        std::cout << to_json(summaries, options.window)
+        std::cout << reports::synergy_summary_json(summaries, options.window)
                          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                   << '\n';
     } else if (summaries.empty()) {
@@ -88,7 +63,7 @@ int run_synergy_metrics_command(CliContext &context, const std::vector<std::stri
             "--sections` record them\n",
             database.string().c_str());
     } else {
-        print_table(summaries, options.window);
+        std::cout << reports::synergy_summary_table(summaries, options.window);
     }
     if (options.plot.empty()) {
         return kExitOk;

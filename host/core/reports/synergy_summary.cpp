@@ -1,12 +1,14 @@
 // Summarizing the synergy metrics of metrics.db.
 #include "reports/synergy_summary.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "reports/svg_chart.hpp"
 #include "scoring/statistics.hpp"
 #include "store/read_only_database.hpp"
+#include "util/printf_text.hpp"
 
 namespace sbx::reports {
 namespace {
@@ -69,5 +71,30 @@ std::string synergy_bar_chart(const std::map<std::string, SynergySummary> &summa
     return render_bar_chart(chart);
 }
 
+nlohmann::ordered_json synergy_summary_json(const std::map<std::string, SynergySummary> &summaries,
+                                            int window) {
+    nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+    for (const auto &[name, summary] : summaries) {
+        metrics[name] = {
+            {"latest", summary.latest}, {"ema", summary.ema}, {"points", summary.points}};
+    }
+    return {{"window", window}, {"metrics", metrics}};
+}
+
+std::string synergy_summary_table(const std::map<std::string, SynergySummary> &summaries,
+                                  int window) {
+    int width = 6;  // "metric"
+    for (const auto &entry : summaries) {
+        width = std::max(width, static_cast<int>(entry.first.size()));
+    }
+    const std::string ema_header = "ema(" + std::to_string(window) + ")";
+    std::string table =
+        util::printf_text("%-*s  %10s  %10s\n", width, "metric", "latest", ema_header.c_str());
+    for (const auto &[name, summary] : summaries) {
+        table += util::printf_text("%-*s  %10.3f  %10.3f\n", width, name.c_str(), summary.latest,
+                                   summary.ema);
+    }
+    return table;
+}
 
 }  // namespace sbx::reports

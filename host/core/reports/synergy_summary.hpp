@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace sbx::reports {
@@ -19,6 +20,14 @@ struct SynergySummary {
 // (it is never created) or predates the synergy table.
 std::map<std::string, SynergySummary> summarize_synergy(const std::filesystem::path &database,
                                                         int window);
+
+// {"window": N, "metrics": {NAME: {"latest", "ema", "points"}}}, metrics by name.
+nlohmann::ordered_json synergy_summary_json(const std::map<std::string, SynergySummary> &summaries,
+                                            int window);
+// A table: "metric", "latest" and "ema(N)" columns, three decimals, a row per metric; the
+// name column as wide as the longest name.
+std::string synergy_summary_table(const std::map<std::string, SynergySummary> &summaries,
+                                  int window);
 
 // Two bars per metric, side by side: the newest value and its EMA (an SVG).
 std::string synergy_bar_chart(const std::map<std::string, SynergySummary> &summaries, int window);

@@ -70,6 +70,20 @@ std::vector<StoredWorkflow> stored_workflows(Store &store) {
     });
 }
 
+std::vector<RecordedWorkflow> recorded_workflows(Store &store) {
+    return store.locked([&](Connection &connection) {
+        std::vector<RecordedWorkflow> all;
+        Statement query(connection.get(),
+                        "SELECT runs.workflow, MAX(sessions.settings_source) FROM runs "
+                        "JOIN sessions ON sessions.id = runs.session_id GROUP BY "
+                        "runs.workflow ORDER BY runs.workflow");
+        while (query.step()) {
+            all.push_back({query.column_text(0), query.column_text(1)});
+        }
+        return all;
+    });
+}
+
 std::optional<StoredWorkflow> find_stored_workflow(Store &store, const std::string &name_or_id) {
     // Digits only, fewer than 19 so that they fit int64_t; anything else ("+3", "-1") is a name.
     const auto id = name_or_id.size() < 19

@@ -23,6 +23,14 @@ struct StoredWorkflow {
 // Inserts or replaces (by name) a workflow; id 0 lets the database choose. Returns the id.
 int64_t import_workflow(Store &store, const StoredWorkflow &workflow);
 std::vector<StoredWorkflow> stored_workflows(Store &store);
+// A workflow the runs in the store name, and a settings file that defines it (the greatest
+// of those its sessions recorded).
+struct RecordedWorkflow {
+    std::string name;
+    std::string settings_source;
+};
+// Every workflow with runs, by name: replay and --recover need the file that defines it.
+std::vector<RecordedWorkflow> recorded_workflows(Store &store);
 // By numeric id when `name_or_id` is all digits, else by name.
 std::optional<StoredWorkflow> find_stored_workflow(Store &store, const std::string &name_or_id);
 
