@@ -12,18 +12,15 @@
 #include "matrix_command.hpp"
 #include "presets/scenarios.hpp"
 #include "progress_line.hpp"
-#include "reports/polyglot_shrinks.hpp"
 #include "reports/replay_line.hpp"
 #include "reports/scenario_recording.hpp"
 #include "reports/session_report.hpp"
-#include "scoring/forecast_scores.hpp"
 #include "scoring/scenario_gate.hpp"
 #include "session.hpp"
 #include "session_reports.hpp"
 #include "store/session_resume.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
-#include "util/number_parse.hpp"
 #include "workflow_choice.hpp"
 
 namespace po = boost::program_options;
@@ -45,27 +42,6 @@ struct Options {
     std::vector<std::pair<std::string, std::string>> reports;  // --report FORMAT:FILE
 };
 
-constexpr const char *kGateHelp =
-    "write --fail-on worst-below=-0.1, --fail-on status=fail or --fail-on status=weak";
-
-void parse_gate(const std::string &spec, Gate &gate) {
-    const auto eq = spec.find('=');
-    const std::string key = spec.substr(0, eq);
-    const std::string value = eq == std::string::npos ? "" : spec.substr(eq + 1);
-    if (key == "worst-below") {
-        const auto threshold = util::parse_double(value);
-        if (!threshold || !(*threshold >= -1 && *threshold <= 1)) {
-            throw InputError("run-scenarios: --fail-on " + spec +
-                             ": the threshold must be an ROI delta between -1 and 1; " + kGateHelp);
-        }
-        gate.worst_below = *threshold;
-    } else if (key == "status" && (value == "fail" || value == "weak")) {
-        (value == "fail" ? gate.on_fail : gate.on_weak) = true;
-    } else {
-        throw InputError("run-scenarios: --fail-on '" + spec + "' is not understood; " + kGateHelp);
-    }
-}
-
 Options parse(const std::vector<std::string> &args) {
     Options options;
     std::vector<std::string> gates;
@@ -86,7 +62,7 @@ Options parse(const std::vector<std::string> &args) {
         refuse_with_recover("run-scenarios", vm, {"seed", "repetitions", "all-scenarios", "on"});
     }
     for (const auto &gate : gates) {
-        parse_gate(gate, options.gate);
+        scoring::parse_gate(gate, options.gate);
     }
     for (const auto &report : reports) {
         options.reports.push_back(parse_report_target(report, "run-scenarios --report"));
@@ -120,39 +96,6 @@ bool take_resumed_options(Options &options, config::Settings &settings,
     options.matrix.on = resumed.options.value("on", "local");
     // Nor before fault scenarios were repeated as robustness scenarios are.
     return resumed.options.value("fault_scenarios_repeat", false);
-}
-
-// The scenario matrix's run, scored and recorded (and its polyglot failures shrunk).
-// What scores and records the run.
-struct Scoring {
-    scoring::RaroiContext raroi;
-    scoring::TrackerSettings tracker;
-};
-
-reports::ScenarioRun score_and_record(CliContext &context, store::Store &store,
-                                      const config::Workflow &workflow, const Options &options,
-                                      const std::vector<presets::Preset> &scenarios,
-                                      const std::vector<engine::CellSummary> &summaries,
-                                      int64_t session, const Scoring &scorers) {
-    const auto &settings = context.settings;
-    reports::ScenarioRun run;
-    run.workflow = workflow.name;
-    run.baseline = workflow.baseline;
-    run.session = session;
-    run.commands = reports::command_prefix(settings.source, settings.data_dir);
-    run.seed = options.matrix.seed;
-    run.repetitions = options.matrix.repetitions;
-    run.robustness_repetitions =
-        std::max(options.matrix.repetitions, settings.robustness_repetitions);
-    run.cells = engine::pair_scenarios(scenarios, summaries);
-    run.report = scoring::score_scenarios(reports::scoring_inputs(run.cells), scorers.raroi);
-    if (options.shrink_runs > 0) {
-        reports::shrink_polyglot_failures(context.settings, context.registry(), store, workflow,
-                                          run, options.shrink_runs);
-    }
-    reports::record_scenario_run(store, settings.data_dir, run,
-                                 scoring::with_adapted_tolerance(scorers.tracker, store));
-    return run;
 }
 
 void print_text(const Options &options, const reports::ScenarioRun &run,
@@ -232,9 +175,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     }
     const auto scenarios = presets::configured_scenarios(settings, options.all_scenarios);
     // Read before any run, so a typo in their variables costs nothing.
-    const scoring::RaroiContext raroi{reports::configured_impact_severity(), workflow.impact};
-    (void)scoring::impact_of(raroi.severity, workflow.impact);
-    const Scoring scorers{raroi, scoring::tracker_settings_from_environment()};
+    const auto scorers = reports::scenario_scorers(workflow);
 
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow, baseline != nullptr ? baseline : &workflow},
@@ -258,8 +199,10 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         context, store, session, resumed.has_value(), progress.observer(), placement.remote());
     const auto run = within_session(store, session, [&] {
         const auto summaries = engine::MatrixRunner(matrix, plugins, workers).run(plans);
-        return score_and_record(context, store, workflow, options, scenarios, summaries, session,
-                                scorers);
+        return reports::score_and_record_scenarios(
+            settings, context.registry(), store, workflow, scenarios, summaries,
+            {session, options.matrix.seed, options.matrix.repetitions, options.shrink_runs},
+            scorers);
     });
     placement.finished();
     progress.stop();

@@ -22,54 +22,14 @@ namespace {
 
 using nlohmann::json;
 
-void print_simulation(const engine::Simulation &simulation, const json &result, bool details) {
-    const json &report = result["presets"];
-    std::printf("%s simulation: %zu parts, %zu presets\n", simulation.subject.c_str(),
-                simulation.parts.size(), simulation.presets.size());
-    for (const auto &entry : report) {
-        std::printf("\npreset %s\n", entry["preset"].get<std::string>().c_str());
-        for (const auto &part : entry["parts"]) {
-            std::printf("  %-32s roi %.3f\n", part["name"].get<std::string>().c_str(),
-                        part["roi"].get<double>());
-            if (details) {
-                for (const auto &[name, value] : part["metrics"].items()) {
-                    std::printf("    %-30s %g\n", name.c_str(), value.get<double>());
-                }
-            }
-        }
-        if (entry.contains("combined")) {
-            std::printf("  %-32s roi %.3f   synergy_roi %+.3f\n",
-                        entry["combined"]["name"].get<std::string>().c_str(),
-                        entry["combined"]["roi"].get<double>(),
-                        entry["synergy"]["synergy_roi"].get<double>());
-            if (details) {
-                for (const auto &[name, value] : entry["synergy"].items()) {
-                    std::printf("    %-30s %+g\n", name.c_str(), value.get<double>());
-                }
-            }
-        }
-    }
-    print_rankings("all recorded cycles, by total RAROI", result["rankings"]);
-}
-
 // --fail-under: exit 1 at the first part whose ROI is below it, said on stderr.
 int gate_code(const json &result, double fail_under) {
-    if (fail_under < 0) {
+    const std::string why = reports::fail_under_failure(result, fail_under);
+    if (why.empty()) {
         return kExitOk;
     }
-    for (const auto &entry : result["presets"]) {
-        for (const auto &part : entry["parts"]) {
-            if (part["roi"].get<double>() < fail_under) {
-                std::fprintf(stderr,
-                             "sandbox-runner: ROI %.3f of %s under preset '%s' is below "
-                             "--fail-under %.3f\n",
-                             part["roi"].get<double>(), part["name"].get<std::string>().c_str(),
-                             entry["preset"].get<std::string>().c_str(), fail_under);
-                return kExitGateFailed;
-            }
-        }
-    }
-    return kExitOk;
+    std::fprintf(stderr, "sandbox-runner: %s\n", why.c_str());
+    return kExitGateFailed;
 }
 
 void print_result(const engine::Simulation &simulation, const RunOptions &options, int64_t session,
@@ -83,7 +43,8 @@ void print_result(const engine::Simulation &simulation, const RunOptions &option
                          .dump(2)
                   << '\n';
     } else {
-        print_simulation(simulation, result, options.details);
+        std::cout << reports::simulation_text(simulation, result, options.details);
+        print_rankings("all recorded cycles, by total RAROI", result["rankings"]);
         std::printf("\nrecorded as session %lld in %s\n", static_cast<long long>(session),
                     database.c_str());
     }

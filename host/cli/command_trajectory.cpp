@@ -23,16 +23,6 @@ namespace sbx::cli {
 
 namespace {
 
-void print_stages(const std::string &workflow, const std::vector<scoring::StageMetrics> &stages) {
-    std::printf("temporal trajectory of %s\n\n", workflow.c_str());
-    std::printf("%-16s %7s %12s %11s %10s\n", "stage", "roi", "degradation", "resilience",
-                "stability");
-    for (const auto &stage : stages) {
-        std::printf("%-16s %7.3f %+12.3f %11.3f %10.3f\n", stage.stage.c_str(), stage.roi,
-                    stage.degradation, stage.resilience, stage.stability);
-    }
-}
-
 struct TrajectoryOptions {
     std::string workflow;
     bool recover = false;
@@ -63,20 +53,13 @@ void print_result(const TrajectoryOptions &options, const std::string &workflow,
                   const std::vector<scoring::StageMetrics> &metrics,
                   const std::filesystem::path &data_dir) {
     if (options.matrix.json) {
-        nlohmann::json out{{"workflow", workflow},
-                           {"session", session},
-                           {"seed", options.matrix.seed},
-                           {"stages", nlohmann::json::array()}};
-        for (const auto &stage : metrics) {
-            out["stages"].push_back({{"stage", stage.stage},
-                                     {"roi", stage.roi},
-                                     {"degradation", stage.degradation},
-                                     {"resilience", stage.resilience},
-                                     {"stability", stage.stability}});
-        }
+        const nlohmann::json out{{"workflow", workflow},
+                                 {"session", session},
+                                 {"seed", options.matrix.seed},
+                                 {"stages", reports::trajectory_stages_json(metrics)}};
         std::cout << out.dump(2) << '\n';
     } else {
-        print_stages(workflow, metrics);
+        std::cout << reports::trajectory_text(workflow, metrics);
         std::printf("\nrecorded as session %lld in %s; foresight history in %s\n",
                     static_cast<long long>(session), (data_dir / "metrics.db").c_str(),
                     (data_dir / "foresight_history.json").c_str());
