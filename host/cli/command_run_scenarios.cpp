@@ -9,6 +9,7 @@
 #include "engine/matrix_session.hpp"
 #include "engine/scenario_matrix.hpp"
 #include "engine/scenario_preflight.hpp"
+#include "engine/session_options.hpp"
 #include "matrix_command.hpp"
 #include "presets/scenarios.hpp"
 #include "progress_line.hpp"
@@ -74,63 +75,27 @@ Options parse(const std::vector<std::string> &args) {
     return options;
 }
 
-// The exit code the gate asks for, with the reason on stderr.
-int gate_exit(const Gate &gate, const scoring::ScenarioReport &report) {
-    const std::string why = scoring::gate_failure(gate, report);
-    if (why.empty()) {
-        return kExitOk;
-    }
-    std::fprintf(stderr, "sandbox-runner: %s\n", why.c_str());
-    return kExitGateFailed;
-}
-
 // --recover: the matrix as the interrupted session planned it. Returns whether its fault
 // scenarios repeat as robustness scenarios do.
 bool take_resumed_options(Options &options, config::Settings &settings,
                           const store::ResumableSession &resumed) {
+    const auto recorded = engine::recovered_scenario_options(resumed.options);
     options.matrix.seed = resumed.seed.value_or(0);
-    options.matrix.repetitions = resumed.options.value("repetitions", 1);
-    // A session recorded before robustness repetitions existed ran them as the others.
-    settings.robustness_repetitions = resumed.options.value("robustness_repetitions", 1);
-    options.all_scenarios = resumed.options.value("all_scenarios", false);
-    options.matrix.on = resumed.options.value("on", "local");
-    // Nor before fault scenarios were repeated as robustness scenarios are.
-    return resumed.options.value("fault_scenarios_repeat", false);
+    options.matrix.repetitions = recorded.repetitions;
+    settings.robustness_repetitions = recorded.robustness_repetitions;
+    options.all_scenarios = recorded.all_scenarios;
+    options.matrix.on = recorded.on;
+    return recorded.fault_scenarios_repeat;
 }
 
-void print_text(const Options &options, const reports::ScenarioRun &run,
-                const std::vector<engine::CellPlan> &plans, size_t scenarios, unsigned workers,
-                bool has_baseline, const std::filesystem::path &data_dir) {
-    const std::string against = has_baseline ? " against baseline " + run.baseline : "";
-    // The plans say which cells run more often than --repetitions.
-    const bool any_repeated =
-        std::any_of(plans.begin(), plans.end(), [&](const engine::CellPlan &plan) {
-            return plan.options.runs != options.matrix.repetitions;
-        });
-    const std::string robustness_runs =
-        any_repeated
-            ? " (robustness and fault scenarios: " + std::to_string(run.robustness_repetitions) +
-                  ")"
-            : "";
-    std::printf(
-        "run-scenarios %s: %zu scenarios x 2 cells x %d runs%s (seed %lld, %u "
-        "worker%s)%s\n\n",
-        run.workflow.c_str(), scenarios, options.matrix.repetitions, robustness_runs.c_str(),
-        static_cast<long long>(options.matrix.seed), workers, workers == 1 ? "" : "s",
-        against.c_str());
+void print_text(const reports::ScenarioRun &run, const std::vector<engine::CellPlan> &plans,
+                size_t scenarios, unsigned workers, bool has_baseline,
+                const std::filesystem::path &data_dir) {
+    std::cout << reports::scenario_heading(run, plans, scenarios, workers, has_baseline);
     std::cout << reports::scenario_text(run);
     std::printf("\nrecorded as session %lld in %s; exports in %s\n",
                 static_cast<long long>(run.session), (data_dir / "metrics.db").c_str(),
                 data_dir.c_str());
-}
-
-// What --recover takes back from a new session of the matrix.
-json recorded_options(const Options &options, const config::Settings &settings) {
-    return {{"repetitions", options.matrix.repetitions},
-            {"robustness_repetitions", settings.robustness_repetitions},
-            {"fault_scenarios_repeat", true},
-            {"all_scenarios", options.all_scenarios},
-            {"on", checked_placement("run-scenarios", options.matrix.on)}};
 }
 
 // The reports asked for, then the summary: JSON or text.
@@ -147,7 +112,7 @@ void report_run(const Options &options, const reports::ScenarioRun &run,
         summary["disabled_plugins"] = reports::disabled_plugins_json(disabled);
         std::cout << summary.dump(2) << '\n';
     } else {
-        print_text(options, run, plans, scenarios, workers, has_baseline, data_dir);
+        print_text(run, plans, scenarios, workers, has_baseline, data_dir);
     }
     std::fflush(stdout);
 }
@@ -187,11 +152,14 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         workflow, baseline, scenarios, options.matrix.repetitions, settings.robustness_repetitions,
         options.matrix.seed, fault_scenarios_repeat);
     const int64_t session = engine::open_matrix_session(
-        store, plugins, settings, {resumed ? resumed->id : 0, command, options.matrix.seed, [&] {
-                                       return recorded_options(options, settings);
-                                   }});
+        store, plugins, settings,
+        {resumed ? resumed->id : 0, command, options.matrix.seed, [&] {
+             return engine::recorded_options(engine::ScenarioSessionOptions{
+                 options.matrix.repetitions, settings.robustness_repetitions, options.all_scenarios,
+                 options.matrix.on, true});
+         }});
 
-    const unsigned workers = effective_workers(options.matrix, settings);
+    const unsigned workers = effective_workers(options.matrix.workers, settings);
     ProgressLine progress(context.options);
     Placement placement(context, checked_placement("run-scenarios", options.matrix.on), store,
                         session, resumed.has_value(), "run-scenarios", args, options.matrix.seed);
@@ -210,7 +178,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     report_run(options, run, plans, scenarios.size(), workers, baseline != nullptr, disabled,
                data_dir);
     return finish_with_disabled_plugins(disabled, settings.plugin_host.strict,
-                                        gate_exit(options.gate, run.report));
+                                        gate_exit(scoring::gate_failure(options.gate, run.report)));
 }
 
 }  // namespace sbx::cli

@@ -11,6 +11,7 @@
 #include "matrix_command.hpp"
 #include "progress_line.hpp"
 #include "report.hpp"
+#include "reports/fail_under.hpp"
 #include "reports/simulation_recording.hpp"
 #include "run_options.hpp"
 #include "scoring/forecast_scores.hpp"
@@ -21,16 +22,6 @@ namespace sbx::cli {
 namespace {
 
 using nlohmann::json;
-
-// --fail-under: exit 1 at the first part whose ROI is below it, said on stderr.
-int gate_code(const json &result, double fail_under) {
-    const std::string why = reports::fail_under_failure(result, fail_under);
-    if (why.empty()) {
-        return kExitOk;
-    }
-    std::fprintf(stderr, "sandbox-runner: %s\n", why.c_str());
-    return kExitGateFailed;
-}
 
 void print_result(const engine::Simulation &simulation, const RunOptions &options, int64_t session,
                   const json &result, const std::filesystem::path &database) {
@@ -74,14 +65,14 @@ int run_simulation_command(CliContext &context, RunOptions &options,
         store, plugins, settings,
         {options.resumed_session,
          simulation.subject == "workflows" ? "run --all-workflows" : "run --sections", options.seed,
-         [&] { return recorded_run_options(options); }});
+         [&] { return engine::recorded_options(options.recorded); }});
     ProgressLine progress(context.options);
     const engine::MatrixContext matrix =
         matrix_context(context, store, session, options.resumed_session != 0, progress.observer());
     const json result = within_session(store, session, [&] {
-        engine::MatrixRunner runner(matrix, plugins, run_workers(options, settings));
+        engine::MatrixRunner runner(matrix, plugins, effective_workers(options.workers, settings));
         const auto outcomes =
-            engine::run_simulation(simulation, runner, options.runs, options.seed);
+            engine::run_simulation(simulation, runner, options.recorded.runs, options.seed);
         engine::Forecaster forecaster(plugins, store, session);
         return reports::record_simulation(store, session, data_dir, simulation, outcomes,
                                           scoring::with_adapted_tolerance(tracker_settings, store),
@@ -89,15 +80,15 @@ int run_simulation_command(CliContext &context, RunOptions &options,
     });
     progress.stop();
     print_result(simulation, options, session, result, data_dir / "metrics.db");
-    return finish_with_disabled_plugins(disabled_plugins(store, session),
-                                        settings.plugin_host.strict,
-                                        gate_code(result, options.fail_under));
+    return finish_with_disabled_plugins(
+        disabled_plugins(store, session), settings.plugin_host.strict,
+        gate_exit(reports::fail_under_failure(result, options.fail_under)));
 }
 
 presets::SelectionInputs preset_inputs(const RunOptions &options,
                                        const config::Settings &settings) {
-    return {options.preset_files, options.preset_count, static_cast<uint64_t>(options.seed),
-            &settings, settings.preset_env};
+    return {options.recorded.preset_files, options.recorded.preset_count,
+            static_cast<uint64_t>(options.seed), &settings, settings.preset_env};
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "cluster_placement.hpp"
 #include "engine/matrix_runner.hpp"
 #include "engine/matrix_session.hpp"
+#include "engine/session_options.hpp"
 #include "matrix_command.hpp"
 #include "output_file.hpp"
 #include "presets/scenarios.hpp"
@@ -87,9 +88,10 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     std::optional<store::ResumableSession> resumed;
     if (given.recover) {
         resumed = store::resume_latest_session(store, command, (data_dir / "metrics.db").string());
+        const auto recorded = engine::recovered_trajectory_options(resumed->options);
         options.seed = resumed->seed.value_or(0);
-        options.repetitions = resumed->options.value("repetitions", 1);
-        options.on = resumed->options.value("on", "local");
+        options.repetitions = recorded.repetitions;
+        options.on = recorded.on;
     } else if (options.seed < 0) {
         options.seed = random_seed();
     }
@@ -100,16 +102,12 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     const int64_t session = engine::open_matrix_session(
         store, plugins, settings,
         {resumed ? resumed->id : 0, command, options.seed, [&] {
-             return nlohmann::json{
-                 {"repetitions", options.repetitions},
-                 {"on", checked_placement("simulate-temporal-trajectory", options.on)}};
+             return engine::recorded_options(
+                 engine::TrajectorySessionOptions{options.repetitions, options.on});
          }});
 
-    std::vector<engine::CellPlan> plans;
-    plans.reserve(stages.size());
-    for (const auto &stage : stages) {
-        plans.push_back({&workflow, stage, {options.repetitions, options.seed, false}});
-    }
+    const auto plans =
+        engine::preset_cell_plans(workflow, stages, {options.repetitions, options.seed, false});
     ProgressLine progress(context.options);
     Placement placement(context, checked_placement("simulate-temporal-trajectory", options.on),
                         store, session, resumed.has_value(), "simulate-temporal-trajectory", args,
@@ -118,7 +116,8 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         context, store, session, resumed.has_value(), progress.observer(), placement.remote());
     const auto metrics = within_session(store, session, [&] {
         const auto cells =
-            engine::MatrixRunner(matrix, plugins, effective_workers(options, settings)).run(plans);
+            engine::MatrixRunner(matrix, plugins, effective_workers(options.workers, settings))
+                .run(plans);
         return reports::record_trajectory_run(store, session, data_dir, workflow.name, cells);
     });
     placement.finished();

@@ -1,7 +1,9 @@
-// The text of the simulation and trajectory reports, column for column, and run
-// --fail-under's verdict on a simulation.
+// The heading of run-scenarios, the text of the simulation and trajectory reports, column
+// for column, and run --fail-under's verdict on a run and a simulation.
 #include <gtest/gtest.h>
 
+#include "reports/fail_under.hpp"
+#include "reports/scenario_summary.hpp"
 #include "reports/simulation_recording.hpp"
 #include "reports/trajectory_recording.hpp"
 
@@ -38,11 +40,23 @@ TEST(SimulationText, PartsThenTheCombinedWorkflowWithItsSynergy) {
                   "    synergy_roi                    -0.05\n");
 }
 
-TEST(SimulationText, FailUnderNamesTheFirstPartBelowIt) {
+TEST(FailUnder, NamesTheFirstSimulationPartBelowIt) {
     EXPECT_EQ(fail_under_failure(simulation_report(), -1), "");
     EXPECT_EQ(fail_under_failure(simulation_report(), 0.4), "");
     EXPECT_EQ(fail_under_failure(simulation_report(), 0.5),
               "ROI 0.400 of b under preset 'normal' is below --fail-under 0.500");
+}
+
+TEST(FailUnder, NamesTheFirstCellBelowIt) {
+    std::vector<engine::CellSummary> cells(2);
+    cells[0].preset = "calm";
+    cells[0].roi = 0.9;
+    cells[1].preset = "storm";
+    cells[1].roi = 0.25;
+    EXPECT_EQ(fail_under_failure(cells, -1), "");
+    EXPECT_EQ(fail_under_failure(cells, 0.25), "");
+    EXPECT_EQ(fail_under_failure(cells, 0.95),
+              "ROI 0.900 under preset 'calm' is below --fail-under 0.950");
 }
 
 TEST(TrajectoryText, OneRowPerStage) {
@@ -58,6 +72,24 @@ TEST(TrajectoryText, OneRowPerStage) {
                                                        {"degradation", 0.2},
                                                        {"resilience", 0.75},
                                                        {"stability", 0.9}}));
+}
+
+TEST(ScenarioHeading, SaysTheRobustnessRunsWhenSomeCellsRunMoreOften) {
+    ScenarioRun run;
+    run.workflow = "wf";
+    run.baseline = "old";
+    run.seed = 7;
+    run.repetitions = 2;
+    run.robustness_repetitions = 5;
+    std::vector<engine::CellPlan> plans(2);
+    plans[0].options.runs = 2;
+    plans[1].options.runs = 2;
+    EXPECT_EQ(scenario_heading(run, plans, 1, 1, false),
+              "run-scenarios wf: 1 scenarios x 2 cells x 2 runs (seed 7, 1 worker)\n\n");
+    plans[1].options.runs = 5;
+    EXPECT_EQ(scenario_heading(run, plans, 1, 4, true),
+              "run-scenarios wf: 1 scenarios x 2 cells x 2 runs (robustness and fault "
+              "scenarios: 5) (seed 7, 4 workers) against baseline old\n\n");
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ std::string feedback_text(const engine::ExploreOutcome &outcome) {
 }
 
 // "broken by", the minimal input and its replay line; or why there is none.
-std::string shrunk_text(const ShrunkCrash &entry, const std::string &commands) {
+std::string minimal_input_text(const ShrunkCrash &entry, const std::string &commands) {
     if (!entry.shrunk || !entry.shrunk->result.reproducible) {
         return std::string("     ") +
                (entry.shrunk ? "did not crash again when run once more (flaky)"
@@ -139,7 +139,7 @@ std::string explore_text(const ExploreReport &report, const std::string &preset,
                "\n     first at run " + std::to_string(crash.found_at) + " of " +
                std::to_string(outcome.runs) + " (" + std::to_string(crash.hits) +
                " runs failed this way)\n";
-        out += shrunk_text(entry, report.commands);
+        out += minimal_input_text(entry, report.commands);
     }
     if (!corpus_folder.empty()) {
         out += "corpus: " + std::to_string(outcome.corpus.size()) + " new inputs kept in " +

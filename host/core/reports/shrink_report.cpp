@@ -36,7 +36,7 @@ void collect_bytes(const json &value, const std::string &pointer, json &found) {
     }
 }
 
-std::string joined(const std::vector<std::string> &words) {
+std::string comma_joined(const std::vector<std::string> &words) {
     std::string said;
     for (const std::string &word : words) {
         said += (said.empty() ? "" : ", ") + word;
@@ -46,13 +46,14 @@ std::string joined(const std::vector<std::string> &words) {
 
 // The fault keys removed, the changes that break each slot, the part each belongs to.
 std::string causes_text(const engine::ShrinkResult &result, const json &report) {
-    const std::string removed = joined(result.removed_fault_keys);
+    const std::string removed = comma_joined(result.removed_fault_keys);
     std::string out = "fault keys removed: " + (removed.empty() ? "none" : removed) + "\n";
     if (!result.removed_fault_keys.empty()) {
         out += "minimal preset: " + result.preset_body.dump() + "\n";
     }
     for (const auto &[slot, changes] : result.broken_by) {
-        out += "broken by: " + joined(changes) + " (slot " + slot + ": its example with just " +
+        out += "broken by: " + comma_joined(changes) + " (slot " + slot +
+               ": its example with just " +
                (changes.size() == 1 ? "this change" : "these changes") + ")\n";
     }
     for (const auto &[slot, category] : report["belongs_to"].items()) {

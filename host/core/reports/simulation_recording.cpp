@@ -78,7 +78,7 @@ json record_simulation(store::Store &store, int64_t session, const std::filesyst
 namespace {
 
 // `value` as printf's `format` (one number) writes it.
-std::string number(const char *format, double value) {
+std::string formatted(const char *format, double value) {
     char text[64];
     std::snprintf(text, sizeof(text), format, value);
     return text;
@@ -92,10 +92,10 @@ std::string padded(const std::string &name, std::size_t width) {
 // "  name                  roi 0.900", then each metric when `details`.
 std::string part_text(const nlohmann::json &part, bool details) {
     std::string out = "  " + padded(part["name"].get<std::string>(), 32) + " roi " +
-                      number("%.3f", part["roi"].get<double>()) + "\n";
+                      formatted("%.3f", part["roi"].get<double>()) + "\n";
     if (details) {
         for (const auto &[name, value] : part["metrics"].items()) {
-            out += "    " + padded(name, 30) + " " + number("%g", value.get<double>()) + "\n";
+            out += "    " + padded(name, 30) + " " + formatted("%g", value.get<double>()) + "\n";
         }
     }
     return out;
@@ -104,11 +104,12 @@ std::string part_text(const nlohmann::json &part, bool details) {
 // The combined workflow's line with its synergy, then each synergy metric when `details`.
 std::string combined_text(const nlohmann::json &entry, bool details) {
     std::string out = "  " + padded(entry["combined"]["name"].get<std::string>(), 32) + " roi " +
-                      number("%.3f", entry["combined"]["roi"].get<double>()) + "   synergy_roi " +
-                      number("%+.3f", entry["synergy"]["synergy_roi"].get<double>()) + "\n";
+                      formatted("%.3f", entry["combined"]["roi"].get<double>()) +
+                      "   synergy_roi " +
+                      formatted("%+.3f", entry["synergy"]["synergy_roi"].get<double>()) + "\n";
     if (details) {
         for (const auto &[name, value] : entry["synergy"].items()) {
-            out += "    " + padded(name, 30) + " " + number("%+g", value.get<double>()) + "\n";
+            out += "    " + padded(name, 30) + " " + formatted("%+g", value.get<double>()) + "\n";
         }
     }
     return out;
@@ -131,23 +132,6 @@ std::string simulation_text(const engine::Simulation &simulation, const nlohmann
         }
     }
     return out;
-}
-
-std::string fail_under_failure(const nlohmann::json &report, double fail_under) {
-    if (fail_under < 0) {
-        return "";
-    }
-    for (const auto &entry : report["presets"]) {
-        for (const auto &part : entry["parts"]) {
-            if (part["roi"].get<double>() < fail_under) {
-                return "ROI " + number("%.3f", part["roi"].get<double>()) + " of " +
-                       part["name"].get<std::string>() + " under preset '" +
-                       entry["preset"].get<std::string>() + "' is below --fail-under " +
-                       number("%.3f", fail_under);
-            }
-        }
-    }
-    return "";
 }
 
 }  // namespace sbx::reports

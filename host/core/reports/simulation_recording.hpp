@@ -33,8 +33,4 @@ nlohmann::json record_simulation(store::Store &store, int64_t session,
 std::string simulation_text(const engine::Simulation &simulation, const nlohmann::json &report,
                             bool details);
 
-// `run --fail-under`: why the first part whose ROI is below `fail_under` fails the gate, in
-// one line; "" when none is, or when `fail_under` is negative (no gate).
-std::string fail_under_failure(const nlohmann::json &report, double fail_under);
-
 }  // namespace sbx::reports
