@@ -19,7 +19,6 @@
 #include "scoring/scenario_gate.hpp"
 #include "session.hpp"
 #include "session_reports.hpp"
-#include "store/session_resume.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "workflow_choice.hpp"
@@ -80,7 +79,6 @@ Options parse(const std::vector<std::string> &args) {
 bool take_resumed_options(Options &options, config::Settings &settings,
                           const store::ResumableSession &resumed) {
     const auto recorded = engine::recovered_scenario_options(resumed.options);
-    options.matrix.seed = resumed.seed.value_or(0);
     options.matrix.repetitions = recorded.repetitions;
     settings.robustness_repetitions = recorded.robustness_repetitions;
     options.all_scenarios = recorded.all_scenarios;
@@ -130,14 +128,10 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     const std::filesystem::path data_dir = settings.data_dir;
 
     store::Store store(data_dir / "metrics.db");
-    std::optional<store::ResumableSession> resumed;
-    bool fault_scenarios_repeat = true;
-    if (options.recover) {
-        resumed = store::resume_latest_session(store, command, (data_dir / "metrics.db").string());
-        fault_scenarios_repeat = take_resumed_options(options, settings, *resumed);
-    } else if (options.matrix.seed < 0) {
-        options.matrix.seed = random_seed();
-    }
+    const auto resumed = engine::resume_or_seed(store, command, (data_dir / "metrics.db").string(),
+                                                options.recover, options.matrix.seed);
+    const bool fault_scenarios_repeat =
+        !resumed || take_resumed_options(options, settings, *resumed);
     const auto scenarios = presets::configured_scenarios(settings, options.all_scenarios);
     // Read before any run, so a typo in their variables costs nothing.
     const auto scorers = reports::scenario_scorers(workflow);

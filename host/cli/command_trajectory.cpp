@@ -14,7 +14,6 @@
 #include "progress_line.hpp"
 #include "reports/trajectory_recording.hpp"
 #include "session.hpp"
-#include "store/session_resume.hpp"
 #include "util/atomic_file.hpp"
 #include "workflow_choice.hpp"
 
@@ -85,15 +84,12 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     const std::string command = "simulate-temporal-trajectory " + workflow.name;
     const std::filesystem::path data_dir = settings.data_dir;
     store::Store store(data_dir / "metrics.db");
-    std::optional<store::ResumableSession> resumed;
-    if (given.recover) {
-        resumed = store::resume_latest_session(store, command, (data_dir / "metrics.db").string());
+    const auto resumed = engine::resume_or_seed(store, command, (data_dir / "metrics.db").string(),
+                                                given.recover, options.seed);
+    if (resumed) {
         const auto recorded = engine::recovered_trajectory_options(resumed->options);
-        options.seed = resumed->seed.value_or(0);
         options.repetitions = recorded.repetitions;
         options.on = recorded.on;
-    } else if (options.seed < 0) {
-        options.seed = random_seed();
     }
     const auto stages = presets::trajectory_stages();
     engine::PluginSet plugins(settings, context.registry());

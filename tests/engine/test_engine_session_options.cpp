@@ -1,10 +1,13 @@
 // What a matrix command's session records of its options, and what --recover reads back,
-// also from a session recorded before a key existed.
+// also from a session recorded before a key existed; a seed drawn only when none is given.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "engine/matrix_session.hpp"
 #include "engine/session_options.hpp"
+#include "util/errors.hpp"
+#include "util/temp_dir.hpp"
 
 namespace sbx::engine {
 namespace {
@@ -18,10 +21,9 @@ TEST(SessionOptions, RunRecordsPresetFilesAbsoluteAndRecoversThem) {
     options.preset_files = {"presets/../a.json"};
     const json recorded = recorded_options(options);
     const std::string absolute = (std::filesystem::current_path() / "a.json").string();
-    EXPECT_EQ(recorded, json({{"runs", 4},
-                              {"preset_count", 2},
-                              {"preset_files", {absolute}},
-                              {"on", "local"}}));
+    EXPECT_EQ(
+        recorded,
+        json({{"runs", 4}, {"preset_count", 2}, {"preset_files", {absolute}}, {"on", "local"}}));
     const auto back = recovered_run_options(recorded);
     EXPECT_EQ(back.runs, 4);
     EXPECT_EQ(back.preset_count, 2);
@@ -57,6 +59,19 @@ TEST(SessionOptions, AnOlderSessionRecoversAsItRan) {
     EXPECT_EQ(trajectory.on, "local");
     EXPECT_EQ(recorded_options(TrajectorySessionOptions{3, ""}),
               json({{"repetitions", 3}, {"on", "local"}}));
+}
+
+TEST(ResumeOrSeed, DrawsASeedOnlyWhenNoneIsGivenAndRecoversOnlyASession) {
+    const TempDir dir(std::filesystem::temp_directory_path(), "sbx-resume-");
+    const auto database = dir.path() / "metrics.db";
+    store::Store store(database);
+    int64_t seed = 42;
+    EXPECT_FALSE(resume_or_seed(store, "run wf", database.string(), false, seed));
+    EXPECT_EQ(seed, 42);
+    seed = -1;
+    EXPECT_FALSE(resume_or_seed(store, "run wf", database.string(), false, seed));
+    EXPECT_GE(seed, 0);
+    EXPECT_THROW(resume_or_seed(store, "run wf", database.string(), true, seed), InputError);
 }
 
 }  // namespace
