@@ -69,7 +69,7 @@ std::string minimal_input_text(const ShrunkCrash &entry, const std::string &comm
         for (const std::string &change : changes) {
             said += (said.empty() ? "" : ", ") + change;
         }
-        out += "     broken by: " + said + " (input " + slot + ")\n";
+        out.append("     broken by: ").append(said).append(" (input ").append(slot).append(")\n");
     }
     std::string text =
         shortened(entry.shrunk->result.inputs).dump(-1, ' ', false, json::error_handler_t::replace);
