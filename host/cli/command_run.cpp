@@ -17,6 +17,7 @@
 #include "presets/selection.hpp"
 #include "progress_line.hpp"
 #include "report.hpp"
+#include "reports/fail_under.hpp"
 #include "reports/replay_line.hpp"
 #include "reports/run_history.hpp"
 #include "reports/scenario_recording.hpp"
@@ -40,11 +41,11 @@ RunOptions parse(const std::vector<std::string> &args) {
     int workers = 0;
     po::options_description description("run options");
     description.add_options()("workflow,w", po::value(&options.workflow), "workflow name or id")(
-        "runs", po::value(&options.runs), "runs per preset (default 1)")(
+        "runs", po::value(&options.recorded.runs), "runs per preset (default 1)")(
         "seed", po::value(&options.seed), "seed for input generation")(
-        "preset-file", po::value(&options.preset_files)->composing(), "JSON preset file")(
-        "preset-count", po::value(&options.preset_count), "presets to generate (default 3)")(
-        "workers", po::value(&workers), "runs executed at once")(
+        "preset-file", po::value(&options.recorded.preset_files)->composing(), "JSON preset file")(
+        "preset-count", po::value(&options.recorded.preset_count),
+        "presets to generate (default 3)")("workers", po::value(&workers), "runs executed at once")(
         "all-workflows", po::bool_switch(&options.all_workflows), "workflow simulations")(
         "sections", po::bool_switch(&options.sections), "section simulations over targets:")(
         "details", po::bool_switch(&options.details), "results grouped per preset")(
@@ -54,7 +55,7 @@ RunOptions parse(const std::vector<std::string> &args) {
         "fail-under", po::value(&options.fail_under),
         "exit 1 when any preset's ROI is below this value (a CI gate)")(
         "recover", po::bool_switch(&options.recover), "finish the interrupted run")(
-        "on", po::value(&options.on), "where the runs are made: local or slurm");
+        "on", po::value(&options.recorded.on), "where the runs are made: local or slurm");
     const auto vm = parse_options("run", args, description);
     check(vm, workers, options);
     return options;
@@ -76,11 +77,12 @@ void check(const po::variables_map &vm, int workers, RunOptions &options) {
     if (vm.count("workflow") && options.workflow.empty()) {
         throw InputError("run: --workflow needs a workflow name or id");
     }
-    if (options.runs < 1) {
-        throw InputError("run: --runs " + std::to_string(options.runs) + " must be at least 1");
+    if (options.recorded.runs < 1) {
+        throw InputError("run: --runs " + std::to_string(options.recorded.runs) +
+                         " must be at least 1");
     }
-    if (options.preset_count < 1 || options.preset_count > 10000) {
-        throw InputError("run: --preset-count " + std::to_string(options.preset_count) +
+    if (options.recorded.preset_count < 1 || options.recorded.preset_count > 10000) {
+        throw InputError("run: --preset-count " + std::to_string(options.recorded.preset_count) +
                          " must be from 1 to 10000");
     }
     if (vm.count("workers") && (workers < 1 || workers > static_cast<int>(config::kMaxWorkers))) {
@@ -89,9 +91,9 @@ void check(const po::variables_map &vm, int workers, RunOptions &options) {
     }
     options.workers = static_cast<unsigned>(std::max(workers, 0));
     if (vm.count("on")) {
-        options.on = checked_placement("run", options.on);
+        options.recorded.on = checked_placement("run", options.recorded.on);
     }
-    if (options.on == "slurm" && (options.all_workflows || options.sections)) {
+    if (options.recorded.on == "slurm" && (options.all_workflows || options.sections)) {
         throw InputError(
             "run: --on slurm makes one workflow's matrix (run WORKFLOW); --all-workflows and "
             "--sections run on this host: leave --on out");
@@ -113,10 +115,7 @@ void recover_options(const config::Settings &settings, const std::string &comman
     const auto resumed = store::resume_latest_session(store, command, database.string());
     options.resumed_session = resumed.id;
     options.seed = resumed.seed.value_or(0);
-    options.runs = resumed.options.value("runs", 1);
-    options.preset_count = resumed.options.value("preset_count", 3);
-    options.preset_files = resumed.options.value("preset_files", std::vector<std::string>());
-    options.on = resumed.options.value("on", "local");
+    options.recorded = engine::recovered_run_options(resumed.options);
 }
 
 // The matrix of `workflow` under each preset, made here or (--on slurm) by a job array.
@@ -126,19 +125,17 @@ std::vector<engine::CellSummary> run_matrix(CliContext &context, const RunOption
                                             const std::vector<presets::Preset> &presets,
                                             engine::PluginSet &plugins, store::Store &store,
                                             int64_t session) {
-    std::vector<engine::CellPlan> plans;
-    plans.reserve(presets.size());
-    for (const auto &preset : presets) {
-        plans.push_back({&workflow, preset, {options.runs, options.seed, false}});
-    }
+    const auto plans =
+        engine::preset_cell_plans(workflow, presets, {options.recorded.runs, options.seed, false});
     ProgressLine progress(context.options);
-    Placement placement(context, checked_placement("run", options.on), store, session,
+    Placement placement(context, checked_placement("run", options.recorded.on), store, session,
                         options.resumed_session != 0, "run", args, options.seed);
     const engine::MatrixContext matrix =
         matrix_context(context, store, session, options.resumed_session != 0, progress.observer(),
                        placement.remote());
     auto summaries = within_session(store, session, [&] {
-        return engine::MatrixRunner(matrix, plugins, run_workers(options, context.settings))
+        return engine::MatrixRunner(matrix, plugins,
+                                    effective_workers(options.workers, context.settings))
             .run(plans);
     });
     placement.finished();
@@ -162,28 +159,13 @@ void print_run(const config::Settings &settings, const RunOptions &options,
                          .dump(2)
                   << '\n';
     } else {
-        print_cell_table(workflow.name, options.runs, settings.predictor, summaries, commands);
+        print_cell_table(workflow.name, options.recorded.runs, settings.predictor, summaries,
+                         commands);
         std::printf("\nrecorded as session %lld in %s (seed %lld)\n",
                     static_cast<long long>(session), database.c_str(),
                     static_cast<long long>(options.seed));
     }
     std::fflush(stdout);
-}
-
-// --fail-under: exit 1 (and say why) when a preset's ROI is below it; `fail_under` < 0: off.
-int fail_under_code(const std::vector<engine::CellSummary> &summaries, double fail_under) {
-    if (fail_under < 0) {
-        return kExitOk;
-    }
-    for (const auto &cell : summaries) {
-        if (cell.roi < fail_under) {
-            std::fprintf(stderr,
-                         "sandbox-runner: ROI %.3f under preset '%s' is below --fail-under %.3f\n",
-                         cell.roi, cell.preset.c_str(), fail_under);
-            return kExitGateFailed;
-        }
-    }
-    return kExitOk;
 }
 
 }  // namespace
@@ -198,7 +180,7 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
     const config::Workflow *chosen = options.all_workflows || sections
                                          ? nullptr
                                          : &choose_workflow(context, "run", options.workflow);
-    if (options.on == "slurm" && sections) {
+    if (options.recorded.on == "slurm" && sections) {
         throw InputError(
             "run: --on slurm makes one workflow's matrix (run WORKFLOW); these "
             "settings list targets:, which means section simulations, and they run "
@@ -220,28 +202,29 @@ int run_run_command(CliContext &context, const std::vector<std::string> &args) {
         return run_section_simulations(context, options);
     }
     const auto &workflow = *chosen;
-    const auto presets = presets::choose_presets({options.preset_files, options.preset_count,
-                                                  static_cast<uint64_t>(options.seed), &settings,
-                                                  settings.preset_env});
+    const auto presets = presets::choose_presets(
+        {options.recorded.preset_files, options.recorded.preset_count,
+         static_cast<uint64_t>(options.seed), &settings, settings.preset_env});
 
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow}, presets);
     // Before any run or session: a limit that cannot hold as asked stops here (exit 2).
-    if (options.on != "slurm") {
+    if (options.recorded.on != "slurm") {
         engine::refuse_unrunnable_run(plugins, settings, workflow, presets);
     }
     store::Store store(std::filesystem::path(settings.data_dir) / "metrics.db");
     const int64_t session =
         engine::open_matrix_session(store, plugins, settings,
                                     {options.resumed_session, "run " + workflow.name, options.seed,
-                                     [&] { return recorded_run_options(options); }});
+                                     [&] { return engine::recorded_options(options.recorded); }});
     const auto summaries =
         run_matrix(context, options, args, workflow, presets, plugins, store, session);
     reports::extend_roi_history(store, settings.data_dir, summaries);
     const auto disabled = disabled_plugins(store, session);
     print_run(settings, options, workflow, summaries, disabled, session);
-    const int code = fail_under_code(summaries, options.fail_under);
-    return finish_with_disabled_plugins(disabled, settings.plugin_host.strict, code);
+    return finish_with_disabled_plugins(
+        disabled, settings.plugin_host.strict,
+        gate_exit(reports::fail_under_failure(summaries, options.fail_under)));
 }
 
 }  // namespace sbx::cli

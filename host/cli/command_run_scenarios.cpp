@@ -9,21 +9,18 @@
 #include "engine/matrix_session.hpp"
 #include "engine/scenario_matrix.hpp"
 #include "engine/scenario_preflight.hpp"
+#include "engine/session_options.hpp"
 #include "matrix_command.hpp"
 #include "presets/scenarios.hpp"
 #include "progress_line.hpp"
-#include "reports/polyglot_shrinks.hpp"
 #include "reports/replay_line.hpp"
 #include "reports/scenario_recording.hpp"
 #include "reports/session_report.hpp"
-#include "scoring/forecast_scores.hpp"
 #include "scoring/scenario_gate.hpp"
 #include "session.hpp"
 #include "session_reports.hpp"
-#include "store/session_resume.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
-#include "util/number_parse.hpp"
 #include "workflow_choice.hpp"
 
 namespace po = boost::program_options;
@@ -45,27 +42,6 @@ struct Options {
     std::vector<std::pair<std::string, std::string>> reports;  // --report FORMAT:FILE
 };
 
-constexpr const char *kGateHelp =
-    "write --fail-on worst-below=-0.1, --fail-on status=fail or --fail-on status=weak";
-
-void parse_gate(const std::string &spec, Gate &gate) {
-    const auto eq = spec.find('=');
-    const std::string key = spec.substr(0, eq);
-    const std::string value = eq == std::string::npos ? "" : spec.substr(eq + 1);
-    if (key == "worst-below") {
-        const auto threshold = util::parse_double(value);
-        if (!threshold || !(*threshold >= -1 && *threshold <= 1)) {
-            throw InputError("run-scenarios: --fail-on " + spec +
-                             ": the threshold must be an ROI delta between -1 and 1; " + kGateHelp);
-        }
-        gate.worst_below = *threshold;
-    } else if (key == "status" && (value == "fail" || value == "weak")) {
-        (value == "fail" ? gate.on_fail : gate.on_weak) = true;
-    } else {
-        throw InputError("run-scenarios: --fail-on '" + spec + "' is not understood; " + kGateHelp);
-    }
-}
-
 Options parse(const std::vector<std::string> &args) {
     Options options;
     std::vector<std::string> gates;
@@ -86,7 +62,7 @@ Options parse(const std::vector<std::string> &args) {
         refuse_with_recover("run-scenarios", vm, {"seed", "repetitions", "all-scenarios", "on"});
     }
     for (const auto &gate : gates) {
-        parse_gate(gate, options.gate);
+        scoring::parse_gate(gate, options.gate);
     }
     for (const auto &report : reports) {
         options.reports.push_back(parse_report_target(report, "run-scenarios --report"));
@@ -98,96 +74,26 @@ Options parse(const std::vector<std::string> &args) {
     return options;
 }
 
-// The exit code the gate asks for, with the reason on stderr.
-int gate_exit(const Gate &gate, const scoring::ScenarioReport &report) {
-    const std::string why = scoring::gate_failure(gate, report);
-    if (why.empty()) {
-        return kExitOk;
-    }
-    std::fprintf(stderr, "sandbox-runner: %s\n", why.c_str());
-    return kExitGateFailed;
-}
-
 // --recover: the matrix as the interrupted session planned it. Returns whether its fault
 // scenarios repeat as robustness scenarios do.
 bool take_resumed_options(Options &options, config::Settings &settings,
                           const store::ResumableSession &resumed) {
-    options.matrix.seed = resumed.seed.value_or(0);
-    options.matrix.repetitions = resumed.options.value("repetitions", 1);
-    // A session recorded before robustness repetitions existed ran them as the others.
-    settings.robustness_repetitions = resumed.options.value("robustness_repetitions", 1);
-    options.all_scenarios = resumed.options.value("all_scenarios", false);
-    options.matrix.on = resumed.options.value("on", "local");
-    // Nor before fault scenarios were repeated as robustness scenarios are.
-    return resumed.options.value("fault_scenarios_repeat", false);
+    const auto recorded = engine::recovered_scenario_options(resumed.options);
+    options.matrix.repetitions = recorded.repetitions;
+    settings.robustness_repetitions = recorded.robustness_repetitions;
+    options.all_scenarios = recorded.all_scenarios;
+    options.matrix.on = recorded.on;
+    return recorded.fault_scenarios_repeat;
 }
 
-// The scenario matrix's run, scored and recorded (and its polyglot failures shrunk).
-// What scores and records the run.
-struct Scoring {
-    scoring::RaroiContext raroi;
-    scoring::TrackerSettings tracker;
-};
-
-reports::ScenarioRun score_and_record(CliContext &context, store::Store &store,
-                                      const config::Workflow &workflow, const Options &options,
-                                      const std::vector<presets::Preset> &scenarios,
-                                      const std::vector<engine::CellSummary> &summaries,
-                                      int64_t session, const Scoring &scorers) {
-    const auto &settings = context.settings;
-    reports::ScenarioRun run;
-    run.workflow = workflow.name;
-    run.baseline = workflow.baseline;
-    run.session = session;
-    run.commands = reports::command_prefix(settings.source, settings.data_dir);
-    run.seed = options.matrix.seed;
-    run.repetitions = options.matrix.repetitions;
-    run.robustness_repetitions =
-        std::max(options.matrix.repetitions, settings.robustness_repetitions);
-    run.cells = engine::pair_scenarios(scenarios, summaries);
-    run.report = scoring::score_scenarios(reports::scoring_inputs(run.cells), scorers.raroi);
-    if (options.shrink_runs > 0) {
-        reports::shrink_polyglot_failures(context.settings, context.registry(), store, workflow,
-                                          run, options.shrink_runs);
-    }
-    reports::record_scenario_run(store, settings.data_dir, run,
-                                 scoring::with_adapted_tolerance(scorers.tracker, store));
-    return run;
-}
-
-void print_text(const Options &options, const reports::ScenarioRun &run,
-                const std::vector<engine::CellPlan> &plans, size_t scenarios, unsigned workers,
-                bool has_baseline, const std::filesystem::path &data_dir) {
-    const std::string against = has_baseline ? " against baseline " + run.baseline : "";
-    // The plans say which cells run more often than --repetitions.
-    const bool any_repeated =
-        std::any_of(plans.begin(), plans.end(), [&](const engine::CellPlan &plan) {
-            return plan.options.runs != options.matrix.repetitions;
-        });
-    const std::string robustness_runs =
-        any_repeated
-            ? " (robustness and fault scenarios: " + std::to_string(run.robustness_repetitions) +
-                  ")"
-            : "";
-    std::printf(
-        "run-scenarios %s: %zu scenarios x 2 cells x %d runs%s (seed %lld, %u "
-        "worker%s)%s\n\n",
-        run.workflow.c_str(), scenarios, options.matrix.repetitions, robustness_runs.c_str(),
-        static_cast<long long>(options.matrix.seed), workers, workers == 1 ? "" : "s",
-        against.c_str());
+void print_text(const reports::ScenarioRun &run, const std::vector<engine::CellPlan> &plans,
+                size_t scenarios, unsigned workers, bool has_baseline,
+                const std::filesystem::path &data_dir) {
+    std::cout << reports::scenario_heading(run, plans, scenarios, workers, has_baseline);
     std::cout << reports::scenario_text(run);
     std::printf("\nrecorded as session %lld in %s; exports in %s\n",
                 static_cast<long long>(run.session), (data_dir / "metrics.db").c_str(),
                 data_dir.c_str());
-}
-
-// What --recover takes back from a new session of the matrix.
-json recorded_options(const Options &options, const config::Settings &settings) {
-    return {{"repetitions", options.matrix.repetitions},
-            {"robustness_repetitions", settings.robustness_repetitions},
-            {"fault_scenarios_repeat", true},
-            {"all_scenarios", options.all_scenarios},
-            {"on", checked_placement("run-scenarios", options.matrix.on)}};
 }
 
 // The reports asked for, then the summary: JSON or text.
@@ -204,7 +110,7 @@ void report_run(const Options &options, const reports::ScenarioRun &run,
         summary["disabled_plugins"] = reports::disabled_plugins_json(disabled);
         std::cout << summary.dump(2) << '\n';
     } else {
-        print_text(options, run, plans, scenarios, workers, has_baseline, data_dir);
+        print_text(run, plans, scenarios, workers, has_baseline, data_dir);
     }
     std::fflush(stdout);
 }
@@ -222,19 +128,13 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     const std::filesystem::path data_dir = settings.data_dir;
 
     store::Store store(data_dir / "metrics.db");
-    std::optional<store::ResumableSession> resumed;
-    bool fault_scenarios_repeat = true;
-    if (options.recover) {
-        resumed = store::resume_latest_session(store, command, (data_dir / "metrics.db").string());
-        fault_scenarios_repeat = take_resumed_options(options, settings, *resumed);
-    } else if (options.matrix.seed < 0) {
-        options.matrix.seed = random_seed();
-    }
+    const auto resumed = engine::resume_or_seed(store, command, (data_dir / "metrics.db").string(),
+                                                options.recover, options.matrix.seed);
+    const bool fault_scenarios_repeat =
+        !resumed || take_resumed_options(options, settings, *resumed);
     const auto scenarios = presets::configured_scenarios(settings, options.all_scenarios);
     // Read before any run, so a typo in their variables costs nothing.
-    const scoring::RaroiContext raroi{reports::configured_impact_severity(), workflow.impact};
-    (void)scoring::impact_of(raroi.severity, workflow.impact);
-    const Scoring scorers{raroi, scoring::tracker_settings_from_environment()};
+    const auto scorers = reports::scenario_scorers(workflow);
 
     engine::PluginSet plugins(settings, context.registry());
     resolve_plugins_for(plugins, {&workflow, baseline != nullptr ? baseline : &workflow},
@@ -246,11 +146,14 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         workflow, baseline, scenarios, options.matrix.repetitions, settings.robustness_repetitions,
         options.matrix.seed, fault_scenarios_repeat);
     const int64_t session = engine::open_matrix_session(
-        store, plugins, settings, {resumed ? resumed->id : 0, command, options.matrix.seed, [&] {
-                                       return recorded_options(options, settings);
-                                   }});
+        store, plugins, settings,
+        {resumed ? resumed->id : 0, command, options.matrix.seed, [&] {
+             return engine::recorded_options(engine::ScenarioSessionOptions{
+                 options.matrix.repetitions, settings.robustness_repetitions, options.all_scenarios,
+                 options.matrix.on, true});
+         }});
 
-    const unsigned workers = effective_workers(options.matrix, settings);
+    const unsigned workers = effective_workers(options.matrix.workers, settings);
     ProgressLine progress(context.options);
     Placement placement(context, checked_placement("run-scenarios", options.matrix.on), store,
                         session, resumed.has_value(), "run-scenarios", args, options.matrix.seed);
@@ -258,8 +161,10 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
         context, store, session, resumed.has_value(), progress.observer(), placement.remote());
     const auto run = within_session(store, session, [&] {
         const auto summaries = engine::MatrixRunner(matrix, plugins, workers).run(plans);
-        return score_and_record(context, store, workflow, options, scenarios, summaries, session,
-                                scorers);
+        return reports::score_and_record_scenarios(
+            settings, context.registry(), store, workflow, scenarios, summaries,
+            {session, options.matrix.seed, options.matrix.repetitions, options.shrink_runs},
+            scorers);
     });
     placement.finished();
     progress.stop();
@@ -267,7 +172,7 @@ int run_run_scenarios_command(CliContext &context, const std::vector<std::string
     report_run(options, run, plans, scenarios.size(), workers, baseline != nullptr, disabled,
                data_dir);
     return finish_with_disabled_plugins(disabled, settings.plugin_host.strict,
-                                        gate_exit(options.gate, run.report));
+                                        gate_exit(scoring::gate_failure(options.gate, run.report)));
 }
 
 }  // namespace sbx::cli

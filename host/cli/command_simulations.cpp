@@ -11,6 +11,7 @@
 #include "matrix_command.hpp"
 #include "progress_line.hpp"
 #include "report.hpp"
+#include "reports/fail_under.hpp"
 #include "reports/simulation_recording.hpp"
 #include "run_options.hpp"
 #include "scoring/forecast_scores.hpp"
@@ -21,56 +22,6 @@ namespace sbx::cli {
 namespace {
 
 using nlohmann::json;
-
-void print_simulation(const engine::Simulation &simulation, const json &result, bool details) {
-    const json &report = result["presets"];
-    std::printf("%s simulation: %zu parts, %zu presets\n", simulation.subject.c_str(),
-                simulation.parts.size(), simulation.presets.size());
-    for (const auto &entry : report) {
-        std::printf("\npreset %s\n", entry["preset"].get<std::string>().c_str());
-        for (const auto &part : entry["parts"]) {
-            std::printf("  %-32s roi %.3f\n", part["name"].get<std::string>().c_str(),
-                        part["roi"].get<double>());
-            if (details) {
-                for (const auto &[name, value] : part["metrics"].items()) {
-                    std::printf("    %-30s %g\n", name.c_str(), value.get<double>());
-                }
-            }
-        }
-        if (entry.contains("combined")) {
-            std::printf("  %-32s roi %.3f   synergy_roi %+.3f\n",
-                        entry["combined"]["name"].get<std::string>().c_str(),
-                        entry["combined"]["roi"].get<double>(),
-                        entry["synergy"]["synergy_roi"].get<double>());
-            if (details) {
-                for (const auto &[name, value] : entry["synergy"].items()) {
-                    std::printf("    %-30s %+g\n", name.c_str(), value.get<double>());
-                }
-            }
-        }
-    }
-    print_rankings("all recorded cycles, by total RAROI", result["rankings"]);
-}
-
-// --fail-under: exit 1 at the first part whose ROI is below it, said on stderr.
-int gate_code(const json &result, double fail_under) {
-    if (fail_under < 0) {
-        return kExitOk;
-    }
-    for (const auto &entry : result["presets"]) {
-        for (const auto &part : entry["parts"]) {
-            if (part["roi"].get<double>() < fail_under) {
-                std::fprintf(stderr,
-                             "sandbox-runner: ROI %.3f of %s under preset '%s' is below "
-                             "--fail-under %.3f\n",
-                             part["roi"].get<double>(), part["name"].get<std::string>().c_str(),
-                             entry["preset"].get<std::string>().c_str(), fail_under);
-                return kExitGateFailed;
-            }
-        }
-    }
-    return kExitOk;
-}
 
 void print_result(const engine::Simulation &simulation, const RunOptions &options, int64_t session,
                   const json &result, const std::filesystem::path &database) {
@@ -83,7 +34,8 @@ void print_result(const engine::Simulation &simulation, const RunOptions &option
                          .dump(2)
                   << '\n';
     } else {
-        print_simulation(simulation, result, options.details);
+        std::cout << reports::simulation_text(simulation, result, options.details);
+        print_rankings("all recorded cycles, by total RAROI", result["rankings"]);
         std::printf("\nrecorded as session %lld in %s\n", static_cast<long long>(session),
                     database.c_str());
     }
@@ -113,14 +65,14 @@ int run_simulation_command(CliContext &context, RunOptions &options,
         store, plugins, settings,
         {options.resumed_session,
          simulation.subject == "workflows" ? "run --all-workflows" : "run --sections", options.seed,
-         [&] { return recorded_run_options(options); }});
+         [&] { return engine::recorded_options(options.recorded); }});
     ProgressLine progress(context.options);
     const engine::MatrixContext matrix =
         matrix_context(context, store, session, options.resumed_session != 0, progress.observer());
     const json result = within_session(store, session, [&] {
-        engine::MatrixRunner runner(matrix, plugins, run_workers(options, settings));
+        engine::MatrixRunner runner(matrix, plugins, effective_workers(options.workers, settings));
         const auto outcomes =
-            engine::run_simulation(simulation, runner, options.runs, options.seed);
+            engine::run_simulation(simulation, runner, options.recorded.runs, options.seed);
         engine::Forecaster forecaster(plugins, store, session);
         return reports::record_simulation(store, session, data_dir, simulation, outcomes,
                                           scoring::with_adapted_tolerance(tracker_settings, store),
@@ -128,15 +80,15 @@ int run_simulation_command(CliContext &context, RunOptions &options,
     });
     progress.stop();
     print_result(simulation, options, session, result, data_dir / "metrics.db");
-    return finish_with_disabled_plugins(disabled_plugins(store, session),
-                                        settings.plugin_host.strict,
-                                        gate_code(result, options.fail_under));
+    return finish_with_disabled_plugins(
+        disabled_plugins(store, session), settings.plugin_host.strict,
+        gate_exit(reports::fail_under_failure(result, options.fail_under)));
 }
 
 presets::SelectionInputs preset_inputs(const RunOptions &options,
                                        const config::Settings &settings) {
-    return {options.preset_files, options.preset_count, static_cast<uint64_t>(options.seed),
-            &settings, settings.preset_env};
+    return {options.recorded.preset_files, options.recorded.preset_count,
+            static_cast<uint64_t>(options.seed), &settings, settings.preset_env};
 }
 
 }  // namespace

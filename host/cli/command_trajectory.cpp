@@ -7,13 +7,13 @@
 #include "cluster_placement.hpp"
 #include "engine/matrix_runner.hpp"
 #include "engine/matrix_session.hpp"
+#include "engine/session_options.hpp"
 #include "matrix_command.hpp"
 #include "output_file.hpp"
 #include "presets/scenarios.hpp"
 #include "progress_line.hpp"
 #include "reports/trajectory_recording.hpp"
 #include "session.hpp"
-#include "store/session_resume.hpp"
 #include "util/atomic_file.hpp"
 #include "workflow_choice.hpp"
 
@@ -22,16 +22,6 @@ namespace po = boost::program_options;
 namespace sbx::cli {
 
 namespace {
-
-void print_stages(const std::string &workflow, const std::vector<scoring::StageMetrics> &stages) {
-    std::printf("temporal trajectory of %s\n\n", workflow.c_str());
-    std::printf("%-16s %7s %12s %11s %10s\n", "stage", "roi", "degradation", "resilience",
-                "stability");
-    for (const auto &stage : stages) {
-        std::printf("%-16s %7.3f %+12.3f %11.3f %10.3f\n", stage.stage.c_str(), stage.roi,
-                    stage.degradation, stage.resilience, stage.stability);
-    }
-}
 
 struct TrajectoryOptions {
     std::string workflow;
@@ -63,20 +53,13 @@ void print_result(const TrajectoryOptions &options, const std::string &workflow,
                   const std::vector<scoring::StageMetrics> &metrics,
                   const std::filesystem::path &data_dir) {
     if (options.matrix.json) {
-        nlohmann::json out{{"workflow", workflow},
-                           {"session", session},
-                           {"seed", options.matrix.seed},
-                           {"stages", nlohmann::json::array()}};
-        for (const auto &stage : metrics) {
-            out["stages"].push_back({{"stage", stage.stage},
-                                     {"roi", stage.roi},
-                                     {"degradation", stage.degradation},
-                                     {"resilience", stage.resilience},
-                                     {"stability", stage.stability}});
-        }
+        const nlohmann::json out{{"workflow", workflow},
+                                 {"session", session},
+                                 {"seed", options.matrix.seed},
+                                 {"stages", reports::trajectory_stages_json(metrics)}};
         std::cout << out.dump(2) << '\n';
     } else {
-        print_stages(workflow, metrics);
+        std::cout << reports::trajectory_text(workflow, metrics);
         std::printf("\nrecorded as session %lld in %s; foresight history in %s\n",
                     static_cast<long long>(session), (data_dir / "metrics.db").c_str(),
                     (data_dir / "foresight_history.json").c_str());
@@ -101,14 +84,12 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     const std::string command = "simulate-temporal-trajectory " + workflow.name;
     const std::filesystem::path data_dir = settings.data_dir;
     store::Store store(data_dir / "metrics.db");
-    std::optional<store::ResumableSession> resumed;
-    if (given.recover) {
-        resumed = store::resume_latest_session(store, command, (data_dir / "metrics.db").string());
-        options.seed = resumed->seed.value_or(0);
-        options.repetitions = resumed->options.value("repetitions", 1);
-        options.on = resumed->options.value("on", "local");
-    } else if (options.seed < 0) {
-        options.seed = random_seed();
+    const auto resumed = engine::resume_or_seed(store, command, (data_dir / "metrics.db").string(),
+                                                given.recover, options.seed);
+    if (resumed) {
+        const auto recorded = engine::recovered_trajectory_options(resumed->options);
+        options.repetitions = recorded.repetitions;
+        options.on = recorded.on;
     }
     const auto stages = presets::trajectory_stages();
     engine::PluginSet plugins(settings, context.registry());
@@ -117,16 +98,12 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
     const int64_t session = engine::open_matrix_session(
         store, plugins, settings,
         {resumed ? resumed->id : 0, command, options.seed, [&] {
-             return nlohmann::json{
-                 {"repetitions", options.repetitions},
-                 {"on", checked_placement("simulate-temporal-trajectory", options.on)}};
+             return engine::recorded_options(
+                 engine::TrajectorySessionOptions{options.repetitions, options.on});
          }});
 
-    std::vector<engine::CellPlan> plans;
-    plans.reserve(stages.size());
-    for (const auto &stage : stages) {
-        plans.push_back({&workflow, stage, {options.repetitions, options.seed, false}});
-    }
+    const auto plans =
+        engine::preset_cell_plans(workflow, stages, {options.repetitions, options.seed, false});
     ProgressLine progress(context.options);
     Placement placement(context, checked_placement("simulate-temporal-trajectory", options.on),
                         store, session, resumed.has_value(), "simulate-temporal-trajectory", args,
@@ -135,7 +112,8 @@ int run_trajectory_command(CliContext &context, const std::vector<std::string> &
         context, store, session, resumed.has_value(), progress.observer(), placement.remote());
     const auto metrics = within_session(store, session, [&] {
         const auto cells =
-            engine::MatrixRunner(matrix, plugins, effective_workers(options, settings)).run(plans);
+            engine::MatrixRunner(matrix, plugins, effective_workers(options.workers, settings))
+                .run(plans);
         return reports::record_trajectory_run(store, session, data_dir, workflow.name, cells);
     });
     placement.finished();

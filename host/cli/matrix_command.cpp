@@ -1,6 +1,8 @@
 // Shared set-up of the matrix commands.
 #include "matrix_command.hpp"
 
+#include <cstdio>
+
 #include "cluster_placement.hpp"
 #include "config/setting_values.hpp"
 #include "option_parsing.hpp"
@@ -44,8 +46,16 @@ po::variables_map parse_matrix_command(const std::string &command,
     return vm;
 }
 
-unsigned effective_workers(const MatrixOptions &options, const config::Settings &settings) {
-    return options.workers != 0 ? options.workers : std::max(1u, settings.workers);
+unsigned effective_workers(unsigned workers, const config::Settings &settings) {
+    return workers != 0 ? workers : std::max(1u, settings.workers);
+}
+
+int gate_exit(const std::string &failure) {
+    if (failure.empty()) {
+        return kExitOk;
+    }
+    std::fprintf(stderr, "sandbox-runner: %s\n", failure.c_str());
+    return kExitGateFailed;
 }
 
 engine::MatrixContext matrix_context(CliContext &context, store::Store &store, int64_t session,

@@ -35,8 +35,12 @@ boost::program_options::variables_map parse_matrix_command(
     const boost::program_options::positional_options_description &positional,
     MatrixOptions &options);
 
-// The workers to use: the option, else the settings.
-unsigned effective_workers(const MatrixOptions &options, const config::Settings &settings);
+// The workers to use: `workers` (--workers; 0: not given), else the settings' workers.
+unsigned effective_workers(unsigned workers, const config::Settings &settings);
+
+// The exit code of a CI gate (--fail-on, --fail-under): 0 when `failure` is empty, else 1
+// with the failure on stderr.
+int gate_exit(const std::string &failure);
 
 // The engine context of a matrix of `session`: the settings' data dir's state folder,
 // the working directory, and `observer` told of every run (nullptr: none).

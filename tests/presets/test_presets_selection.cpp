@@ -214,6 +214,31 @@ TEST_F(Selection, RotationTakesFileIModNThenWalksEachFile) {
     EXPECT_THROW(rotated({}, 0), std::invalid_argument);
 }
 
+TEST_F(Selection, NamedPresetIsTheSettingsOneElseACanonicalProfileAtLowSeverity) {
+    const Preset inline_two = named_preset(settings_, "inline_two", "explore: --preset");
+    EXPECT_EQ(inline_two.name, "inline_two");
+    EXPECT_EQ(inline_two.body, json({{"SCENARIO_NAME", "inline_two"}}));
+    EXPECT_NE(inline_two.origin.find("inline.yaml"), std::string::npos) << inline_two.origin;
+
+    const Preset aliased = named_preset(settings_, "malicious_data", "explore: --preset");
+    EXPECT_EQ(aliased.name, "hostile_input");
+    EXPECT_EQ(aliased.body, canonical_preset("hostile_input", Severity::low));
+    EXPECT_EQ(aliased.origin, "the canonical hostile_input preset");
+}
+
+TEST_F(Selection, NamedPresetRefusesANameThatIsNeither) {
+    try {
+        named_preset(settings_, "nonesuch", "explore: --preset");
+        ADD_FAILURE() << "expected an InputError";
+    } catch (const InputError &e) {
+        EXPECT_EQ(std::string(e.what()).rfind("explore: --preset nonesuch: neither a preset of "
+                                              "the settings nor profile 'nonesuch' is not known",
+                                              0),
+                  0u)
+            << e.what();
+    }
+}
+
 }  // namespace
 }  // namespace sbx::presets
 

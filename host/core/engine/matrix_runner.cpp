@@ -24,6 +24,17 @@
 #include "util/hex_digest.hpp"
 
 namespace sbx::engine {
+
+std::vector<CellPlan> preset_cell_plans(const config::Workflow &workflow,
+                                        const std::vector<presets::Preset> &presets,
+                                        const CellOptions &options) {
+    std::vector<CellPlan> plans;
+    plans.reserve(presets.size());
+    for (const auto &preset : presets) {
+        plans.push_back({&workflow, preset, options});
+    }
+    return plans;
+}
 namespace {
 
 // The flag a plan's runs and cell are recorded under.

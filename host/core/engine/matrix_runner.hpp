@@ -22,6 +22,11 @@ struct CellPlan {
     CellOptions options;
 };
 
+// The cells of `workflow` under each of `presets`, in order, each with `options`.
+std::vector<CellPlan> preset_cell_plans(const config::Workflow &workflow,
+                                        const std::vector<presets::Preset> &presets,
+                                        const CellOptions &options);
+
 struct MatrixContext {
     const config::Settings &settings;
     const plugins::Registry &registry;

@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "config/settings.hpp"
 #include "engine/plugin_set.hpp"
+#include "store/matrix_records.hpp"
 #include "store/store.hpp"
 
 namespace sbx::engine {
@@ -21,6 +23,14 @@ struct MatrixSession {
     // A new session's options (what --recover takes back); asked only for a new session.
     std::function<nlohmann::json()> options;
 };
+
+// With `recover`: the newest unfinished session of `command` in `store` (named `database`
+// in messages), taken over (store/session_resume), and `seed` becomes its seed. Without:
+// nullopt, and a random seed replaces a `seed` that was not given (negative).
+std::optional<store::ResumableSession> resume_or_seed(store::Store &store,
+                                                      const std::string &command,
+                                                      const std::string &database, bool recover,
+                                                      int64_t &seed);
 
 // The session's id; the plugins of `plugins` are recorded as used by it.
 int64_t open_matrix_session(store::Store &store, const PluginSet &plugins,

@@ -146,4 +146,22 @@ const Preset &rotated(const std::vector<std::vector<Preset>> &per_file, size_t r
     return file[(run_index / per_file.size()) % file.size()];
 }
 
+Preset named_preset(const config::Settings &settings, const std::string &name,
+                    const std::string &option) {
+    for (std::size_t i = 0; i < settings.presets.size(); ++i) {
+        const nlohmann::json &body = settings.presets[i];
+        if (body.value("SCENARIO_NAME", nlohmann::json()) == name) {
+            return {name, body, settings.preset_locations[i].str()};
+        }
+    }
+    try {
+        const std::string canonical = resolve_profile_alias(name);
+        return {canonical, canonical_preset(canonical, Severity::low),
+                "the canonical " + canonical + " preset"};
+    } catch (const InputError &e) {
+        throw InputError(option + " " + name + ": neither a preset of the settings nor " +
+                         e.what());
+    }
+}
+
 }  // namespace sbx::presets

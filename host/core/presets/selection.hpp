@@ -46,6 +46,12 @@ struct SelectionInputs {
 // the file, variable or setting at fault and what is allowed.
 std::vector<Preset> choose_presets(const SelectionInputs &inputs);
 
+// One preset by name (`explore --preset`): the settings' preset whose SCENARIO_NAME is
+// `name`, else the canonical profile `name` (or its alias) at low severity. Throws
+// InputError, starting with `option` ("explore: --preset"), when it is neither.
+Preset named_preset(const config::Settings &settings, const std::string &name,
+                    const std::string &option);
+
 // The presets of each file, one list per file, in order. Throws InputError for an
 // unreadable or invalid file, or one that holds no preset.
 std::vector<std::vector<Preset>> load_preset_files(const std::vector<std::string> &paths);

@@ -1,9 +1,16 @@
 // Recording a scenario matrix.
 #include "reports/scenario_recording.hpp"
 
+#include <algorithm>
+
 #include "engine/outcome_counts.hpp"
+#include "reports/polyglot_shrinks.hpp"
+#include "reports/replay_line.hpp"
 #include "reports/roi_history.hpp"
+#include "scoring/forecast_scores.hpp"
+#include "scoring/impact_severity.hpp"
 #include "scoring/tracker.hpp"
+#include "scoring/tracker_settings.hpp"
 #include "store/matrix_records.hpp"
 
 namespace sbx::reports {
@@ -81,6 +88,37 @@ void record_scenario_run(store::Store &store, const std::filesystem::path &data_
     history.tracker = tracker.to_json();
     save_roi_history(history_path, history);
     tracker.save_flags(data_dir / "roi_tracker.flags");
+}
+
+ScenarioScorers scenario_scorers(const config::Workflow &workflow) {
+    const scoring::RaroiContext raroi{configured_impact_severity(), workflow.impact};
+    (void)scoring::impact_of(raroi.severity, workflow.impact);
+    return {raroi, scoring::tracker_settings_from_environment()};
+}
+
+ScenarioRun score_and_record_scenarios(const config::Settings &settings,
+                                       plugins::Registry &registry, store::Store &store,
+                                       const config::Workflow &workflow,
+                                       const std::vector<presets::Preset> &scenarios,
+                                       const std::vector<engine::CellSummary> &summaries,
+                                       const ScenarioMatrixRun &matrix,
+                                       const ScenarioScorers &scorers) {
+    ScenarioRun run;
+    run.session = matrix.session;
+    run.seed = matrix.seed;
+    run.repetitions = matrix.repetitions;
+    run.robustness_repetitions = std::max(matrix.repetitions, settings.robustness_repetitions);
+    run.workflow = workflow.name;
+    run.baseline = workflow.baseline;
+    run.commands = command_prefix(settings.source, settings.data_dir);
+    run.cells = engine::pair_scenarios(scenarios, summaries);
+    run.report = scoring::score_scenarios(scoring_inputs(run.cells), scorers.raroi);
+    if (matrix.shrink_runs > 0) {
+        shrink_polyglot_failures(settings, registry, store, workflow, run, matrix.shrink_runs);
+    }
+    record_scenario_run(store, settings.data_dir, run,
+                        scoring::with_adapted_tolerance(scorers.tracker, store));
+    return run;
 }
 
 }  // namespace sbx::reports

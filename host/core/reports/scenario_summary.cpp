@@ -260,6 +260,24 @@ void write_scenario_exports(const std::filesystem::path &data_dir, const Scenari
                           scenario_summary(run).dump(2) + "\n");
 }
 
+std::string scenario_heading(const ScenarioRun &run, const std::vector<engine::CellPlan> &plans,
+                             std::size_t scenarios, unsigned workers, bool has_baseline) {
+    // The plans say which cells run more often than --repetitions.
+    const bool any_repeated = std::any_of(
+        plans.begin(), plans.end(),
+        [&](const engine::CellPlan &plan) { return plan.options.runs != run.repetitions; });
+    const std::string robustness_runs =
+        any_repeated
+            ? " (robustness and fault scenarios: " + std::to_string(run.robustness_repetitions) +
+                  ")"
+            : "";
+    return "run-scenarios " + run.workflow + ": " + std::to_string(scenarios) +
+           " scenarios x 2 cells x " + std::to_string(run.repetitions) + " runs" + robustness_runs +
+           " (seed " + std::to_string(run.seed) + ", " + std::to_string(workers) + " worker" +
+           (workers == 1 ? "" : "s") + ")" +
+           (has_baseline ? " against baseline " + run.baseline : "") + "\n\n";
+}
+
 std::string scenario_text(const ScenarioRun &run) {
     std::string out;
     if (!run.report.broken.empty()) {

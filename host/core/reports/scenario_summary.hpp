@@ -46,6 +46,12 @@ nlohmann::json scenario_deltas(const scoring::ScenarioReport &report);
 // Writes scenario_deltas.json and scorecard_<workflow>.json into `data_dir`.
 void write_scenario_exports(const std::filesystem::path &data_dir, const ScenarioRun &run);
 
+// The line above the report: "run-scenarios WF: 5 scenarios x 2 cells x 1 runs (seed 7,
+// 2 workers) against baseline B", with the runs of robustness and fault scenarios when
+// `plans` run some cells more often than the --repetitions.
+std::string scenario_heading(const ScenarioRun &run, const std::vector<engine::CellPlan> &plans,
+                             std::size_t scenarios, unsigned workers, bool has_baseline);
+
 // The human report: a table, the delta lines ("hostile_input: -0.250 <== WORST"), the
 // status and the tips.
 std::string scenario_text(const ScenarioRun &run);

@@ -1,6 +1,7 @@
 // Recording a simulation's outcomes.
 #include "reports/simulation_recording.hpp"
 
+#include <cstdio>
 #include <map>
 #include <string>
 
@@ -72,6 +73,65 @@ json record_simulation(store::Store &store, int64_t session, const std::filesyst
     tracker.save_flags(data_dir / (simulation.subject + ".flags"));
     // The tracker's view across every recorded cycle, not just this one.
     return {{"presets", report}, {"rankings", rankings_json(tracker)}};
+}
+
+namespace {
+
+// `value` as printf's `format` (one number) writes it.
+std::string formatted(const char *format, double value) {
+    char text[64];
+    std::snprintf(text, sizeof(text), format, value);
+    return text;
+}
+
+// `name` left-aligned in `width` columns, as printf's %-Ns (never cut).
+std::string padded(const std::string &name, std::size_t width) {
+    return name.size() >= width ? name : name + std::string(width - name.size(), ' ');
+}
+
+// "  name                  roi 0.900", then each metric when `details`.
+std::string part_text(const nlohmann::json &part, bool details) {
+    std::string out = "  " + padded(part["name"].get<std::string>(), 32) + " roi " +
+                      formatted("%.3f", part["roi"].get<double>()) + "\n";
+    if (details) {
+        for (const auto &[name, value] : part["metrics"].items()) {
+            out += "    " + padded(name, 30) + " " + formatted("%g", value.get<double>()) + "\n";
+        }
+    }
+    return out;
+}
+
+// The combined workflow's line with its synergy, then each synergy metric when `details`.
+std::string combined_text(const nlohmann::json &entry, bool details) {
+    std::string out = "  " + padded(entry["combined"]["name"].get<std::string>(), 32) + " roi " +
+                      formatted("%.3f", entry["combined"]["roi"].get<double>()) +
+                      "   synergy_roi " +
+                      formatted("%+.3f", entry["synergy"]["synergy_roi"].get<double>()) + "\n";
+    if (details) {
+        for (const auto &[name, value] : entry["synergy"].items()) {
+            out += "    " + padded(name, 30) + " " + formatted("%+g", value.get<double>()) + "\n";
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string simulation_text(const engine::Simulation &simulation, const nlohmann::json &report,
+                            bool details) {
+    std::string out = simulation.subject +
+                      " simulation: " + std::to_string(simulation.parts.size()) + " parts, " +
+                      std::to_string(simulation.presets.size()) + " presets\n";
+    for (const auto &entry : report["presets"]) {
+        out += "\npreset " + entry["preset"].get<std::string>() + "\n";
+        for (const auto &part : entry["parts"]) {
+            out += part_text(part, details);
+        }
+        if (entry.contains("combined")) {
+            out += combined_text(entry, details);
+        }
+    }
+    return out;
 }
 
 }  // namespace sbx::reports

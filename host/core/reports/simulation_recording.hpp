@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,5 +26,11 @@ nlohmann::json record_simulation(store::Store &store, int64_t session,
                                  const std::vector<engine::PresetOutcome> &outcomes,
                                  const scoring::TrackerSettings &settings,
                                  engine::Forecaster &forecaster);
+
+// The report as text: each preset's parts (with their metrics when `details`) and the
+// combined workflow with its synergy (each synergy metric when `details`). The rankings
+// are not in it.
+std::string simulation_text(const engine::Simulation &simulation, const nlohmann::json &report,
+                            bool details);
 
 }  // namespace sbx::reports

@@ -1,6 +1,7 @@
 // Recording a temporal trajectory, and its chart.
 #include "reports/trajectory_recording.hpp"
 
+#include <cstdio>
 #include <utility>
 
 #include "reports/foresight_history.hpp"
@@ -62,6 +63,34 @@ std::string trajectory_chart(const std::string &workflow,
         chart.series[2].points.push_back({x, stages[i].resilience});
     }
     return render_line_chart(chart);
+}
+
+nlohmann::json trajectory_stages_json(const std::vector<scoring::StageMetrics> &stages) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto &stage : stages) {
+        out.push_back({{"stage", stage.stage},
+                       {"roi", stage.roi},
+                       {"degradation", stage.degradation},
+                       {"resilience", stage.resilience},
+                       {"stability", stage.stability}});
+    }
+    return out;
+}
+
+std::string trajectory_text(const std::string &workflow,
+                            const std::vector<scoring::StageMetrics> &stages) {
+    std::string out = "temporal trajectory of " + workflow + "\n\n";
+    char line[160];
+    std::snprintf(line, sizeof(line), "%-16s %7s %12s %11s %10s\n", "stage", "roi", "degradation",
+                  "resilience", "stability");
+    out += line;
+    for (const auto &stage : stages) {
+        std::snprintf(line, sizeof(line), "%-16s %7.3f %+12.3f %11.3f %10.3f\n",
+                      stage.stage.c_str(), stage.roi, stage.degradation, stage.resilience,
+                      stage.stability);
+        out += line;
+    }
+    return out;
 }
 
 }  // namespace sbx::reports

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,13 @@ std::vector<scoring::StageMetrics> record_trajectory_run(
 // ROI, degradation and resilience against the stage's index as an SVG line chart (--plot).
 std::string trajectory_chart(const std::string &workflow,
                              const std::vector<scoring::StageMetrics> &stages);
+
+// Each stage's roi, degradation, resilience and stability: the "stages" of
+// `simulate-temporal-trajectory --json`.
+nlohmann::json trajectory_stages_json(const std::vector<scoring::StageMetrics> &stages);
+
+// The stages as a table, under "temporal trajectory of WORKFLOW".
+std::string trajectory_text(const std::string &workflow,
+                            const std::vector<scoring::StageMetrics> &stages);
 
 }  // namespace sbx::reports

@@ -3,7 +3,35 @@
 
 #include <cstdio>
 
+#include "util/errors.hpp"
+#include "util/number_parse.hpp"
+
 namespace sbx::scoring {
+
+namespace {
+
+constexpr const char *kGateHelp =
+    "write --fail-on worst-below=-0.1, --fail-on status=fail or --fail-on status=weak";
+
+}  // namespace
+
+void parse_gate(const std::string &spec, ScenarioGate &gate) {
+    const auto eq = spec.find('=');
+    const std::string key = spec.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : spec.substr(eq + 1);
+    if (key == "worst-below") {
+        const auto threshold = util::parse_double(value);
+        if (!threshold || !(*threshold >= -1 && *threshold <= 1)) {
+            throw InputError("run-scenarios: --fail-on " + spec +
+                             ": the threshold must be an ROI delta between -1 and 1; " + kGateHelp);
+        }
+        gate.worst_below = *threshold;
+    } else if (key == "status" && (value == "fail" || value == "weak")) {
+        (value == "fail" ? gate.on_fail : gate.on_weak) = true;
+    } else {
+        throw InputError("run-scenarios: --fail-on '" + spec + "' is not understood; " + kGateHelp);
+    }
+}
 
 std::string gate_failure(const ScenarioGate &gate, const ScenarioReport &report) {
     // Never green, gate or not: a broken workflow, or a scenario errors left without a

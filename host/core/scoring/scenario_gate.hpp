@@ -15,6 +15,10 @@ struct ScenarioGate {
     bool on_weak = false;               // fail unless the status is "pass"
 };
 
+// Adds one `--fail-on` condition to `gate`: "worst-below=X" (an ROI delta from -1 to 1),
+// "status=fail" or "status=weak". Throws InputError saying what to write instead.
+void parse_gate(const std::string &spec, ScenarioGate &gate);
+
 // Why `report` fails `gate`, in one line; empty when it passes.
 std::string gate_failure(const ScenarioGate &gate, const ScenarioReport &report);
 

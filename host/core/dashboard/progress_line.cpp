@@ -1,6 +1,5 @@
-#include "progress_line.hpp"
-
-#include "plugins/call_watch.hpp"
+// Drawing the progress line and composing its text.
+#include "dashboard/progress_line.hpp"
 
 #include <cstdio>
 
@@ -8,7 +7,7 @@
 #include "logging/status_line.hpp"
 #include "reports/markup_escape.hpp"
 
-namespace sbx::cli {
+namespace sbx::dashboard {
 
 std::string clock_text(std::chrono::seconds duration) {
     const long long total = duration.count() < 0 ? 0 : duration.count();
@@ -22,9 +21,9 @@ std::string clock_text(std::chrono::seconds duration) {
     return text;
 }
 
-ProgressLine::ProgressLine(const GlobalOptions &options)
-    : active_(logging::stderr_is_terminal() && !options.quiet && !options.json_output),
-      feeding_(dashboard::live_enabled()),
+ProgressLine::ProgressLine(bool wanted)
+    : active_(logging::stderr_is_terminal() && wanted),
+      feeding_(live_enabled()),
       colors_(logging::stderr_colors()),
       start_(std::chrono::steady_clock::now()) {
     if (active_) {
@@ -52,7 +51,7 @@ void ProgressLine::stop() {
 
 void ProgressLine::planned(std::size_t runs) {
     if (feeding_) {
-        dashboard::live_planned(runs);
+        live_planned(runs);
     }
     std::lock_guard<std::mutex> guard(mutex_);
     total_ += runs;
@@ -65,14 +64,14 @@ void ProgressLine::started(const std::string &workflow, const std::string &scena
     // Names are the user's: no escape sequence of theirs reaches the terminal.
     current_ = reports::sanitize_text(workflow + " / " + scenario + " (" + flag + ")");
     if (feeding_) {
-        dashboard::live_started(current_);
+        live_started(current_);
     }
     draw_locked();
 }
 
 void ProgressLine::finished(bool passed) {
     if (feeding_) {
-        dashboard::live_finished(passed);
+        live_finished(passed);
     }
     std::lock_guard<std::mutex> guard(mutex_);
     ++done_;
@@ -87,6 +86,32 @@ void ProgressLine::tick() {
     }
 }
 
+std::string progress_text(const ProgressState &state, bool colors) {
+    std::string line = "runs " + std::to_string(state.done) + "/" + std::to_string(state.total) +
+                       " (" + std::to_string(state.done * 100 / state.total) + "%)  " +
+                       clock_text(state.elapsed);
+    if (state.done > 0 && state.done < state.total) {
+        const auto eta = state.elapsed * static_cast<long>(state.total - state.done) /
+                         static_cast<long>(state.done);
+        line += "  ETA " + clock_text(eta);
+    }
+    if (state.failed > 0) {
+        const std::string failures = std::to_string(state.failed) + " failed";
+        line += "  " + (colors ? "\033[31m" + failures + "\033[0m" : failures);
+    }
+    if (!state.current.empty() && state.done < state.total) {
+        line += "  " + state.current;
+    }
+    // Rationale: over a second is no plugin's normal pace; say who the host waits on.
+    if (state.waited && state.waited->waited >= std::chrono::seconds(1)) {
+        line += "  waiting on plugin " + reports::sanitize_text(state.waited->plugin_id) + " (" +
+                state.waited->call + ", " +
+                clock_text(std::chrono::duration_cast<std::chrono::seconds>(state.waited->waited)) +
+                ")";
+    }
+    return line;
+}
+
 void ProgressLine::draw_locked(bool now) {
     const auto time = std::chrono::steady_clock::now();
     if (!active_ || total_ == 0 || (!now && time - drawn_ < std::chrono::milliseconds(100))) {
@@ -94,27 +119,8 @@ void ProgressLine::draw_locked(bool now) {
     }
     drawn_ = time;
     const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(time - start_);
-    std::string line = "runs " + std::to_string(done_) + "/" + std::to_string(total_) + " (" +
-                       std::to_string(done_ * 100 / total_) + "%)  " + clock_text(elapsed);
-    if (done_ > 0 && done_ < total_) {
-        const auto eta = elapsed * static_cast<long>(total_ - done_) / static_cast<long>(done_);
-        line += "  ETA " + clock_text(eta);
-    }
-    if (failed_ > 0) {
-        const std::string failures = std::to_string(failed_) + " failed";
-        line += "  " + (colors_ ? "\033[31m" + failures + "\033[0m" : failures);
-    }
-    if (!current_.empty() && done_ < total_) {
-        line += "  " + current_;
-    }
-    // Rationale: over a second is no plugin's normal pace; say who the host waits on.
-    if (const auto waited = plugins::longest_call_in_flight();
-        waited && waited->waited >= std::chrono::seconds(1)) {
-        line += "  waiting on plugin " + reports::sanitize_text(waited->plugin_id) + " (" +
-                waited->call + ", " +
-                clock_text(std::chrono::duration_cast<std::chrono::seconds>(waited->waited)) + ")";
-    }
-    logging::show_status(line);
+    logging::show_status(progress_text(
+        {total_, done_, failed_, current_, elapsed, plugins::longest_call_in_flight()}, colors_));
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::dashboard
