@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "scoring/tracker.hpp"
 
@@ -10,5 +11,9 @@ namespace sbx::reports {
 
 // [{"module", "raroi_total", "roi_delta_total", "converged"}], by total RAROI.
 nlohmann::json rankings_json(const scoring::Tracker &tracker);
+
+// "module rankings (<scope>)" after a blank line, and one line per module of `rankings`
+// (rankings_json).
+std::string rankings_text(const std::string &scope, const nlohmann::json &rankings);
 
 }  // namespace sbx::reports
