@@ -9,27 +9,29 @@
 namespace sbx::cluster {
 namespace {
 
-const PurgeCommand kCommand{"/opt/sbx/bin/sandbox-runner", "/home/a b/settings.yaml",
-                            "/var/lib/sbx"};
+PurgeCommand command() {
+    return {"/opt/sbx/bin/sandbox-runner", "/home/a b/settings.yaml", "/var/lib/sbx"};
+}
 
 TEST(PurgeUnits, EveryWordIsShellQuoted) {
-    EXPECT_EQ(purge_command_line(kCommand),
+    EXPECT_EQ(purge_command_line(command()),
               "'/opt/sbx/bin/sandbox-runner' --config '/home/a b/settings.yaml' --data-dir "
               "'/var/lib/sbx' purge-stale");
     EXPECT_EQ(purge_command_line({"/bin/sr", "", "/d"}), "'/bin/sr' --data-dir '/d' purge-stale");
 }
 
 TEST(PurgeUnits, TheServiceRunsTheCommandAndTheCronLineEveryHour) {
-    EXPECT_NE(purge_service_unit(kCommand).find("ExecStart=" + purge_command_line(kCommand) + "\n"),
-              std::string::npos);
+    EXPECT_NE(
+        purge_service_unit(command()).find("ExecStart=" + purge_command_line(command()) + "\n"),
+        std::string::npos);
     EXPECT_NE(purge_timer_unit().find("OnCalendar=hourly\n"), std::string::npos);
-    EXPECT_EQ(purge_cron_line(kCommand),
-              "0 * * * * " + purge_command_line(kCommand) + " >/dev/null 2>&1\n");
+    EXPECT_EQ(purge_cron_line(command()),
+              "0 * * * * " + purge_command_line(command()) + " >/dev/null 2>&1\n");
 }
 
 TEST(PurgeUnits, WrittenIntoTheFolderGiven) {
     const TempDir dir(std::filesystem::temp_directory_path(), "units-");
-    write_purge_units(dir.path() / "sub", kCommand);
+    write_purge_units(dir.path() / "sub", command());
     EXPECT_TRUE(std::filesystem::is_regular_file(dir.path() / "sub" / kPurgeService));
     EXPECT_TRUE(std::filesystem::is_regular_file(dir.path() / "sub" / kPurgeTimer));
 }

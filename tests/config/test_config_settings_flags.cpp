@@ -9,14 +9,16 @@
 namespace sbx::config {
 namespace {
 
-const DefaultSettings kDefaults{"data_dir: from_defaults\nlog_level: debug\n", "defaults"};
+DefaultSettings defaults() {
+    return {"data_dir: from_defaults\nlog_level: debug\n", "defaults"};
+}
 
 const char *no_variables(const char *) {
     return nullptr;
 }
 
 TEST(EffectiveSettings, WithoutFlagsTheDefaultsAsLoaded) {
-    const auto settings = effective_settings({}, kDefaults, no_variables);
+    const auto settings = effective_settings({}, defaults(), no_variables);
     EXPECT_EQ(settings.source, "defaults");
     EXPECT_EQ(settings.data_dir, "from_defaults");
     EXPECT_EQ(settings.log_level, "debug");
@@ -27,13 +29,13 @@ TEST(EffectiveSettings, TheFlagsWinOverTheVariables) {
     const auto variables = [](const char *name) -> const char * {
         return std::strcmp(name, "SANDBOX_DATA_DIR") == 0 ? "from_variable" : nullptr;
     };
-    EXPECT_EQ(effective_settings({}, kDefaults, variables).data_dir, "from_variable");
+    EXPECT_EQ(effective_settings({}, defaults(), variables).data_dir, "from_variable");
     SettingsFlags flags;
     flags.data_dir = "from_flag";
     flags.plugin_dirs = {"first"};
     flags.strict_plugins = true;
     flags.json_logs = true;
-    const auto settings = effective_settings(flags, kDefaults, variables);
+    const auto settings = effective_settings(flags, defaults(), variables);
     EXPECT_EQ(settings.data_dir, "from_flag");
     ASSERT_FALSE(settings.plugin_dirs.empty());
     EXPECT_EQ(settings.plugin_dirs.front(), "first");
@@ -44,9 +46,9 @@ TEST(EffectiveSettings, TheFlagsWinOverTheVariables) {
 TEST(EffectiveSettings, QuietIsWarnUnlessALogLevelIsGiven) {
     SettingsFlags flags;
     flags.quiet = true;
-    EXPECT_EQ(effective_settings(flags, kDefaults, no_variables).log_level, "warn");
+    EXPECT_EQ(effective_settings(flags, defaults(), no_variables).log_level, "warn");
     flags.log_level = "trace";
-    EXPECT_EQ(effective_settings(flags, kDefaults, no_variables).log_level, "trace");
+    EXPECT_EQ(effective_settings(flags, defaults(), no_variables).log_level, "trace");
 }
 
 }  // namespace

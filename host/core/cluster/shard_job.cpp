@@ -75,7 +75,7 @@ ShardJob read_shard_job(const std::string &job, int attempt, const std::string &
 }
 
 std::string submitted_settings_file(const json &manifest) {
-    const std::string config = manifest.value("config", std::string());
+    std::string config = manifest.value("config", std::string());
     if (const std::string kept = manifest.value("config_digest", std::string());
         !kept.empty() && kept != settings_digest(config)) {
         throw InputError("run-shard: the settings file " + config +
