@@ -7,22 +7,15 @@
 #include <vector>
 
 #include "config/settings.hpp"
+#include "config/settings_flags.hpp"
 #include "engine/remote_runs.hpp"
 #include "plugins/registry.hpp"
 
 namespace sbx::cli {
 
-struct GlobalOptions {
-    std::string config_path;  // "" = SANDBOX_SETTINGS_YAML, else installed, else embedded
-    std::string data_dir;
-    std::vector<std::string> plugin_dirs;
-    std::string log_level;
-    bool json_logs = false;
+// The settings' flags (config/settings_flags), and what the CLI alone uses.
+struct GlobalOptions : config::SettingsFlags {
     std::string program_path;  // argv[0], to find the plugins built beside the binary
-    // --quiet: warnings and errors only, no progress line.
-    bool quiet = false;
-    // --strict-plugins: a disabled collector or predictor makes the command exit 3.
-    bool strict_plugins = false;
     // The command was given --json: its stdout is for programs, so no progress line.
     bool json_output = false;
 };

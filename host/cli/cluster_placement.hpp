@@ -1,52 +1,28 @@
-// `--on local|slurm` of the matrix commands (run-scenarios, simulate-temporal-trajectory):
-// where their runs are made. Local is the worker threads of this host; slurm is a job
-// array whose workers record into stores merged back here (cluster/slurm_runs.hpp).
+// `--on local|slurm` of the matrix commands, placed from a command's context: the
+// placement itself is cluster/matrix_placement.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli_context.hpp"
-#include "cluster/slurm_runs.hpp"
-#include "engine/remote_runs.hpp"
-#include "store/store.hpp"
+#include "cluster/matrix_placement.hpp"
 
 namespace sbx::cli {
 
-// The digest of the settings file at `config_path` as it is now ("" for the embedded
-// settings): job.json keeps the submitting host's, and a worker reading other settings
-// refuses to run.
-std::string settings_digest(const std::string &config_path);
+using cluster::checked_placement;
 
-// "local" or "slurm" from --on ("" = local); anything else is an InputError naming
-// `command`.
-std::string checked_placement(const std::string &command, const std::string &on);
-
-class Placement {
+// A worker starts with the submitting host's global options.
+class Placement : public cluster::MatrixPlacement {
   public:
-    // `on` as checked_placement returned it. For slurm: `args` are the command's words
-    // as given, `seed` the seed it runs with; a worker runs the same command with the same
-    // seed (see worker_words). Nothing is submitted yet.
     Placement(CliContext &context, const std::string &on, store::Store &store, int64_t session,
               bool recover, const std::string &command, const std::vector<std::string> &args,
-              int64_t seed);
-
-    // What MatrixContext::remote takes: nullptr for local.
-    engine::RemoteRuns *remote() { return slurm_ ? &*slurm_ : nullptr; }
-    // The matrix ended (finished or failed, not interrupted): the job files go.
-    void finished();
-
-  private:
-    std::optional<cluster::SlurmRuns> slurm_;
-    bool own_root_ = false;  // the job folder is under <data_dir>/slurm, not a shared_dir
+              int64_t seed)
+        : cluster::MatrixPlacement(
+              context.settings,
+              {context.options.program_path, context.options.config_path,
+               context.options.plugin_dirs, context.options.log_level, context.options.json_logs},
+              on, store, session, recover, command, args, seed) {}
 };
-
-// The words a worker runs: `command`, then `args` without what only the submitting host
-// does (--on, --recover, --report, --plot, --fail-on, --shrink-runs, --json, servers) and
-// without --seed and --workers, then `--seed SEED --workers W`.
-std::vector<std::string> worker_words(const std::string &command,
-                                      const std::vector<std::string> &args, int64_t seed,
-                                      int workers);
 
 }  // namespace sbx::cli

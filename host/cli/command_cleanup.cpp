@@ -1,7 +1,6 @@
 // `purge-stale` (and its alias `cleanup`) removes what crashed hosts left behind and adds the
 // plugins' cleanup counters to metrics.db; `check-resources` lists what is left (exit 1 when
 // anything is) with the counters; `show-cleanup-stats` prints the counters alone.
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -29,18 +28,6 @@ bool parse_json_flag(const std::string &command, const std::vector<std::string> 
     return as_json;
 }
 
-std::filesystem::path database_path(const CliContext &context) {
-    return std::filesystem::path(context.settings.data_dir) / "metrics.db";
-}
-
-// Whole numbers without a ".0": counts read as counts.
-std::string format_value(double value) {
-    if (std::floor(value) == value && std::fabs(value) < 1e15) {
-        return std::to_string(static_cast<long long>(value));
-    }
-    return nlohmann::json(value).dump();
-}
-
 // "counters: cleanup_idle=3 stale_containers_removed=1", or "counters: none".
 void print_counters_line(const std::map<std::string, double> &totals) {
     std::string line = "counters:";
@@ -48,23 +35,9 @@ void print_counters_line(const std::map<std::string, double> &totals) {
         line += " none";
     }
     for (const auto &[name, value] : totals) {
-        line += " " + name + "=" + format_value(value);
+        line += " " + name + "=" + store::counter_text(value);
     }
     std::printf("%s\n", line.c_str());
-}
-
-// The JSON of `purge-stale --json` and `check-resources --json`.
-void print_json(const cluster::StaleCleanup &cleanup, bool dry_run) {
-    nlohmann::json items = nlohmann::json::array();
-    for (const auto &item : cleanup.report.items) {
-        items.push_back({{"kind", item.kind}, {"what", item.what}});
-    }
-    std::cout << nlohmann::json{{dry_run ? "left" : "removed", items},
-                                {"by_kind", cleanup.by_kind},
-                                {"errors", cleanup.report.errors},
-                                {"counters", cleanup.counters}}
-                     .dump(2)
-              << '\n';
 }
 
 // One line per item removed or left, the failed sweeps on stderr, a summary and the counters.
@@ -100,7 +73,7 @@ int run_cleanup_command(CliContext &context, const std::string &command,
         cluster::clean_up_stale(context.settings, context.registry(), dry_run, command);
     const auto &report = cleanup.report;
     if (as_json) {
-        print_json(cleanup, dry_run);
+        std::cout << cluster::to_json(cleanup, dry_run).dump(2) << '\n';
     } else {
         print_text(cleanup, command, dry_run);
     }
@@ -112,18 +85,12 @@ int run_cleanup_command(CliContext &context, const std::string &command,
 
 int run_cleanup_stats_command(CliContext &context, const std::vector<std::string> &args) {
     const bool as_json = parse_json_flag("show-cleanup-stats", args);
-    const auto database = database_path(context);
-    std::map<std::string, store::CounterRow> rows;
-    if (std::filesystem::exists(database)) {
-        store::Store store(database);
-        rows = store::read_cleanup_counters(store);
-    }
+    const auto database = std::filesystem::path(context.settings.data_dir) / "metrics.db";
+    const auto rows = store::read_cleanup_counters(database);
     if (as_json) {
-        nlohmann::json counters = nlohmann::json::object();
-        for (const auto &[name, row] : rows) {
-            counters[name] = {{"value", row.value}, {"updated_at", row.updated_at}};
-        }
-        std::cout << nlohmann::json{{"database", database.string()}, {"counters", counters}}.dump(2)
+        std::cout << nlohmann::json{{"database", database.string()},
+                                    {"counters", store::counters_json(rows)}}
+                         .dump(2)
                   << '\n';
         return kExitOk;
     }
@@ -132,7 +99,7 @@ int run_cleanup_stats_command(CliContext &context, const std::vector<std::string
         return kExitOk;
     }
     for (const auto &[name, row] : rows) {
-        std::printf("%-36s %14s  %s\n", name.c_str(), format_value(row.value).c_str(),
+        std::printf("%-36s %14s  %s\n", name.c_str(), store::counter_text(row.value).c_str(),
                     row.updated_at.c_str());
     }
     return kExitOk;

@@ -8,7 +8,6 @@
 #include "option_parsing.hpp"
 #include "scoring/forecast_scores.hpp"
 #include "store/forecast_records.hpp"
-#include "store/store.hpp"
 #include "util/errors.hpp"
 
 namespace po = boost::program_options;
@@ -51,26 +50,6 @@ std::string chosen_text(const std::map<std::string, size_t> &chosen) {
     return text;
 }
 
-json to_json(const std::vector<scoring::SubjectScores> &scores) {
-    json subjects = json::array();
-    for (const auto &subject : scores) {
-        json predictors = json::array();
-        for (const auto &score : subject.predictors) {
-            const auto coverage = score.coverage();
-            predictors.push_back({{"predictor", score.predictor},
-                                  {"pairs", score.pairs},
-                                  {"mae", score.mae},
-                                  {"intervals", score.intervals},
-                                  {"covered", score.covered},
-                                  {"coverage", coverage ? json(*coverage) : json()},
-                                  {"reliability", score.reliability},
-                                  {"chosen", score.chosen}});
-        }
-        subjects.push_back({{"subject", subject.subject}, {"predictors", predictors}});
-    }
-    return subjects;
-}
-
 void print(const std::vector<scoring::SubjectScores> &scores, int window) {
     for (const auto &subject : scores) {
         std::printf("%s\n", subject.subject.c_str());
@@ -98,18 +77,14 @@ void print(const std::vector<scoring::SubjectScores> &scores, int window) {
 int run_reliability_command(CliContext &context, const std::vector<std::string> &args) {
     const auto options = parse(args);
     const auto database = std::filesystem::path(context.settings.data_dir) / "metrics.db";
-    std::vector<store::ScoredForecast> forecasts;
-    if (std::filesystem::exists(database)) {
-        store::Store store(database);
-        forecasts =
-            store::scored_forecasts(store, options.metric == "all" ? "" : options.metric + ":");
-    }
+    const auto forecasts =
+        store::scored_forecasts(database, options.metric == "all" ? "" : options.metric + ":");
     const auto scores = scoring::score_forecasts(forecasts, static_cast<size_t>(options.window));
     if (options.json) {
         std::cout << json{{"database", database.string()},
                           {"metric", options.metric},
                           {"window", options.window},
-                          {"subjects", to_json(scores)}}
+                          {"subjects", scoring::to_json(scores)}}
                          .dump(2)
                   << '\n';
         return kExitOk;

@@ -1,25 +1,26 @@
-// Printing the results of `run`: a table for people, one JSON object for programs; and the
-// tracker's module rankings the simulations and the autonomous loop end with.
+// Printing the results of `run` (reports/run_report) and the tracker's module rankings the
+// simulations and the autonomous loop end with (reports/module_rankings).
 #pragma once
 
-#include <nlohmann/json.hpp>
-#include <string>
-#include <vector>
+#include <cstdio>
 
-#include "engine/cell_runner.hpp"
 #include "reports/module_rankings.hpp"
+#include "reports/run_report.hpp"
 
 namespace sbx::cli {
 
-// `commands` starts each cell's replay line (reports::command_prefix).
-nlohmann::json cells_to_json(const std::vector<engine::CellSummary> &cells,
-                             const std::string &commands);
-void print_cell_table(const std::string &workflow, int runs_per_cell, const std::string &predictor,
-                      const std::vector<engine::CellSummary> &cells, const std::string &commands);
+using reports::cells_to_json;
 
-using reports::rankings_json;
+inline void print_cell_table(const std::string &workflow, int runs_per_cell,
+                             const std::string &predictor,
+                             const std::vector<engine::CellSummary> &cells,
+                             const std::string &commands) {
+    std::fputs(reports::cell_table(workflow, runs_per_cell, predictor, cells, commands).c_str(),
+               stdout);
+}
 
-// "module rankings (<scope>)" and one line per module of rankings_json.
-void print_rankings(const std::string &scope, const nlohmann::json &rankings);
+inline void print_rankings(const std::string &scope, const nlohmann::json &rankings) {
+    std::fputs(reports::rankings_text(scope, rankings).c_str(), stdout);
+}
 
 }  // namespace sbx::cli

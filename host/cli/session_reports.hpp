@@ -2,20 +2,15 @@
 // `run-scenarios --report FORMAT:FILE` as it finishes.
 #pragma once
 
-#include <cstdint>
-#include <filesystem>
-#include <optional>
 #include <string>
+#include <utility>
+
+#include "reports/report_rendering.hpp"
 
 namespace sbx::cli {
 
-// "junit", "markdown", "html" or "json"; throws InputError naming `option` otherwise.
-std::string checked_report_format(const std::string &format, const std::string &option);
-
-// The report of `session` (nullopt: the newest with scenario scores) of the metrics.db in
-// `data_dir`, opened read-only. Throws InputError when there is nothing to report.
-std::string render_session_report(const std::filesystem::path &data_dir,
-                                  std::optional<int64_t> session, const std::string &format);
+using reports::checked_report_format;
+using reports::render_session_report;
 
 // --report FORMAT:FILE, parsed: {format, file}. Throws InputError naming the option.
 std::pair<std::string, std::string> parse_report_target(const std::string &spec,

@@ -1,24 +1,22 @@
-// Finding the workflow a command names: in the settings first, then among the workflows
-// imported into metrics.db (`workflows import`), by name or numeric id.
+// The workflow a command names, looked up in its context's settings and database
+// (engine/workflow_choice).
 #pragma once
 
 #include <string>
 
 #include "cli_context.hpp"
-#include "store/run_lookup.hpp"
+#include "engine/workflow_choice.hpp"
 
 namespace sbx::cli {
 
-// `command` prefixes error messages. An empty `name_or_id` picks the only workflow when
-// the settings define exactly one. Workflows read from the database are appended to
-// context.settings.workflows, so the returned reference (and a baseline it names) stays
-// valid for the rest of the command. Throws InputError listing what is defined.
-const config::Workflow &choose_workflow(CliContext &context, const std::string &command,
-                                        const std::string &name_or_id);
+inline const config::Workflow &choose_workflow(CliContext &context, const std::string &command,
+                                               const std::string &name_or_id) {
+    return engine::choose_workflow(context.settings, command, name_or_id);
+}
 
-// The workflow of a recorded run, to run it again (replay, shrink): the settings', else an
-// imported one; InputError for the combined workflow of a simulation, which has none.
-const config::Workflow &recorded_workflow(CliContext &context, const std::string &command,
-                                          const store::RecordedRun &run);
+inline const config::Workflow &recorded_workflow(CliContext &context, const std::string &command,
+                                                 const store::RecordedRun &run) {
+    return engine::recorded_workflow(context.settings, command, run);
+}
 
 }  // namespace sbx::cli

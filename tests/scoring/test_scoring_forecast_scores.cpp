@@ -1,5 +1,6 @@
 // Scoring stored forecasts against what then happened: rolling MAE, interval coverage,
-// reliability, the order of predictors, what `auto` chose, and the adapted ROI tolerance.
+// reliability, the order of predictors, what `auto` chose, the scores as JSON, and the
+// adapted ROI tolerance.
 #include <gtest/gtest.h>
 
 #include "scoring/forecast_scores.hpp"
@@ -61,6 +62,22 @@ TEST(ForecastScores, AWindowScoresOnlyTheLastPairs) {
     EXPECT_EQ(scores[0].predictors[0].pairs, 1u);
     EXPECT_NEAR(scores[0].predictors[0].mae, 0.1, 1e-12);
     EXPECT_EQ(scores[0].predictors[0].covered, 1u);
+}
+
+TEST(ForecastScores, AsJsonCoverageIsNullWithoutIntervals) {
+    const auto scores = score_forecasts({pair("roi:w:p:on", "ema", 0.5, 0.7, 0.3),
+                                         pair("roi:w:p:on", "auto", 0.7, 0.7, {}, "linear")},
+                                        0);
+    const auto json = to_json(scores);
+    ASSERT_EQ(json.size(), 1u);
+    EXPECT_EQ(json[0]["subject"], "roi:w:p:on");
+    const auto &predictors = json[0]["predictors"];
+    ASSERT_EQ(predictors.size(), 2u);
+    EXPECT_EQ(predictors[0]["predictor"], "auto");
+    EXPECT_TRUE(predictors[0]["coverage"].is_null());
+    EXPECT_EQ(predictors[0]["chosen"]["linear"], 1);
+    EXPECT_EQ(predictors[1]["coverage"], 1.0);
+    EXPECT_EQ(predictors[1]["pairs"], 1);
 }
 
 TEST(AdaptedTolerance, WidensWithTheShownPredictorsRoiErrorOnly) {

@@ -1,6 +1,7 @@
 // The cleanup_counters table on a real SQLite file: counts are summed, durations keep the
 // latest value, what is not a counter is skipped and said, a run brings its counters in its
-// own transaction, and a version-3 database gains the table when opened.
+// own transaction, a version-3 database gains the table when opened, and the counters are read
+// back from a path (no database: none) and written as JSON and text.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -36,6 +37,28 @@ TEST_F(CleanupCountersTest, CountsAreSummedAndDurationsKeepTheLatest) {
     EXPECT_DOUBLE_EQ(rows.at("cleanup_idle").value, 5);
     EXPECT_DOUBLE_EQ(rows.at("cleanup_duration_seconds_cleanup").value, 0.125);
     EXPECT_EQ(rows.at("cleanup_idle").updated_at.size(), 24U) << rows.at("cleanup_idle").updated_at;
+}
+
+TEST_F(CleanupCountersTest, ReadFromAPathWithoutCreatingADatabase) {
+    EXPECT_TRUE(sbx::store::read_cleanup_counters(db()).empty());
+    EXPECT_FALSE(std::filesystem::exists(db()));
+    {
+        Store store(db());
+        sbx::store::add_cleanup_counters(store, {{"cleanup_idle", 2}});
+    }
+    const auto rows = sbx::store::read_cleanup_counters(db());
+    ASSERT_EQ(rows.size(), 1U);
+    const auto counters = sbx::store::counters_json(rows);
+    EXPECT_EQ(counters["cleanup_idle"]["value"], 2.0);
+    EXPECT_EQ(counters["cleanup_idle"]["updated_at"], rows.at("cleanup_idle").updated_at);
+    EXPECT_EQ(sbx::store::counters_json({}), json::object());
+}
+
+TEST(CounterText, WholeNumbersWithoutAFraction) {
+    EXPECT_EQ(sbx::store::counter_text(3), "3");
+    EXPECT_EQ(sbx::store::counter_text(0), "0");
+    EXPECT_EQ(sbx::store::counter_text(0.125), "0.125");
+    EXPECT_EQ(sbx::store::counter_text(1e16), "1e+16");
 }
 
 TEST_F(CleanupCountersTest, WhatIsNotACounterIsSkippedAndSaid) {

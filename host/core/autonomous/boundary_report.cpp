@@ -1,12 +1,12 @@
 // find-boundaries' heading and findings, as JSON and as text.
 #include "autonomous/boundary_report.hpp"
 
-#include "util/printf_text.hpp"
+#include "util/text_format.hpp"
 
 namespace sbx::autonomous {
 
 std::string boundary_search_heading(const std::string &workflow, const BoundarySearch &search) {
-    return util::printf_text(
+    return util::format_text(
         "find-boundaries %s: %zu ax%s, %d run%s per probe, %s (seed %lld)", workflow.c_str(),
         search.axes.size(), search.axes.size() == 1 ? "is" : "es", search.runs,
         search.runs == 1 ? "" : "s", search.strategy.c_str(), static_cast<long long>(search.seed));

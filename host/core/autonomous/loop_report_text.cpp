@@ -4,13 +4,13 @@
 
 #include "autonomous/iteration_presets.hpp"
 #include "reports/module_rankings.hpp"
-#include "util/printf_text.hpp"
+#include "util/text_format.hpp"
 
 namespace sbx::autonomous {
 namespace {
 
 using nlohmann::json;
-using util::printf_text;
+using util::format_text;
 
 std::string plural(size_t count) {
     return count == 1 ? "" : "s";
@@ -37,17 +37,17 @@ std::string final_metrics_text(const json &report) {
     std::string text = "\nfinal metrics\n";
     for (const auto &[name, module] : report["modules"].items()) {
         if (module["roi"].is_null()) {
-            text += printf_text("  %-28s never ran\n", name.c_str());
+            text += format_text("  %-28s never ran\n", name.c_str());
             continue;
         }
         text +=
-            printf_text("  %-28s roi %.3f   mean roi %.3f   entropy %.3f   passed %d of %d runs\n",
+            format_text("  %-28s roi %.3f   mean roi %.3f   entropy %.3f   passed %d of %d runs\n",
                         name.c_str(), module["roi"].get<double>(), module["mean_roi"].get<double>(),
                         module["entropy"].get<double>(), module["passed"].get<int>(),
                         module["runs"].get<int>());
     }
     if (report["synergy_roi"].is_number()) {
-        text += printf_text("  %-28s %+.3f\n", "synergy_roi", report["synergy_roi"].get<double>());
+        text += format_text("  %-28s %+.3f\n", "synergy_roi", report["synergy_roi"].get<double>());
     }
     return text;
 }
@@ -58,7 +58,7 @@ std::string foresight_text(const json &report) {
         text += "  no trajectory recorded yet; simulate-temporal-trajectory records one\n";
     }
     for (const auto &trend : report["foresight"]) {
-        text += printf_text(
+        text += format_text(
             "  %-28s %d cycles, resilience %s (%+.3f per cycle), stability %.3f %s\n",
             trend["workflow"].get<std::string>().c_str(), trend["cycles"].get<int>(),
             trend["direction"].get<std::string>().c_str(), trend["resilience_slope"].get<double>(),
@@ -73,25 +73,25 @@ std::string foresight_text(const json &report) {
 std::string iteration_text(const IterationRecord &record, int max_iterations,
                            const LoopDecisions &decisions, double seconds) {
     std::string text =
-        printf_text("iteration %d/%d: %zu preset%s, %zu module%s, %.1f s\n", record.iteration,
+        format_text("iteration %d/%d: %zu preset%s, %zu module%s, %.1f s\n", record.iteration,
                     max_iterations, record.presets.size(), plural(record.presets.size()).c_str(),
                     record.modules.size(), plural(record.modules.size()).c_str(), seconds);
     if (const auto adapted = adaptation_summary(record.adaptation); !adapted.empty()) {
         text += "  " + adapted + "\n";
     }
     for (const auto &[name, module] : record.modules) {
-        text += printf_text("  %-28s roi %.3f  entropy %.3f  next %s\n", name.c_str(), module.roi,
+        text += format_text("  %-28s roi %.3f  entropy %.3f  next %s\n", name.c_str(), module.roi,
                             module.entropy, forecast_text(module.forecast).c_str());
     }
     if (record.synergy_roi) {
-        text += printf_text("  %-28s %+.3f\n", "synergy_roi", *record.synergy_roi);
+        text += format_text("  %-28s %+.3f\n", "synergy_roi", *record.synergy_roi);
     }
     return text + "  converged: " + converged_text(decisions) + "\n";
 }
 
 std::string autonomous_report_text(const json &report) {
     const int iterations = report["iterations"].get<int>();
-    std::string text = printf_text(
+    std::string text = format_text(
         "\n%s stopped after %d iteration%s: %s\n", report["command"].get<std::string>().c_str(),
         iterations, iterations == 1 ? "" : "s", report["stopped"].get<std::string>().c_str());
     for (const auto &pending : report["pending"]) {

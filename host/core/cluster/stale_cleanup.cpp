@@ -73,4 +73,15 @@ StaleCleanup clean_up_stale(const config::Settings &settings, const plugins::Reg
     return cleanup;
 }
 
+nlohmann::json to_json(const StaleCleanup &cleanup, bool dry_run) {
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto &item : cleanup.report.items) {
+        items.push_back({{"kind", item.kind}, {"what", item.what}});
+    }
+    return {{dry_run ? "left" : "removed", items},
+            {"by_kind", cleanup.by_kind},
+            {"errors", cleanup.report.errors},
+            {"counters", cleanup.counters}};
+}
+
 }  // namespace sbx::cluster

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "config/settings.hpp"
@@ -24,5 +25,9 @@ struct StaleCleanup {
 // that cannot be opened costs the counters (a warning naming `command`), never the sweep.
 StaleCleanup clean_up_stale(const config::Settings &settings, const plugins::Registry &registry,
                             bool dry_run, const std::string &command);
+
+// The JSON of `purge-stale --json` (what was "removed") and `check-resources --json` (what
+// is "left", `dry_run`), with the counts by kind, the failed sweeps and the counters.
+nlohmann::json to_json(const StaleCleanup &cleanup, bool dry_run);
 
 }  // namespace sbx::cluster

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/cancelled.hpp"
@@ -18,6 +19,13 @@ void record_plugins_used(store::Store &store, int64_t session, const PluginSet &
 
 // The collectors and predictors `session` disabled after a failed call.
 std::vector<store::PluginFailure> disabled_plugins(store::Store &store, int64_t session);
+
+// After a command's results, the reminder that the numbers above lack a disabled plugin's
+// (the warning at the failure said the rest): one line, without its newline.
+std::string disabled_plugin_reminder(const store::PluginFailure &disabled);
+// Why --strict-plugins (plugin_host.strict) makes the command exit 3: the plugins it
+// disabled, named; one line, without its newline.
+std::string strict_plugins_refusal(const std::vector<store::PluginFailure> &disabled);
 
 // Marks how a session ended without hiding the error that ended it: a failure to write
 // the mark (the database is the problem, say) is logged, and the original error goes on.

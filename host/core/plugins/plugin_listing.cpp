@@ -1,7 +1,7 @@
 // The loaded plugins listed and described, as JSON and as a table (`plugins list|inspect`).
 #include "plugins/plugin_listing.hpp"
 
-#include "util/printf_text.hpp"
+#include "util/text_format.hpp"
 
 namespace sbx::plugins {
 namespace {
@@ -46,10 +46,10 @@ json plugin_list_json(const Registry &registry, const PluginUseOf &use_of) {
 }
 
 std::string plugin_list_table(const Registry &registry, const PluginUseOf &use_of) {
-    std::string table = util::printf_text("%-18s %-10s %-9s %-4s %-8s %s\n", "ID", "KIND",
+    std::string table = util::format_text("%-18s %-10s %-9s %-4s %-8s %s\n", "ID", "KIND",
                                           "VERSION", "ABI", "USE", "PATH");
     for (const auto &plugin : registry.plugins()) {
-        table += util::printf_text("%-18s %-10s %-9s %-4s %-8s %s\n", plugin->id().c_str(),
+        table += util::format_text("%-18s %-10s %-9s %-4s %-8s %s\n", plugin->id().c_str(),
                                    plugin->kind().c_str(), plugin->descriptor().version.c_str(),
                                    abi_text(*plugin).c_str(), use_of(plugin->id()).c_str(),
                                    plugin->path().c_str());

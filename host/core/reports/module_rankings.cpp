@@ -1,7 +1,7 @@
-// Module rankings as JSON, and that JSON as the text lines reports print.
+// Module rankings as JSON, and as the lines a command prints.
 #include "reports/module_rankings.hpp"
 
-#include "util/printf_text.hpp"
+#include "util/text_format.hpp"
 
 namespace sbx::reports {
 
@@ -21,7 +21,7 @@ json rankings_json(const scoring::Tracker &tracker) {
 std::string rankings_text(const std::string &scope, const nlohmann::json &rankings) {
     std::string text = "\nmodule rankings (" + scope + ")\n";
     for (const auto &ranking : rankings) {
-        text += util::printf_text("  %-32s raroi %8.3f   roi delta %+8.3f%s\n",
+        text += util::format_text("  %-32s raroi %8.3f   roi delta %+8.3f%s\n",
                                   ranking["module"].get<std::string>().c_str(),
                                   ranking["raroi_total"].get<double>(),
                                   ranking["roi_delta_total"].get<double>(),

@@ -8,7 +8,7 @@
 #include "reports/svg_chart.hpp"
 #include "scoring/statistics.hpp"
 #include "store/read_only_database.hpp"
-#include "util/printf_text.hpp"
+#include "util/text_format.hpp"
 
 namespace sbx::reports {
 namespace {
@@ -89,9 +89,9 @@ std::string synergy_summary_table(const std::map<std::string, SynergySummary> &s
     }
     const std::string ema_header = "ema(" + std::to_string(window) + ")";
     std::string table =
-        util::printf_text("%-*s  %10s  %10s\n", width, "metric", "latest", ema_header.c_str());
+        util::format_text("%-*s  %10s  %10s\n", width, "metric", "latest", ema_header.c_str());
     for (const auto &[name, summary] : summaries) {
-        table += util::printf_text("%-*s  %10.3f  %10.3f\n", width, name.c_str(), summary.latest,
+        table += util::format_text("%-*s  %10.3f  %10.3f\n", width, name.c_str(), summary.latest,
                                    summary.ema);
     }
     return table;

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "store/workflow_table.hpp"
-#include "util/printf_text.hpp"
+#include "util/text_format.hpp"
 
 namespace sbx::reports {
 namespace {
@@ -62,10 +62,10 @@ json workflow_list(const config::Settings &settings) {
 }
 
 std::string workflow_list_table(const json &rows) {
-    std::string table = util::printf_text("%-6s %-24s %s\n", "id", "name", "source");
+    std::string table = util::format_text("%-6s %-24s %s\n", "id", "name", "source");
     for (const auto &row : rows) {
         const std::string id = row["id"].is_null() ? "-" : std::to_string(row["id"].get<int64_t>());
-        table += util::printf_text(
+        table += util::format_text(
             "%-6s %-24s %s%s\n", id.c_str(), row["name"].get<std::string>().c_str(),
             row["source"].get<std::string>().c_str(),
             row.value("shadowed", false) ? " (shadowed by the settings)" : "");

@@ -88,4 +88,25 @@ TrackerSettings with_adapted_tolerance(TrackerSettings settings, store::Store &s
     return settings;
 }
 
+nlohmann::json to_json(const std::vector<SubjectScores> &scores) {
+    using nlohmann::json;
+    json subjects = json::array();
+    for (const auto &subject : scores) {
+        json predictors = json::array();
+        for (const auto &score : subject.predictors) {
+            const auto coverage = score.coverage();
+            predictors.push_back({{"predictor", score.predictor},
+                                  {"pairs", score.pairs},
+                                  {"mae", score.mae},
+                                  {"intervals", score.intervals},
+                                  {"covered", score.covered},
+                                  {"coverage", coverage ? json(*coverage) : json()},
+                                  {"reliability", score.reliability},
+                                  {"chosen", score.chosen}});
+        }
+        subjects.push_back({{"subject", subject.subject}, {"predictors", predictors}});
+    }
+    return subjects;
+}
+
 }  // namespace sbx::scoring

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ struct SubjectScores {
 // one's last `window` pairs (all when 0); subjects in name order.
 std::vector<SubjectScores> score_forecasts(const std::vector<store::ScoredForecast> &forecasts,
                                            size_t window);
+
+// [{"subject", "predictors": [{"predictor", "pairs", "mae", "intervals", "covered",
+// "coverage" (null without intervals), "reliability", "chosen"}]}]: `show-reliability --json`.
+nlohmann::json to_json(const std::vector<SubjectScores> &scores);
 
 // The ROI tolerance the tracker uses: `base` / reliability of the shown predictor's ROI
 // forecasts (subjects "roi:..."), so noisy forecasts widen what counts as no change and

@@ -94,4 +94,27 @@ std::map<std::string, CounterRow> read_cleanup_counters(Store &store) {
     });
 }
 
+std::map<std::string, CounterRow> read_cleanup_counters(const std::filesystem::path &database) {
+    if (!std::filesystem::exists(database)) {
+        return {};
+    }
+    Store store(database);
+    return read_cleanup_counters(store);
+}
+
+nlohmann::json counters_json(const std::map<std::string, CounterRow> &rows) {
+    nlohmann::json counters = nlohmann::json::object();
+    for (const auto &[name, row] : rows) {
+        counters[name] = {{"value", row.value}, {"updated_at", row.updated_at}};
+    }
+    return counters;
+}
+
+std::string counter_text(double value) {
+    if (std::floor(value) == value && std::fabs(value) < 1e15) {
+        return std::to_string(static_cast<long long>(value));
+    }
+    return nlohmann::json(value).dump();
+}
+
 }  // namespace sbx::store

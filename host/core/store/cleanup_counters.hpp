@@ -2,6 +2,7 @@
 // (a run result's `cleanup`, a sweep response's `counters`), accumulated across commands.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -40,5 +41,14 @@ struct CounterRow {
 };
 // Every counter in the table, by name.
 std::map<std::string, CounterRow> read_cleanup_counters(Store &store);
+// The same of the metrics.db at `database`; {} when there is none yet (a reader never
+// creates one).
+std::map<std::string, CounterRow> read_cleanup_counters(const std::filesystem::path &database);
+
+// {"NAME": {"value", "updated_at"}}, as `show-cleanup-stats --json` gives them.
+nlohmann::json counters_json(const std::map<std::string, CounterRow> &rows);
+
+// A counter's value as text: whole numbers without a ".0", so that counts read as counts.
+std::string counter_text(double value);
 
 }  // namespace sbx::store

@@ -119,4 +119,13 @@ std::vector<ScoredForecast> scored_forecasts(Store &store, const std::string &su
     });
 }
 
+std::vector<ScoredForecast> scored_forecasts(const std::filesystem::path &database,
+                                             const std::string &subject_prefix) {
+    if (!std::filesystem::exists(database)) {
+        return {};
+    }
+    Store store(database);
+    return scored_forecasts(store, subject_prefix);
+}
+
 }  // namespace sbx::store

@@ -3,6 +3,7 @@
 // and the adaptive tolerance read.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -55,5 +56,9 @@ struct ScoredForecast {
 // The paired forecasts whose subject starts with `subject_prefix` ("" for all), in the order
 // they were made.
 std::vector<ScoredForecast> scored_forecasts(Store &store, const std::string &subject_prefix);
+// The same of the metrics.db at `database`; {} when there is none yet (a reader never
+// creates one).
+std::vector<ScoredForecast> scored_forecasts(const std::filesystem::path &database,
+                                             const std::string &subject_prefix);
 
 }  // namespace sbx::store

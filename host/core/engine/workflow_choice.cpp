@@ -1,5 +1,5 @@
 // Workflow lookup across the settings and the database.
-#include "workflow_choice.hpp"
+#include "engine/workflow_choice.hpp"
 
 #include <filesystem>
 
@@ -8,7 +8,7 @@
 #include "store/workflow_table.hpp"
 #include "util/errors.hpp"
 
-namespace sbx::cli {
+namespace sbx::engine {
 namespace {
 
 std::filesystem::path database_of(const config::Settings &settings) {
@@ -43,9 +43,8 @@ void add_stored_workflows(config::Settings &settings) {
 
 }  // namespace
 
-const config::Workflow &choose_workflow(CliContext &context, const std::string &command,
+const config::Workflow &choose_workflow(config::Settings &settings, const std::string &command,
                                         const std::string &name_or_id) {
-    auto &settings = context.settings;
     if (name_or_id.empty()) {
         if (settings.workflows.size() == 1) {
             return settings.workflows.front();
@@ -71,10 +70,10 @@ const config::Workflow &choose_workflow(CliContext &context, const std::string &
                      " (`sandbox-runner workflows import FILE` adds more)");
 }
 
-const config::Workflow &recorded_workflow(CliContext &context, const std::string &command,
+const config::Workflow &recorded_workflow(config::Settings &settings, const std::string &command,
                                           const store::RecordedRun &run) {
-    engine::check_rerunnable(context.settings, command, run);
-    return choose_workflow(context, command, run.workflow);
+    check_rerunnable(settings, command, run);
+    return choose_workflow(settings, command, run.workflow);
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::engine

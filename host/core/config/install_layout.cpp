@@ -1,8 +1,10 @@
 // The install layout, relative to the binary. The folder names come from the build
 // (SBX_INSTALL_*), so the install rules and the host cannot disagree.
-#include "install_layout.hpp"
+#include "config/install_layout.hpp"
 
 #include <cstdlib>
+
+#include "util/input_file.hpp"
 
 #ifndef SBX_INSTALL_PLUGIN_DIR
 #define SBX_INSTALL_PLUGIN_DIR "lib/sandbox-runner/plugins"
@@ -17,7 +19,7 @@
 #define SBX_INSTALL_DOC_DIR "share/doc/sandbox-runner"
 #endif
 
-namespace sbx::cli {
+namespace sbx::config {
 namespace {
 
 // XDG base directory rules: an unset, empty or relative XDG_DATA_HOME is ignored.
@@ -62,6 +64,24 @@ std::vector<std::filesystem::path> own_plugin_dirs(const std::filesystem::path &
     return dirs;
 }
 
+std::vector<std::filesystem::path> plugin_search_dirs(const std::vector<std::string> &configured,
+                                                      const std::filesystem::path &executable) {
+    std::vector<std::filesystem::path> dirs(configured.begin(), configured.end());
+    // The user's, the build tree's and the installed plugins are always found, so the
+    // binary works from any directory; one already configured is not searched twice.
+    for (const auto &fallback : default_plugin_dirs(executable)) {
+        bool listed = false;
+        for (const auto &dir : dirs) {
+            std::error_code ec;
+            listed = listed || std::filesystem::equivalent(dir, fallback, ec);
+        }
+        if (!listed) {
+            dirs.push_back(fallback);
+        }
+    }
+    return dirs;
+}
+
 std::filesystem::path plugin_host_beside(const std::filesystem::path &executable) {
     std::error_code ec;
     auto in_build_tree = executable.parent_path() / "sbx-plugin-host";
@@ -87,4 +107,14 @@ std::string installed_settings_file(const std::filesystem::path &executable) {
     return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
 }
 
-}  // namespace sbx::cli
+DefaultSettings default_settings(const std::filesystem::path &executable, const char *embedded) {
+    const std::string installed = installed_settings_file(executable);
+    if (installed.empty()) {
+        return {embedded, "config/sandbox_settings.yaml (embedded)"};
+    }
+    return {read_input_file(installed, "the installed settings file",
+                            "reinstall sandbox-runner or give --config"),
+            installed};
+}
+
+}  // namespace sbx::config

@@ -1,5 +1,5 @@
 // The host side of `--on slurm`: job.json for the workers, and the SlurmRuns of the session.
-#include "cluster_placement.hpp"
+#include "cluster/matrix_placement.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +10,7 @@
 #include "util/errors.hpp"
 #include "util/hex_digest.hpp"
 
-namespace sbx::cli {
+namespace sbx::cluster {
 namespace fs = std::filesystem;
 
 namespace {
@@ -43,7 +43,7 @@ std::string checked_placement(const std::string &command, const std::string &on)
     if (on == "slurm") {
         // Asked before the session begins: a missing Slurm leaves no session behind. Once
         // per process: a command checks its placement at parsing, session and submission.
-        static const bool installed = cluster::slurm_installed();
+        static const bool installed = slurm_installed();
         if (!installed) {
             throw EnvironmentError(command +
                                    ": --on slurm needs Slurm's client commands, and sbatch "
@@ -89,39 +89,38 @@ std::vector<std::string> worker_words(const std::string &command,
     return words;
 }
 
-Placement::Placement(CliContext &context, const std::string &on, store::Store &store,
-                     int64_t session, bool recover, const std::string &command,
-                     const std::vector<std::string> &args, int64_t seed) {
+MatrixPlacement::MatrixPlacement(const config::Settings &settings, const WorkerLaunch &launch,
+                                 const std::string &on, store::Store &store, int64_t session,
+                                 bool recover, const std::string &command,
+                                 const std::vector<std::string> &args, int64_t seed) {
     if (on != "slurm") {
         return;
     }
-    const auto &settings = context.settings;
-    const auto &options = context.options;
     std::vector<std::string> plugin_dirs;
-    for (const auto &dir : options.plugin_dirs) {
+    for (const auto &dir : launch.plugin_dirs) {
         plugin_dirs.push_back(fs::absolute(dir).string());
     }
     std::error_code error;
     const fs::path program = fs::read_symlink("/proc/self/exe", error);
     const nlohmann::json worker = {
-        {"program", error ? options.program_path : program.string()},
+        {"program", error ? launch.program_path : program.string()},
         {"cwd", fs::current_path().string()},
-        {"config", options.config_path.empty() ? "" : fs::absolute(options.config_path).string()},
-        {"config_digest", settings_digest(options.config_path)},
+        {"config", launch.config_path.empty() ? "" : fs::absolute(launch.config_path).string()},
+        {"config_digest", settings_digest(launch.config_path)},
         {"plugin_dirs", plugin_dirs},
-        {"log_level", options.log_level},
-        {"json_logs", options.json_logs},
+        {"log_level", launch.log_level},
+        {"json_logs", launch.json_logs},
         {"command", worker_words(command, args, seed, settings.slurm.workers_per_task)}};
     const fs::path db = fs::path(settings.data_dir) / "metrics.db";
-    slurm_.emplace(settings.slurm, store, session, cluster::job_folder(settings, db, session),
-                   worker, recover);
+    slurm_.emplace(settings.slurm, store, session, job_folder(settings, db, session), worker,
+                   recover);
     own_root_ = settings.slurm.shared_dir.empty();
 }
 
-void Placement::finished() {
+void MatrixPlacement::finished() {
     if (slurm_) {
         slurm_->remove_folder(own_root_);
     }
 }
 
-}  // namespace sbx::cli
+}  // namespace sbx::cluster

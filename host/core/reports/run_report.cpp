@@ -1,13 +1,16 @@
 // The `run` report.
-#include "report.hpp"
+#include "reports/run_report.hpp"
 
 #include <cstdio>
 
 #include "engine/input_coverage.hpp"
 #include "engine/outcome_counts.hpp"
 #include "reports/replay_line.hpp"
+#include "util/text_format.hpp"
 
-namespace sbx::cli {
+namespace sbx::reports {
+
+using util::format_text;
 
 using nlohmann::json;
 
@@ -33,8 +36,8 @@ json cells_to_json(const std::vector<engine::CellSummary> &cells, const std::str
              {"errored_runs", cell.errored},
              {"errors", cell.errors},
              {"failure_detail", cell.failure_detail.empty() ? json() : json(cell.failure_detail)},
-             {"replay", cell.failed_run != 0 ? json(reports::replay_line(commands, cell.failed_run))
-                                             : json()},
+             {"replay",
+              cell.failed_run != 0 ? json(replay_line(commands, cell.failed_run)) : json()},
              {"outcomes", engine::outcome_counts_json(
                               engine::outcome_counts(cell.metrics, cell.scored_runs()))}});
     }
@@ -106,76 +109,72 @@ std::string outcomes_text(const std::string &workflow,
     return outcomes;
 }
 
-void print_failures(const std::vector<engine::CellSummary> &cells, const std::string &commands) {
+std::string failures_text(const std::vector<engine::CellSummary> &cells,
+                          const std::string &commands) {
+    std::string text;
     bool any_failure = false;
     for (const auto &cell : cells) {
         for (const auto &[reason, count] : cell.failures) {
             if (!any_failure) {
-                std::printf("\nfailures:\n");
+                text += "\nfailures:\n";
             }
             any_failure = true;
-            std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), reason.c_str(), count);
+            text += format_text("  %s: %s (x%d)\n", cell.preset.c_str(), reason.c_str(), count);
         }
         if (!cell.failure_detail.empty()) {
-            std::printf("  %s: first: %s\n", cell.preset.c_str(), cell.failure_detail.c_str());
+            text +=
+                format_text("  %s: first: %s\n", cell.preset.c_str(), cell.failure_detail.c_str());
         }
         if (cell.failed_run != 0) {
-            std::printf("  %s: replay: %s\n", cell.preset.c_str(),
-                        reports::replay_line(commands, cell.failed_run).c_str());
+            text += format_text("  %s: replay: %s\n", cell.preset.c_str(),
+                                replay_line(commands, cell.failed_run).c_str());
         }
     }
+    return text;
 }
 
 // Runs the setup failed are no verdict on the target: said apart, never as failures.
-void print_setup_errors(const std::vector<engine::CellSummary> &cells) {
+std::string setup_errors_text(const std::vector<engine::CellSummary> &cells) {
+    std::string text;
     bool any_error = false;
     for (const auto &cell : cells) {
         for (const auto &[error, count] : cell.errors) {
             if (!any_error) {
-                std::printf("\nerrors of the setup (left out of PASSED and ROI):\n");
+                text += "\nerrors of the setup (left out of PASSED and ROI):\n";
             }
             any_error = true;
-            std::printf("  %s: %s (x%d)\n", cell.preset.c_str(), error.c_str(), count);
+            text += format_text("  %s: %s (x%d)\n", cell.preset.c_str(), error.c_str(), count);
         }
     }
+    return text;
 }
 
 }  // namespace
 
-void print_cell_table(const std::string &workflow, int runs_per_cell, const std::string &predictor,
-                      const std::vector<engine::CellSummary> &cells, const std::string &commands) {
-    std::printf("workflow %s: %d run(s) per preset\n\n", workflow.c_str(), runs_per_cell);
-    std::printf("%-18s %5s %6s %6s %9s %10s  %-14s %s\n", "PRESET", "RUNS", "PASSED", "ROI",
-                "WALL_MS", "MAX_RSS_KB", "INJECTORS",
-                ("NEXT ROI (" + predictor + " forecast)").c_str());
+std::string cell_table(const std::string &workflow, int runs_per_cell, const std::string &predictor,
+                       const std::vector<engine::CellSummary> &cells, const std::string &commands) {
+    std::string text =
+        format_text("workflow %s: %d run(s) per preset\n\n", workflow.c_str(), runs_per_cell);
+    text += format_text("%-18s %5s %6s %6s %9s %10s  %-14s %s\n", "PRESET", "RUNS", "PASSED", "ROI",
+                        "WALL_MS", "MAX_RSS_KB", "INJECTORS",
+                        ("NEXT ROI (" + predictor + " forecast)").c_str());
     for (const auto &cell : cells) {
         std::string injectors;
         for (const auto &id : cell.active_injectors) {
             injectors += (injectors.empty() ? "" : ",") + id;
         }
-        std::printf("%-18s %5d %6d %6.3f %9.1f %10.0f  %-14s %s\n", cell.preset.c_str(), cell.runs,
-                    cell.passed, cell.roi, metric(cell, "wall_s") * 1000.0,
-                    metric(cell, "max_rss_kb"), injectors.empty() ? "-" : injectors.c_str(),
-                    forecast_text(cell.forecast).c_str());
+        text += format_text("%-18s %5d %6d %6.3f %9.1f %10.0f  %-14s %s\n", cell.preset.c_str(),
+                            cell.runs, cell.passed, cell.roi, metric(cell, "wall_s") * 1000.0,
+                            metric(cell, "max_rss_kb"), injectors.empty() ? "-" : injectors.c_str(),
+                            forecast_text(cell.forecast).c_str());
     }
     if (const std::string measured = measured_text(cells); !measured.empty()) {
-        std::printf("\nmetrics:\n%s", measured.c_str());
+        text += "\nmetrics:\n" + measured;
     }
     if (const std::string outcomes = outcomes_text(workflow, cells); !outcomes.empty()) {
-        std::printf("\noutcomes:\n%s", outcomes.c_str());
+        text += "\noutcomes:\n" + outcomes;
     }
-    print_failures(cells, commands);
-    print_setup_errors(cells);
+    return text + failures_text(cells, commands) + setup_errors_text(cells);
 }
 
-void print_rankings(const std::string &scope, const json &rankings) {
-    std::printf("\nmodule rankings (%s)\n", scope.c_str());
-    for (const auto &ranking : rankings) {
-        std::printf("  %-32s raroi %8.3f   roi delta %+8.3f%s\n",
-                    ranking["module"].get<std::string>().c_str(),
-                    ranking["raroi_total"].get<double>(), ranking["roi_delta_total"].get<double>(),
-                    ranking["converged"].get<bool>() ? "   converged" : "");
-    }
-}
-
-}  // namespace sbx::cli
+}  // namespace sbx::reports

@@ -1,0 +1,105 @@
+// Unit files and the cron line for install-autopurge, and their installation.
+#include "cluster/autopurge_units.hpp"
+
+#include <cstdlib>
+#include <fstream>
+
+#include "util/errors.hpp"
+#include "util/shell_word.hpp"
+
+namespace sbx::cluster {
+namespace {
+
+void write_unit(const std::filesystem::path &path, const std::string &text) {
+    std::error_code ec;
+    std::filesystem::create_directories(path.parent_path(), ec);
+    std::ofstream out(path, std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+        throw EnvironmentError("install-autopurge: cannot write " + path.string() +
+                               "; check the directory's permissions");
+    }
+}
+
+int run_systemctl(bool system, const std::string &arguments) {
+    const std::string command =
+        std::string("systemctl ") + (system ? "" : "--user ") + arguments + " 2>&1";
+    return std::system(command.c_str());
+}
+
+}  // namespace
+
+std::string purge_command_line(const PurgeCommand &command) {
+    std::string line = shell_quote(command.binary);
+    if (!command.config.empty()) {
+        line += " --config " + shell_quote(command.config);
+    }
+    return line + " --data-dir " + shell_quote(command.data_dir) + " purge-stale";
+}
+
+std::string purge_service_unit(const PurgeCommand &command) {
+    return "[Unit]\n"
+           "Description=sandbox-runner: remove what crashed runs left behind\n"
+           "\n"
+           "[Service]\n"
+           "Type=oneshot\n"
+           // systemd splits ExecStart like a shell: the quoted words stay whole.
+           "ExecStart=" +
+           purge_command_line(command) + "\n";
+}
+
+std::string purge_timer_unit() {
+    return "[Unit]\n"
+           "Description=sandbox-runner: purge-stale every hour\n"
+           "\n"
+           "[Timer]\n"
+           "OnCalendar=hourly\n"
+           "Persistent=true\n"
+           "RandomizedDelaySec=5min\n"
+           "\n"
+           "[Install]\n"
+           "WantedBy=timers.target\n";
+}
+
+std::string purge_cron_line(const PurgeCommand &command) {
+    return "0 * * * * " + purge_command_line(command) + " >/dev/null 2>&1\n";
+}
+
+bool systemd_running() {
+    return std::filesystem::is_directory("/run/systemd/system");
+}
+
+std::filesystem::path purge_unit_dir(bool system) {
+    if (system) {
+        return "/etc/systemd/system";
+    }
+    const char *config_home = std::getenv("XDG_CONFIG_HOME");
+    if (config_home != nullptr && *config_home == '/') {
+        return std::filesystem::path(config_home) / "systemd" / "user";
+    }
+    const char *home = std::getenv("HOME");
+    if (home == nullptr || *home == '\0') {
+        throw InputError(
+            "install-autopurge: HOME is not set, so there is no user unit "
+            "directory; pass --system or --unit-dir DIR");
+    }
+    return std::filesystem::path(home) / ".config" / "systemd" / "user";
+}
+
+void write_purge_units(const std::filesystem::path &dir, const PurgeCommand &command) {
+    write_unit(dir / kPurgeService, purge_service_unit(command));
+    write_unit(dir / kPurgeTimer, purge_timer_unit());
+}
+
+void enable_purge_timer(bool system) {
+    if (run_systemctl(system, "daemon-reload") != 0 ||
+        run_systemctl(system, std::string("enable --now ") + kPurgeTimer) != 0) {
+        throw EnvironmentError(std::string("install-autopurge: systemctl could not enable ") +
+                               kPurgeTimer + "; the units are written, run `systemctl " +
+                               (system ? "" : "--user ") + "enable --now " + kPurgeTimer +
+                               "` by hand");
+    }
+}
+
+}  // namespace sbx::cluster
