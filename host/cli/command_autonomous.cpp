@@ -1,7 +1,6 @@
 // `run-autonomous` and `run-complete`: the options of the autonomous loop; the loop
 // itself is host/core/autonomous/loop.cpp, what it shows autonomous_output.cpp.
 #include <boost/program_options.hpp>
-#include <set>
 
 #include "autonomous/loop.hpp"
 #include "autonomous/loop_option_checks.hpp"
@@ -74,17 +73,6 @@ void describe(po::options_description &description, autonomous::LoopOptionsAsGiv
         "forecast-log", po::value(&options.forecast_log), "JSONL file of forecasts and actuals")(
         "recover", po::bool_switch(&options.recover), "go on with the interrupted loop")(
         "json", po::bool_switch(&json_output), "print the final report as JSON");
-}
-
-// The names of the options the command line wrote out: switches are always in `vm`.
-std::set<std::string> written_options(const po::variables_map &vm) {
-    std::set<std::string> written;
-    for (const auto &[name, value] : vm) {
-        if (!value.defaulted()) {
-            written.insert(name);
-        }
-    }
-    return written;
 }
 
 ParsedCommand parse(const std::string &command, const std::vector<std::string> &args) {

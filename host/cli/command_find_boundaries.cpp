@@ -5,7 +5,6 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
-#include <set>
 
 #include "autonomous/boundary_finding.hpp"
 #include "autonomous/boundary_options.hpp"
@@ -54,15 +53,8 @@ FindOptions parse(const std::vector<std::string> &args) {
         "json", po::bool_switch(&options.json_output), "print the boundaries as JSON");
     po::positional_options_description positional;
     positional.add("workflow", 1);
-    // The switches are in the map whether given or not: only what was written counts.
-    std::set<std::string> written;
-    for (const auto &[name, value] :
-         parse_options("find-boundaries", args, description, positional)) {
-        if (!value.defaulted()) {
-            written.insert(name);
-        }
-    }
-    autonomous::check_boundary_options(search, written);
+    autonomous::check_boundary_options(
+        search, written_options(parse_options("find-boundaries", args, description, positional)));
     return options;
 }
 

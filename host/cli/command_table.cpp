@@ -19,10 +19,9 @@ int named(CliContext &context, const std::string &name, const std::vector<std::s
     return Handler(context, command != nullptr ? command->name : name, args);
 }
 
-}  // namespace
-
-const std::vector<Command> &commands() {
-    static const std::vector<Command> table = {
+// Commands that run a workflow under presets and score it.
+std::vector<Command> run_commands() {
+    return {
         {"run", nullptr,
          "[--workflow|-w NAME | --all-workflows | --sections] [--runs N] [--seed S]\n"
          "[--preset-file F]... [--preset-count N] [--workers N] [--details] [--json]\n"
@@ -78,6 +77,12 @@ const std::vector<Command> &commands() {
          "Searches each preset axis for the mildest setting that breaks the workflow (its failure "
          "boundary).",
          "", one<run_find_boundaries_command>},
+    };
+}
+
+// Commands on workflows and recorded runs: list, replay, shrink, explore.
+std::vector<Command> recorded_run_commands() {
+    return {
         {"workflows", nullptr, "list [--json] | workflows import FILE",
          "Lists the workflows of the settings and of metrics.db, or imports a workflow file into "
          "metrics.db.",
@@ -98,6 +103,12 @@ const std::vector<Command> &commands() {
          "and trying their edits first; reports each distinct failure, shrunk, with its replay "
          "line.",
          "", one<run_explore_command>},
+    };
+}
+
+// Commands that find and remove what crashed runs left behind.
+std::vector<Command> cleanup_commands() {
+    return {
         {"purge-stale", "cleanup", "[--json]      (what crashed runs left behind)",
          "Removes what crashed hosts left behind: processes, namespaces, cgroups, mounts, firewall "
          "rules, containers, guests and temporary folders.",
@@ -117,6 +128,12 @@ const std::vector<Command> &commands() {
          "[--system] [--unit-dir DIR] [--print]   (purge-stale hourly)",
          "Installs a systemd timer (user or --system) that runs purge-stale every hour.", "",
          one<run_autopurge_command>},
+    };
+}
+
+// Commands that read the history: rankings and predictor reliability.
+std::vector<Command> history_commands() {
+    return {
         {"rank-scenarios", nullptr,
          "RUN... [--all-workflows] [--plot FILE.svg] [--json]      (RUN: a data dir,\n"
          "roi_history.json or metrics.db; a ranking per workflow unless --all-workflows;\n"
@@ -139,6 +156,12 @@ const std::vector<Command> &commands() {
          "How good each predictor's forecasts were: error, interval coverage and reliability per "
          "recorded series.",
          "", one<run_reliability_command>},
+    };
+}
+
+// Commands on plugins and presets, and the history's reports and dashboard.
+std::vector<Command> extension_and_report_commands() {
+    return {
         {"plugins", nullptr,
          "list [--json] | plugins inspect ID | plugins verify PATH\n"
          "| plugins call PATH --request FILE [--call NAME] [--plugin-config JSON]\n"
@@ -165,6 +188,12 @@ const std::vector<Command> &commands() {
          "counters, updated live; the JSON API (/roi, /metrics/NAME, ...) and the Prometheus "
          "exposition (/metrics). Binds to 127.0.0.1 and opens metrics.db read-only.",
          "", one<run_dashboard_command>},
+    };
+}
+
+// Commands that serve the others: a Slurm shard, help and shell completions.
+std::vector<Command> plumbing_commands() {
+    return {
         {"run-shard", "worker", "--job DIR --shard K/N [--attempt A]",
          "Makes shard K of N of a matrix submitted with --on slurm, as one task of its job "
          "array: the submitting host's command, settings and seed (DIR/job.json), recording "
@@ -179,6 +208,21 @@ const std::vector<Command> &commands() {
          "print-completions bash)`; the package installs both.",
          "bash zsh", named<run_completions_command>, false},
     };
+}
+
+}  // namespace
+
+// The groups in the order `--help` lists them.
+const std::vector<Command> &commands() {
+    static const std::vector<Command> table = [] {
+        std::vector<Command> all;
+        for (auto group : {run_commands, recorded_run_commands, cleanup_commands, history_commands,
+                           extension_and_report_commands, plumbing_commands}) {
+            const auto part = group();
+            all.insert(all.end(), part.begin(), part.end());
+        }
+        return all;
+    }();
     return table;
 }
 

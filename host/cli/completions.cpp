@@ -30,10 +30,11 @@ std::vector<std::string> usage_options(const Command &command) {
     return options;
 }
 
-std::string joined(const std::vector<std::string> &words) {
+// "a b c", or with separator "|", "a|b|c" for a case pattern.
+std::string joined(const std::vector<std::string> &words, const char *separator = " ") {
     std::string text;
     for (const auto &word : words) {
-        text += (text.empty() ? "" : " ") + word;
+        text += (text.empty() ? "" : separator) + word;
     }
     return text;
 }
@@ -93,13 +94,20 @@ std::string zsh_description(const std::string &about) {
     return out;
 }
 
-// "a|b|c" for a case pattern.
-std::string alternatives(const std::vector<std::string> &words) {
-    std::string text;
-    for (const auto &word : words) {
-        text += (text.empty() ? "" : "|") + word;
+// A command's case in either script: its names as a pattern ("purge-stale|cleanup") and the
+// words that may follow it.
+struct CommandCase {
+    std::string names;
+    std::string words;
+};
+
+CommandCase command_case(const Command &command) {
+    CommandCase entry{command.name, command.subcommands};
+    if (command.alias != nullptr) {
+        entry.names += std::string("|") + command.alias;
     }
-    return text;
+    entry.words += (entry.words.empty() ? "" : " ") + joined(usage_options(command));
+    return entry;
 }
 
 // The file-taking options of every command: completed with file names.
@@ -125,7 +133,7 @@ std::string bash_completion() {
         "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
         "        case ${COMP_WORDS[i]} in\n"
         "            " +
-        alternatives(globals.with_values) +
+        joined(globals.with_values, "|") +
         ") ((i++)) ;;\n"
         "            -*) ;;\n"
         "            *) command=${COMP_WORDS[i]}; break ;;\n"
@@ -143,13 +151,8 @@ std::string bash_completion() {
         "        '') words=\"" +
         joined(globals.all) + " " + joined(command_names()) + "\" ;;\n";
     for (const auto &command : commands()) {
-        std::string names = command.name;
-        if (command.alias != nullptr) {
-            names += std::string("|") + command.alias;
-        }
-        script += "        " + names + ") words=\"" + std::string(command.subcommands) +
-                  (*command.subcommands != '\0' ? " " : "") + joined(usage_options(command)) +
-                  "\" ;;\n";
+        const auto entry = command_case(command);
+        script += "        " + entry.names + ") words=\"" + entry.words + "\" ;;\n";
     }
     script +=
         "    esac\n"
@@ -183,7 +186,7 @@ std::string zsh_completion() {
         "  for (( i = 2; i < CURRENT; i++ )); do\n"
         "    case ${words[i]} in\n"
         "      (" +
-        alternatives(globals.with_values) +
+        joined(globals.with_values, "|") +
         ") (( i++ )) ;;\n"
         "      (-*) ;;\n"
         "      (*) command=${words[i]}; break ;;\n"
@@ -203,13 +206,8 @@ std::string zsh_completion() {
         "\n"
         "      return ;;\n";
     for (const auto &command : commands()) {
-        std::string names = command.name;
-        if (command.alias != nullptr) {
-            names += std::string("|") + command.alias;
-        }
-        script += "    (" + names + ") compadd -- " + std::string(command.subcommands) +
-                  (*command.subcommands != '\0' ? " " : "") + joined(usage_options(command)) +
-                  " ;;\n";
+        const auto entry = command_case(command);
+        script += "    (" + entry.names + ") compadd -- " + entry.words + " ;;\n";
     }
     script +=
         "  esac\n"

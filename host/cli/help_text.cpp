@@ -75,7 +75,11 @@ std::string command_help(const Command &command) {
     return text;
 }
 
-std::string man_page() {
+namespace {
+
+// The man page's sections, in their order.
+
+std::string man_head() {
     std::string page =
         ".TH SANDBOX\\-RUNNER 1 \"\" \"sandbox-runner " SBX_VERSION "\" \"User Commands\"\n";
     page +=
@@ -94,7 +98,11 @@ std::string man_page() {
                 "and predictors are plugins (shared objects) found in the plugin "
                 "directories.") +
             "\n";
-    page += ".SH GLOBAL OPTIONS\n";
+    return page;
+}
+
+std::string man_options_and_commands() {
+    std::string page = ".SH GLOBAL OPTIONS\n";
     for (const auto &option : global_options_for_help().options()) {
         page += ".TP\n.B " + roff(option->format_name() + " " + option->format_parameter()) + "\n" +
                 roff(option->description()) + "\n";
@@ -108,17 +116,24 @@ std::string man_page() {
             page += ".br\n" + roff(std::string("Alias: ") + command.alias + ".") + "\n";
         }
     }
-    page += ".SH EXIT STATUS\n.TP\n0\nsuccess\n.TP\n1\n" +
-            roff(
-                "a gate the user asked for failed (--fail-on, --fail-under, check-resources "
-                "found something, replay differed), or run-scenarios reached no verdict: the "
-                "workflow is broken or a scenario is inconclusive") +
-            "\n.TP\n2\n" +
-            roff(
-                "bad input: options, settings, presets, plugin files; the message names "
-                "the file, line and column or the option") +
-            "\n.TP\n3\n" + roff("an environment or internal error") + "\n";
-    page += ".SH ENVIRONMENT\n";
+    return page;
+}
+
+std::string man_exit_status() {
+    return ".SH EXIT STATUS\n.TP\n0\nsuccess\n.TP\n1\n" +
+           roff(
+               "a gate the user asked for failed (--fail-on, --fail-under, check-resources "
+               "found something, replay differed), or run-scenarios reached no verdict: the "
+               "workflow is broken or a scenario is inconclusive") +
+           "\n.TP\n2\n" +
+           roff(
+               "bad input: options, settings, presets, plugin files; the message names "
+               "the file, line and column or the option") +
+           "\n.TP\n3\n" + roff("an environment or internal error") + "\n";
+}
+
+std::string man_environment_and_files() {
+    std::string page = ".SH ENVIRONMENT\n";
     for (const auto &[name, meaning] :
          {std::pair{"SANDBOX_SETTINGS_YAML", "settings file used when --config is not given"},
           std::pair{"SANDBOX_DATA_DIR", "data directory (metrics.db, exports)"},
@@ -136,6 +151,13 @@ std::string man_page() {
                 "guide in /usr/share/doc/sandbox-runner or the docs/ folder of the sources.") +
             "\n";
     return page;
+}
+
+}  // namespace
+
+std::string man_page() {
+    return man_head() + man_options_and_commands() + man_exit_status() +
+           man_environment_and_files();
 }
 
 }  // namespace sbx::cli

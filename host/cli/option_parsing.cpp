@@ -27,4 +27,14 @@ po::variables_map parse_options(const std::string &command, const std::vector<st
     return vm;
 }
 
+std::set<std::string> written_options(const po::variables_map &vm) {
+    std::set<std::string> written;
+    for (const auto &[name, value] : vm) {
+        if (!value.defaulted()) {
+            written.insert(name);
+        }
+    }
+    return written;
+}
+
 }  // namespace sbx::cli

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,5 +16,9 @@ boost::program_options::variables_map parse_options(
     const boost::program_options::options_description &description,
     const boost::program_options::positional_options_description &positional = {},
     const std::string &hint = "run `sandbox-runner --help`");
+
+// The names of the options the command line wrote out: a bool_switch is in `vm` whether
+// given or not, so only those not defaulted count.
+std::set<std::string> written_options(const boost::program_options::variables_map &vm);
 
 }  // namespace sbx::cli
