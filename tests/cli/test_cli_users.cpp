@@ -2,7 +2,8 @@
 // shared, sticky TMPDIR (as /tmp is), each in a private folder of its own; XDG_RUNTIME_DIR
 // is used when TMPDIR is unset; a folder squatted by another uid, a symlink or an open
 // folder is refused with exit 2 and what to do. Acting as other users needs root (setpriv);
-// without it those tests fail saying so.
+// without it those tests fail saying so. A build tree they cannot reach (a checkout under a
+// private home) is staged where they can (reachable_by_others.hpp).
 #include <pwd.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -77,6 +78,8 @@ std::string workspace_in(const std::string &state_folder) {
 
 class PerUserState : public sbx::test::CliTest {
   protected:
+    PerUserState() : CliTest(RunBy::others_too) {}
+
     void SetUp() override {
         CliTest::SetUp();
         // Other users reach the settings and their homes through the scratch folder.
@@ -129,7 +132,7 @@ workflows:
         }
         argv.push_back("HOME=" + home);
         argv.insert(argv.end(), set.begin(), set.end());
-        argv.insert(argv.end(), {SBX_BINARY, "--config", settings_, "--data-dir", home + "/data"});
+        argv.insert(argv.end(), {binary_, "--config", settings_, "--data-dir", home + "/data"});
         argv.insert(argv.end(), args.begin(), args.end());
         return argv;
     }
@@ -148,13 +151,14 @@ workflows:
         }
         const auto reach = sbx::test::run_command(
             {kSetpriv, "--reuid=" + std::to_string(kNobody), "--regid=" + std::to_string(kNobody),
-             "--clear-groups", "--", SBX_BINARY, "plugins", "list"},
+             "--clear-groups", "--", binary_, "plugins", "list"},
             {}, dir_);
         if (reach.exit_code != 0) {
-            ADD_FAILURE() << "uid " << kNobody << " cannot run " << SBX_BINARY << " (exit "
+            ADD_FAILURE() << "uid " << kNobody << " cannot run " << binary_ << " (exit "
                           << reach.exit_code << ": " << reach.err
-                          << "): the build tree must be readable and searchable by other "
-                             "users (chmod o+rx on it and every folder above it)";
+                          << "): other users must reach the build tree, or the copy the test "
+                             "stages under /tmp when the mode bits say they cannot "
+                             "(reachable_by_others.hpp); an ACL may deny what the bits allow";
             return false;
         }
         return true;
@@ -162,7 +166,7 @@ workflows:
 
     sbx::test::CommandResult run_as_self(const std::vector<std::string> &args,
                                          const std::string &tmpdir) {
-        std::vector<std::string> argv = {SBX_BINARY, "--config", settings_, "--data-dir",
+        std::vector<std::string> argv = {binary_, "--config", settings_, "--data-dir",
                                          dir_ + "/data"};
         argv.insert(argv.end(), args.begin(), args.end());
         return sbx::test::run_command(argv, {{"TMPDIR", tmpdir}}, dir_);
