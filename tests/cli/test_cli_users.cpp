@@ -18,6 +18,7 @@
 #include <fstream>
 
 #include "cli_fixture.hpp"
+#include "reachable_by_others.hpp"
 #include "state_folder.hpp"
 
 namespace {
@@ -303,6 +304,42 @@ TEST_F(PerUserState, AFolderOpenToOthersIsRefused) {
                               folder + "`)"),
               std::string::npos)
         << result.err;
+}
+
+// A checkout under a private home, rehearsed without one: the build's runtime files,
+// hard-linked into a folder of mode 0700 (as /root is), are out of uid 65534's reach;
+// ReachableByOthers stages them where it runs them, and removes what it staged when it goes.
+TEST_F(PerUserState, ABuildUnderAPrivateHomeIsStagedWhereOtherUsersRunIt) {
+    ASSERT_TRUE(can_act_as_others());
+    const fs::path build = fs::path(SBX_BINARY).parent_path().parent_path();
+    const fs::path hidden = fs::path(dir_) / "private-home" / "build";
+    fs::create_directories(hidden / "bin");
+    fs::permissions(hidden.parent_path(), fs::perms::owner_all);
+    for (const char *program : {"sandbox-runner", "sbx-plugin-host"}) {
+        fs::create_hard_link(build / "bin" / program, hidden / "bin" / program);
+    }
+    fs::copy(build / "plugins", hidden / "plugins",
+             fs::copy_options::recursive | fs::copy_options::create_hard_links);
+    const std::string hidden_binary = (hidden / "bin" / "sandbox-runner").string();
+    const auto as_nobody = [&](const std::string &binary) {
+        return sbx::test::run_command(
+            {kSetpriv, "--reuid=" + std::to_string(kNobody), "--regid=" + std::to_string(kNobody),
+             "--clear-groups", "--", binary, "plugins", "list"},
+            {}, dir_);
+    };
+    EXPECT_NE(as_nobody(hidden_binary).exit_code, 0) << "the rehearsal hides nothing";
+    std::string staged_root;
+    {
+        const sbx::test::ReachableByOthers reachable(hidden_binary);
+        ASSERT_NE(reachable.binary(), hidden_binary);
+        staged_root = fs::path(reachable.binary()).parent_path().parent_path().parent_path();
+        const auto listed = as_nobody(reachable.binary());
+        EXPECT_EQ(listed.exit_code, 0) << listed.out << listed.err;
+        EXPECT_NE(listed.out.find("local"), std::string::npos) << listed.out;
+        EXPECT_FALSE(fs::exists(staged_root + "/build/plugins/executors/local/CMakeFiles"))
+            << "object files staged";
+    }
+    EXPECT_FALSE(fs::exists(staged_root)) << staged_root << " left behind";
 }
 
 }  // namespace
