@@ -17,9 +17,17 @@ namespace fs = std::filesystem;
 constexpr auto kOpenFolder = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                              fs::perms::others_read | fs::perms::others_exec;
 
+// Whether the mode bits of `path` grant others all of `bits`.
 bool others_may(const fs::path &path, mode_t bits) {
     struct stat info {};
     return ::stat(path.c_str(), &info) == 0 && (info.st_mode & bits) == bits;
+}
+
+// What others need of a staged file: to read it, and to run it when its owner can.
+mode_t others_need(const fs::path &file) {
+    struct stat info {};
+    const bool program = ::stat(file.c_str(), &info) == 0 && (info.st_mode & S_IXUSR) != 0;
+    return S_IROTH | (program ? S_IXOTH : 0);
 }
 
 // The mode is set, not left to the umask: a user of umask 077 would make folders that
@@ -33,7 +41,8 @@ void make_open_folder(const fs::path &folder) {
 // debug info); a copy opened to others where the link fails (another filesystem) or would
 // not help (a link shares the original's mode, which is not the test's to change).
 void stage_file(const fs::path &from, const fs::path &to) {
-    if (others_may(from, S_IROTH)) {
+    const mode_t needed = others_need(from);
+    if (others_may(from, needed)) {
         std::error_code error;
         fs::create_hard_link(from, to, error);
         if (!error) {
@@ -41,11 +50,7 @@ void stage_file(const fs::path &from, const fs::path &to) {
         }
     }
     fs::copy_file(from, to, fs::copy_options::overwrite_existing);
-    auto open = fs::perms::others_read;
-    if ((fs::status(from).permissions() & fs::perms::owner_exec) != fs::perms::none) {
-        open |= fs::perms::others_exec;
-    }
-    fs::permissions(to, open, fs::perm_options::add);
+    fs::permissions(to, static_cast<fs::perms>(needed), fs::perm_options::add);
 }
 
 // Everything under `from` but the build system's object files (CMakeFiles): the plugins,
