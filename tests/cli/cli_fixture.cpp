@@ -11,12 +11,20 @@
 namespace sbx::test {
 
 void CliTest::SetUp() {
-    dir_ = make_temp_dir("sbx-cli-");
+    binary_ = SBX_BINARY;
+    if (run_by_ == RunBy::others_too && ::geteuid() == 0) {
+        reachable_ = std::make_unique<ReachableByOthers>(binary_);
+        binary_ = reachable_->binary();
+        dir_ = reachable_->make_folder("sbx-cli-");
+    } else {
+        dir_ = make_temp_dir("sbx-cli-");
+    }
 }
 
 void CliTest::TearDown() {
     end_background_programs();  // a test that failed early left its host running
     std::filesystem::remove_all(dir_);
+    reachable_.reset();  // after dir_, which it may hold
 }
 
 std::string CliTest::write_file(const std::string &name, const std::string &content) {
@@ -31,8 +39,7 @@ std::string CliTest::write_settings(const std::string &yaml) {
 }
 
 CommandResult CliTest::runner(const std::vector<std::string> &args) {
-    std::vector<std::string> argv = {SBX_BINARY, "--config", settings_, "--data-dir",
-                                     dir_ + "/data"};
+    std::vector<std::string> argv = {binary_, "--config", settings_, "--data-dir", dir_ + "/data"};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_command(argv, {}, dir_);
 }
@@ -40,11 +47,16 @@ CommandResult CliTest::runner(const std::vector<std::string> &args) {
 CommandResult CliTest::runner_as(bool unprivileged, const std::vector<std::string> &args) {
     std::vector<std::string> argv;
     if (unprivileged && ::geteuid() == 0) {
+        if (run_by_ != RunBy::others_too) {
+            ADD_FAILURE() << "runner_as(true, ...) acts as nobody: construct the fixture with "
+                             "CliTest(RunBy::others_too), or a checkout under a private home "
+                             "hides the binary and the test's folder from that user";
+        }
         argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                 "--inh-caps=-all"};
     }
-    for (const std::string &word : {std::string(SBX_BINARY), std::string("--config"), settings_,
-                                    std::string("--data-dir"), dir_ + "/data"}) {
+    for (const std::string &word :
+         {binary_, std::string("--config"), settings_, std::string("--data-dir"), dir_ + "/data"}) {
         argv.push_back(word);
     }
     argv.insert(argv.end(), args.begin(), args.end());

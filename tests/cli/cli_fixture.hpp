@@ -6,25 +6,33 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
+#include "reachable_by_others.hpp"
 #include "wait.hpp"
 
 namespace sbx::test {
 
 class CliTest : public ::testing::Test {
   protected:
+    // Who runs the binary: only this process's user, or, when the test runs as root, other
+    // users too (setpriv), who must reach the binary and the scratch dir (ReachableByOthers:
+    // a checkout under a private home hides both from them).
+    enum class RunBy { self, others_too };
+    CliTest() = default;
+    explicit CliTest(RunBy run_by) : run_by_(run_by) {}
     void SetUp() override;
     void TearDown() override;
     // Writes settings.yaml into the scratch dir and returns its path.
     std::string write_settings(const std::string &yaml);
     std::string write_file(const std::string &name, const std::string &content);
-    // sandbox-runner --config <settings> --data-dir <dir>/data ARGS...
+    // <binary> --config <settings> --data-dir <dir>/data ARGS...
     CommandResult runner(const std::vector<std::string> &args);
     // The same with TMPDIR <dir>/tmp and HOME <dir>; with `unprivileged`, as nobody (setpriv)
-    // when the test runs as root.
+    // when the test runs as root, which a fixture of RunBy::others_too may ask.
     CommandResult runner_as(bool unprivileged, const std::vector<std::string> &args);
     // When the test runs as root, `path` becomes nobody's (uid and gid 65534), the user
     // runner_as(true, ...) runs as.
@@ -45,6 +53,12 @@ class CliTest : public ::testing::Test {
 
     std::string dir_;
     std::string settings_;
+    // The built sandbox-runner, as every user who runs it in this test reaches it.
+    std::string binary_;
+
+  private:
+    RunBy run_by_ = RunBy::self;
+    std::unique_ptr<ReachableByOthers> reachable_;
 };
 
 }  // namespace sbx::test

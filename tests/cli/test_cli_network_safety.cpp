@@ -85,6 +85,8 @@ std::string connect_step(const std::string &address, int port) {
 
 class NetworkSafety : public sbx::test::CliTest {
   protected:
+    NetworkSafety() : CliTest(RunBy::others_too) {}
+
     void SetUp() override {
         CliTest::SetUp();
         std::filesystem::create_directories(dir_ + "/tmp");

@@ -35,6 +35,8 @@ std::vector<std::string> processes_with(const std::string &token) {
 
 class Rootless : public sbx::test::CliTest {
   protected:
+    Rootless() : CliTest(RunBy::others_too) {}
+
     void SetUp() override {
         CliTest::SetUp();
         std::filesystem::create_directories(dir_ + "/tmp");
@@ -176,7 +178,7 @@ TEST_F(Rootless, WithoutUserNamespacesANetworkFaultIsRefusedBeforeAnyRun) {
     }
     argv.insert(argv.end(), {"/usr/bin/unshare", "--user", "--map-root-user", "/bin/sh", "-c",
                              "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$@\"", "sh",
-                             SBX_BINARY, "--config", settings_, "--data-dir", dir_ + "/data", "run",
+                             binary_, "--config", settings_, "--data-dir", dir_ + "/data", "run",
                              "--workflow", "fetch", "--preset-file", preset});
     const auto ran =
         sbx::test::run_command(argv, {{"TMPDIR", dir_ + "/tmp"}, {"HOME", dir_}}, dir_);

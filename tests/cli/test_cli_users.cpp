@@ -2,7 +2,8 @@
 // shared, sticky TMPDIR (as /tmp is), each in a private folder of its own; XDG_RUNTIME_DIR
 // is used when TMPDIR is unset; a folder squatted by another uid, a symlink or an open
 // folder is refused with exit 2 and what to do. Acting as other users needs root (setpriv);
-// without it those tests fail saying so.
+// without it those tests fail saying so. A build tree they cannot reach (a checkout under a
+// private home) is staged where they can (reachable_by_others.hpp).
 #include <pwd.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -17,6 +18,7 @@
 #include <fstream>
 
 #include "cli_fixture.hpp"
+#include "reachable_by_others.hpp"
 #include "state_folder.hpp"
 
 namespace {
@@ -77,6 +79,8 @@ std::string workspace_in(const std::string &state_folder) {
 
 class PerUserState : public sbx::test::CliTest {
   protected:
+    PerUserState() : CliTest(RunBy::others_too) {}
+
     void SetUp() override {
         CliTest::SetUp();
         // Other users reach the settings and their homes through the scratch folder.
@@ -129,7 +133,7 @@ workflows:
         }
         argv.push_back("HOME=" + home);
         argv.insert(argv.end(), set.begin(), set.end());
-        argv.insert(argv.end(), {SBX_BINARY, "--config", settings_, "--data-dir", home + "/data"});
+        argv.insert(argv.end(), {binary_, "--config", settings_, "--data-dir", home + "/data"});
         argv.insert(argv.end(), args.begin(), args.end());
         return argv;
     }
@@ -148,13 +152,14 @@ workflows:
         }
         const auto reach = sbx::test::run_command(
             {kSetpriv, "--reuid=" + std::to_string(kNobody), "--regid=" + std::to_string(kNobody),
-             "--clear-groups", "--", SBX_BINARY, "plugins", "list"},
+             "--clear-groups", "--", binary_, "plugins", "list"},
             {}, dir_);
         if (reach.exit_code != 0) {
-            ADD_FAILURE() << "uid " << kNobody << " cannot run " << SBX_BINARY << " (exit "
+            ADD_FAILURE() << "uid " << kNobody << " cannot run " << binary_ << " (exit "
                           << reach.exit_code << ": " << reach.err
-                          << "): the build tree must be readable and searchable by other "
-                             "users (chmod o+rx on it and every folder above it)";
+                          << "): other users must reach the build tree, or the copy the test "
+                             "stages under /tmp when the mode bits say they cannot "
+                             "(reachable_by_others.hpp); an ACL may deny what the bits allow";
             return false;
         }
         return true;
@@ -162,7 +167,7 @@ workflows:
 
     sbx::test::CommandResult run_as_self(const std::vector<std::string> &args,
                                          const std::string &tmpdir) {
-        std::vector<std::string> argv = {SBX_BINARY, "--config", settings_, "--data-dir",
+        std::vector<std::string> argv = {binary_, "--config", settings_, "--data-dir",
                                          dir_ + "/data"};
         argv.insert(argv.end(), args.begin(), args.end());
         return sbx::test::run_command(argv, {{"TMPDIR", tmpdir}}, dir_);
@@ -299,6 +304,42 @@ TEST_F(PerUserState, AFolderOpenToOthersIsRefused) {
                               folder + "`)"),
               std::string::npos)
         << result.err;
+}
+
+// A checkout under a private home, rehearsed without one: the build's runtime files,
+// hard-linked into a folder of mode 0700 (as /root is), are out of uid 65534's reach;
+// ReachableByOthers stages them where it runs them, and removes what it staged when it goes.
+TEST_F(PerUserState, ABuildUnderAPrivateHomeIsStagedWhereOtherUsersRunIt) {
+    ASSERT_TRUE(can_act_as_others());
+    const fs::path build = fs::path(SBX_BINARY).parent_path().parent_path();
+    const fs::path hidden = fs::path(dir_) / "private-home" / "build";
+    fs::create_directories(hidden / "bin");
+    fs::permissions(hidden.parent_path(), fs::perms::owner_all);
+    for (const char *program : {"sandbox-runner", "sbx-plugin-host"}) {
+        fs::create_hard_link(build / "bin" / program, hidden / "bin" / program);
+    }
+    fs::copy(build / "plugins", hidden / "plugins",
+             fs::copy_options::recursive | fs::copy_options::create_hard_links);
+    const std::string hidden_binary = (hidden / "bin" / "sandbox-runner").string();
+    const auto as_nobody = [&](const std::string &binary) {
+        return sbx::test::run_command(
+            {kSetpriv, "--reuid=" + std::to_string(kNobody), "--regid=" + std::to_string(kNobody),
+             "--clear-groups", "--", binary, "plugins", "list"},
+            {}, dir_);
+    };
+    EXPECT_NE(as_nobody(hidden_binary).exit_code, 0) << "the rehearsal hides nothing";
+    std::string staged_root;
+    {
+        const sbx::test::ReachableByOthers reachable(hidden_binary);
+        ASSERT_NE(reachable.binary(), hidden_binary);
+        staged_root = fs::path(reachable.binary()).parent_path().parent_path().parent_path();
+        const auto listed = as_nobody(reachable.binary());
+        EXPECT_EQ(listed.exit_code, 0) << listed.out << listed.err;
+        EXPECT_NE(listed.out.find("local"), std::string::npos) << listed.out;
+        EXPECT_FALSE(fs::exists(staged_root + "/build/plugins/executors/local/CMakeFiles"))
+            << "object files staged";
+    }
+    EXPECT_FALSE(fs::exists(staged_root)) << staged_root << " left behind";
 }
 
 }  // namespace
