@@ -1,9 +1,11 @@
 // Unit files and the cron line for install-autopurge, and their installation.
 #include "cluster/autopurge_units.hpp"
 
-#include <cstdlib>
+#include <chrono>
 #include <fstream>
+#include <vector>
 
+#include "util/command_output.hpp"
 #include "util/errors.hpp"
 #include "util/shell_word.hpp"
 
@@ -22,10 +24,15 @@ void write_unit(const std::filesystem::path &path, const std::string &text) {
     }
 }
 
-int run_systemctl(bool system, const std::string &arguments) {
-    const std::string command =
-        std::string("systemctl ") + (system ? "" : "--user ") + arguments + " 2>&1";
-    return std::system(command.c_str());
+// `systemctl [--user] WORDS...`; "" when it succeeded, else what it said. Through the spawn
+// helper: a systemd that does not answer must not hang the command.
+std::string systemctl_failure(bool system, std::vector<std::string> words) {
+    words.insert(words.begin(), "systemctl");
+    if (!system) {
+        words.insert(words.begin() + 1, "--user");
+    }
+    const auto result = util::command_output(words, std::chrono::minutes(1));
+    return result.ok() ? "" : result.failure();
 }
 
 }  // namespace
@@ -93,12 +100,15 @@ void write_purge_units(const std::filesystem::path &dir, const PurgeCommand &com
 }
 
 void enable_purge_timer(bool system) {
-    if (run_systemctl(system, "daemon-reload") != 0 ||
-        run_systemctl(system, std::string("enable --now ") + kPurgeTimer) != 0) {
-        throw EnvironmentError(std::string("install-autopurge: systemctl could not enable ") +
-                               kPurgeTimer + "; the units are written, run `systemctl " +
-                               (system ? "" : "--user ") + "enable --now " + kPurgeTimer +
-                               "` by hand");
+    std::string failure = systemctl_failure(system, {"daemon-reload"});
+    if (failure.empty()) {
+        failure = systemctl_failure(system, {"enable", "--now", kPurgeTimer});
+    }
+    if (!failure.empty()) {
+        throw EnvironmentError(
+            std::string("install-autopurge: systemctl could not enable ") + kPurgeTimer + " (" +
+            failure + "); the units are written, run `systemctl " + (system ? "" : "--user ") +
+            "enable --now " + kPurgeTimer + "` by hand");
     }
 }
 
