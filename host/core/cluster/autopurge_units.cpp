@@ -2,9 +2,9 @@
 #include "cluster/autopurge_units.hpp"
 
 #include <chrono>
-#include <fstream>
 #include <vector>
 
+#include "util/atomic_file.hpp"
 #include "util/command_output.hpp"
 #include "util/errors.hpp"
 #include "util/shell_word.hpp"
@@ -12,14 +12,12 @@
 namespace sbx::cluster {
 namespace {
 
+// Whole or not at all (util/atomic_file): systemd never reads half a unit.
 void write_unit(const std::filesystem::path &path, const std::string &text) {
-    std::error_code ec;
-    std::filesystem::create_directories(path.parent_path(), ec);
-    std::ofstream out(path, std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-        throw EnvironmentError("install-autopurge: cannot write " + path.string() +
+    try {
+        write_file_atomically(path, text);
+    } catch (const EnvironmentError &e) {
+        throw EnvironmentError(std::string("install-autopurge: ") + e.what() +
                                "; check the directory's permissions");
     }
 }
