@@ -2,6 +2,7 @@
 // with a message that says what to write instead.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
@@ -153,6 +154,23 @@ TEST(ParseBandwidth, HostAndSdkGrammarAgree) {
     EXPECT_THROW(parse_bandwidth_bits_per_second(too_long + "mbps"), UnitError);
     EXPECT_THROW(parse_duration_seconds(too_long + "s"), UnitError);
     EXPECT_THROW(parse_fraction(too_long + "%"), UnitError);
+}
+
+// Found by tests/fuzz/fuzz_units: 308 digits are a finite double, but not once a unit
+// scales them; that must be an error, not an infinite duration or bandwidth.
+TEST(ParseDuration, RejectsWhatAUnitScalesPastTheLargestNumber) {
+    const std::string largest_finite = std::string(308, '9');
+    EXPECT_TRUE(std::isfinite(parse_duration_seconds(largest_finite + "s")));
+    for (const char *unit : {"m", "h"}) {
+        try {
+            parse_duration_seconds(largest_finite + unit);
+            ADD_FAILURE() << "an infinite duration was accepted for unit " << unit;
+        } catch (const UnitError &e) {
+            EXPECT_EQ(e.problem(), "'" + largest_finite + unit + "' is too long a duration");
+        }
+    }
+    EXPECT_THROW(parse_bandwidth_bits_per_second(largest_finite + "gbps"), UnitError);
+    EXPECT_FALSE(units::parse_bandwidth(largest_finite + "gbps").has_value());
 }
 
 TEST(ParseFraction, PlainAndPercent) {

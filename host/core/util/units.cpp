@@ -72,6 +72,23 @@ std::optional<Quantity> split_quantity(std::string_view text) {
     return q;
 }
 
+// Seconds in one `unit` of duration: none or s 1, ms 1/1000, m 60, h 3600; nullopt otherwise.
+std::optional<double> duration_unit_seconds(std::string_view unit) {
+    if (unit.empty() || unit == "s") {
+        return 1.0;
+    }
+    if (unit == "ms") {
+        return 1e-3;
+    }
+    if (unit == "m") {
+        return 60.0;
+    }
+    if (unit == "h") {
+        return 3600.0;
+    }
+    return std::nullopt;
+}
+
 bool starts_negative(std::string_view text) {
     return !text.empty() && text.front() == '-';
 }
@@ -175,23 +192,18 @@ double parse_duration_seconds(std::string_view text) {
     if (starts_negative(text)) {
         throw UnitError(quoted(text) + " is a negative duration", kDurationHint);
     }
-    auto parsed = number_and_unit(text);
-    if (parsed) {
-        auto [value, unit] = *parsed;
-        if (unit.empty() || unit == "s") {
-            return value;
-        }
-        if (unit == "ms") {
-            return value / 1000.0;
-        }
-        if (unit == "m") {
-            return value * 60.0;
-        }
-        if (unit == "h") {
-            return value * 3600.0;
-        }
+    const auto parsed = number_and_unit(text);
+    const auto scale = parsed ? duration_unit_seconds(parsed->second) : std::nullopt;
+    if (!scale) {
+        throw UnitError(quoted(text) + " is not a duration", kDurationHint);
     }
-    throw UnitError(quoted(text) + " is not a duration", kDurationHint);
+    const double seconds = parsed->first * *scale;
+    // A finite number can still pass the largest double once scaled ("1e308" digits then "h");
+    // infinity is no duration a run can wait for, and it would not print back as one.
+    if (!std::isfinite(seconds)) {
+        throw UnitError(quoted(text) + " is too long a duration", kDurationHint);
+    }
+    return seconds;
 }
 
 int64_t timeout_milliseconds(double seconds) {

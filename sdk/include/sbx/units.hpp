@@ -68,7 +68,9 @@ inline std::optional<double> parse_bandwidth(std::string_view text) {
     if (!scale) {
         return std::nullopt;
     }
-    return parsed->first * *scale;
+    // Finite digits times a unit can still pass the largest double: no bandwidth at all.
+    const double bits = parsed->first * *scale;
+    return std::isfinite(bits) ? std::optional<double>(bits) : std::nullopt;
 }
 
 // A fraction written as 0.05 or as a percentage "5%" (-> 0.05); nullopt when it is neither.
