@@ -35,3 +35,32 @@ function(sbx_precompile_targets directory)
     target_precompile_headers(${target} PRIVATE ${headers})
   endforeach()
 endfunction()
+
+# Every GoogleTest program below `directory` reuses the one precompiled header of `carrier`
+# (tests/CMakeLists.txt makes it with the tests' own flags), however few files it has: most
+# test programs are one file, and each parsed GoogleTest, nlohmann/json and the standard
+# library on its own, about a CPU-second per program in a cold build, while its own header
+# cost 5 to 8 (docs/testing.md, "The CI budget"). A test compiled with flags the header was
+# not built with would silently parse everything again: -Winvalid-pch makes that an error.
+function(sbx_precompile_tests directory carrier)
+  if(NOT SBX_PRECOMPILED_HEADERS)
+    return()
+  endif()
+  set(headers)
+  foreach(header IN LISTS SBX_PRECOMPILED_COMMON ITEMS <gtest/gtest.h>)
+    string(REGEX REPLACE ">$" "$<ANGLE-R>" header "${header}")
+    list(APPEND headers "$<$<COMPILE_LANGUAGE:CXX>:${header}>")
+  endforeach()
+  target_precompile_headers(${carrier} PRIVATE ${headers})
+  sbx_targets_with_cxx_files(${directory} 1 targets)
+  foreach(target IN LISTS targets)
+    get_target_property(libraries ${target} LINK_LIBRARIES)
+    # The carrier's header is C++ only: a C file of such a program needs the source
+    # property SKIP_PRECOMPILE_HEADERS (CMake says so at configure time otherwise).
+    if(target STREQUAL carrier OR NOT libraries MATCHES "GTest::gtest")
+      continue()
+    endif()
+    target_precompile_headers(${target} REUSE_FROM ${carrier})
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Winvalid-pch>)
+  endforeach()
+endfunction()
