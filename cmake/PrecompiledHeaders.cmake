@@ -1,7 +1,7 @@
 # Precompiled headers for the project's own targets of three or more C++ files: the
-# third-party headers almost every translation unit includes (nlohmann/json above all,
-# GoogleTest in tests, the standard library) are parsed once per target instead of once per
-# file. They cost about 2 CPU-seconds per file, a third of a cold build on two cores
+# third-party headers almost every translation unit includes (nlohmann/json above all, the
+# standard library) are parsed once per target instead of once per file; the test programs
+# share one with GoogleTest in it (sbx_precompile_tests, below). They cost about 2 CPU-seconds per file, a third of a cold build on two cores
 # (docs/testing.md, "The CI budget"). Only system and third-party headers: a project header
 # here would hide a missing #include and rebuild every file of a target at each edit.
 # Never for the SDK's sbx_add_plugin itself: a third-party author's build is theirs.
@@ -14,24 +14,28 @@ set(SBX_PRECOMPILED_COMMON
     <algorithm> <cstdint> <filesystem> <functional> <map> <memory> <optional> <set> <string>
     <utility> <vector> <nlohmann/json.hpp>)
 
-# Every target below `directory` (its subdirectories too); `extra` adds headers (e.g.
-# <gtest/gtest.h> under tests/).
 include(${CMAKE_CURRENT_LIST_DIR}/ProjectTargets.cmake)
 
+# SBX_PRECOMPILED_COMMON and the headers after `out`, for C++ files only (a target may have
+# C files too). A header's closing '>' would close the generator expression: it is written
+# $<ANGLE-R>.
+function(sbx_precompiled_header_list out)
+  set(headers)
+  foreach(header IN LISTS SBX_PRECOMPILED_COMMON ARGN)
+    string(REGEX REPLACE ">$" "$<ANGLE-R>" header "${header}")
+    list(APPEND headers "$<$<COMPILE_LANGUAGE:CXX>:${header}>")
+  endforeach()
+  set(${out} ${headers} PARENT_SCOPE)
+endfunction()
+
+# Every target below `directory` (its subdirectories too) with three or more C++ files.
 function(sbx_precompile_targets directory)
-  cmake_parse_arguments(SBX "" "" "EXTRA" ${ARGN})
   if(NOT SBX_PRECOMPILED_HEADERS)
     return()
   endif()
+  sbx_precompiled_header_list(headers)
   sbx_targets_with_cxx_files(${directory} 3 targets)
   foreach(target IN LISTS targets)
-    # C++ only (a target may have C files too). The header's closing '>' would close the
-    # generator expression: it is written $<ANGLE-R>.
-    set(headers)
-    foreach(header IN LISTS SBX_PRECOMPILED_COMMON SBX_EXTRA)
-      string(REGEX REPLACE ">$" "$<ANGLE-R>" header "${header}")
-      list(APPEND headers "$<$<COMPILE_LANGUAGE:CXX>:${header}>")
-    endforeach()
     target_precompile_headers(${target} PRIVATE ${headers})
   endforeach()
 endfunction()
@@ -46,11 +50,7 @@ function(sbx_precompile_tests directory carrier)
   if(NOT SBX_PRECOMPILED_HEADERS)
     return()
   endif()
-  set(headers)
-  foreach(header IN LISTS SBX_PRECOMPILED_COMMON ITEMS <gtest/gtest.h>)
-    string(REGEX REPLACE ">$" "$<ANGLE-R>" header "${header}")
-    list(APPEND headers "$<$<COMPILE_LANGUAGE:CXX>:${header}>")
-  endforeach()
+  sbx_precompiled_header_list(headers <gtest/gtest.h>)
   target_precompile_headers(${carrier} PRIVATE ${headers})
   sbx_targets_with_cxx_files(${directory} 1 targets)
   foreach(target IN LISTS targets)

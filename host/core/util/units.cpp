@@ -198,7 +198,7 @@ double parse_duration_seconds(std::string_view text) {
         throw UnitError(quoted(text) + " is not a duration", kDurationHint);
     }
     const double seconds = parsed->first * *scale;
-    // A finite number can still pass the largest double once scaled ("1e308" digits then "h");
+    // A finite number can still pass the largest double once scaled (308 digits, then "h");
     // infinity is no duration a run can wait for, and it would not print back as one.
     if (!std::isfinite(seconds)) {
         throw UnitError(quoted(text) + " is too long a duration", kDurationHint);
