@@ -1,9 +1,10 @@
 # Precompiled headers for the project's own targets of three or more C++ files: the
 # third-party headers almost every translation unit includes (nlohmann/json above all, the
 # standard library) are parsed once per target instead of once per file; the test programs
-# share one with GoogleTest in it (sbx_precompile_tests, below). They cost about 2 CPU-seconds per file, a third of a cold build on two cores
-# (docs/testing.md, "The CI budget"). Only system and third-party headers: a project header
-# here would hide a missing #include and rebuild every file of a target at each edit.
+# share one with GoogleTest in it (sbx_precompile_tests, below). They cost about 2
+# CPU-seconds per file, a third of a cold build on two cores (docs/testing.md, "The CI
+# budget"). Only system and third-party headers: a project header here would hide a
+# missing #include and rebuild every file of a target at each edit.
 # Never for the SDK's sbx_add_plugin itself: a third-party author's build is theirs.
 #
 # -DSBX_PRECOMPILED_HEADERS=OFF builds without them (to check that every file includes
