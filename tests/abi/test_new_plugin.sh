@@ -3,15 +3,9 @@
 # generates, builds warning-free (one cmake configure), passes `plugins verify`, answers
 # through the ABI, is listed with its kind. The projects find the SDK as installed
 # (find_package), here in a temporary prefix. Args: HOST CXX REPO BUILD.
-set -euo pipefail
+source "$(dirname "$0")/../support/script_prelude.sh"
 host=$1 cxx=$2 repo=$3 build=$4
-work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-new-plugin-XXXXXX")
-trap 'rm -rf "$work"' EXIT
 kinds=(executor injector stub metrics predictor)
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 
 # Bad arguments are refused with exit 2 and write nothing.
 set +e

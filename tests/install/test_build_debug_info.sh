@@ -3,14 +3,8 @@
 # `rebuild_cache` target): line tables by default, full -g when asked, an existing build
 # reconfigured only when the variable is set and differs, and an unknown value refused
 # with exit 2 before anything is configured. Args: REPO.
-set -euo pipefail
+source "$(dirname "$0")/../support/script_prelude.sh"
 repo=$1
-work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-debug-info-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 mkdir "$work/src"
 tar -C "$repo" --exclude='./build*' --exclude=./.git -cf - . | tar -C "$work/src" -xf -
 cd "$work/src"

@@ -2,14 +2,8 @@
 # Issue item 1: `cpack -G DEB` makes a package that declares its library dependencies and
 # holds the host, the built-in plugins, the installed settings and the SDK; extracted (not
 # installed: tests touch nothing system-wide) its host finds its plugins. Args: BUILD.
-set -euo pipefail
+source "$(dirname "$0")/../support/script_prelude.sh"
 build=$1
-work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-deb-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 # Each step says when it starts: a run that reaches the timeout shows where it was.
 step() { echo "[${SECONDS}s] $*" >&2; }
 

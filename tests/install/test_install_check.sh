@@ -7,14 +7,8 @@
 #  2. the real build's install scripts: the check is the first rule that runs, and every
 #     built file any install rule copies is in the list the check reads.
 # Args: BUILD REPO.
-set -euo pipefail
+source "$(dirname "$0")/../support/script_prelude.sh"
 build=$1 repo=$2
-work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-install-check-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 
 # 1. The mechanism, end to end. A source file is installed before the built one, so a
 #    check that did not run first would leave it in the prefix.

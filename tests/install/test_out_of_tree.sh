@@ -3,16 +3,11 @@
 # source tree with nothing but that prefix, through find_package (one CMake project) and
 # through pkg-config (one compiler command each); drop the .so files into a plugin dir;
 # the installed host verifies them and runs a workflow that uses them. Args: BUILD REPO CXX.
-set -euo pipefail
+source "$(dirname "$0")/../support/script_prelude.sh"
 build=$1 repo=$2 cxx=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-out-of-tree-XXXXXX")
 link_dir=""
 trap 'rm -rf "$work" ${link_dir:+"$link_dir"}' EXIT
 kinds=(executor injector stub metrics predictor)
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 # Fixed relative paths under $work, so ccache hits from one run of this test to the next.
 export CCACHE_BASEDIR=$work
 launcher=()

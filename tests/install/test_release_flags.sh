@@ -3,14 +3,8 @@
 # project's warnings but never turns them into errors: a newer compiler's new warnings must
 # not break their build. And the developer build (SBX_DEVELOPER=ON, tools/build) does.
 # Configure only, no build; reads the compile commands. Args: REPO.
-set -euo pipefail
+source "$(dirname "$0")/../support/script_prelude.sh"
 repo=$1
-work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-release-flags-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 # The host's own sources: the flags that matter to a user building the product.
 host_flags() {
     python3 -c 'import json, sys
